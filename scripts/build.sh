@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds everything: native (build/: CLI + GoogleTest binary), WASM (build-wasm/: the page's
+# module) and assembles dist/ (web/ + the module + its JS wrapper), the folder `npm start` serves.
+# Configures a build dir only when it has no cache yet; after that cmake re-runs itself
+# when a CMakeLists changes. SPECCALC_JOBS overrides the parallelism (default 2).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=${SPECCALC_JOBS:-2}
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "native build (build/)"
+if [[ ! -f build/CMakeCache.txt ]]; then
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+fi
+cmake --build build -j"$jobs"
+
+step "wasm build (build-wasm/)"
+# Debian's emcc needs Debian's acorn at -O2 links (NodeSource node does not search there);
+# the wasm CMakeLists also sets it on the link line so plain `cmake --build` works.
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+if [[ ! -f build-wasm/CMakeCache.txt ]]; then
+  # -O2 rather than Release's -O3 for compile; never -Oz (different libm -> parity breaks).
+  # Plain node as emulator: the toolchain default adds a flag Node 20 rejects.
+  emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release \
+    "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" \
+    "-DCMAKE_CROSSCOMPILING_EMULATOR=$(command -v node)"
+fi
+cmake --build build-wasm -j"$jobs"
+
+step "dist/"
+# Rebuilt from scratch each time so files deleted from web/ do not linger.
+rm -rf dist.tmp
+mkdir -p dist.tmp
+cp -R web/. dist.tmp/
+cp build-wasm/wasm/speccalc.mjs build-wasm/wasm/speccalc.wasm wasm/speccalc-api.mjs dist.tmp/
+rm -rf dist
+mv dist.tmp dist
+ls -l dist | sed 1d

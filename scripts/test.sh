@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs every test against what scripts/build.sh built: the native GoogleTest suite (ctest),
+# the native<->WASM parity corpus, and the browser test when it exists.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "GoogleTest (ctest, build/)"
+ctest --test-dir build --output-on-failure --no-tests=error -j"${SPECCALC_JOBS:-2}"
+
+step "native <-> WASM parity"
+node tests/parity/run.mjs
+
+if [[ -f tests/browser/run.mjs ]]; then
+  step "browser"
+  node tests/browser/run.mjs
+else
+  echo "(tests/browser/run.mjs not present: browser test skipped)"
+fi
