@@ -1,0 +1,28 @@
+// JSON handlers for the tree solver, registered in core/src/api.cpp's command table.
+//   "tree-expect"   {"choices": [[0], [0, 0], ...], "acceptance": ACC}
+//                   -> {"expected_tau", "tau_pmf" (index j = P(tau = 1 + j)), "node_prob", ...}
+//   "tree-optimize" {"acceptance": ACC, "budget": n, "max_depth": D (default 64),
+//                    "max_rank": R (default 64)}
+//                   -> {"choices", "expected_tau", "tau_curve" (tau*(m), m = 1..n), ...}
+//   "tree-preset"   "eagle1" | "medusa-mc_sim_7b_63" | {"name": ..., "acceptance": ACC}
+//                   | {"name": "eagle2", "total_token": 60, "depth": 5, "top_k": 10,
+//                      "acceptance": ACC}                      -> {"name", "choices", ...}
+//   "convert"       {"k": 4 | "choices": [...] | "preset": NAME, one of "alpha", "tau",
+//                    "tau_without_bonus", "mean_acceptance_length", "draft_acceptance_rate",
+//                    "per_position", "per_position_joint"}  -> every metric (tree_metrics.hpp)
+// ACC is exactly one of {"p": [[...]]}, {"rank_vector": [...]}, {"alpha": a},
+// {"medusa": "vicuna-7b"}, {"topk_accuracy": [[...]]} (cumulative top-k accuracies per depth).
+#pragma once
+
+#include <string>
+
+#include "speccalc/api.hpp"
+
+namespace speccalc::commands {
+
+Response tree_expect(const std::string& input);
+Response tree_optimize(const std::string& input);
+Response tree_preset(const std::string& input);
+Response convert(const std::string& input);
+
+}  // namespace speccalc::commands

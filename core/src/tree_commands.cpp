@@ -1,0 +1,367 @@
+// JSON in/out for the tree solver (see speccalc/tree_commands.hpp). All parsing is
+// non-throwing: nlohmann is built without exceptions, so types are checked before every get.
+#include "speccalc/tree_commands.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "speccalc/tree.hpp"
+#include "speccalc/tree_acceptance.hpp"
+#include "speccalc/tree_metrics.hpp"
+#include "speccalc/tree_optimize.hpp"
+#include "speccalc/tree_presets.hpp"
+
+namespace speccalc::commands {
+namespace {
+
+using nlohmann::json;
+using namespace speccalc::tree;
+
+std::string at(const std::string& field, std::size_t i) {
+  return field + "[" + std::to_string(i) + "]";
+}
+
+Expected<json> parse_object(const std::string& input) {
+  json doc = json::parse(input, nullptr, false);
+  if (doc.is_discarded()) return make_error("", "input is not valid JSON");
+  if (!doc.is_object()) return make_error("", "input must be a JSON object");
+  return doc;
+}
+
+Expected<double> get_number(const json& v, const std::string& field) {
+  if (!v.is_number()) return make_error(field, "must be a number");
+  const double x = v.get<double>();
+  if (!std::isfinite(x)) return make_error(field, "must be finite");
+  return x;
+}
+
+// An integer in [lo, hi]; a missing key gives `fallback` when lo <= fallback.
+Expected<int> get_int(const json& obj, const std::string& key, long long lo, long long hi,
+                      long long fallback, bool required) {
+  auto it = obj.find(key);
+  if (it == obj.end()) {
+    if (required) return make_error(key, "is required");
+    return static_cast<int>(fallback);
+  }
+  if (!it->is_number_integer()) return make_error(key, "must be an integer");
+  const long long x = it->is_number_unsigned() && it->get<unsigned long long>() > 1ull << 40
+                          ? hi + 1
+                          : it->get<long long>();
+  if (x < lo || x > hi) {
+    return make_error(key, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                               "], got " + std::to_string(x));
+  }
+  return static_cast<int>(x);
+}
+
+Expected<std::vector<double>> get_numbers(const json& v, const std::string& field) {
+  if (!v.is_array()) return make_error(field, "must be a list of numbers");
+  if (v.size() > static_cast<std::size_t>(kMaxRank)) {
+    return make_error(field, "has " + std::to_string(v.size()) + " entries; the limit is 64");
+  }
+  std::vector<double> out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    Expected<double> x = get_number(v[i], at(field, i));
+    if (!x.ok()) return x.error();
+    out.push_back(x.value());
+  }
+  return out;
+}
+
+Expected<std::vector<std::vector<double>>> get_matrix(const json& v, const std::string& field) {
+  if (!v.is_array()) return make_error(field, "must be a list of rows (lists of numbers)");
+  if (v.size() > static_cast<std::size_t>(kMaxDepth)) {
+    return make_error(field, "has " + std::to_string(v.size()) + " rows; the limit is 64");
+  }
+  std::vector<std::vector<double>> rows;
+  for (std::size_t d = 0; d < v.size(); ++d) {
+    Expected<std::vector<double>> row = get_numbers(v[d], at(field, d));
+    if (!row.ok()) return row.error();
+    rows.push_back(std::move(row.value()));
+  }
+  return rows;
+}
+
+Expected<AcceptanceMatrix> parse_acceptance(const json& obj, const std::string& field) {
+  auto it = obj.find("acceptance");
+  if (it == obj.end()) return make_error(field, "is required");
+  const json& acc = *it;
+  if (!acc.is_object()) return make_error(field, "must be an object");
+  static const char* const kKeys[] = {"p", "rank_vector", "alpha", "medusa", "topk_accuracy"};
+  std::string key;
+  for (auto item = acc.begin(); item != acc.end(); ++item) {
+    bool known = false;
+    for (const char* k : kKeys) known = known || item.key() == k;
+    if (!known) {
+      return make_error(field + "." + item.key(),
+                        "unknown key; use one of p, rank_vector, alpha, medusa, topk_accuracy");
+    }
+    if (!key.empty()) {
+      return make_error(field, "give exactly one of p, rank_vector, alpha, medusa, "
+                               "topk_accuracy (got " + key + " and " + item.key() + ")");
+    }
+    key = item.key();
+  }
+  if (key.empty()) {
+    return make_error(field, "needs one of p, rank_vector, alpha, medusa, topk_accuracy");
+  }
+  const std::string f = field + "." + key;
+  const json& v = acc[key];
+  if (key == "alpha") {
+    Expected<double> a = get_number(v, f);
+    if (!a.ok()) return a.error();
+    return acceptance_from_alpha(a.value(), f);
+  }
+  if (key == "medusa") {
+    if (!v.is_string()) return make_error(f, "must be a model name (" + medusa_model_names() + ")");
+    return medusa_acceptance(v.get<std::string>(), f);
+  }
+  if (key == "rank_vector") {
+    Expected<std::vector<double>> row = get_numbers(v, f);
+    if (!row.ok()) return row.error();
+    return acceptance_from_rank_vector(row.value(), f);
+  }
+  Expected<std::vector<std::vector<double>>> rows = get_matrix(v, f);
+  if (!rows.ok()) return rows.error();
+  if (key == "topk_accuracy") return acceptance_from_topk_accuracy(rows.value(), f);
+  return make_acceptance(std::move(rows.value()), f);
+}
+
+Expected<Tree> parse_choices(const json& v, const std::string& field) {
+  if (!v.is_array()) return make_error(field, "must be a list of paths (lists of ranks)");
+  if (v.size() > static_cast<std::size_t>(kMaxNodes)) {
+    return make_error(field, "has " + std::to_string(v.size()) + " nodes; the limit is 4096");
+  }
+  std::vector<std::vector<int>> paths;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const json& path = v[i];
+    if (!path.is_array()) return make_error(at(field, i), "must be a list of ranks");
+    if (path.size() > static_cast<std::size_t>(kMaxDepth)) {
+      return make_error(at(field, i),
+                        "depth " + std::to_string(path.size()) + " exceeds the limit of 64");
+    }
+    std::vector<int> ranks;
+    for (std::size_t j = 0; j < path.size(); ++j) {
+      const json& r = path[j];
+      if (!r.is_number_integer()) return make_error(at(at(field, i), j), "must be an integer");
+      const bool big = r.is_number_unsigned() && r.get<unsigned long long>() >= kMaxRank;
+      const long long x = big ? kMaxRank : r.get<long long>();
+      if (x < 0 || x >= kMaxRank) {
+        return make_error(at(at(field, i), j), "rank must be in [0, 63]");
+      }
+      ranks.push_back(static_cast<int>(x));
+    }
+    paths.push_back(std::move(ranks));
+  }
+  return make_tree(paths, field);
+}
+
+json tree_json(const Tree& tree) {
+  json out;
+  out["choices"] = tree.choices();
+  out["nodes"] = tree.size();
+  out["depth"] = tree.max_depth();
+  out["nodes_per_depth"] = tree.nodes_per_depth();
+  return out;
+}
+
+Response done(const json& out) { return ok_json(out.dump()); }
+
+}  // namespace
+
+Response tree_expect(const std::string& input) {
+  Expected<json> doc = parse_object(input);
+  if (!doc.ok()) return fail(doc.error());
+  const json& in = doc.value();
+  if (!in.contains("choices")) return fail(make_error("choices", "is required"));
+  Expected<Tree> tree = parse_choices(in["choices"], "choices");
+  if (!tree.ok()) return fail(tree.error());
+  Expected<AcceptanceMatrix> acc = parse_acceptance(in, "acceptance");
+  if (!acc.ok()) return fail(acc.error());
+  const TreeExpectation e = expect_tree(tree.value(), acc.value());
+  json out = tree_json(tree.value());
+  out["expected_tau"] = e.expected_tau;
+  out["tau_pmf"] = e.tau_pmf;
+  out["node_prob"] = e.node_prob;
+  out["definitions"] = {
+      {"expected_tau", "mean tokens per draft-verify cycle, bonus token included"},
+      {"tau_pmf", "tau_pmf[j] = P(tau = 1 + j): j draft tokens accepted"},
+      {"node_prob", "P(node accepted), in the order of choices"}};
+  return done(out);
+}
+
+Response tree_optimize(const std::string& input) {
+  Expected<json> doc = parse_object(input);
+  if (!doc.ok()) return fail(doc.error());
+  const json& in = doc.value();
+  Expected<AcceptanceMatrix> acc = parse_acceptance(in, "acceptance");
+  if (!acc.ok()) return fail(acc.error());
+  Expected<int> budget = get_int(in, "budget", 1, kMaxNodes, 0, true);
+  if (!budget.ok()) return fail(budget.error());
+  Expected<int> depth = get_int(in, "max_depth", 1, kMaxDepth, kMaxDepth, false);
+  if (!depth.ok()) return fail(depth.error());
+  Expected<int> rank = get_int(in, "max_rank", 1, kMaxRank, kMaxRank, false);
+  if (!rank.ok()) return fail(rank.error());
+  Expected<OptimalTrees> best =
+      optimize_tree(acc.value(), budget.value(), depth.value(), rank.value());
+  if (!best.ok()) return fail(best.error());
+  const TreeExpectation e = expect_tree(best.value().tree, acc.value());
+  json out = tree_json(best.value().tree);
+  out["budget"] = budget.value();
+  out["max_depth"] = depth.value();
+  out["max_rank"] = rank.value();
+  out["expected_tau"] = best.value().expected_tau;
+  out["tau_curve"] = best.value().tau_curve;
+  out["tau_pmf"] = e.tau_pmf;
+  out["node_prob"] = e.node_prob;
+  out["definitions"] = {
+      {"choices", "nodes in selection order; the first m form an optimal m-node tree"},
+      {"tau_curve", "tau_curve[m-1] = best expected tau (bonus token included) with m nodes"}};
+  return done(out);
+}
+
+Response tree_preset(const std::string& input) {
+  json in = json::parse(input, nullptr, false);
+  if (in.is_discarded()) in = input;  // a bare name
+  if (in.is_string()) in = json{{"name", in}};
+  if (!in.is_object()) return fail(make_error("", "input must be a preset name or an object"));
+  auto name_it = in.find("name");
+  if (name_it == in.end() || !name_it->is_string()) {
+    return fail(make_error("name", "must be a preset name: " + preset_names() + ", eagle2"));
+  }
+  const std::string name = name_it->get<std::string>();
+  const bool has_acc = in.contains("acceptance");
+  AcceptanceMatrix acc;
+  if (has_acc || name == "eagle2") {
+    Expected<AcceptanceMatrix> parsed = parse_acceptance(in, "acceptance");
+    if (!parsed.ok()) {
+      Error e = parsed.error();
+      if (!has_acc) e.message = "is required for eagle2 (candidates are ranked by path probability)";
+      return fail(e);
+    }
+    acc = parsed.value();
+  }
+  Expected<Tree> tree = make_error("name", "");
+  json out;
+  if (name == "eagle2") {
+    Expected<int> total = get_int(in, "total_token", 2, kMaxNodes + 1, 60, false);
+    if (!total.ok()) return fail(total.error());
+    Expected<int> depth = get_int(in, "depth", 0, kMaxDepth - 1, 5, false);
+    if (!depth.ok()) return fail(depth.error());
+    Expected<int> top_k = get_int(in, "top_k", 1, kMaxRank, 10, false);
+    if (!top_k.ok()) return fail(top_k.error());
+    tree = eagle2_tree(acc, total.value(), depth.value(), top_k.value());
+    out["total_token"] = total.value();
+    out["eagle_depth"] = depth.value();
+    out["top_k"] = top_k.value();
+  } else {
+    tree = preset_tree(name, "name");
+  }
+  if (!tree.ok()) return fail(tree.error());
+  json body = tree_json(tree.value());
+  for (auto it = body.begin(); it != body.end(); ++it) out[it.key()] = it.value();
+  out["name"] = name;
+  if (has_acc || name == "eagle2") {
+    const TreeExpectation e = expect_tree(tree.value(), acc);
+    out["expected_tau"] = e.expected_tau;
+    out["tau_pmf"] = e.tau_pmf;
+    out["node_prob"] = e.node_prob;
+  }
+  return done(out);
+}
+
+Response convert(const std::string& input) {
+  Expected<json> doc = parse_object(input);
+  if (!doc.ok()) return fail(doc.error());
+  const json& in = doc.value();
+  const int shapes = in.contains("k") + in.contains("choices") + in.contains("preset");
+  if (shapes != 1) {
+    return fail(make_error("k", "give exactly one draft shape: k (chain length), choices, or preset"));
+  }
+  Expected<Tree> draft = make_error("k", "");
+  if (in.contains("k")) {
+    Expected<int> k = get_int(in, "k", 1, kMaxDepth, 0, true);
+    if (!k.ok()) return fail(k.error());
+    draft = chain_tree(k.value());
+  } else if (in.contains("choices")) {
+    draft = parse_choices(in["choices"], "choices");
+  } else {
+    if (!in["preset"].is_string()) return fail(make_error("preset", "must be a preset name"));
+    draft = preset_tree(in["preset"].get<std::string>(), "preset");
+  }
+  if (!draft.ok()) return fail(draft.error());
+  if (draft.value().size() == 0) return fail(make_error("choices", "needs at least one node"));
+
+  struct Key {
+    const char* name;
+    MetricKind kind;
+    bool list;
+  };
+  static const Key kKeys[] = {
+      {"alpha", MetricKind::kAlpha, false},
+      {"tau", MetricKind::kTau, false},
+      {"tau_without_bonus", MetricKind::kTauWithoutBonus, false},
+      {"mean_acceptance_length", MetricKind::kMeanAcceptanceLength, false},
+      {"draft_acceptance_rate", MetricKind::kDraftAcceptanceRate, false},
+      {"per_position", MetricKind::kPerPosition, true},
+      {"per_position_joint", MetricKind::kPerPositionJoint, true},
+  };
+  MetricInput given;
+  int found = 0;
+  for (const Key& key : kKeys) {
+    auto it = in.find(key.name);
+    if (it == in.end()) continue;
+    ++found;
+    given.kind = key.kind;
+    given.field = key.name;
+    if (key.list) {
+      Expected<std::vector<double>> v = get_numbers(*it, key.name);
+      if (!v.ok()) return fail(v.error());
+      given.values = v.value();
+    } else {
+      Expected<double> v = get_number(*it, key.name);
+      if (!v.ok()) return fail(v.error());
+      given.value = v.value();
+    }
+  }
+  if (found != 1) {
+    return fail(make_error("", "give exactly one metric: alpha, tau, tau_without_bonus, "
+                               "mean_acceptance_length, draft_acceptance_rate, per_position, "
+                               "per_position_joint"));
+  }
+  Expected<Metrics> m = convert_metrics(draft.value(), given);
+  if (!m.ok()) return fail(m.error());
+  const Metrics& r = m.value();
+  json out;
+  out["draft_tokens"] = r.draft_tokens;
+  out["depth"] = r.depth;
+  out["alpha"] = r.has_alpha ? json(r.alpha) : json(nullptr);
+  out["tau"] = r.tau;
+  out["tau_without_bonus"] = r.tau_without_bonus;
+  out["mean_acceptance_length"] = r.mean_acceptance_length;
+  out["draft_acceptance_rate"] = r.draft_acceptance_rate;
+  out["per_position"] = r.per_position;
+  out["per_position_joint"] = r.per_position_joint;
+  json assumptions = json::array();
+  if (r.per_position_from_alpha_model) {
+    assumptions.push_back("per-position rates derived from the alpha rank model "
+                          "p[d][r] = alpha*(1-alpha)^r (only a scalar was given)");
+  }
+  if (!r.has_alpha) {
+    assumptions.push_back("no alpha reproduces this tau on this tree under the alpha model");
+  }
+  out["assumptions"] = assumptions;
+  out["definitions"] = {
+      {"tau", "mean tokens per cycle, bonus token included"},
+      {"tau_without_bonus", "mean accepted draft tokens per cycle (tau - 1)"},
+      {"mean_acceptance_length", "vLLM: 1 + accepted draft tokens / drafts (= tau)"},
+      {"draft_acceptance_rate", "vLLM: accepted draft tokens / proposed draft tokens "
+                                "= (tau - 1) / draft_tokens"},
+      {"per_position", "P(depth i accepted | depth i-1 accepted), i = 1..depth"},
+      {"per_position_joint", "P(at least i draft tokens accepted), i = 1..depth"},
+      {"alpha", "per-token acceptance that gives this tau on this draft under the alpha model"}};
+  return done(out);
+}
+
+}  // namespace speccalc::commands

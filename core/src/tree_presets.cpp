@@ -1,0 +1,116 @@
+// Preset trees copied from the engines' source, and the EAGLE-2 dynamic-tree generator.
+#include "speccalc/tree_presets.hpp"
+
+#include <algorithm>
+
+namespace speccalc::tree {
+namespace {
+
+// SafeAILab/EAGLE eagle/model/choices.py, mc_sim_7b_63 (the EA-model default tree_choices).
+const std::vector<std::vector<int>> kEagle1 = {
+    {0}, {1}, {2}, {3}, {0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {2, 0}, {2, 1}, {3, 0},
+    {0, 0, 0}, {0, 0, 1}, {0, 0, 2}, {0, 1, 0}, {0, 1, 1}, {0, 2, 0}, {0, 2, 1}, {1, 0, 0},
+    {0, 0, 0, 0}, {0, 0, 0, 1}, {0, 0, 0, 2}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 1}};
+
+// FasterDecoding/Medusa medusa/model/medusa_choices.py, mc_sim_7b_63.
+const std::vector<std::vector<int>> kMedusa63 = {
+    {0}, {0, 0}, {1}, {0, 1}, {2}, {0, 0, 0}, {1, 0}, {0, 2}, {3}, {0, 3}, {4}, {0, 4}, {2, 0},
+    {0, 5}, {0, 0, 1}, {5}, {0, 6}, {6}, {0, 7}, {0, 1, 0}, {1, 1}, {7}, {0, 8}, {0, 0, 2},
+    {3, 0}, {0, 9}, {8}, {9}, {1, 0, 0}, {0, 2, 0}, {1, 2}, {0, 0, 3}, {4, 0}, {2, 1},
+    {0, 0, 4}, {0, 0, 5}, {0, 0, 0, 0}, {0, 1, 1}, {0, 0, 6}, {0, 3, 0}, {5, 0}, {1, 3},
+    {0, 0, 7}, {0, 0, 8}, {0, 0, 9}, {6, 0}, {0, 4, 0}, {1, 4}, {7, 0}, {0, 1, 2}, {2, 0, 0},
+    {3, 1}, {2, 2}, {8, 0}, {0, 5, 0}, {1, 5}, {1, 0, 1}, {0, 2, 1}, {9, 0}, {0, 6, 0},
+    {0, 0, 0, 1}, {1, 6}, {0, 7, 0}};
+
+struct Node {
+  double value;
+  int parent;  // candidate index, -1 for the root
+  int rank;
+  int depth;
+};
+
+}  // namespace
+
+// The lists are constants validated by tests, so make_tree cannot fail here.
+Tree eagle1_default_tree() { return make_tree(kEagle1).value(); }
+Tree medusa_mc_sim_7b_63() { return make_tree(kMedusa63).value(); }
+
+std::string preset_names() { return "eagle1, medusa-mc_sim_7b_63"; }
+
+Expected<Tree> preset_tree(const std::string& name, const std::string& field) {
+  if (name == "eagle1" || name == "eagle1-mc_sim_7b_63") return eagle1_default_tree();
+  if (name == "medusa-mc_sim_7b_63" || name == "medusa" || name == "hydra") {
+    return medusa_mc_sim_7b_63();
+  }
+  return make_error(field, "unknown tree preset '" + name + "'; known: " + preset_names() +
+                               " (and 'eagle2', generated from total_token, depth, top_k)");
+}
+
+Expected<Tree> eagle2_tree(const AcceptanceMatrix& acceptance, int total_token, int depth,
+                           int top_k) {
+  if (top_k < 1 || top_k > kMaxRank) {
+    return make_error("top_k", "must be an integer in [1, 64], got " + std::to_string(top_k));
+  }
+  if (depth < 0 || depth > kMaxDepth - 1) {
+    return make_error("depth", "must be an integer in [0, 63], got " + std::to_string(depth));
+  }
+  if (total_token < 2 || total_token > kMaxNodes + 1) {
+    return make_error("total_token",
+                      "must be an integer in [2, 4097], got " + std::to_string(total_token));
+  }
+  const long long candidates_max = top_k + static_cast<long long>(depth) * top_k * top_k;
+  if (total_token - 1 > candidates_max) {
+    return make_error("total_token", "total_token - 1 = " + std::to_string(total_token - 1) +
+                                         " exceeds the " + std::to_string(candidates_max) +
+                                         " candidates that top_k + depth * top_k^2 yields");
+  }
+  // Children of a node at parent depth d, ranked by p (the draft's own top-k order).
+  auto ranked = [&](int d) {
+    std::vector<int> order(kMaxRank);
+    for (int r = 0; r < kMaxRank; ++r) order[r] = r;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return acceptance.p(d, a) > acceptance.p(d, b); });
+    order.resize(top_k);
+    return order;
+  };
+  std::vector<Node> all;
+  std::vector<int> beam;
+  const std::vector<int> first = ranked(0);
+  for (int i = 0; i < top_k; ++i) {
+    all.push_back({acceptance.p(0, first[i]), -1, first[i], 1});
+    beam.push_back(i);
+  }
+  auto by_value = [&](int a, int b) {
+    return all[a].value > all[b].value || (all[a].value == all[b].value && a < b);
+  };
+  for (int level = 1; level <= depth; ++level) {
+    const std::vector<int> order = ranked(level);
+    const int start = static_cast<int>(all.size());
+    for (int b : beam) {
+      for (int i = 0; i < top_k; ++i) {
+        all.push_back({all[b].value * acceptance.p(level, order[i]), b, order[i], level + 1});
+      }
+    }
+    std::vector<int> level_nodes;
+    for (int i = start; i < static_cast<int>(all.size()); ++i) level_nodes.push_back(i);
+    std::stable_sort(level_nodes.begin(), level_nodes.end(), by_value);
+    level_nodes.resize(top_k);
+    beam = level_nodes;
+  }
+  std::vector<int> pick(all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) pick[i] = static_cast<int>(i);
+  std::stable_sort(pick.begin(), pick.end(), by_value);
+  pick.resize(total_token - 1);
+  std::sort(pick.begin(), pick.end());  // candidate order: by level, parents first
+  std::vector<int> node_of(all.size(), -1);
+  Tree tree;
+  for (int c : pick) {
+    node_of[c] = tree.size();
+    tree.parent.push_back(all[c].parent < 0 ? -1 : node_of[all[c].parent]);
+    tree.rank.push_back(all[c].rank);
+    tree.depth.push_back(all[c].depth);
+  }
+  return tree;
+}
+
+}  // namespace speccalc::tree
