@@ -75,12 +75,14 @@ runtime     "compiled" for gpt-fast rows and the TPU rows (T5X / JAX, XLA-compil
             "hf-eager" for everything else (research code, Spec-Bench, HF transformers).
 method_params
             family parameters stated by the row itself or by the harness it names (Spec-Bench
-            eval.sh settings per drafts.json; EAGLE-2 60/50/48 total tokens, depth 6, top_k 10;
+            eval.sh settings per drafts.json, also for EAGLE-2's baselines, which it ran "with
+            Spec-Bench code" at default settings, and EAGLE-3's V13B baselines copied from EAGLE-2; EAGLE-2 60/50/48 total tokens, depth 6, top_k 10;
             EAGLE-3 depth 8; gamma/K for SpS; PLD ngram 3, k 10); {} when nothing is stated.
 batch       integer batch size: batch_size when numeric, 1 when not stated (the convention
             of these papers, per the README), null for max-throughput rows.
-speedup_kind "latency" (wall-clock vs autoregressive decoding in the same runtime) or
-            "throughput" (max-batch throughput ratio rows).
+speedup_kind "latency" (wall-clock or tokens/s ratio vs autoregressive decoding in the same
+            runtime and batch) or "throughput" (EAGLE-1 Table 7 rows comparing each method at its
+            own maximum batch size).
 superseded  true for Spec-Bench rows whose extra.status is "superseded".
 """
 import json
@@ -285,8 +287,13 @@ def method_params_for(r, family, source_id, target_id):
     draft = r["draft"] or ""
     extra = r["extra"] or {}
     p = {}
-    if source_id == "specbench":
-        # Spec-Bench eval.sh settings (drafts.json tree_and_draft_defaults.spec_bench_method_settings)
+    spec_bench_harness = source_id == "specbench" or (
+        source_id in ("eagle2", "eagle3") and family in ("eagle1", "medusa", "hydra", "lookahead",
+                                                        "pld"))
+    if spec_bench_harness:
+        # Spec-Bench eval.sh settings (drafts.json tree_and_draft_defaults.spec_bench_method_settings);
+        # EAGLE-2 ran its baselines "with Spec-Bench code" at default settings, and EAGLE-3's
+        # baseline rows (V13B) are EAGLE-2's.
         p = {"eagle1": {"choices": "mc_sim_7b_63"},
              "eagle2": {"total_token": 60, "depth": 5, "top_k": 10},
              "medusa": {"choices": "mc_sim_7b_63"},
@@ -354,7 +361,8 @@ def main():
         n["runtime"] = runtime_for(r, source_id)
         n["method_params"] = method_params_for(r, family, source_id, target_id)
         n["batch"] = batch_for(r)
-        n["speedup_kind"] = "throughput" if "throughput ratio" in (r["notes"] or "") else "latency"
+        max_batch = isinstance(r["batch_size"], str) and r["batch_size"].startswith("max")
+        n["speedup_kind"] = "throughput" if max_batch else "latency"
         n["superseded"] = (r["extra"] or {}).get("status") == "superseded"
         out.append(n)
     dst = ROOT / "core" / "data"

@@ -1,0 +1,291 @@
+// The published-results table and the `tables` command. Expected values are cells of the
+// papers as transcribed in ../shared/data/published-results.json (table and cell named at each
+// check), counts taken from that file's raw strings, or hand-escaped CSV.
+#include "speccalc/published.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "speccalc/api.hpp"
+#include "speccalc/embedded_data.hpp"
+
+namespace speccalc {
+namespace {
+
+const std::vector<PublishedRow>& all_rows() {
+  static const std::vector<PublishedRow> rows = [] {
+    auto loaded = load_published();
+    EXPECT_TRUE(loaded.ok()) << loaded.error().describe();
+    return loaded.ok() ? loaded.value() : std::vector<PublishedRow>{};
+  }();
+  return rows;
+}
+
+// The unique row with these original strings (and temperature); fails the test otherwise.
+const PublishedRow* find_row(const std::string& source_id, const std::string& table,
+                             const std::string& method, const std::string& model,
+                             const std::string& dataset, double temperature) {
+  const PublishedRow* found = nullptr;
+  for (const PublishedRow& r : all_rows()) {
+    if (r.source_id == source_id && r.table == table && r.method == method &&
+        r.target_model == model && r.dataset == dataset && r.temperature &&
+        *r.temperature == temperature) {
+      EXPECT_EQ(found, nullptr) << "duplicate row " << r.id;
+      found = &r;
+    }
+  }
+  EXPECT_NE(found, nullptr) << source_id << " " << table << " " << method << " " << model;
+  return found;
+}
+
+PublishedRow synthetic(const std::string& id, const std::string& method, const std::string& family,
+                       const std::string& model, const std::string& target_id) {
+  PublishedRow r;
+  r.id = id;
+  r.source = "Example paper (2024)";
+  r.source_id = "example";
+  r.method = method;
+  r.family = family;
+  r.target_model = model;
+  r.target_id = target_id;
+  r.dataset = "MT-bench";
+  r.extra_json = "null";
+  r.method_params_json = "{}";
+  return r;
+}
+
+TEST(PublishedTable, HoldsAll764RowsInOriginalOrder) {
+  // ../shared/data/README.md: "764 published measurements, one record per table cell".
+  ASSERT_EQ(all_rows().size(), 764u);
+  EXPECT_EQ(all_rows().front().id, "eagle2-000");  // first record: EAGLE-2 Table 1
+  EXPECT_EQ(all_rows().back().id, "eagle1-readme-763");
+  std::set<std::string> ids;
+  for (const PublishedRow& r : all_rows()) ids.insert(r.id);
+  EXPECT_EQ(ids.size(), 764u) << "ids must be unique";
+}
+
+TEST(PublishedTable, EagleTwoTableOneCellsMatchPaper) {
+  // EAGLE-2 (arXiv 2406.16858) Table 1, T=0, MT-bench: Vicuna-13B SpS 1.93x, tau 2.27.
+  const PublishedRow* sps = find_row("eagle2", "Table 1", "SpS", "Vicuna-13B (v1.3)", "MT-bench", 0);
+  ASSERT_NE(sps, nullptr);
+  EXPECT_EQ(*sps->speedup, 1.93);
+  EXPECT_EQ(*sps->tau, 2.27);
+  EXPECT_EQ(sps->family, "sps");
+  EXPECT_EQ(sps->draft_id, "vicuna-68m");
+  EXPECT_EQ(sps->target_id, "vicuna-13b-v1.3");
+  // Same table, Vicuna-7B EAGLE-2: 3.62x, tau 4.98 (60 draft tokens, depth 6, top-k 10).
+  const PublishedRow* e2 = find_row("eagle2", "Table 1", "EAGLE-2", "Vicuna-7B (v1.3)", "MT-bench", 0);
+  ASSERT_NE(e2, nullptr);
+  EXPECT_EQ(*e2->speedup, 3.62);
+  EXPECT_EQ(*e2->tau, 4.98);
+  EXPECT_EQ(e2->method_params_json, R"({"depth":6,"top_k":10,"total_token":60})");
+}
+
+TEST(PublishedTable, EagleOneAndThreeAndMedusaCellsMatchPapers) {
+  // EAGLE-3 (arXiv 2503.01840) Table 1, T=0, MT-bench, LLaMA-3.1-8B-Instruct: 4.40x, tau 6.13.
+  const PublishedRow* e3 =
+      find_row("eagle3", "Table 1", "EAGLE-3", "LLaMA-3.1-8B-Instruct", "MT-bench", 0);
+  ASSERT_NE(e3, nullptr);
+  EXPECT_EQ(*e3->speedup, 4.4);
+  EXPECT_EQ(*e3->tau, 6.13);
+  EXPECT_EQ(e3->family, "eagle3");
+  // EAGLE-1 (arXiv 2401.15077v3) Table 1, T=0, HumanEval, Vicuna-7B: 3.33x, tau 4.29.
+  const PublishedRow* e1 = find_row("eagle1", "Table 1 (+ n-alpha from Table 8)", "EAGLE",
+                                    "Vicuna-7B (v1.3)", "HumanEval", 0);
+  ASSERT_NE(e1, nullptr);
+  EXPECT_EQ(*e1->speedup, 3.33);
+  EXPECT_EQ(*e1->tau, 4.29);
+  EXPECT_EQ(e1->family, "eagle1");
+  // Medusa (arXiv 2401.10774) Table 1, Medusa-2 Vicuna-7B: speedup 2.83, acceleration rate
+  // 3.47 (= tau with the base token). Temperature is not stated, so search by id fields.
+  const PublishedRow* medusa = nullptr;
+  for (const PublishedRow& r : all_rows()) {
+    if (r.source_id == "medusa" && r.table == "Table 1" && r.target_model == "Vicuna-7B") medusa = &r;
+  }
+  ASSERT_NE(medusa, nullptr);
+  EXPECT_EQ(*medusa->speedup, 2.83);
+  EXPECT_EQ(*medusa->tau, 3.47);
+  EXPECT_FALSE(medusa->temperature.has_value());
+  EXPECT_EQ(medusa->family, "medusa");
+  EXPECT_TRUE(medusa->target_assumed);  // unversioned "Vicuna-7B" -> v1.3 preset, said so
+}
+
+TEST(PublishedTable, HardwareAssumptionsAreExplicit) {
+  // Spec-Bench states its GPU: 1x RTX 3090, nothing assumed.
+  for (const PublishedRow& r : all_rows()) {
+    if (r.source_id != "specbench") continue;
+    EXPECT_EQ(r.hardware_id, "rtx-3090") << r.id;
+    EXPECT_EQ(r.gpus, 1) << r.id;
+    EXPECT_FALSE(r.hardware_assumed) << r.id;
+  }
+  // EAGLE-2 states none: Vicuna-13B (26 GB fp16 > 24 GB) is assumed on two RTX 3090s.
+  const PublishedRow* v13 = find_row("eagle2", "Table 1", "EAGLE", "Vicuna-13B (v1.3)", "GSM8K", 0);
+  ASSERT_NE(v13, nullptr);
+  EXPECT_EQ(v13->hardware_id, "rtx-3090");
+  EXPECT_EQ(v13->gpus, 2);
+  EXPECT_EQ(v13->parallelism, "pipeline");
+  EXPECT_TRUE(v13->hardware_assumed);
+  EXPECT_FALSE(v13->hardware_assumption.empty());
+  // Every assumed row says why; rows with a GPU name a count.
+  for (const PublishedRow& r : all_rows()) {
+    if (r.hardware_assumed) {
+      EXPECT_FALSE(r.hardware_assumption.empty()) << r.id;
+    }
+    if (!r.hardware_id.empty()) {
+      EXPECT_GE(r.gpus, 1) << r.id;
+    }
+  }
+}
+
+TEST(PublishedTable, NormalizedIdsComeFromTheContractLists) {
+  const std::set<std::string> families = {"ar", "sps", "pld", "lookahead", "medusa", "hydra",
+                                          "eagle1", "eagle2", "eagle3", "other"};
+  const std::set<std::string> models = {
+      "", "vicuna-7b-v1.3", "vicuna-13b-v1.3", "vicuna-33b-v1.3", "llama2-chat-7b",
+      "llama2-chat-13b", "llama2-chat-70b", "llama3-instruct-8b", "llama3-instruct-70b",
+      "llama3.1-8b-instruct", "llama3.3-70b-instruct", "mixtral-8x7b", "qwen2.5-7b", "qwen2.5-72b",
+      "deepseek-r1-distill-llama-8b"};
+  const std::set<std::string> gpus = {"", "a100-40gb-sxm", "a100-80gb-sxm", "a100-80gb-pcie",
+                                      "h100-sxm", "h100-pcie", "h200-sxm", "l40", "l40s",
+                                      "rtx-3090", "rtx-4090", "rtx-a6000", "mi300x", "b200"};
+  for (const PublishedRow& r : all_rows()) {
+    EXPECT_EQ(families.count(r.family), 1u) << r.id << " " << r.family;
+    EXPECT_EQ(models.count(r.target_id), 1u) << r.id << " " << r.target_id;
+    EXPECT_EQ(gpus.count(r.hardware_id), 1u) << r.id << " " << r.hardware_id;
+    EXPECT_TRUE(r.runtime == "hf-eager" || r.runtime == "compiled") << r.id;
+  }
+  // EAGLE-3 Table 1's DeepSeek-R1-Distill-LLaMA-8B gets its own id (Llama-3.1-8B shape).
+  const PublishedRow* ds = find_row("eagle3", "Table 1", "EAGLE-3", "DeepSeek-R1-Distill-LLaMA-8B",
+                                    "GSM8K", 0);
+  ASSERT_NE(ds, nullptr);
+  EXPECT_EQ(ds->target_id, "deepseek-r1-distill-llama-8b");
+}
+
+TEST(PublishedTable, SupersededFlagFollowsSpecBenchStatus) {
+  // published-results.json: 187 Spec-Bench rows, extra.status "superseded" in 117, "current" in 70.
+  int superseded = 0, spec_bench = 0;
+  for (const PublishedRow& r : all_rows()) {
+    if (r.source_id == "specbench") ++spec_bench;
+    if (r.superseded) {
+      ++superseded;
+      EXPECT_EQ(r.source_id, "specbench") << r.id;
+      EXPECT_NE(r.extra_json.find("\"status\":\"superseded\""), std::string::npos) << r.id;
+    }
+  }
+  EXPECT_EQ(spec_bench, 187);
+  EXPECT_EQ(superseded, 117);
+}
+
+TEST(PublishedQuery, SubstringOrExactIdIgnoringCase) {
+  const std::vector<PublishedRow> rows = {
+      synthetic("a", "EAGLE-2", "eagle2", "Vicuna-7B (v1.3)", "vicuna-7b-v1.3"),
+      synthetic("b", "EAGLE", "eagle1", "LLaMA2-Chat-7B", "llama2-chat-7b"),
+      synthetic("c", "SAM-Decoding (SAMD[EAGLE2])", "other", "Vicuna-7B-v1.3", "vicuna-7b-v1.3")};
+  auto ids = [&](const TableQuery& q) {
+    std::string out;
+    for (const PublishedRow& r : filter_rows(rows, q)) out += r.id;
+    return out;
+  };
+  EXPECT_EQ(ids({}), "abc");
+  EXPECT_EQ(ids({"eagle", "", "", "", ""}), "abc");   // substring of all three method strings
+  EXPECT_EQ(ids({"EAGLE2", "", "", "", ""}), "ac");   // family id of a; substring of c
+  EXPECT_EQ(ids({"eagle1", "", "", "", ""}), "b");    // family id only
+  EXPECT_EQ(ids({"", "VICUNA-7B", "", "", ""}), "ac");
+  EXPECT_EQ(ids({"", "llama2-chat-7b", "", "", ""}), "b");  // exact target_id
+  EXPECT_EQ(ids({"eagle", "vicuna", "", "", ""}), "ac");    // filters combine with AND
+  EXPECT_EQ(ids({"", "", "gsm8k", "", ""}), "");
+}
+
+TEST(PublishedQuery, FiltersOnTheRealTable) {
+  // Raw counts in published-results.json: source starting "Spec-Bench" 187 rows; method strings
+  // containing "hydra": "Hydra" 45 + "Hydra++" 3 + "Medusa (as measured by Hydra authors)" 3.
+  EXPECT_EQ(filter_rows(all_rows(), {"", "", "", "Spec-Bench", ""}).size(), 187u);
+  EXPECT_EQ(filter_rows(all_rows(), {"hydra", "", "", "", ""}).size(), 51u);
+  // EAGLE-2 Table 1 has Hydra only at T=0, for Vicuna 7B and 13B, 7 dataset columns each.
+  EXPECT_EQ(filter_rows(all_rows(), {"Hydra", "", "", "eagle2", ""}).size(), 14u);
+}
+
+TEST(PublishedCsv, QuotesCommasQuotesAndNewlines) {
+  EXPECT_EQ(csv_field("plain"), "plain");
+  EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
+  EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csv_field("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(csv_field(""), "");
+  // A method holding a comma and quotes becomes one quoted field with doubled quotes.
+  PublishedRow r = synthetic("x-001", "Medusa, \"typical\"", "medusa", "M", "");
+  const std::string csv = rows_to_csv({r});
+  EXPECT_EQ(csv.rfind("id,source_id,source,table,method,family,", 0), 0u);
+  // Hand-escaped: id, source_id, source, table (empty), method, family ...
+  EXPECT_NE(csv.find("\r\nx-001,example,Example paper (2024),,\"Medusa, \"\"typical\"\"\",medusa,M,,"),
+            std::string::npos)
+      << csv;
+  EXPECT_EQ(csv.substr(csv.size() - 2), "\r\n");
+}
+
+TEST(PublishedText, ColumnsHaveFixedWidth) {
+  // Widths 13+20+20+22+24+20 plus one space after each (6), tau 5, space, speedup 7:
+  // 119 + 6 + 5 + 1 + 7 = 138 characters per line.
+  const std::string text = rows_to_text(filter_rows(all_rows(), {"", "", "", "hydra", ""}));
+  std::size_t start = 0, lines = 0;
+  while (true) {
+    const std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) break;
+    const std::string line = text.substr(start, end - start);
+    if (line.find("row(s)") == std::string::npos) {
+      EXPECT_EQ(line.size(), 138u) << line;
+      ++lines;
+    }
+    start = end + 1;
+  }
+  EXPECT_EQ(lines, 1u + 9u);  // header + the 9 Hydra-repo rows
+  EXPECT_NE(text.find("a100-80gb-sxm*"), std::string::npos);  // assumed GPU is starred
+}
+
+TEST(TablesCommand, ReturnsRowsAsJsonCsvOrText) {
+  Response json = run("tables", R"({"source": "Prompt Lookup"})");
+  ASSERT_TRUE(json.ok) << json.error.describe();
+  const nlohmann::json doc = nlohmann::json::parse(json.output);
+  ASSERT_EQ(doc.size(), 2u);  // PLD README: summarization and context-QA, 2.4x each
+  EXPECT_EQ(doc[0]["speedup"], 2.4);
+  EXPECT_EQ(doc[0]["hardware"], "1x A100 40GB");
+  EXPECT_EQ(doc[0]["hardware_id"], "a100-40gb-sxm");
+
+  Response csv = run("tables", R"({"source": "pld", "format": "csv"})");
+  ASSERT_TRUE(csv.ok);
+  EXPECT_EQ(csv.output.rfind("id,source_id,", 0), 0u);
+
+  Response text = run("tables", R"({"source": "pld", "format": "table"})");
+  ASSERT_TRUE(text.ok);
+  EXPECT_NE(text.output.find("2 row(s)"), std::string::npos);
+
+  // Blank input: every row, and the JSON equals the embedded table.
+  Response all = run("tables", "");
+  ASSERT_TRUE(all.ok);
+  EXPECT_EQ(nlohmann::json::parse(all.output), nlohmann::json::parse(data::published()));
+}
+
+TEST(TablesCommand, ErrorsNameTheField) {
+  Response bad_format = run("tables", R"({"format": "xml"})");
+  EXPECT_FALSE(bad_format.ok);
+  EXPECT_EQ(bad_format.error.field, "format");
+  EXPECT_NE(bad_format.error.message.find("xml"), std::string::npos);
+
+  Response bad_key = run("tables", R"({"modle": "vicuna"})");
+  EXPECT_FALSE(bad_key.ok);
+  EXPECT_EQ(bad_key.error.field, "modle");
+
+  Response bad_type = run("tables", R"({"method": 3})");
+  EXPECT_FALSE(bad_type.ok);
+  EXPECT_EQ(bad_type.error.field, "method");
+
+  Response not_object = run("tables", "[1]");
+  EXPECT_FALSE(not_object.ok);
+}
+
+}  // namespace
+}  // namespace speccalc
