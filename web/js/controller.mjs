@@ -1,0 +1,249 @@
+// Wires the page: URL fragment -> config -> core -> views, and form edits -> core -> URL.
+// Views only draw; the core computes; this file decides what runs when.
+import { callJson, callText, describeError, SpecCalcError } from './api.mjs';
+import { currentFragment, decodeFragment, encodeConfig, writeFragment } from './state.mjs';
+import { $, download } from './dom.mjs';
+import { InputsView } from './views/inputs.mjs';
+import { ResultsView, resultCsv } from './views/results.mjs';
+import { ChartsView } from './views/charts.mjs';
+import { TablesView } from './views/tables.mjs';
+import { TreeView } from './views/tree.mjs';
+import { initTheme } from './views/theme.mjs';
+
+// What a first visit shows: a common 7B chat model on an A100 with a small draft model.
+const STARTER = { target: 'llama2-chat-7b', hardware: 'a100-80gb-sxm', method: { family: 'sps' }, acceptance: { alpha: 0.7 } };
+const EDIT_DELAY_MS = 300;
+const CHART_DELAY_MS = 150;
+const BUSY_AFTER_MS = 100;
+
+const root = document.documentElement;
+const banner = $('#banner');
+const busyBox = $('#busy');
+
+let pending = 0;
+let busyTimer = null;
+// Progress indicator for any work over 100 ms; data-pending lets tests wait for quiet.
+function busy(label = 'Computing…') {
+  pending += 1;
+  root.dataset.pending = String(pending);
+  if (pending === 1) {
+    busyTimer = setTimeout(() => {
+      busyBox.textContent = label;
+      busyBox.hidden = false;
+    }, BUSY_AFTER_MS);
+  }
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    pending -= 1;
+    root.dataset.pending = String(pending);
+    if (pending === 0) {
+      clearTimeout(busyTimer);
+      busyBox.hidden = true;
+    }
+  };
+}
+
+function showBanner(text, kind = 'error') {
+  banner.textContent = text;
+  banner.className = `banner ${kind}`;
+  banner.hidden = !text;
+}
+
+const state = {
+  config: null,   // last normalized config that evaluated
+  result: null,   // its result
+  fragment: null, // the fragment this page wrote last
+  seq: 0,         // evaluation sequence number; stale answers are dropped
+  lists: null,
+};
+
+const inputs = new InputsView($('#inputs'), onEdit);
+const results = new ResultsView($('#results'));
+const charts = new ChartsView(document);
+const tree = new TreeView($('#tree-view'));
+const tables = new TablesView($('#data-view'), { onUse: applyConfig, busy });
+
+// Evaluates a config. On success everything is redrawn and the URL updated; on failure the
+// core's message goes beside its field and the last good result stays, marked stale.
+async function evaluate(config, { force = false, writeUrl = true } = {}) {
+  const seq = ++state.seq;
+  const done = busy();
+  try {
+    const result = await callJson('eval', config);
+    const fragment = await encodeConfig(result.config);
+    if (seq !== state.seq) return null;
+    state.config = result.config;
+    state.result = result;
+    state.fragment = fragment;
+    if (writeUrl) writeFragment(fragment);
+    inputs.clearErrors();
+    inputs.tauHint = Number(result.tau.toFixed(2));
+    inputs.show(result.config, { force });
+    results.show(result);
+    results.setStale(false);
+    root.dataset.fragment = fragment;
+    scheduleCharts();
+    return result;
+  } catch (e) {
+    if (seq !== state.seq) return null;
+    if (e instanceof SpecCalcError) {
+      inputs.showError(e);
+      results.setStale(state.result !== null);
+    } else {
+      showBanner(`Internal error: ${describeError(e)}`);
+    }
+    return null;
+  } finally {
+    done();
+  }
+}
+
+let editTimer = null;
+let lastEditField = null;
+function onEdit({ field, immediate }) {
+  clearTimeout(editTimer);
+  // A family or acceptance-mode switch must be read as such even if a text edit is pending.
+  if (lastEditField !== 'method.family' && lastEditField !== 'acceptance') lastEditField = field;
+  else if (field === 'method.family' || field === 'acceptance') lastEditField = field;
+  editTimer = setTimeout(() => {
+    const changed = lastEditField;
+    lastEditField = null;
+    showBanner('');
+    evaluate(inputs.read(changed));
+  }, immediate ? 0 : EDIT_DELAY_MS);
+}
+
+// Replaces the whole state (a new link, an imported file, a published row).
+async function applyConfig(config) {
+  showBanner('');
+  return evaluate(config, { force: true });
+}
+
+async function openFragment(fragment) {
+  const done = busy();
+  try {
+    const config = await decodeFragment(fragment);
+    await applyConfig(config);
+  } catch (e) {
+    // A link that cannot be opened: say why, keep (or load) a working calculator, and leave
+    // the address bar alone until the user edits something.
+    showBanner(`This link could not be opened — ${describeError(e)}`);
+    if (!state.result) await evaluate(await starterConfig(), { force: true, writeUrl: false });
+    if (e instanceof SpecCalcError) inputs.showError(e);
+  } finally {
+    done();
+  }
+}
+
+async function starterConfig() {
+  try {
+    return await callJson('normalize', STARTER);
+  } catch {
+    return STARTER;
+  }
+}
+
+let chartTimer = null;
+let chartSeq = 0;
+function scheduleCharts() {
+  clearTimeout(chartTimer);
+  chartTimer = setTimeout(drawCharts, CHART_DELAY_MS);
+}
+
+async function drawCharts() {
+  const seq = ++chartSeq;
+  const config = state.config;
+  const result = state.result;
+  if (!config) return;
+  const done = busy('Computing sweeps…');
+  try {
+    charts.showRoofline(result);
+    const stillCurrent = () => seq === chartSeq;
+    await charts.showK(config);
+    if (!stillCurrent()) return;
+    await charts.showBatch(config);
+    if (!stillCurrent()) return;
+    const measured = await tables.measuredFor(config.target);
+    if (!stillCurrent()) return;
+    await charts.showFamilies(config, state.lists.methods, measured);
+    if (!stillCurrent()) return;
+    await tree.show(config);
+  } catch (e) {
+    showBanner(`Chart error: ${describeError(e)}`);
+  } finally {
+    done();
+  }
+}
+
+function wireSharing() {
+  $('#copy-link').addEventListener('click', async () => {
+    const button = $('#copy-link');
+    try {
+      await navigator.clipboard.writeText(location.href);
+      button.textContent = 'Link copied';
+    } catch {
+      // No clipboard permission (e.g. plain http): show the link so it can be copied by hand.
+      showBanner(`Share link: ${location.href}`, 'info');
+      button.textContent = 'Link shown above';
+    }
+    setTimeout(() => { button.textContent = 'Copy link'; }, 2000);
+  });
+  $('#export-config').addEventListener('click', () => {
+    if (state.config) download('speccalc-config.json', `${JSON.stringify(state.config, null, 2)}\n`);
+  });
+  $('#export-result-json').addEventListener('click', () => {
+    if (state.result) download('speccalc-result.json', `${JSON.stringify(state.result, null, 2)}\n`);
+  });
+  $('#export-result-csv').addEventListener('click', () => {
+    if (state.result) download('speccalc-result.csv', resultCsv(state.result), 'text/csv');
+  });
+  $('#import-config').addEventListener('change', async (e) => {
+    const file = e.target.files && e.target.files[0];
+    e.target.value = '';
+    if (!file) return;
+    const text = await file.text();
+    try {
+      // The core parses and validates the file; the page never interprets it.
+      const config = JSON.parse(await callText('normalize', text));
+      await applyConfig(config);
+    } catch (err) {
+      showBanner(`The file could not be imported — ${describeError(err)}`);
+    }
+  });
+}
+
+async function loadLists() {
+  const kinds = ['models', 'hardware', 'runtimes', 'methods', 'drafts'];
+  const lists = await Promise.all(kinds.map((k) => callJson('list', k).catch(() => [])));
+  return Object.fromEntries(kinds.map((k, i) => [k, lists[i]]));
+}
+
+async function main() {
+  initTheme($('#theme-toggle'));
+  document.addEventListener('themechange', () => {
+    if (state.result) scheduleCharts();
+  });
+  wireSharing();
+  const done = busy('Loading the calculator…');
+  try {
+    state.lists = await loadLists();
+    inputs.setPresets(state.lists);
+    const fragment = currentFragment();
+    if (fragment) await openFragment(fragment);
+    else await evaluate(await starterConfig(), { force: true });
+    window.addEventListener('hashchange', () => {
+      const f = currentFragment();
+      if (f && f !== state.fragment) openFragment(f);
+    });
+    tables.init().catch((e) => showBanner(`Published data unavailable: ${describeError(e)}`));
+  } catch (e) {
+    showBanner(`The calculator could not start: ${describeError(e)}`);
+  } finally {
+    done();
+    root.dataset.ready = 'true';
+  }
+}
+
+main();

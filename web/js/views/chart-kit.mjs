@@ -1,0 +1,98 @@
+// Shared uPlot plumbing: theme colours from CSS variables, width that follows the container,
+// and a note/actions area under each chart. uPlot is the vendored global (web/vendor/).
+import { el, $, clear, download } from '../dom.mjs';
+import { csvCell } from './results.mjs';
+
+export function color(name) {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+}
+
+export function themeAxes() {
+  const stroke = color('--fg-muted');
+  const grid = { stroke: color('--grid'), width: 1 };
+  return { stroke, grid, ticks: { stroke: color('--grid'), width: 1 } };
+}
+
+export class ChartSlot {
+  constructor(figure) {
+    this.figure = figure;
+    this.body = $('.chart-body', figure);
+    this.note = $('.chart-note', figure);
+    this.actions = $('.chart-actions', figure);
+    this.plot = null;
+    new ResizeObserver(() => this.resize()).observe(this.body);
+  }
+
+  width() {
+    return Math.max(260, Math.floor(this.body.clientWidth || 320));
+  }
+
+  resize() {
+    if (this.plot) this.plot.setSize({ width: this.width(), height: this.height() });
+  }
+
+  height() {
+    return Math.round(Math.min(300, Math.max(200, this.width() * 0.6)));
+  }
+
+  draw(opts, data) {
+    this.destroy();
+    if (typeof globalThis.uPlot !== 'function') {
+      this.setNote('The chart library did not load.');
+      return;
+    }
+    const axes = themeAxes();
+    opts.axes = (opts.axes || []).map((a) => ({ ...axes, ...a }));
+    this.plot = new globalThis.uPlot({ width: this.width(), height: this.height(), ...opts }, data, this.body);
+    this.figure.dataset.points = String(data[0].length);
+  }
+
+  destroy() {
+    if (this.plot) this.plot.destroy();
+    this.plot = null;
+    clear(this.body);
+    delete this.figure.dataset.points;
+  }
+
+  setNote(text) {
+    this.note.textContent = text || '';
+  }
+
+  // JSON and CSV export of what the chart shows (rows: objects with the same keys).
+  setExport(name, rows) {
+    if (!this.actions) return;
+    clear(this.actions);
+    if (!rows || !rows.length) return;
+    const keys = Object.keys(rows[0]);
+    const csv = `${keys.join(',')}\n${rows.map((r) => keys.map((k) => csvCell(r[k] ?? '')).join(',')).join('\n')}\n`;
+    this.actions.append(
+      el('button', { type: 'button', text: 'JSON', 'aria-label': `Export ${name} as JSON`, onclick: () => download(`speccalc-${name}.json`, JSON.stringify(rows, null, 2)) }),
+      el('button', { type: 'button', text: 'CSV', 'aria-label': `Export ${name} as CSV`, onclick: () => download(`speccalc-${name}.csv`, csv, 'text/csv') }));
+  }
+}
+
+// A vertical marker line at x (e.g. the break-even batch), drawn after the series.
+export function markerPlugin(getX, label, cssVar = '--bad') {
+  return {
+    hooks: {
+      draw: [(u) => {
+        const x = getX();
+        if (x === null || x === undefined) return;
+        const left = u.valToPos(x, 'x', true);
+        const { ctx } = u;
+        ctx.save();
+        ctx.strokeStyle = color(cssVar);
+        ctx.fillStyle = color(cssVar);
+        ctx.setLineDash([6, 4]);
+        ctx.lineWidth = 1.5 * devicePixelRatio;
+        ctx.beginPath();
+        ctx.moveTo(left, u.bbox.top);
+        ctx.lineTo(left, u.bbox.top + u.bbox.height);
+        ctx.stroke();
+        ctx.font = `${12 * devicePixelRatio}px system-ui, sans-serif`;
+        ctx.fillText(label, left + 4 * devicePixelRatio, u.bbox.top + 14 * devicePixelRatio);
+        ctx.restore();
+      }],
+    },
+  };
+}

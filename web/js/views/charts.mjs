@@ -1,0 +1,210 @@
+// The four charts under the result. Every plotted number is a field of a core result (eval or
+// sweep output); the only arithmetic here is placing those numbers on axes.
+import { ChartSlot, color, markerPlugin } from './chart-kit.mjs';
+import { sweep } from './sweeps.mjs';
+import * as fmt from '../format.mjs';
+
+const BATCHES = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+// Which method parameter "speedup vs k / tree size" sweeps, per family, and over which values.
+const K_AXES = {
+  sps: ['k', [1, 2, 3, 4, 5, 6, 7, 8, 10, 12]],
+  pld: ['k', [1, 2, 3, 4, 5, 6, 7, 8, 10, 12]],
+  eagle2: ['total_token', [8, 16, 24, 32, 48, 60, 80, 96, 128]],
+  eagle3: ['total_token', [8, 16, 24, 32, 48, 60, 80, 96, 128]],
+  lookahead: ['window', [1, 2, 3, 4, 5, 7, 10, 15]],
+};
+
+const ok = (points) => points.filter((p) => p.result);
+
+// Peak compute and bandwidth for the roof, if the core reported them with the result.
+function roofOf(result) {
+  const r = result.roofline || result.hardware_limits || {};
+  const peak = r.peak_flops_per_s ?? r.peak_flops;
+  const bw = r.bandwidth_bytes_per_s ?? r.memory_bandwidth_bytes_per_s;
+  return typeof peak === 'number' && typeof bw === 'number' ? { peak, bw } : null;
+}
+
+function achieved(p) {
+  return p.achieved_flops_per_s ?? (p.time_s > 0 ? p.flops / p.time_s : null);
+}
+
+export class ChartsView {
+  constructor(root) {
+    this.roofline = new ChartSlot(root.querySelector('#chart-roofline'));
+    this.k = new ChartSlot(root.querySelector('#chart-k'));
+    this.batch = new ChartSlot(root.querySelector('#chart-batch'));
+    this.families = new ChartSlot(root.querySelector('#chart-families'));
+    this.families.measured = [];
+  }
+
+  showRoofline(result) {
+    const slot = this.roofline;
+    const pts = [['baseline', 'AR (baseline)', '--c1'], ['draft', 'Draft', '--c2'], ['verify', 'Verify', '--c3']]
+      .map(([key, label, c]) => ({ key, label, c, p: result[key] }))
+      .filter(({ p }) => p && p.bound !== 'none' && p.arithmetic_intensity > 0 && achieved(p) > 0);
+    if (!pts.length) {
+      slot.destroy();
+      slot.setNote('No passes to place.');
+      return;
+    }
+    const roof = roofOf(result);
+    const xs = new Set(pts.map(({ p }) => p.arithmetic_intensity));
+    if (roof) for (let e = -1; e <= 5; e += 0.25) xs.add(10 ** e);
+    if (roof) xs.add(roof.peak / roof.bw);
+    const x = [...xs].sort((a, b) => a - b);
+    const data = [x];
+    const series = [{ label: 'FLOP/B' }];
+    if (roof) {
+      data.push(x.map((v) => Math.min(roof.peak, v * roof.bw)));
+      series.push({ label: 'Roof', stroke: color('--fg-muted'), width: 1.5, points: { show: false }, value: (u, v) => (v == null ? '—' : fmt.si(v, 'FLOP/s')) });
+    }
+    for (const { p, label, c } of pts) {
+      data.push(x.map((v) => (v === p.arithmetic_intensity ? achieved(p) : null)));
+      series.push({ label, stroke: color(c), fill: color(c), width: 0, paths: () => null, points: { show: true, size: 12, fill: color(c) }, value: (u, v) => (v == null ? '—' : fmt.si(v, 'FLOP/s')) });
+    }
+    slot.draw({
+      series,
+      scales: { x: { time: false, distr: 3 }, y: { distr: 3 } },
+      axes: [
+        { label: 'Arithmetic intensity, FLOP/byte', values: (u, vals) => vals.map((v) => fmt.plain(v)) },
+        { label: 'Achieved FLOP/s', size: 70, values: (u, vals) => vals.map((v) => fmt.si(v, '')) },
+      ],
+      cursor: { points: { size: 10 } },
+    }, data);
+    slot.setNote(roof
+      ? `Ridge at ${fmt.plain(roof.peak / roof.bw)} FLOP/byte; points left of it are memory-bound.`
+      : 'Achieved FLOP/s of each pass (the core did not report the GPU roof for this build).');
+  }
+
+  async showK(config) {
+    const slot = this.k;
+    const family = config.method.family;
+    const spec = K_AXES[family];
+    if (!spec) {
+      slot.destroy();
+      slot.setExport('k', []);
+      slot.setNote(`${family}: this family has no single draft-length or tree-size knob to sweep.`);
+      return;
+    }
+    const [axis, values] = spec;
+    const points = ok(await sweep(config, axis, values));
+    if (!points.length) {
+      slot.destroy();
+      slot.setNote('No valid point in the sweep.');
+      return;
+    }
+    const x = points.map((p) => p.value);
+    const current = config.method[axis];
+    slot.draw({
+      series: [
+        { label: axis },
+        { label: 'Speedup', stroke: color('--c1'), width: 2, points: { show: true, size: 6 }, value: (u, v) => (v == null ? '—' : fmt.speedup(v)) },
+        { label: 'τ', stroke: color('--c3'), width: 1.5, dash: [5, 4], scale: 'tau', value: (u, v) => (v == null ? '—' : fmt.tau(v)) },
+      ],
+      scales: { x: { time: false } },
+      axes: [
+        { label: axis === 'k' ? 'k, drafted tokens per cycle' : `${axis}` },
+        { label: 'Speedup ×' },
+        { label: 'τ', side: 1, scale: 'tau', grid: { show: false } },
+      ],
+      plugins: typeof current === 'number' ? [markerPlugin(() => current, 'current', '--accent')] : [],
+    }, [x, points.map((p) => p.result.speedup), points.map((p) => p.result.tau)]);
+    const best = points.reduce((a, b) => (b.result.speedup > a.result.speedup ? b : a));
+    slot.setNote(`Best on this grid: ${axis} = ${best.value} (${fmt.speedup(best.result.speedup)}).`);
+    slot.setExport(`sweep-${axis}`, points.map((p) => ({ [axis]: p.value, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s })));
+  }
+
+  async showBatch(config) {
+    const slot = this.batch;
+    const raw = await sweep(config, 'batch', BATCHES);
+    const points = ok(raw);
+    if (!points.length) {
+      slot.destroy();
+      slot.setNote('No valid point in the sweep.');
+      return;
+    }
+    // The break-even batch is the first swept batch where speculation stops paying (speedup ≤ 1).
+    const firstLoss = points.find((p) => p.result.speedup <= 1);
+    const breakEven = raw.meta?.break_even_batch ?? (firstLoss ? firstLoss.value : null);
+    const thr = (r) => r.throughput_tokens_per_s ?? r.tokens_per_s;
+    const baseThr = (r) => r.baseline_throughput_tokens_per_s ?? r.baseline_tokens_per_s;
+    slot.draw({
+      series: [
+        { label: 'batch' },
+        { label: 'Speedup', stroke: color('--c1'), width: 2, points: { show: true, size: 6 }, value: (u, v) => (v == null ? '—' : fmt.speedup(v)) },
+        { label: 'Tokens/s, speculative', stroke: color('--c2'), width: 1.5, scale: 'tps', value: (u, v) => (v == null ? '—' : fmt.rate(v)) },
+        { label: 'Tokens/s, plain', stroke: color('--c3'), width: 1.5, dash: [5, 4], scale: 'tps', value: (u, v) => (v == null ? '—' : fmt.rate(v)) },
+      ],
+      scales: { x: { time: false, distr: 3, log: 2 }, tps: {} },
+      axes: [
+        { label: 'Batch', values: (u, vals) => vals.map((v) => fmt.plain(v)) },
+        { label: 'Speedup ×' },
+        { label: 'Tokens/s', side: 1, scale: 'tps', size: 60, grid: { show: false }, values: (u, vals) => vals.map((v) => fmt.si(v, '')) },
+      ],
+      plugins: [
+        markerPlugin(() => breakEven, 'break-even', '--bad'),
+        markerPlugin(() => config.batch, 'current', '--accent'),
+      ],
+    }, [points.map((p) => p.value), points.map((p) => p.result.speedup), points.map((p) => thr(p.result)), points.map((p) => baseThr(p.result) ?? null)]);
+    slot.figure.dataset.breakEven = breakEven === null ? 'none' : String(breakEven);
+    slot.setNote(breakEven === null
+      ? `Speculation pays off at every batch up to ${points[points.length - 1].value}.`
+      : `Break-even: speculation stops paying off at batch ${breakEven} on this grid.`);
+    slot.setExport('sweep-batch', points.map((p) => ({ batch: p.value, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s, baseline_tokens_per_s: p.result.baseline_tokens_per_s })));
+  }
+
+  // measured: [{family, speedup, label}] published rows for this model (may be empty).
+  async showFamilies(config, families, measured = []) {
+    const slot = this.families;
+    const names = families.map((f) => (typeof f === 'string' ? f : f.id)).filter((f) => f !== 'ar');
+    const points = ok(await sweep(config, 'family', names));
+    if (!points.length) {
+      slot.destroy();
+      slot.setNote('No family could be evaluated with this acceptance input.');
+      return;
+    }
+    const x = points.map((_, i) => i);
+    const labels = points.map((p) => p.value);
+    const measuredBy = new Map();
+    for (const m of measured) {
+      if (!measuredBy.has(m.family) || measuredBy.get(m.family) < m.speedup) measuredBy.set(m.family, m.speedup);
+    }
+    const bars = globalThis.uPlot && globalThis.uPlot.paths && globalThis.uPlot.paths.bars
+      ? globalThis.uPlot.paths.bars({ size: [0.6, 60] }) : undefined;
+    const series = [
+      { label: 'family', value: (u, v) => (v == null ? '—' : labels[v]) },
+      { label: 'Predicted speedup', stroke: color('--c1'), fill: color('--c1-soft'), paths: bars, points: { show: false }, value: (u, v) => (v == null ? '—' : fmt.speedup(v)) },
+    ];
+    const data = [x, points.map((p) => p.result.speedup)];
+    if (measuredBy.size) {
+      series.push({ label: 'Published (best row)', stroke: color('--c2'), width: 0, paths: () => null, points: { show: true, size: 10, fill: color('--c2') }, value: (u, v) => (v == null ? '—' : fmt.speedup(v)) });
+      data.push(labels.map((f) => measuredBy.get(f) ?? null));
+    }
+    slot.draw({
+      series,
+      scales: { x: { time: false, range: [-0.5, x.length - 0.5] }, y: { range: (u, min, max) => [0, Math.max(1.2, max * 1.1)] } },
+      axes: [
+        { label: 'Method family', splits: () => x, values: (u, vals) => vals.map((v) => labels[v] ?? ''), gap: 4 },
+        { label: 'Speedup ×' },
+      ],
+      plugins: [{ hooks: { draw: [(u) => drawOneLine(u)] } }],
+    }, data);
+    slot.setNote(measuredBy.size
+      ? 'Bars: predicted with each family\'s defaults and the acceptance above. Dots: the best published speedup for this model.'
+      : 'Bars: predicted with each family\'s defaults and the acceptance above. The dashed line is 1× (no gain).');
+    slot.setExport('families', points.map((p) => ({ family: p.value, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s, published_speedup: measuredBy.get(p.value) ?? '' })));
+  }
+}
+
+function drawOneLine(u) {
+  const y = u.valToPos(1, 'y', true);
+  const { ctx } = u;
+  ctx.save();
+  ctx.strokeStyle = color('--fg-muted');
+  ctx.setLineDash([4, 4]);
+  ctx.beginPath();
+  ctx.moveTo(u.bbox.left, y);
+  ctx.lineTo(u.bbox.left + u.bbox.width, y);
+  ctx.stroke();
+  ctx.restore();
+}

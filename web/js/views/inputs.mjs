@@ -1,0 +1,312 @@
+// The setup form: shows a normalized config, reads the user's edits back into a config, and shows
+// core validation errors beside the field they name. It validates nothing itself: text that is not
+// a number is passed to the core as a string so the core's message explains what is wrong.
+import { el, $, clear } from '../dom.mjs';
+
+const CUSTOM = '__custom__';
+const DTYPES = ['fp16', 'bf16', 'fp8', 'int8', 'int4'];
+
+// Labels in each method's own vocabulary. Keys are "family.param" or "param".
+const PARAM_LABELS = {
+  k: 'k — drafted tokens per cycle (vLLM num_speculative_tokens)',
+  draft: 'Draft model',
+  'pld.ngram': 'n-gram length matched in the prompt',
+  'lookahead.window': 'W — lookahead window',
+  'lookahead.ngram': 'N — n-gram size',
+  'lookahead.guess': 'G — verification guesses per step',
+  heads: 'Heads',
+  choices: 'Tree choices (JSON list of paths)',
+  total_token: 'total_token — draft tree nodes verified per cycle',
+  depth: 'depth — draft tree depth',
+  top_k: 'top_k — children expanded per node',
+};
+const ACCEPTANCE_LABELS = {
+  alpha: 'α — probability a drafted token is accepted',
+  tau: 'τ — tokens per cycle, bonus token included (≥ 1)',
+  per_position: 'Acceptance rate at each draft position (comma separated)',
+};
+const ACCEPTANCE_DEFAULTS = { alpha: 0.7, per_position: [0.8, 0.7, 0.6, 0.5] };
+
+const NUMBER_RE = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+// "4" -> 4, "0.7" -> 0.7; anything else goes to the core unchanged so it can say why it is wrong.
+function parseScalar(text) {
+  const s = text.trim();
+  return NUMBER_RE.test(s) ? Number(s) : s;
+}
+
+function parseList(text) {
+  const s = text.trim();
+  if (s.startsWith('[')) return parseJson(s);
+  return s === '' ? [] : s.split(/[\s,;]+/).filter(Boolean).map(parseScalar);
+}
+
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function isNumberList(v) {
+  return Array.isArray(v) && v.every((x) => typeof x === 'number');
+}
+
+function optionOf(item) {
+  if (typeof item === 'string') return { value: item, label: item };
+  const value = item.id ?? item.name ?? String(item);
+  const name = item.display_name ?? item.label ?? item.name;
+  return { value, label: name && name !== value ? `${name} (${value})` : value };
+}
+
+function fillSelect(select, items) {
+  clear(select);
+  for (const item of items) {
+    const { value, label } = optionOf(item);
+    select.append(el('option', { value, text: label }));
+  }
+}
+
+function setSelect(select, value, customLabel) {
+  let custom = select.querySelector(`option[value="${CUSTOM}"]`);
+  if (value === CUSTOM) {
+    if (!custom) {
+      custom = el('option', { value: CUSTOM, text: customLabel });
+      select.prepend(custom);
+    }
+  } else {
+    if (custom) custom.remove();
+    if (![...select.options].some((o) => o.value === value)) {
+      // A preset id this build does not list: keep it so the core can name the problem.
+      select.append(el('option', { value, text: value }));
+    }
+  }
+  select.value = value;
+}
+
+export class InputsView {
+  constructor(form, onEdit) {
+    this.form = form;
+    this.onEdit = onEdit;
+    this.drafts = [];
+    this.custom = { target: null, hardware: null, runtime: null };
+    this.methodKeys = '';
+    this.accKeys = '';
+    this.lastAcceptance = {};
+    this.methodParams = $('#method-params', form);
+    this.accParams = $('#acceptance-params', form);
+
+    for (const id of ['#f-dtype-weights', '#f-dtype-kv']) fillSelect($(id, form), DTYPES);
+
+    form.addEventListener('submit', (e) => e.preventDefault());
+    form.addEventListener('change', (e) => this.handle(e, 'change'));
+    form.addEventListener('input', (e) => this.handle(e, 'input'));
+  }
+
+  handle(event, kind) {
+    const t = event.target;
+    if (!t.dataset || !t.dataset.field) return;
+    // Selects act at once; text fields wait for a pause in typing (the controller debounces).
+    if (t.tagName === 'SELECT' && kind === 'input') return;
+    const field = t.dataset.field;
+    if (t.tagName === 'SELECT') {
+      if (field === 'target' || field === 'hardware') this.custom[field] = null;
+      if (field === 'runtime') this.custom.runtime = null;
+    }
+    this.onEdit({ field, immediate: t.tagName === 'SELECT' || kind === 'change' });
+  }
+
+  setPresets({ models, hardware, runtimes, methods, drafts }) {
+    fillSelect($('#f-target', this.form), models);
+    fillSelect($('#f-hardware', this.form), hardware);
+    fillSelect($('#f-runtime', this.form), runtimes);
+    fillSelect($('#f-family', this.form), methods);
+    this.drafts = drafts;
+  }
+
+  // Show a normalized config. `force` also overwrites the field that has focus (used when a new
+  // link or file replaces the whole state); otherwise the field being typed in is left alone.
+  show(config, { force = false } = {}) {
+    const set = (selector, value) => {
+      const node = $(selector, this.form);
+      if (!force && node === document.activeElement) return;
+      node.value = value === undefined || value === null ? '' : String(value);
+    };
+
+    const target = config.target;
+    this.custom.target = typeof target === 'object' && target !== null ? target : null;
+    setSelect($('#f-target', this.form), this.custom.target ? CUSTOM : String(target), 'Custom architecture (from link/JSON)');
+    const hw = config.hardware;
+    this.custom.hardware = typeof hw === 'object' && hw !== null ? hw : null;
+    setSelect($('#f-hardware', this.form), this.custom.hardware ? CUSTOM : String(hw), 'Custom GPU (from link/JSON)');
+
+    const rt = config.runtime;
+    if (typeof rt === 'object' && rt !== null) {
+      this.custom.runtime = rt;
+      setSelect($('#f-runtime', this.form), rt.profile !== undefined ? String(rt.profile) : CUSTOM, 'Custom runtime (from link/JSON)');
+      set('#f-measured', rt.measured_decode_step_s);
+    } else {
+      this.custom.runtime = null;
+      setSelect($('#f-runtime', this.form), String(rt), '');
+      set('#f-measured', '');
+    }
+
+    set('#f-gpus', config.gpus);
+    set('#f-batch', config.batch);
+    set('#f-context', config.context);
+    const dt = config.dtype;
+    setSelect($('#f-dtype-weights', this.form), typeof dt === 'string' ? dt : String(dt.weights));
+    setSelect($('#f-dtype-kv', this.form), typeof dt === 'string' ? dt : String(dt.kv));
+
+    const method = config.method || {};
+    setSelect($('#f-family', this.form), String(method.family));
+    this.showParams(this.methodParams, method, 'method', (key) => PARAM_LABELS[`${method.family}.${key}`] || PARAM_LABELS[key] || key, force, 'methodKeys');
+
+    const acc = config.acceptance || {};
+    const mode = ['alpha', 'tau', 'per_position'].find((k) => k in acc) || Object.keys(acc)[0];
+    if (mode) {
+      const sel = $('#f-acc-mode', this.form);
+      if (![...sel.options].some((o) => o.value === mode)) sel.append(el('option', { value: mode, text: mode }));
+      sel.value = mode;
+    }
+    for (const [k, v] of Object.entries(acc)) this.lastAcceptance[k] = v;
+    this.showParams(this.accParams, acc, 'acceptance', (key) => ACCEPTANCE_LABELS[key] || key, force, 'accKeys');
+  }
+
+  // One input per parameter the core reported, so a family's vocabulary comes from the core.
+  showParams(container, obj, prefix, labelOf, force, keysSlot) {
+    const entries = Object.entries(obj).filter(([k]) => !(prefix === 'method' && k === 'family'));
+    const signature = entries.map(([k, v]) => `${k}:${typeof v}`).join(',') + (prefix === 'method' ? `@${obj.family}` : '');
+    if (signature !== this[keysSlot]) {
+      this[keysSlot] = signature;
+      clear(container);
+      for (const [key, value] of entries) container.append(this.paramField(`${prefix}.${key}`, key, value, labelOf(key)));
+      force = true;
+    }
+    for (const [key, value] of entries) {
+      const node = [...container.querySelectorAll('[data-field]')].find((n) => n.dataset.field === `${prefix}.${key}`);
+      if (!node || (!force && node === document.activeElement)) continue;
+      node.value = this.textOf(key, value);
+    }
+  }
+
+  textOf(key, value) {
+    if (isNumberList(value)) return value.join(', ');
+    if (typeof value === 'object' && value !== null) return JSON.stringify(value);
+    return String(value);
+  }
+
+  paramField(path, key, value, label) {
+    const id = `f-${path.replace(/[^a-z0-9]+/gi, '-')}`;
+    let input;
+    if (key === 'draft' && typeof value === 'string') {
+      input = el('select', { id, 'data-field': path });
+      fillSelect(input, this.drafts.length ? this.drafts : [value]);
+      setSelect(input, value);
+    } else if (typeof value === 'object' && value !== null && !isNumberList(value)) {
+      input = el('textarea', { id, 'data-field': path, 'data-kind': 'json', rows: 3, spellcheck: 'false', autocomplete: 'off' });
+    } else {
+      input = el('input', {
+        id, 'data-field': path, autocomplete: 'off',
+        'data-kind': Array.isArray(value) ? 'list' : typeof value,
+        inputmode: typeof value === 'number' ? 'decimal' : undefined,
+      });
+    }
+    return el('div', { class: 'field', 'data-for': path }, el('label', { for: id, text: label }), input);
+  }
+
+  // The config the form describes now. Family or acceptance-mode changes start that part afresh
+  // so the core fills in the new family's defaults.
+  read(changedField) {
+    const v = (selector) => $(selector, this.form).value;
+    const config = {};
+
+    config.target = v('#f-target') === CUSTOM ? this.custom.target : v('#f-target');
+    config.hardware = v('#f-hardware') === CUSTOM ? this.custom.hardware : v('#f-hardware');
+    config.gpus = parseScalar(v('#f-gpus'));
+
+    const profile = v('#f-runtime');
+    const measured = v('#f-measured').trim();
+    if (this.custom.runtime) {
+      const rt = { ...this.custom.runtime };
+      if (profile !== CUSTOM) rt.profile = profile;
+      if (measured === '') delete rt.measured_decode_step_s;
+      else rt.measured_decode_step_s = parseScalar(measured);
+      config.runtime = rt;
+    } else if (measured !== '') {
+      config.runtime = { profile, measured_decode_step_s: parseScalar(measured) };
+    } else {
+      config.runtime = profile;
+    }
+
+    config.batch = parseScalar(v('#f-batch'));
+    config.context = parseScalar(v('#f-context'));
+    config.dtype = { weights: v('#f-dtype-weights'), kv: v('#f-dtype-kv') };
+
+    const family = v('#f-family');
+    config.method = { family };
+    if (changedField !== 'method.family') Object.assign(config.method, this.readParams(this.methodParams, 'method'));
+
+    const mode = v('#f-acc-mode');
+    if (changedField === 'acceptance') {
+      config.acceptance = { [mode]: this.lastAcceptance[mode] ?? ACCEPTANCE_DEFAULTS[mode] ?? this.tauHint ?? 1 };
+    } else {
+      config.acceptance = this.readParams(this.accParams, 'acceptance');
+    }
+    return config;
+  }
+
+  readParams(container, prefix) {
+    const out = {};
+    for (const node of container.querySelectorAll('[data-field]')) {
+      const key = node.dataset.field.slice(prefix.length + 1);
+      const kind = node.dataset.kind;
+      if (node.tagName === 'SELECT') out[key] = node.value;
+      else if (kind === 'json') out[key] = parseJson(node.value);
+      else if (kind === 'list') out[key] = parseList(node.value);
+      else if (kind === 'string') out[key] = node.value;
+      else out[key] = parseScalar(node.value);
+    }
+    return out;
+  }
+
+  clearErrors() {
+    for (const node of this.form.querySelectorAll('.field-error:not(.form-error)')) node.remove();
+    for (const node of this.form.querySelectorAll('[aria-invalid]')) {
+      node.removeAttribute('aria-invalid');
+      node.removeAttribute('aria-describedby');
+    }
+    const top = $('#form-error', this.form);
+    top.hidden = true;
+    top.textContent = '';
+  }
+
+  // Put the core's message beside the input its field path names (or the nearest enclosing
+  // one: "method.choices[2][0]" lands on method.choices). Returns whether a field was found.
+  showError(error) {
+    this.clearErrors();
+    const path = error.field || '';
+    const inputs = [...this.form.querySelectorAll('[data-field]')];
+    let best = null;
+    for (const node of inputs) {
+      const f = node.dataset.field;
+      const covers = path === f || path.startsWith(`${f}.`) || path.startsWith(`${f}[`);
+      if (covers && (!best || f.length > best.dataset.field.length)) best = node;
+    }
+    const text = path ? `${path}: ${error.message}` : error.message;
+    if (!best) {
+      const top = $('#form-error', this.form);
+      top.textContent = text;
+      top.hidden = false;
+      return false;
+    }
+    const msgId = `err-${best.id}`;
+    const msg = el('p', { class: 'field-error', id: msgId, role: 'alert', 'data-testid': 'field-error', text });
+    msg.dataset.errorFor = best.dataset.field;
+    best.closest('.field').append(msg);
+    best.setAttribute('aria-invalid', 'true');
+    best.setAttribute('aria-describedby', msgId);
+    return true;
+  }
+}

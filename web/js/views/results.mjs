@@ -1,0 +1,86 @@
+// Headline numbers, the per-pass table and the assumptions list, exactly as the core returned them.
+import { el, $, clear } from '../dom.mjs';
+import * as fmt from '../format.mjs';
+
+const PASSES = [
+  ['baseline', 'Baseline (plain decoding)'],
+  ['draft', 'Draft'],
+  ['verify', 'Verify'],
+];
+
+function setOutput(node, value, text) {
+  node.textContent = text;
+  node.dataset.value = String(value);
+}
+
+export class ResultsView {
+  constructor(root) {
+    this.root = root;
+  }
+
+  show(result) {
+    setOutput($('#o-speedup', this.root), result.speedup, fmt.speedup(result.speedup));
+    setOutput($('#o-tau', this.root), result.tau, fmt.tau(result.tau));
+    setOutput($('#o-tps', this.root), result.tokens_per_s, fmt.rate(result.tokens_per_s));
+    setOutput($('#o-cycle', this.root), result.cycle_time_s, fmt.seconds(result.cycle_time_s));
+    $('#o-base-tps', this.root).textContent =
+      typeof result.baseline_tokens_per_s === 'number' ? `plain decoding: ${fmt.rate(result.baseline_tokens_per_s)}` : '';
+
+    const verdict = $('#verdict', this.root);
+    verdict.className = `verdict ${result.speedup > 1 ? 'good' : 'bad'}`;
+    verdict.textContent = result.speedup > 1
+      ? `Speculation pays off: ${fmt.speedup(result.speedup)} faster than plain decoding.`
+      : `Speculation does not pay off here: ${fmt.speedup(result.speedup)} of plain decoding speed.`;
+
+    const body = clear($('#passes-body', this.root));
+    for (const [key, label] of PASSES) {
+      const p = result[key];
+      if (!p) continue;
+      const bytesTitle = ['weights_bytes', 'kv_cache_bytes', 'activations_bytes']
+        .filter((k) => typeof p[k] === 'number')
+        .map((k) => `${k.replace('_bytes', '').replace('_', ' ')}: ${fmt.bytes(p[k])}`)
+        .join(', ');
+      const idle = p.bound === 'none';
+      body.append(el('tr', { 'data-pass': key, class: idle ? 'idle' : undefined },
+        el('th', { scope: 'row', text: label }),
+        el('td', { text: fmt.seconds(p.time_s), 'data-value': p.time_s }),
+        el('td', { text: fmt.plain(p.passes_per_cycle ?? '—') }),
+        el('td', { text: fmt.plain(p.tokens_per_pass ?? '—') }),
+        el('td', { text: fmt.bytes(p.bytes), title: bytesTitle || undefined }),
+        el('td', { text: fmt.flops(p.flops) }),
+        el('td', { text: idle ? '—' : fmt.intensity(p.arithmetic_intensity) }),
+        el('td', { text: p.bound, class: `bound-${p.bound}` })));
+    }
+
+    const list = clear($('#assumptions', this.root));
+    for (const a of result.assumptions || []) list.append(el('li', { text: a }));
+  }
+
+  setStale(stale) {
+    $('#stale', this.root).hidden = !stale;
+    this.root.classList.toggle('is-stale', stale);
+  }
+}
+
+// One CSV row per pass plus the headline numbers, for spreadsheets.
+export function resultCsv(result) {
+  const lines = ['quantity,pass,value'];
+  for (const k of ['speedup', 'tau', 'tokens_per_s', 'baseline_tokens_per_s', 'cycle_time_s']) {
+    if (typeof result[k] === 'number') lines.push(`${k},,${result[k]}`);
+  }
+  for (const [key] of PASSES) {
+    const p = result[key];
+    if (!p) continue;
+    for (const [k, v] of Object.entries(p)) {
+      if (typeof v === 'number' || typeof v === 'string') lines.push(`${k},${key},${csvCell(v)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function csvCell(v) {
+  const s = String(v);
+  // Quote, and defuse spreadsheet formulas in text cells.
+  const safe = /^[=+\-@]/.test(s) && typeof v !== 'number' ? `'${s}` : s;
+  return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}

@@ -1,0 +1,196 @@
+// Published measurements (the core's "tables" command): browse and filter; "Use" fills the
+// calculator from a row and shows measured vs predicted; "Reproduce the papers" predicts every
+// row that names a model and GPU preset and lists the error, grouped by source.
+import { el, $, clear, download } from '../dom.mjs';
+import { callJson, hasCommand, describeError } from '../api.mjs';
+import { csvCell } from './results.mjs';
+import * as fmt from '../format.mjs';
+
+const MAX_SHOWN = 150;
+const FILTERS = [['method', 'Method'], ['model', 'Model'], ['dataset', 'Dataset'], ['source', 'Source']];
+
+function parseMaybe(text) {
+  if (typeof text !== 'string') return text;
+  try { return JSON.parse(text); } catch { return null; }
+}
+
+// The calculator config a published row describes (its normalized ids and stated parameters).
+export function configFromRow(row) {
+  const params = parseMaybe(row.method_params ?? row.method_params_json) || {};
+  const method = { family: row.family, ...params };
+  if (row.family === 'sps' && row.draft_id && !method.draft) method.draft = row.draft_id;
+  const config = { target: row.target_id, method, acceptance: { tau: row.tau } };
+  if (row.hardware_id) config.hardware = row.hardware_id;
+  if (row.gpus) config.gpus = row.gpus;
+  if (row.runtime) config.runtime = row.runtime;
+  if (typeof row.batch === 'number') config.batch = row.batch;
+  return config;
+}
+
+export function usable(row) {
+  return row.target_id && row.hardware_id && typeof row.tau === 'number' && typeof row.speedup === 'number'
+    && row.family && row.family !== 'other' && !row.superseded;
+}
+
+export class TablesView {
+  constructor(root, { onUse, busy }) {
+    this.root = root;
+    this.onUse = onUse;
+    this.busy = busy;
+    this.rows = [];
+    this.body = $('.data-body', root);
+  }
+
+  async init() {
+    if (!(await hasCommand('tables'))) {
+      this.body.append(el('p', { class: 'placeholder', text: 'This core build has no "tables" command yet; published measurements will appear here.' }));
+      return false;
+    }
+    const form = el('form', { class: 'filters', role: 'search', 'aria-label': 'Filter published measurements' });
+    this.inputs = {};
+    for (const [key, label] of FILTERS) {
+      const id = `t-${key}`;
+      this.inputs[key] = el('input', { id, type: 'search', autocomplete: 'off', 'data-filter': key });
+      form.append(el('div', { class: 'field' }, el('label', { for: id, text: label }), this.inputs[key]));
+    }
+    form.addEventListener('submit', (e) => e.preventDefault());
+    let timer = null;
+    form.addEventListener('input', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => this.refresh(), 200);
+    });
+    this.count = el('p', { class: 'count', 'aria-live': 'polite' });
+    this.compare = el('div', { class: 'compare', 'data-testid': 'measured-vs-predicted', 'aria-live': 'polite' });
+    this.tableWrap = el('div', { class: 'table-wrap' });
+    this.reproduceButton = el('button', { type: 'button', text: 'Reproduce the papers', onclick: () => this.reproduce() });
+    this.reproduceOut = el('div', { class: 'reproduce', 'data-testid': 'reproduce' });
+    this.body.append(form, this.count, this.compare, this.tableWrap,
+      el('h3', { text: 'Reproduce the papers' }),
+      el('p', { class: 'hint', text: 'Predicts every row that names a model and GPU we have presets for, with the row\'s own τ, and lists predicted vs measured speedup grouped by source.' }),
+      this.reproduceButton, this.reproduceOut);
+    await this.refresh();
+    return true;
+  }
+
+  query() {
+    const q = { format: 'json' };
+    for (const [key] of FILTERS) q[key] = this.inputs[key].value.trim();
+    return q;
+  }
+
+  async refresh() {
+    try {
+      this.rows = await callJson('tables', this.query());
+    } catch (e) {
+      this.count.textContent = describeError(e);
+      return;
+    }
+    const shown = this.rows.slice(0, MAX_SHOWN);
+    this.count.textContent = this.rows.length > MAX_SHOWN
+      ? `${this.rows.length} rows; showing the first ${MAX_SHOWN} (narrow the filters).`
+      : `${this.rows.length} rows.`;
+    const table = el('table', { class: 'published', 'data-testid': 'published-table' },
+      el('thead', {}, el('tr', {}, ...['Source', 'Table', 'Method', 'Model', 'Dataset', 'Hardware', 'τ', 'Speedup', ''].map((h) => el('th', { scope: 'col', text: h })))));
+    const tbody = el('tbody');
+    for (const row of shown) {
+      const use = usable(row)
+        ? el('button', { type: 'button', text: 'Use', 'aria-label': `Use ${row.method} on ${row.target_model} (${row.source})`, onclick: () => this.use(row) })
+        : el('span', { class: 'hint', text: row.target_id ? '' : 'no preset', title: 'No model or GPU preset for this row' });
+      tbody.append(el('tr', {},
+        el('td', { text: row.source_id || row.source, title: row.source }),
+        el('td', { text: row.table }),
+        el('td', { text: row.method }),
+        el('td', { text: row.target_model }),
+        el('td', { text: row.dataset }),
+        el('td', { text: row.hardware_id || '—', title: row.hardware_assumption || row.hardware }),
+        el('td', { text: typeof row.tau === 'number' ? fmt.tau(row.tau) : '—' }),
+        el('td', { text: typeof row.speedup === 'number' ? fmt.speedup(row.speedup) : '—' }),
+        el('td', {}, use)));
+    }
+    table.append(tbody);
+    clear(this.tableWrap).append(table);
+  }
+
+  async use(row) {
+    const result = await this.onUse(configFromRow(row));
+    clear(this.compare);
+    if (!result) return;
+    this.compare.append(
+      el('p', {},
+        el('strong', { text: `Measured ${fmt.speedup(row.speedup)}` }), ' vs ',
+        el('strong', { text: `predicted ${fmt.speedup(result.speedup)}` }),
+        ` — ${row.method}, ${row.target_model}, ${row.dataset} (${row.source}, ${row.table}).`),
+      row.hardware_assumed ? el('p', { class: 'hint', text: `Hardware assumed: ${row.hardware_assumption}` }) : null);
+    this.compare.scrollIntoView({ block: 'nearest' });
+  }
+
+  async reproduce() {
+    this.reproduceButton.disabled = true;
+    const done = this.busy('Reproducing published results…');
+    try {
+      const all = await callJson('tables', { format: 'json' });
+      const rows = all.filter(usable);
+      const bySource = new Map();
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i];
+        let predicted = null;
+        let error = null;
+        try {
+          predicted = (await callJson('eval', configFromRow(row))).speedup;
+        } catch (e) {
+          error = describeError(e);
+        }
+        const key = row.source;
+        if (!bySource.has(key)) bySource.set(key, []);
+        bySource.get(key).push({ row, predicted, error });
+        if (i % 25 === 24) await new Promise((r) => setTimeout(r, 0));
+      }
+      this.showReproduction(bySource, all.length - rows.length);
+    } finally {
+      done();
+      this.reproduceButton.disabled = false;
+    }
+  }
+
+  showReproduction(bySource, skipped) {
+    const out = clear(this.reproduceOut);
+    const flat = [];
+    for (const [source, items] of bySource) {
+      const errs = items.filter((x) => x.predicted !== null).map((x) => Math.abs(x.predicted / x.row.speedup - 1)).sort((a, b) => a - b);
+      const median = errs.length ? errs[Math.floor(errs.length / 2)] : null;
+      const table = el('table', { class: 'published' },
+        el('thead', {}, el('tr', {}, ...['Method', 'Model', 'Dataset', 'GPU', 'Measured', 'Predicted', 'Error'].map((h) => el('th', { scope: 'col', text: h })))));
+      const tbody = el('tbody');
+      for (const { row, predicted, error } of items) {
+        const rel = predicted === null ? null : predicted / row.speedup - 1;
+        flat.push({ source, method: row.method, model: row.target_model, dataset: row.dataset, hardware_id: row.hardware_id, measured_speedup: row.speedup, predicted_speedup: predicted ?? '', relative_error: rel ?? '', error: error ?? '' });
+        tbody.append(el('tr', {},
+          el('td', { text: row.method }), el('td', { text: row.target_model }), el('td', { text: row.dataset }),
+          el('td', { text: row.hardware_id }), el('td', { text: fmt.speedup(row.speedup) }),
+          el('td', { text: predicted === null ? 'error' : fmt.speedup(predicted), title: error || undefined }),
+          el('td', { text: rel === null ? '—' : `${rel >= 0 ? '+' : ''}${(rel * 100).toFixed(0)} %`, class: rel !== null && Math.abs(rel) > 0.25 ? 'bad' : undefined })));
+      }
+      table.append(tbody);
+      out.append(el('details', {},
+        el('summary', { text: `${source} — ${items.length} rows${median === null ? '' : `, median |error| ${(median * 100).toFixed(0)} %`}` }),
+        el('div', { class: 'table-wrap' }, table)));
+    }
+    out.append(el('p', { class: 'hint', text: `${skipped} rows skipped (no model or GPU preset, no τ, or superseded).` }));
+    const keys = Object.keys(flat[0] || {});
+    out.append(el('div', { class: 'exports' },
+      el('button', { type: 'button', text: 'Export JSON', onclick: () => download('speccalc-reproduce.json', JSON.stringify(flat, null, 2)) }),
+      el('button', { type: 'button', text: 'Export CSV', onclick: () => download('speccalc-reproduce.csv', `${keys.join(',')}\n${flat.map((r) => keys.map((k) => csvCell(r[k])).join(',')).join('\n')}\n`, 'text/csv') })));
+  }
+
+  // Published rows for the families chart: this model's best measured speedup per family.
+  async measuredFor(targetId) {
+    if (!this.rows || typeof targetId !== 'string' || !(await hasCommand('tables'))) return [];
+    try {
+      const rows = await callJson('tables', { model: targetId, format: 'json' });
+      return rows.filter((r) => r.target_id === targetId && typeof r.speedup === 'number' && !r.superseded && r.speedup_kind !== 'throughput')
+        .map((r) => ({ family: r.family, speedup: r.speedup }));
+    } catch {
+      return [];
+    }
+  }
+}
