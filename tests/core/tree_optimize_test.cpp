@@ -1,0 +1,189 @@
+// Optimal trees against exhaustive enumeration of every prefix-closed tree (small n, D, R).
+#include "speccalc/tree_optimize.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "speccalc/tree_acceptance.hpp"
+#include "speccalc/tree_presets.hpp"
+
+namespace speccalc::tree {
+namespace {
+
+// Deterministic test PRNG (splitmix64).
+struct Rng {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
+};
+
+// Random rows of 3 ranks, not sorted by rank, drawn from a small grid so ties are common;
+// each row's sum <= 1 by construction.
+AcceptanceMatrix random_matrix(Rng& rng, int rows) {
+  static const double kGrid[] = {0.0, 0.1, 0.2, 0.25, 0.3, 0.5};
+  std::vector<std::vector<double>> p(rows);
+  for (auto& row : p) {
+    double left = 1.0;
+    for (int r = 0; r < 3; ++r) {
+      double x = kGrid[rng.below(6)];
+      if (x > left) x = left;
+      row.push_back(x);
+      left -= x;
+    }
+  }
+  return make_acceptance(p).value();
+}
+
+struct Universe {
+  std::vector<int> parent;  // BFS order: parents precede children
+  std::vector<double> value;
+};
+
+Universe universe(const AcceptanceMatrix& m, int D, int R) {
+  Universe u;
+  std::vector<int> depth;
+  std::vector<int> frontier = {-1};
+  for (int d = 1; d <= D; ++d) {
+    std::vector<int> next;
+    for (int par : frontier) {
+      for (int r = 0; r < R; ++r) {
+        const double pv = par < 0 ? 1.0 : u.value[par];
+        u.parent.push_back(par);
+        u.value.push_back(pv * m.p(d - 1, r));
+        next.push_back(static_cast<int>(u.parent.size()) - 1);
+      }
+    }
+    frontier = next;
+  }
+  return u;
+}
+
+// best[m] = max over prefix-closed sets of exactly m universe nodes of the sum of values.
+void enumerate(const Universe& u, std::size_t i, int count, double sum, int n,
+               std::vector<bool>& in, std::vector<double>& best) {
+  if (i == u.parent.size()) {
+    best[count] = std::max(best[count], sum);
+    return;
+  }
+  enumerate(u, i + 1, count, sum, n, in, best);  // exclude node i
+  if (count < n && (u.parent[i] < 0 || in[u.parent[i]])) {
+    in[i] = true;
+    enumerate(u, i + 1, count + 1, sum + u.value[i], n, in, best);
+    in[i] = false;
+  }
+}
+
+TEST(TreeOptimize, MatchesExhaustiveEnumeration) {
+  Rng rng{2024};
+  int checked = 0;
+  for (int trial = 0; trial < 24; ++trial) {
+    const int rows = 1 + rng.below(3);
+    const AcceptanceMatrix m = random_matrix(rng, rows);
+    for (int D = 1; D <= 3; ++D) {
+      for (int R = 1; R <= 3; ++R) {
+        const int n = 6;
+        const Universe u = universe(m, D, R);
+        std::vector<double> best(n + 1, -1.0);
+        std::vector<bool> in(u.parent.size(), false);
+        enumerate(u, 0, 0, 0.0, n, in, best);
+        // "at most m nodes": the optimizer never adds zero-value nodes.
+        for (int k = 1; k <= n; ++k) best[k] = std::max(best[k], best[k - 1]);
+        Expected<OptimalTrees> opt = optimize_tree(m, n, D, R);
+        ASSERT_TRUE(opt.ok()) << opt.error().describe();
+        ASSERT_EQ(opt.value().tau_curve.size(), static_cast<std::size_t>(n));
+        for (int k = 1; k <= n; ++k) {
+          EXPECT_NEAR(opt.value().tau_curve[k - 1], 1.0 + best[k], 1e-12)
+              << "trial " << trial << " D=" << D << " R=" << R << " m=" << k;
+        }
+        // The returned tree is valid, within limits, and its exact tau is the reported one.
+        const Tree& t = opt.value().tree;
+        Expected<Tree> again = make_tree(t.choices());
+        ASSERT_TRUE(again.ok()) << again.error().describe();
+        EXPECT_LE(t.size(), n);
+        EXPECT_LE(t.max_depth(), D);
+        for (int r : t.rank) EXPECT_LT(r, R);
+        EXPECT_EQ(expect_tree(again.value(), m).expected_tau, opt.value().expected_tau);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 24 * 9);
+}
+
+TEST(TreeOptimize, AlphaOneRowGivesTheHandCheckedTree) {
+  // p = [0.5, 0.3]: values [0]=0.5, [1]=0.3, [0,0]=0.25, [0,1]=0.15, [1,0]=0.15, [0,0,0]=0.125.
+  // Budget 4: [0], [1], [0,0], then a tie at 0.15 between [0,1] and [1,0]; the earlier push
+  // wins: [1,0] was pushed when [1] was taken, [0,1] later when [0,0] was. tau*(4) = 2.2.
+  const AcceptanceMatrix m = make_acceptance({{0.5, 0.3}}).value();
+  const OptimalTrees opt = optimize_tree(m, 4, 8, 2).value();
+  EXPECT_NEAR(opt.tau_curve[0], 1.5, 1e-15);
+  EXPECT_NEAR(opt.tau_curve[1], 1.8, 1e-15);
+  EXPECT_NEAR(opt.tau_curve[2], 2.05, 1e-15);
+  EXPECT_NEAR(opt.tau_curve[3], 2.2, 1e-15);
+  EXPECT_EQ(opt.tree.choices(), (std::vector<std::vector<int>>{{0}, {1}, {0, 0}, {1, 0}}));
+}
+
+TEST(TreeOptimize, StopsAtZeroProbabilityNodes) {
+  // Only rank 0 can be accepted and max_depth 3: 3 useful nodes; the curve stays flat after.
+  const AcceptanceMatrix m = make_acceptance({{0.5}}).value();
+  const OptimalTrees opt = optimize_tree(m, 10, 3, 4).value();
+  EXPECT_EQ(opt.tree.size(), 3);
+  EXPECT_DOUBLE_EQ(opt.expected_tau, 1.875);  // 1 + 0.5 + 0.25 + 0.125
+  EXPECT_DOUBLE_EQ(opt.tau_curve[9], 1.875);
+}
+
+TEST(TreeOptimize, RejectsOutOfRangeLimitsNamingTheField) {
+  const AcceptanceMatrix m = make_acceptance({{0.5}}).value();
+  EXPECT_EQ(optimize_tree(m, 0, 4, 4).error().field, "budget");
+  EXPECT_EQ(optimize_tree(m, 4097, 4, 4).error().field, "budget");
+  EXPECT_EQ(optimize_tree(m, 4, 65, 4).error().field, "max_depth");
+  EXPECT_EQ(optimize_tree(m, 4, 0, 4).error().field, "max_depth");
+  EXPECT_EQ(optimize_tree(m, 4, 4, 65).error().field, "max_rank");
+}
+
+TEST(TreeOptimize, BeatsOrTiesEnginePresetsAtTheirSize) {
+  // Optimal trees cannot lose to any fixed tree of the same size under the same matrix.
+  const AcceptanceMatrix m = medusa_acceptance("vicuna-13b").value();
+  // Medusa's own 63-node tree (depth 4, ranks < 10) and EAGLE-1's 25-node tree (depth 5,
+  // ranks < 4) are among the candidates the optimizer searches.
+  const OptimalTrees opt = optimize_tree(m, 63, 5, 10).value();
+  const double medusa = expect_tree(medusa_mc_sim_7b_63(), m).expected_tau;
+  const double eagle = expect_tree(eagle1_default_tree(), m).expected_tau;
+  EXPECT_GE(opt.tau_curve[62] + 1e-12, medusa);
+  EXPECT_GE(opt.tau_curve[24] + 1e-12, eagle);
+  EXPECT_GT(opt.tau_curve[62], medusa + 0.01);  // Medusa's tree spends nodes on ranks >= 5
+}
+
+// Benchmark, not a timed assertion: prints the time of the largest allowed problem.
+TEST(TreeOptimize, LargestProblemRunsAndReportsTime) {
+  std::vector<std::vector<double>> rows(64);
+  for (int d = 0; d < 64; ++d) {
+    double left = 0.9 - 0.005 * d, x = 0.0;
+    for (int r = 0; r < 64; ++r) {  // geometric-ish ranks, depth-dependent
+      x = left * 0.5;
+      rows[d].push_back(x);
+      left -= x;
+    }
+  }
+  const AcceptanceMatrix m = make_acceptance(rows).value();
+  const auto start = std::chrono::steady_clock::now();
+  const int reps = 20;
+  double sink = 0.0;
+  for (int i = 0; i < reps; ++i) sink += optimize_tree(m, 4096, 64, 64).value().expected_tau;
+  const double ms = std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start).count() / reps;
+  std::printf("optimize_tree(budget 4096, depth 64, rank 64): %.3f ms per run (tau %.6f)\n", ms,
+              sink / reps);
+  EXPECT_GT(sink, 0.0);
+}
+
+}  // namespace
+}  // namespace speccalc::tree
