@@ -1,0 +1,122 @@
+// The JSON commands tree-expect, tree-optimize, tree-preset and convert.
+#include "speccalc/tree_commands.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace speccalc::commands {
+namespace {
+
+using nlohmann::json;
+
+json ok(const Response& r) {
+  EXPECT_TRUE(r.ok) << r.error.describe();
+  return json::parse(r.output, nullptr, false);
+}
+
+TEST(TreeCommands, ExpectMatchesHandCalculation) {
+  // Same tree as TreeExpect.SmallTreeMatchesHandCalculation: tau 2.125, pmf [0.25, .375, .375].
+  const json out = ok(tree_expect(
+      R"({"choices": [[0], [1], [0, 0], [0, 1]], "acceptance": {"p": [[0.5, 0.25]]}})"));
+  EXPECT_DOUBLE_EQ(out["expected_tau"].get<double>(), 2.125);
+  EXPECT_EQ(out["tau_pmf"].size(), 3u);
+  EXPECT_DOUBLE_EQ(out["tau_pmf"][1].get<double>(), 0.375);
+  EXPECT_EQ(out["node_prob"].size(), 4u);
+  EXPECT_EQ(out["nodes"], 4);
+}
+
+TEST(TreeCommands, AcceptanceSourcesAllWork) {
+  // Chain of 2 under alpha 0.5: tau = 1 + 0.5 + 0.25 = 1.75 (rank 0 is accepted w.p. alpha).
+  EXPECT_DOUBLE_EQ(
+      ok(tree_expect(R"({"choices": [[0], [0, 0]], "acceptance": {"alpha": 0.5}})"))["expected_tau"]
+          .get<double>(),
+      1.75);
+  EXPECT_DOUBLE_EQ(ok(tree_expect(R"({"choices": [[0], [1]], "acceptance": {"rank_vector": [0.5, 0.25]}})"))
+                       ["expected_tau"].get<double>(),
+                   1.75);
+  // Medusa vicuna-7b, one node [0]: tau = 1 + head-0 top-1 accuracy 0.5603876709938049.
+  EXPECT_DOUBLE_EQ(
+      ok(tree_expect(R"({"choices": [[0]], "acceptance": {"medusa": "vicuna-7b"}})"))["expected_tau"]
+          .get<double>(),
+      1.5603876709938049);
+  EXPECT_DOUBLE_EQ(ok(tree_expect(R"({"choices": [[0], [1]], "acceptance": {"topk_accuracy": [[0.5, 0.75]]}})"))
+                       ["expected_tau"].get<double>(),
+                   1.75);
+}
+
+TEST(TreeCommands, ErrorsNameTheField) {
+  struct Case {
+    const char* input;
+    const char* field;
+  };
+  const Case cases[] = {
+      {R"({"choices": [[0], [1, 0], [0, 0]], "acceptance": {"alpha": 0.5}})", "choices[1]"},
+      {R"({"choices": [[0], [0, -2]], "acceptance": {"alpha": 0.5}})", "choices[1][1]"},
+      {R"({"choices": [[0], [0.5]], "acceptance": {"alpha": 0.5}})", "choices[1][0]"},
+      {R"({"choices": [[0]], "acceptance": {"p": [[0.5, 0.6]]}})", "acceptance.p[0]"},
+      {R"({"choices": [[0]], "acceptance": {"p": [[0.5], [1.5]]}})", "acceptance.p[1][0]"},
+      {R"({"choices": [[0]], "acceptance": {"p": [["x"]]}})", "acceptance.p[0][0]"},
+      {R"({"choices": [[0]], "acceptance": {"alpha": 0.5, "p": [[0.5]]}})", "acceptance"},
+      {R"({"choices": [[0]], "acceptance": {"beta": 0.5}})", "acceptance.beta"},
+      {R"({"choices": [[0]]})", "acceptance"},
+      {R"({"acceptance": {"alpha": 0.5}})", "choices"},
+      {R"([1, 2])", ""},
+      {R"({not json)", ""},
+  };
+  for (const Case& c : cases) {
+    const Response r = tree_expect(c.input);
+    EXPECT_FALSE(r.ok) << c.input;
+    EXPECT_EQ(r.error.field, c.field) << c.input << " -> " << r.error.describe();
+  }
+}
+
+TEST(TreeCommands, OptimizeReturnsTreeAndCurve) {
+  // p = [0.5, 0.3]: tau*(1..4) = 1.5, 1.8, 2.05, 2.2 (see TreeOptimize.AlphaOneRow...).
+  const json out = ok(tree_optimize(
+      R"({"acceptance": {"p": [[0.5, 0.3]]}, "budget": 4, "max_depth": 8, "max_rank": 2})"));
+  EXPECT_EQ(out["choices"], json::parse("[[0], [1], [0, 0], [1, 0]]"));
+  EXPECT_NEAR(out["expected_tau"].get<double>(), 2.2, 1e-15);
+  ASSERT_EQ(out["tau_curve"].size(), 4u);
+  EXPECT_NEAR(out["tau_curve"][2].get<double>(), 2.05, 1e-15);
+}
+
+TEST(TreeCommands, OptimizeEnforcesLimits) {
+  const char* base = R"({"acceptance": {"alpha": 0.7}, )";
+  EXPECT_EQ(tree_optimize(std::string(base) + R"("budget": 4097})").error.field, "budget");
+  EXPECT_EQ(tree_optimize(std::string(base) + R"("budget": 10, "max_depth": 65})").error.field,
+            "max_depth");
+  EXPECT_EQ(tree_optimize(std::string(base) + R"("budget": 10, "max_rank": 0})").error.field,
+            "max_rank");
+  EXPECT_EQ(tree_optimize(std::string(base) + R"("budget": 2.5})").error.field, "budget");
+  EXPECT_EQ(tree_optimize(R"({"acceptance": {"alpha": 0.7}})").error.field, "budget");
+  EXPECT_TRUE(tree_optimize(std::string(base) + R"("budget": 4096})").ok);
+}
+
+TEST(TreeCommands, PresetByNameAndEagle2Generator) {
+  EXPECT_EQ(ok(tree_preset("eagle1"))["nodes"], 25);
+  EXPECT_EQ(ok(tree_preset(R"("medusa-mc_sim_7b_63")"))["nodes_per_depth"],
+            json::parse("[10, 28, 23, 2]"));
+  const json e2 = ok(tree_preset(R"({"name": "eagle2", "acceptance": {"alpha": 0.7}})"));
+  EXPECT_EQ(e2["nodes"], 59);  // defaults total_token 60, depth 5, top_k 10
+  EXPECT_TRUE(e2.contains("expected_tau"));
+  EXPECT_EQ(tree_preset(R"({"name": "eagle2"})").error.field, "acceptance");
+  EXPECT_EQ(tree_preset("bogus").error.field, "name");
+}
+
+TEST(TreeCommands, ConvertChainAndErrors) {
+  // k = 4, alpha 0.8: tau 3.3616, draft acceptance rate 0.5904 (hand calculation).
+  const json out = ok(convert(R"({"k": 4, "alpha": 0.8})"));
+  EXPECT_NEAR(out["tau"].get<double>(), 3.3616, 1e-12);
+  EXPECT_NEAR(out["draft_acceptance_rate"].get<double>(), 0.5904, 1e-12);
+  EXPECT_NEAR(ok(convert(R"({"k": 4, "draft_acceptance_rate": 0.5904})"))["alpha"].get<double>(),
+              0.8, 1e-12);
+  EXPECT_EQ(ok(convert(R"({"preset": "eagle1", "tau": 3.0})"))["draft_tokens"], 25);
+  EXPECT_EQ(convert(R"({"k": 4})").error.field, "");
+  EXPECT_EQ(convert(R"({"k": 4, "tau": 9})").error.field, "tau");
+  EXPECT_EQ(convert(R"({"k": 0, "tau": 2})").error.field, "k");
+  EXPECT_EQ(convert(R"({"tau": 2})").error.field, "k");
+}
+
+}  // namespace
+}  // namespace speccalc::commands
