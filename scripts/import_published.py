@@ -78,6 +78,8 @@ method_params
             eval.sh settings per drafts.json, also for EAGLE-2's baselines, which it ran "with
             Spec-Bench code" at default settings, and EAGLE-3's V13B baselines copied from EAGLE-2; EAGLE-2 60/50/48 total tokens, depth 6, top_k 10;
             EAGLE-3 depth 8; gamma/K for SpS; PLD ngram 3, k 10); {} when nothing is stated.
+weights_dtype "int4" for the gpt-fast int4 rows (extra.precision), else "fp16" (stated by
+            most sources; the usual setting of the rest).
 batch       integer batch size: batch_size when numeric, 1 when not stated (the convention
             of these papers, per the README), null for max-throughput rows.
 speedup_kind "latency" (wall-clock or tokens/s ratio vs autoregressive decoding in the same
@@ -360,6 +362,8 @@ def main():
         n["draft_id"] = draft_id_for(r, family)
         n["runtime"] = runtime_for(r, source_id)
         n["method_params"] = method_params_for(r, family, source_id, target_id)
+        precision = str((r["extra"] or {}).get("precision", "fp16")).lower()
+        n["weights_dtype"] = precision if precision in ("fp16", "int4") else "fp16"
         n["batch"] = batch_for(r)
         max_batch = isinstance(r["batch_size"], str) and r["batch_size"].startswith("max")
         n["speedup_kind"] = "throughput" if max_batch else "latency"

@@ -145,6 +145,7 @@ Expected<std::vector<PublishedRow>> parse_published(const std::string& json_text
     row.draft_id = r.text("draft_id");
     row.runtime = r.text("runtime");
     row.method_params_json = r.raw("method_params");
+    row.weights_dtype = r.text("weights_dtype");
     row.batch = r.integer("batch");
     row.speedup_kind = r.text("speedup_kind");
     row.superseded = r.flag("superseded");

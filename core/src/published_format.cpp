@@ -66,7 +66,8 @@ std::string rows_to_csv(const std::vector<PublishedRow>& rows) {
       "id", "source_id", "source", "table", "method", "family", "target_model", "target_id",
       "target_assumed", "target_assumption", "draft", "draft_id", "dataset", "temperature",
       "hardware", "hardware_id", "gpus", "parallelism", "hardware_assumed", "hardware_assumption",
-      "runtime", "batch_size", "batch", "speedup", "speedup_kind", "tau", "method_params",
+      "runtime", "weights_dtype", "batch_size", "batch", "speedup", "speedup_kind", "tau",
+      "method_params",
       "superseded", "confidence", "provenance", "source_url", "notes", "extra"};
   std::string out;
   for (std::size_t i = 0; i < sizeof(kHeader) / sizeof(kHeader[0]); ++i) {
@@ -80,7 +81,8 @@ std::string rows_to_csv(const std::vector<PublishedRow>& rows) {
         bool_text(r.target_assumed), r.target_assumption, r.draft, r.draft_id, r.dataset,
         number_text(r.temperature), r.hardware, r.hardware_id,
         r.gpus > 0 ? std::to_string(r.gpus) : std::string(), r.parallelism,
-        bool_text(r.hardware_assumed), r.hardware_assumption, r.runtime, r.batch_size_text,
+        bool_text(r.hardware_assumed), r.hardware_assumption, r.runtime, r.weights_dtype,
+        r.batch_size_text,
         r.batch ? std::to_string(*r.batch) : std::string(), number_text(r.speedup),
         r.speedup_kind, number_text(r.tau), r.method_params_json, bool_text(r.superseded),
         r.confidence, r.provenance, r.source_url, r.notes, r.extra_json == "null" ? "" : r.extra_json};

@@ -101,6 +101,17 @@ TEST(PublishedTable, EagleOneAndThreeAndMedusaCellsMatchPapers) {
   EXPECT_EQ(*e1->speedup, 3.33);
   EXPECT_EQ(*e1->tau, 4.29);
   EXPECT_EQ(e1->family, "eagle1");
+  // EAGLE-1 Table 4: EAGLE + gpt-fast, int4, LLaMA2-Chat-7B on 1x RTX 3090: 160.4 vs 106.9
+  // tokens/s, i.e. 160.4 / 106.9 = 1.50x against gpt-fast (a compiled baseline).
+  const PublishedRow* fast = nullptr;
+  for (const PublishedRow& r : all_rows()) {
+    if (r.source_id == "eagle1" && r.table == "Table 4" && r.weights_dtype == "int4") fast = &r;
+  }
+  ASSERT_NE(fast, nullptr);
+  EXPECT_EQ(*fast->speedup, 1.5);
+  EXPECT_EQ(fast->runtime, "compiled");
+  EXPECT_EQ(fast->hardware_id, "rtx-3090");
+  EXPECT_FALSE(fast->hardware_assumed);
   // Medusa (arXiv 2401.10774) Table 1, Medusa-2 Vicuna-7B: speedup 2.83, acceleration rate
   // 3.47 (= tau with the base token). Temperature is not stated, so search by id fields.
   const PublishedRow* medusa = nullptr;

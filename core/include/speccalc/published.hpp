@@ -39,6 +39,7 @@ struct PublishedRow {
   std::string draft_id;             // sps rows: draft (or model) preset id, else empty
   std::string runtime;              // "hf-eager" | "compiled"
   std::string method_params_json;   // family parameters stated by the source, e.g. {"k":4}
+  std::string weights_dtype;        // "fp16" or "int4" (gpt-fast int4 rows)
   std::optional<int32_t> batch;     // batch size (1 when not stated); absent for max-batch rows
   std::string speedup_kind;         // "latency" | "throughput"
   bool superseded = false;          // Spec-Bench rows replaced by a later leaderboard version
