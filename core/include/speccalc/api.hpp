@@ -1,0 +1,31 @@
+// The one entry point every front end (CLI, WASM) calls: a command name and its
+// input text in, JSON text (or an Error) out. Keeping the boundary as text makes
+// native/WASM parity a byte comparison and keeps the bindings a few lines long.
+#pragma once
+
+#include <string>
+
+#include "speccalc/status.hpp"
+
+namespace speccalc {
+
+struct Response {
+  bool ok = false;
+  std::string output;  // JSON text (or the link, for "link"); empty on error
+  Error error;         // set when !ok
+};
+
+// Commands (input -> output):
+//   "eval"          config JSON            -> result JSON
+//   "eval-link"     URL or #fragment       -> result JSON
+//   "link"          config JSON            -> share fragment "v=1&..." (no '#')
+//   "decode-link"   URL or #fragment       -> normalized config JSON
+//   "normalize"     config JSON            -> config JSON with every default filled in
+//   "list"          "models"|"drafts"|"hardware"|"methods"|"runtimes" -> JSON array
+// Further commands are registered in api.cpp's table; an unknown command is an Error.
+Response run(const std::string& command, const std::string& input);
+
+// The names of all registered commands, comma separated (for --help and the binding).
+std::string command_names();
+
+}  // namespace speccalc

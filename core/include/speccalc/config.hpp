@@ -1,0 +1,97 @@
+// Config v1: what a user asks about (model, GPU, runtime, batch, context, method, acceptance).
+// parse_config() validates a JSON document; config_to_json() writes the normalized form with
+// every default filled in, which is what share links encode.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "speccalc/presets.hpp"
+#include "speccalc/runtime.hpp"
+#include "speccalc/status.hpp"
+
+namespace speccalc {
+
+enum class Family { ar, sps, pld, lookahead, medusa, hydra, eagle1, eagle2, eagle3 };
+const char* family_name(Family f);
+bool family_from_name(const std::string& s, Family* out);
+bool family_uses_tree(Family f);  // medusa, hydra, eagle1/2/3
+
+enum class DType { fp16, bf16, fp8, int8, int4 };
+const char* dtype_name(DType d);
+double dtype_bytes(DType d);  // bytes per element: 2, 2, 1, 1, 0.5
+
+using Choices = std::vector<std::vector<int>>;  // EAGLE/Medusa tree paths (0-based sibling ranks)
+
+struct MethodConfig {
+  Family family = Family::ar;
+  // sps
+  std::string draft;  // draft preset id
+  ModelArch draft_model;  // resolved from the catalog
+  int64_t k = 0;      // sps/pld: drafted tokens per cycle (verify covers k + 1 tokens)
+  // pld
+  int64_t ngram = 0;        // pld: max n-gram matched; lookahead: N
+  double draft_cpu_s = 0;   // pld: CPU time of the n-gram match per cycle
+  // lookahead (W, N = ngram, G)
+  int64_t window = 0;
+  int64_t guess = 0;
+  // medusa / hydra / eagle1: tree, either a preset name or explicit paths
+  int64_t heads = 0;
+  std::string tree_preset;  // non-empty when the tree is a named preset
+  Choices choices;          // resolved paths (always filled after parsing)
+  bool typical_acceptance = false;  // medusa: typical acceptance instead of greedy/rejection
+  // eagle2 / eagle3 dynamic tree: verify total_token tokens (root included), depth drafted
+  // levels, top_k children per expanded node
+  int64_t total_token = 0;
+  int64_t depth = 0;
+  int64_t top_k = 0;
+};
+
+struct Acceptance {
+  enum class Kind { tau, alpha, per_position, matrix };
+  Kind kind = Kind::alpha;
+  double tau = 0;      // tokens per cycle, bonus token included
+  double alpha = 0;    // per-token acceptance probability (chain); rank model for trees
+  std::vector<double> per_position;       // conditional acceptance of draft position i given i-1
+  std::vector<std::vector<double>> p;     // tree matrix p[depth][rank]
+  std::string medusa_table;               // set when p came from a Medusa head-accuracy table
+};
+
+struct DTypes {
+  DType weights = DType::fp16;
+  DType kv = DType::fp16;
+};
+
+struct Config {
+  ModelArch target;
+  bool target_preset = true;
+  Gpu hardware;
+  bool hardware_preset = true;
+  int64_t gpus = 1;
+  RuntimeSpec runtime;
+  int64_t batch = 1;
+  int64_t context = 1024;
+  DTypes dtype;
+  MethodConfig method;
+  Acceptance acceptance;
+};
+
+// Limits enforced by parse_config (documented in docs/config.md).
+struct ConfigLimits {
+  static constexpr int64_t kMaxGpus = 64;
+  static constexpr int64_t kMaxBatch = 4096;
+  static constexpr int64_t kMaxContext = 1 << 20;
+  static constexpr int64_t kMaxK = 64;
+  static constexpr int64_t kMaxTreeNodes = 1024;
+  static constexpr int64_t kMaxDepth = 64;
+  static constexpr int64_t kMaxTopK = 64;
+};
+
+Expected<Config> parse_config(const nlohmann::json& doc, const Catalog& catalog);
+Expected<Config> parse_config_text(const std::string& text, const Catalog& catalog);
+nlohmann::json config_to_json(const Config& c);
+
+}  // namespace speccalc

@@ -1,0 +1,129 @@
+#include "acceptance_tau.hpp"
+
+#include "json_fields.hpp"
+#include "speccalc/tree_acceptance.hpp"
+#include "speccalc/tree_presets.hpp"
+
+namespace speccalc {
+
+namespace {
+
+std::vector<double> geometric_row(double a) {
+  std::vector<double> row(tree::kMaxRank);
+  double left = 1;  // (1 - a)^r by repeated multiplication
+  for (int r = 0; r < tree::kMaxRank; ++r) {
+    row[r] = a * left;
+    left *= 1 - a;
+  }
+  return row;
+}
+
+// Tokens per cycle that the draft structure can yield at most, and the verified tree.
+struct Structure {
+  tree::Tree tree;
+  bool dynamic = false;  // EAGLE-2/3: the tree depends on the acceptance
+};
+
+}  // namespace
+
+Expected<tree::AcceptanceMatrix> acceptance_matrix(const Acceptance& a) {
+  switch (a.kind) {
+    case Acceptance::Kind::alpha: return tree::acceptance_from_alpha(a.alpha, "acceptance.alpha");
+    case Acceptance::Kind::per_position: {
+      std::vector<std::vector<double>> rows;
+      for (double c : a.per_position) rows.push_back(geometric_row(c));
+      return tree::make_acceptance(rows, "acceptance.per_position");
+    }
+    case Acceptance::Kind::matrix: return tree::make_acceptance(a.p, "acceptance.p");
+    case Acceptance::Kind::tau: break;
+  }
+  return make_error("acceptance", "a given tau has no acceptance matrix");
+}
+
+Expected<TauResult> expected_tau(const Config& c) {
+  TauResult out;
+  const MethodConfig& m = c.method;
+  const Acceptance& a = c.acceptance;
+
+  // The draft structure: chains for sps/pld/lookahead, trees for the tree families.
+  tree::Tree draft;
+  switch (m.family) {
+    case Family::ar:
+      out.tau = 1;
+      out.max_tokens = 1;
+      out.source = "plain decoding yields one token per step";
+      return out;
+    case Family::sps:
+    case Family::pld: draft = tree::chain_tree(static_cast<int>(m.k)); break;
+    case Family::lookahead:
+      // Lookahead verifies guessed n-grams of N - 1 tokens: at most N - 1 accepted + 1.
+      draft = tree::chain_tree(static_cast<int>(m.ngram - 1));
+      break;
+    case Family::medusa:
+    case Family::hydra:
+    case Family::eagle1: {
+      auto t = tree::make_tree(m.choices, "method.choices");
+      if (!t.ok()) return t.error();
+      draft = t.value();
+      break;
+    }
+    case Family::eagle2:
+    case Family::eagle3: break;  // generated below from the acceptance
+  }
+
+  const bool dynamic = m.family == Family::eagle2 || m.family == Family::eagle3;
+  tree::AcceptanceMatrix matrix;
+  if (a.kind != Acceptance::Kind::tau || dynamic) {
+    // A given tau on a dynamic tree still needs a tree for its shape: use EAGLE-2's generator
+    // under the default alpha model, then check tau against its depth.
+    Acceptance for_tree = a;
+    if (a.kind == Acceptance::Kind::tau) {
+      for_tree.kind = Acceptance::Kind::alpha;
+      for_tree.alpha = 0.7;
+    }
+    auto mat = acceptance_matrix(for_tree);
+    if (!mat.ok()) return mat.error();
+    matrix = mat.value();
+  }
+  if (dynamic) {
+    auto t = tree::eagle2_tree(matrix, static_cast<int>(m.total_token), static_cast<int>(m.depth - 1),
+                               static_cast<int>(m.top_k));
+    if (!t.ok()) {
+      Error e = t.error();
+      e.field = "method." + e.field;
+      return e;
+    }
+    draft = t.value();
+  }
+  out.tree = draft;
+  out.max_tokens = draft.max_depth() + 1;
+
+  if (a.kind == Acceptance::Kind::tau) {
+    if (a.tau > static_cast<double>(out.max_tokens)) {
+      return make_error("acceptance.tau",
+                        "is " + fields::format_number(a.tau) + " but this draft yields at most " +
+                            std::to_string(out.max_tokens) + " tokens per cycle (its depth + 1)");
+    }
+    out.tau = a.tau;
+    out.source = "tau given directly";
+    return out;
+  }
+  out.matrix = matrix;
+  out.tau = tree::expect_tree(draft, matrix).expected_tau;
+  switch (a.kind) {
+    case Acceptance::Kind::alpha:
+      out.source = draft.size() > 0 && draft.nodes_per_depth()[0] > 1
+                       ? "tau from per-token acceptance alpha over the draft tree, sibling ranks "
+                         "accepted with alpha (1 - alpha)^rank (docs/tree-model.md)"
+                       : "tau from the chain closed form (1 - alpha^(k+1)) / (1 - alpha)";
+      break;
+    case Acceptance::Kind::per_position:
+      out.source = "tau from per-position conditional acceptance rates (bonus token included); "
+                   "sibling ranks accepted with a_d (1 - a_d)^rank";
+      break;
+    default: out.source = "tau from the acceptance matrix p[depth][rank] over the draft tree"; break;
+  }
+  return out;
+}
+
+}  // namespace speccalc

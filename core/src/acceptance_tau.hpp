@@ -1,0 +1,25 @@
+// Expected tokens per cycle (tau, bonus token included) for a config's method and acceptance.
+#pragma once
+
+#include <string>
+
+#include "speccalc/config.hpp"
+#include "speccalc/tree.hpp"
+
+namespace speccalc {
+
+struct TauResult {
+  double tau = 1;
+  int64_t max_tokens = 1;  // the most tokens one cycle can yield (longest draft path + 1)
+  std::string source;      // which model produced tau, for the assumptions list
+  tree::Tree tree;         // the verified tree for tree methods (empty otherwise)
+  tree::AcceptanceMatrix matrix;  // the acceptance matrix used (empty when tau was given)
+};
+
+Expected<TauResult> expected_tau(const Config& config);
+
+// The acceptance matrix a config's acceptance implies (per-position rates and alpha use the
+// geometric rank model p[d][r] = a_d (1 - a_d)^r). Not defined for a given tau.
+Expected<tree::AcceptanceMatrix> acceptance_matrix(const Acceptance& a);
+
+}  // namespace speccalc

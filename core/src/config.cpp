@@ -1,0 +1,675 @@
+#include "speccalc/config.hpp"
+
+#include <cmath>
+
+#include "commands.hpp"
+#include "json_fields.hpp"
+#include "speccalc/tree.hpp"
+#include "speccalc/tree_acceptance.hpp"
+#include "speccalc/tree_presets.hpp"
+
+namespace speccalc {
+
+using fields::json;
+
+namespace {
+
+struct FamilyName {
+  Family family;
+  const char* name;
+};
+const FamilyName kFamilies[] = {
+    {Family::ar, "ar"},         {Family::sps, "sps"},       {Family::pld, "pld"},
+    {Family::lookahead, "lookahead"}, {Family::medusa, "medusa"}, {Family::hydra, "hydra"},
+    {Family::eagle1, "eagle1"}, {Family::eagle2, "eagle2"}, {Family::eagle3, "eagle3"},
+};
+
+const char* const kDTypeNames[] = {"fp16", "bf16", "fp8", "int8", "int4"};
+
+bool dtype_from_name(const std::string& s, DType* out) {
+  for (int i = 0; i < 5; ++i) {
+    if (s == kDTypeNames[i]) {
+      *out = static_cast<DType>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+// ---- target -------------------------------------------------------------------------------
+
+bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, Error* err) {
+  if (!fields::check_keys(obj, path,
+                          {"name", "num_layers", "hidden", "intermediate", "heads", "kv_heads",
+                           "head_dim", "vocab", "tied_embeddings", "experts", "experts_per_token",
+                           "qkv_bias"},
+                          err))
+    return false;
+  for (const char* required : {"num_layers", "hidden", "intermediate", "heads", "vocab"}) {
+    if (!obj.contains(required)) {
+      *err = make_error(fields::join(path, required), "is required for a custom model");
+      return false;
+    }
+  }
+  m->id = "custom";
+  m->name = "custom";
+  m->kv_heads = 0;
+  m->head_dim = 0;
+  if (!fields::read_string(obj, "name", path, &m->name, err, 64) ||
+      !fields::read_int(obj, "num_layers", path, 1, 1024, &m->num_layers, err) ||
+      !fields::read_int(obj, "hidden", path, 1, 131072, &m->hidden, err) ||
+      !fields::read_int(obj, "intermediate", path, 1, 1048576, &m->intermediate, err) ||
+      !fields::read_int(obj, "heads", path, 1, 1024, &m->heads, err) ||
+      !fields::read_int(obj, "kv_heads", path, 1, 1024, &m->kv_heads, err) ||
+      !fields::read_int(obj, "head_dim", path, 1, 4096, &m->head_dim, err) ||
+      !fields::read_int(obj, "vocab", path, 1, 4194304, &m->vocab, err) ||
+      !fields::read_bool(obj, "tied_embeddings", path, &m->tied_embeddings, err) ||
+      !fields::read_int(obj, "experts", path, 1, 1024, &m->experts, err) ||
+      !fields::read_int(obj, "experts_per_token", path, 1, 1024, &m->experts_per_token, err) ||
+      !fields::read_bool(obj, "qkv_bias", path, &m->qkv_bias, err))
+    return false;
+  if (m->kv_heads == 0) m->kv_heads = m->heads;
+  if (m->kv_heads > m->heads || m->heads % m->kv_heads != 0) {
+    *err = make_error(fields::join(path, "kv_heads"),
+                      "must divide heads (" + std::to_string(m->heads) + ")");
+    return false;
+  }
+  if (m->head_dim == 0) {
+    if (m->hidden % m->heads != 0) {
+      *err = make_error(fields::join(path, "head_dim"),
+                        "is required when hidden is not a multiple of heads");
+      return false;
+    }
+    m->head_dim = m->hidden / m->heads;
+  }
+  if (m->experts_per_token > m->experts) {
+    *err = make_error(fields::join(path, "experts_per_token"),
+                      "must not exceed experts (" + std::to_string(m->experts) + ")");
+    return false;
+  }
+  return true;
+}
+
+bool parse_target(const json& doc, const Catalog& catalog, Config* c, Error* err) {
+  auto it = doc.find("target");
+  if (it == doc.end()) {
+    c->target = *catalog.find_target("llama2-chat-7b");
+    return true;
+  }
+  if (it->is_string()) {
+    const ModelArch* m = catalog.find_target(it->get<std::string>());
+    if (!m) {
+      *err = make_error("target", "unknown model preset; known: " + target_ids(catalog));
+      return false;
+    }
+    c->target = *m;
+    return true;
+  }
+  if (it->is_object()) {
+    c->target_preset = false;
+    return parse_custom_model(*it, "target", &c->target, err);
+  }
+  *err = make_error("target", "must be a preset id or an object, got " + fields::describe_type(*it));
+  return false;
+}
+
+// ---- hardware -----------------------------------------------------------------------------
+
+bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* err) {
+  auto it = doc.find("hardware");
+  if (it == doc.end()) {
+    c->hardware = *catalog.find_gpu("a100-80gb-sxm");
+    return true;
+  }
+  if (it->is_string()) {
+    const Gpu* g = catalog.find_gpu(it->get<std::string>());
+    if (!g) {
+      *err = make_error("hardware", "unknown GPU preset; known: " + gpu_ids(catalog));
+      return false;
+    }
+    c->hardware = *g;
+    return true;
+  }
+  if (!it->is_object()) {
+    *err = make_error("hardware",
+                      "must be a preset id or an object, got " + fields::describe_type(*it));
+    return false;
+  }
+  c->hardware_preset = false;
+  const json& obj = *it;
+  const std::string path = "hardware";
+  if (!fields::check_keys(obj, path,
+                          {"name", "fp16_tflops", "fp8_tflops", "mem_gb", "mem_bw_gbps",
+                           "interconnect_gbps"},
+                          err))
+    return false;
+  for (const char* required : {"fp16_tflops", "mem_bw_gbps"}) {
+    if (!obj.contains(required)) {
+      *err = make_error(fields::join(path, required), "is required for a custom GPU");
+      return false;
+    }
+  }
+  Gpu& g = c->hardware;
+  g = Gpu{};
+  g.id = "custom";
+  g.name = "custom";
+  g.mem_gb = 80;
+  // Lower bounds keep times finite: a zero bandwidth or peak would divide by zero.
+  return fields::read_string(obj, "name", path, &g.name, err, 64) &&
+         fields::read_number(obj, "fp16_tflops", path, 0.001, 1e6, &g.fp16_tflops, err) &&
+         fields::read_number(obj, "fp8_tflops", path, 0, 1e6, &g.fp8_tflops, err) &&
+         fields::read_number(obj, "mem_gb", path, 0.001, 1e6, &g.mem_gb, err) &&
+         fields::read_number(obj, "mem_bw_gbps", path, 0.001, 1e7, &g.mem_bw_gbps, err) &&
+         fields::read_number(obj, "interconnect_gbps", path, 0, 1e7, &g.interconnect_gbps, err);
+}
+
+// ---- runtime ------------------------------------------------------------------------------
+
+bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* err) {
+  auto it = doc.find("runtime");
+  RuntimeSpec& r = c->runtime;
+  auto known_profiles = [&] {
+    std::string s;
+    for (const auto& p : catalog.runtimes) s += (s.empty() ? "" : ", ") + p.id;
+    return s;
+  };
+  if (it != doc.end() && it->is_string()) {
+    r.profile = it->get<std::string>();
+    if (!catalog.find_runtime(r.profile)) {
+      *err = make_error("runtime", "unknown runtime profile; known: " + known_profiles());
+      return false;
+    }
+  } else if (it != doc.end() && it->is_object()) {
+    const json& obj = *it;
+    for (auto f = obj.begin(); f != obj.end(); ++f) {
+      const std::string key = f.key();
+      const std::string path = "runtime." + key;
+      if (key == "profile") {
+        if (!f->is_string() || !catalog.find_runtime(f->get<std::string>())) {
+          *err = make_error(path, "must be one of: " + known_profiles());
+          return false;
+        }
+        r.profile = f->get<std::string>();
+      } else if (key == "measured_decode_step_s") {
+        if (!fields::number_value(*f, path, 1e-6, 100, &r.measured_decode_step_s, err)) return false;
+      } else {
+        RuntimeParams probe;
+        if (!runtime_param(probe, key)) {
+          std::string list = "profile, measured_decode_step_s";
+          for (const char* const* n = runtime_param_names(); *n; ++n) list += std::string(", ") + *n;
+          *err = make_error(path.size() > 80 ? path.substr(0, 80) + "..." : path,
+                            "unknown field; expected one of: " + list);
+          return false;
+        }
+        const bool is_efficiency = key.find("efficiency") != std::string::npos;
+        double v = 0;
+        if (!fields::number_value(*f, path, is_efficiency ? 0.001 : 0, is_efficiency ? 1 : 10, &v,
+                                  err))
+          return false;
+        r.overrides.emplace_back(key, v);
+      }
+    }
+  } else if (it != doc.end()) {
+    *err = make_error("runtime", "must be a profile name or an object, got " +
+                                     fields::describe_type(*it));
+    return false;
+  }
+  r.resolved = catalog.find_runtime(r.profile)->params;
+  for (const auto& o : r.overrides) *runtime_param(r.resolved, o.first) = o.second;
+  return true;
+}
+
+// ---- dtype --------------------------------------------------------------------------------
+
+bool parse_dtype(const json& doc, Config* c, Error* err) {
+  auto it = doc.find("dtype");
+  if (it == doc.end()) return true;
+  auto one = [&](const json& v, const std::string& path, DType* out) {
+    if (!v.is_string() || !dtype_from_name(v.get<std::string>(), out)) {
+      *err = make_error(path, "must be one of: fp16, bf16, fp8, int8, int4");
+      return false;
+    }
+    return true;
+  };
+  if (it->is_string()) {
+    if (!one(*it, "dtype", &c->dtype.weights)) return false;
+    c->dtype.kv = c->dtype.weights == DType::int4 ? DType::fp16 : c->dtype.weights;
+    return true;
+  }
+  if (!it->is_object()) {
+    *err = make_error("dtype", "must be a string or an object {weights, kv}");
+    return false;
+  }
+  if (!fields::check_keys(*it, "dtype", {"weights", "kv"}, err)) return false;
+  if (it->contains("weights") && !one((*it)["weights"], "dtype.weights", &c->dtype.weights))
+    return false;
+  if (it->contains("kv") && !one((*it)["kv"], "dtype.kv", &c->dtype.kv)) return false;
+  if (c->dtype.kv == DType::int4) {
+    *err = make_error("dtype.kv", "int4 KV cache is not modeled; use fp16, bf16, fp8 or int8");
+    return false;
+  }
+  return true;
+}
+
+// ---- method -------------------------------------------------------------------------------
+
+bool parse_choices(const json& v, const std::string& path, MethodConfig* m, Error* err) {
+  if (v.is_string()) {
+    if (v.get_ref<const std::string&>().size() > 64) {
+      *err = make_error(path, "is not a tree preset name (longer than 64 characters)");
+      return false;
+    }
+    m->tree_preset = v.get<std::string>();
+    auto tree = tree::preset_tree(m->tree_preset, path);
+    if (!tree.ok()) {
+      *err = tree.error();
+      return false;
+    }
+    m->choices = tree.value().choices();
+    return true;
+  }
+  if (!v.is_array()) {
+    *err = make_error(path, "must be a tree preset name (" + tree::preset_names() +
+                                ") or a list of paths");
+    return false;
+  }
+  if (static_cast<int64_t>(v.size()) > ConfigLimits::kMaxTreeNodes) {
+    *err = make_error(path, "has more than " + std::to_string(ConfigLimits::kMaxTreeNodes) + " nodes");
+    return false;
+  }
+  m->tree_preset.clear();
+  Choices choices;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::string ipath = path + "[" + std::to_string(i) + "]";
+    const json& node = v[i];
+    if (!node.is_array() || node.empty() ||
+        static_cast<int64_t>(node.size()) > ConfigLimits::kMaxDepth) {
+      *err = make_error(ipath, "must be a non-empty list of at most 64 sibling ranks");
+      return false;
+    }
+    std::vector<int> ranks;
+    for (std::size_t j = 0; j < node.size(); ++j) {
+      int64_t r = 0;
+      if (!fields::int_value(node[j], ipath + "[" + std::to_string(j) + "]", 0, 63, &r, err))
+        return false;
+      ranks.push_back(static_cast<int>(r));
+    }
+    choices.push_back(ranks);
+  }
+  // Prefix-closure and duplicates are checked by the tree module.
+  auto tree = tree::make_tree(choices, path);
+  if (!tree.ok()) {
+    *err = tree.error();
+    return false;
+  }
+  m->choices = choices;
+  return true;
+}
+
+// Default EAGLE-2/3 verify size by target size (EAGLE-2 paper: 60/50/48 total tokens for
+// 7-8B/13B/70B targets).
+int64_t default_total_token(const ModelArch& target) {
+  const int64_t params = count_params(target).total;
+  if (params < 10'000'000'000) return 60;
+  if (params < 40'000'000'000) return 50;
+  return 48;
+}
+
+bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err) {
+  MethodConfig& m = c->method;
+  auto it = doc.find("method");
+  json obj = json::object();
+  if (it != doc.end()) {
+    if (it->is_string()) {
+      obj["family"] = *it;
+    } else if (it->is_object()) {
+      obj = *it;
+    } else {
+      *err = make_error("method", "must be an object with a family, got " + fields::describe_type(*it));
+      return false;
+    }
+  }
+  std::string family = "ar";
+  if (!fields::read_string(obj, "family", "method", &family, err, 32)) return false;
+  if (!family_from_name(family, &m.family)) {
+    *err = make_error("method.family",
+                      "unknown family; expected one of: ar, sps, pld, lookahead, medusa, hydra, "
+                      "eagle1, eagle2, eagle3");
+    return false;
+  }
+  const std::string p = "method";
+  switch (m.family) {
+    case Family::ar:
+      return fields::check_keys(obj, p, {"family"}, err);
+    case Family::sps: {
+      if (!fields::check_keys(obj, p, {"family", "draft", "k"}, err)) return false;
+      m.draft = "vicuna-68m";
+      m.k = 4;
+      if (!fields::read_string(obj, "draft", p, &m.draft, err, 64) ||
+          !fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err))
+        return false;
+      const ModelArch* draft = catalog.find_draft(m.draft);
+      if (!draft) {
+        *err = make_error("method.draft", "unknown draft model; known: " + draft_ids(catalog));
+        return false;
+      }
+      m.draft_model = *draft;
+      return true;
+    }
+    case Family::pld:
+      if (!fields::check_keys(obj, p, {"family", "k", "ngram", "draft_cpu_s"}, err)) return false;
+      m.k = 10;      // PLD README: num_pred_tokens = 10
+      m.ngram = 3;   // PLD README: max_ngram_size = 3
+      m.draft_cpu_s = 0.0002;
+      return fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err) &&
+             fields::read_int(obj, "ngram", p, 1, 16, &m.ngram, err) &&
+             fields::read_number(obj, "draft_cpu_s", p, 0, 1, &m.draft_cpu_s, err);
+    case Family::lookahead:
+      if (!fields::check_keys(obj, p, {"family", "window", "ngram", "guess"}, err)) return false;
+      m.window = 7;  // Spec-Bench setting W = 7, N = 5, G = 7
+      m.ngram = 5;
+      m.guess = 7;
+      return fields::read_int(obj, "window", p, 1, 64, &m.window, err) &&
+             fields::read_int(obj, "ngram", p, 2, 16, &m.ngram, err) &&
+             fields::read_int(obj, "guess", p, 0, 64, &m.guess, err);
+    case Family::medusa:
+    case Family::hydra:
+    case Family::eagle1: {
+      const bool medusa_like = m.family != Family::eagle1;
+      if (!fields::check_keys(obj, p,
+                              medusa_like ? std::initializer_list<const char*>{"family", "heads", "choices", "typical_acceptance"}
+                                          : std::initializer_list<const char*>{"family", "choices"},
+                              err))
+        return false;
+      m.heads = m.family == Family::medusa ? 5 : (m.family == Family::hydra ? 4 : 0);
+      const std::string def = medusa_like ? "medusa-mc_sim_7b_63" : "eagle1";
+      if (!parse_choices(obj.contains("choices") ? obj["choices"] : json(def), "method.choices", &m, err))
+        return false;
+      if (medusa_like) {
+        if (!fields::read_int(obj, "heads", p, 1, 16, &m.heads, err)) return false;
+        if (!fields::read_bool(obj, "typical_acceptance", p, &m.typical_acceptance, err)) return false;
+        for (std::size_t i = 0; i < m.choices.size(); ++i) {
+          if (static_cast<int64_t>(m.choices[i].size()) > m.heads) {
+            *err = make_error("method.choices[" + std::to_string(i) + "]",
+                              "is deeper than the number of heads (" + std::to_string(m.heads) + ")");
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+    case Family::eagle2:
+    case Family::eagle3:
+      if (!fields::check_keys(obj, p, {"family", "total_token", "depth", "top_k"}, err)) return false;
+      m.total_token = default_total_token(c->target);
+      m.depth = m.family == Family::eagle2 ? 6 : 8;
+      m.top_k = 10;
+      if (!fields::read_int(obj, "total_token", p, 2, ConfigLimits::kMaxTreeNodes, &m.total_token, err) ||
+          !fields::read_int(obj, "depth", p, 1, ConfigLimits::kMaxDepth, &m.depth, err) ||
+          !fields::read_int(obj, "top_k", p, 1, ConfigLimits::kMaxTopK, &m.top_k, err))
+        return false;
+      // EAGLE-2 re-ranks every node it drafted: top_k at the first level, then top_k x top_k
+      // candidates at each further level; the verified tree cannot hold more than that.
+      if (m.total_token - 1 > m.top_k + (m.depth - 1) * m.top_k * m.top_k) {
+        *err = make_error("method.total_token",
+                          "exceeds the " + std::to_string(m.top_k + (m.depth - 1) * m.top_k * m.top_k) +
+                              " nodes a depth-" + std::to_string(m.depth) + ", top_k-" +
+                              std::to_string(m.top_k) + " draft offers (plus the root)");
+        return false;
+      }
+      return true;
+  }
+  return true;
+}
+
+// ---- acceptance ---------------------------------------------------------------------------
+
+bool parse_acceptance(const json& doc, Config* c, Error* err) {
+  Acceptance& a = c->acceptance;
+  a.kind = Acceptance::Kind::alpha;
+  a.alpha = 0.7;
+  auto it = doc.find("acceptance");
+  if (it == doc.end()) return true;
+  if (!it->is_object() || it->size() != 1) {
+    *err = make_error("acceptance",
+                      "must be an object with exactly one of: tau, alpha, per_position, p, medusa");
+    return false;
+  }
+  const std::string key = it->begin().key();
+  const json& v = it->begin().value();
+  const std::string path = "acceptance." + key;
+  if (key == "tau") {
+    a.kind = Acceptance::Kind::tau;
+    return fields::number_value(v, path, 1, 1025, &a.tau, err);
+  }
+  if (key == "alpha") {
+    a.kind = Acceptance::Kind::alpha;
+    return fields::number_value(v, path, 0, 1, &a.alpha, err);
+  }
+  if (key == "per_position") {
+    a.kind = Acceptance::Kind::per_position;
+    if (!v.is_array() || v.empty() || static_cast<int64_t>(v.size()) > ConfigLimits::kMaxDepth) {
+      *err = make_error(path, "must be a list of 1 to 64 probabilities");
+      return false;
+    }
+    a.per_position.assign(v.size(), 0);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (!fields::number_value(v[i], path + "[" + std::to_string(i) + "]", 0, 1, &a.per_position[i], err))
+        return false;
+    return true;
+  }
+  if (key == "p") {
+    a.kind = Acceptance::Kind::matrix;
+    if (!v.is_array() || v.empty() || static_cast<int64_t>(v.size()) > ConfigLimits::kMaxDepth) {
+      *err = make_error(path, "must be a list of 1 to 64 rows");
+      return false;
+    }
+    for (std::size_t d = 0; d < v.size(); ++d) {
+      const std::string rpath = path + "[" + std::to_string(d) + "]";
+      if (!v[d].is_array() || v[d].empty() || v[d].size() > 64) {
+        *err = make_error(rpath, "must be a list of 1 to 64 probabilities");
+        return false;
+      }
+      std::vector<double> row(v[d].size());
+      double sum = 0;
+      for (std::size_t r = 0; r < row.size(); ++r) {
+        if (!fields::number_value(v[d][r], rpath + "[" + std::to_string(r) + "]", 0, 1, &row[r], err))
+          return false;
+        sum += row[r];
+      }
+      if (sum > 1 + 1e-12) {
+        *err = make_error(rpath, "sums to " + fields::format_number(sum) +
+                                     "; sibling acceptances are exclusive, so a row sums to at most 1");
+        return false;
+      }
+      a.p.push_back(row);
+    }
+    return true;
+  }
+  if (key == "medusa") {
+    a.kind = Acceptance::Kind::matrix;
+    if (!v.is_string() || v.get_ref<const std::string&>().size() > 64) {
+      *err = make_error(path, "must be a Medusa head-accuracy table name (" + tree::medusa_model_names() + ")");
+      return false;
+    }
+    auto matrix = tree::medusa_acceptance(v.get<std::string>(), path);
+    if (!matrix.ok()) {
+      *err = matrix.error();
+      return false;
+    }
+    a.p = matrix.value().rows;
+    a.medusa_table = v.get<std::string>();
+    return true;
+  }
+  *err = make_error(path.size() > 80 ? path.substr(0, 80) + "..." : path,
+                    "unknown field; expected one of: tau, alpha, per_position, p, medusa");
+  return false;
+}
+
+json choices_json(const MethodConfig& m) {
+  if (!m.tree_preset.empty()) return m.tree_preset;
+  json arr = json::array();
+  for (const auto& path : m.choices) arr.push_back(path);
+  return arr;
+}
+
+json model_json(const ModelArch& m) {
+  return json{{"name", m.name},
+              {"num_layers", m.num_layers},
+              {"hidden", m.hidden},
+              {"intermediate", m.intermediate},
+              {"heads", m.heads},
+              {"kv_heads", m.kv_heads},
+              {"head_dim", m.head_dim},
+              {"vocab", m.vocab},
+              {"tied_embeddings", m.tied_embeddings},
+              {"experts", m.experts},
+              {"experts_per_token", m.experts_per_token},
+              {"qkv_bias", m.qkv_bias}};
+}
+
+}  // namespace
+
+const char* family_name(Family f) {
+  for (const auto& fn : kFamilies)
+    if (fn.family == f) return fn.name;
+  return "?";
+}
+
+bool family_from_name(const std::string& s, Family* out) {
+  for (const auto& fn : kFamilies) {
+    if (s == fn.name) {
+      *out = fn.family;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool family_uses_tree(Family f) {
+  return f == Family::medusa || f == Family::hydra || f == Family::eagle1 || f == Family::eagle2 ||
+         f == Family::eagle3;
+}
+
+const char* dtype_name(DType d) { return kDTypeNames[static_cast<int>(d)]; }
+
+double dtype_bytes(DType d) {
+  switch (d) {
+    case DType::fp16:
+    case DType::bf16: return 2;
+    case DType::fp8:
+    case DType::int8: return 1;
+    case DType::int4: return 0.5;
+  }
+  return 2;
+}
+
+Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
+  if (!doc.is_object()) return make_error("", "the config must be a JSON object");
+  Error err;
+  if (!fields::check_keys(doc, "",
+                          {"version", "target", "hardware", "gpus", "runtime", "batch", "context",
+                           "dtype", "method", "acceptance"},
+                          &err))
+    return err;
+  int64_t version = 1;
+  if (!fields::read_int(doc, "version", "", 1, 1, &version, &err)) {
+    err.message = "unsupported config version; this build reads version 1";
+    return err;
+  }
+  Config c;
+  if (!parse_target(doc, catalog, &c, &err) || !parse_hardware(doc, catalog, &c, &err) ||
+      !fields::read_int(doc, "gpus", "", 1, ConfigLimits::kMaxGpus, &c.gpus, &err) ||
+      !parse_runtime(doc, catalog, &c, &err) ||
+      !fields::read_int(doc, "batch", "", 1, ConfigLimits::kMaxBatch, &c.batch, &err) ||
+      !fields::read_int(doc, "context", "", 0, ConfigLimits::kMaxContext, &c.context, &err) ||
+      !parse_dtype(doc, &c, &err) || !parse_method(doc, catalog, &c, &err) ||
+      !parse_acceptance(doc, &c, &err))
+    return err;
+  if (c.gpus > 1 && c.hardware.interconnect_gbps <= 0) {
+    return make_error("hardware.interconnect_gbps",
+                      "must be positive when gpus > 1 (tensor parallelism needs a link)");
+  }
+  if (c.gpus > 1 && (c.target.heads % c.gpus != 0 || c.target.kv_heads % c.gpus != 0) &&
+      c.target.kv_heads >= c.gpus) {
+    return make_error("gpus", "must divide the target's attention heads (" +
+                                  std::to_string(c.target.heads) + ") for tensor parallelism");
+  }
+  return c;
+}
+
+Expected<Config> parse_config_text(const std::string& text, const Catalog& catalog) {
+  auto doc = fields::parse_document(text, "the config");
+  if (!doc.ok()) return doc.error();
+  return parse_config(doc.value(), catalog);
+}
+
+json config_to_json(const Config& c) {
+  json out;
+  out["version"] = 1;
+  out["target"] = c.target_preset ? json(c.target.id) : model_json(c.target);
+  if (c.hardware_preset) {
+    out["hardware"] = c.hardware.id;
+  } else {
+    out["hardware"] = json{{"name", c.hardware.name},
+                           {"fp16_tflops", c.hardware.fp16_tflops},
+                           {"fp8_tflops", c.hardware.fp8_tflops},
+                           {"mem_gb", c.hardware.mem_gb},
+                           {"mem_bw_gbps", c.hardware.mem_bw_gbps},
+                           {"interconnect_gbps", c.hardware.interconnect_gbps}};
+  }
+  out["gpus"] = c.gpus;
+  if (c.runtime.overrides.empty() && c.runtime.measured_decode_step_s == 0) {
+    out["runtime"] = c.runtime.profile;
+  } else {
+    json r = json{{"profile", c.runtime.profile}};
+    for (const auto& o : c.runtime.overrides) r[o.first] = o.second;
+    if (c.runtime.measured_decode_step_s > 0) r["measured_decode_step_s"] = c.runtime.measured_decode_step_s;
+    out["runtime"] = r;
+  }
+  out["batch"] = c.batch;
+  out["context"] = c.context;
+  out["dtype"] = json{{"weights", dtype_name(c.dtype.weights)}, {"kv", dtype_name(c.dtype.kv)}};
+  const MethodConfig& m = c.method;
+  json method = json{{"family", family_name(m.family)}};
+  switch (m.family) {
+    case Family::ar: break;
+    case Family::sps: method["draft"] = m.draft; method["k"] = m.k; break;
+    case Family::pld:
+      method["k"] = m.k; method["ngram"] = m.ngram; method["draft_cpu_s"] = m.draft_cpu_s; break;
+    case Family::lookahead:
+      method["window"] = m.window; method["ngram"] = m.ngram; method["guess"] = m.guess; break;
+    case Family::medusa:
+    case Family::hydra:
+      method["heads"] = m.heads; method["choices"] = choices_json(m);
+      method["typical_acceptance"] = m.typical_acceptance; break;
+    case Family::eagle1: method["choices"] = choices_json(m); break;
+    case Family::eagle2:
+    case Family::eagle3:
+      method["total_token"] = m.total_token; method["depth"] = m.depth; method["top_k"] = m.top_k;
+      break;
+  }
+  out["method"] = method;
+  const Acceptance& a = c.acceptance;
+  switch (a.kind) {
+    case Acceptance::Kind::tau: out["acceptance"] = json{{"tau", a.tau}}; break;
+    case Acceptance::Kind::alpha: out["acceptance"] = json{{"alpha", a.alpha}}; break;
+    case Acceptance::Kind::per_position: out["acceptance"] = json{{"per_position", a.per_position}}; break;
+    case Acceptance::Kind::matrix:
+      out["acceptance"] = a.medusa_table.empty() ? json{{"p", a.p}} : json{{"medusa", a.medusa_table}};
+      break;
+  }
+  return out;
+}
+
+namespace commands {
+Response normalize(const std::string& config_json) {
+  auto catalog = load_catalog();
+  if (!catalog.ok()) return fail(catalog.error());
+  auto config = parse_config_text(config_json, catalog.value());
+  if (!config.ok()) return fail(config.error());
+  return ok_json(config_to_json(config.value()).dump());
+}
+}  // namespace commands
+
+}  // namespace speccalc

@@ -1,0 +1,45 @@
+// Typed, range-checked field access on nlohmann::json objects. Every failure names the
+// field path and the reason, and nothing is clamped: out-of-range values are errors.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "speccalc/status.hpp"
+
+namespace speccalc::fields {
+
+using json = nlohmann::json;
+
+std::string join(const std::string& path, const std::string& key);
+std::string describe_type(const json& v);
+
+// Parses text with exceptions off; rejects documents nested deeper than max_depth.
+Expected<json> parse_document(const std::string& text, const std::string& what, int max_depth = 16);
+
+// Errors if obj has a key not in `allowed` (typos must not be silently ignored).
+bool check_keys(const json& obj, const std::string& path, std::initializer_list<const char*> allowed,
+                Error* err);
+
+// Each reader leaves *out untouched and returns true when the key is absent (the caller's
+// default stays), reads the value when valid, and returns false with *err set otherwise.
+bool read_int(const json& obj, const char* key, const std::string& path, int64_t lo, int64_t hi,
+              int64_t* out, Error* err);
+bool read_number(const json& obj, const char* key, const std::string& path, double lo, double hi,
+                 double* out, Error* err);
+bool read_string(const json& obj, const char* key, const std::string& path, std::string* out,
+                 Error* err, std::size_t max_len = 128);
+bool read_bool(const json& obj, const char* key, const std::string& path, bool* out, Error* err);
+
+// Checks a standalone value (an array element, say).
+bool number_value(const json& v, const std::string& path, double lo, double hi, double* out,
+                  Error* err);
+bool int_value(const json& v, const std::string& path, int64_t lo, int64_t hi, int64_t* out,
+               Error* err);
+
+std::string format_number(double v);  // shortest round-trip text, as nlohmann prints it
+
+}  // namespace speccalc::fields

@@ -1,0 +1,46 @@
+#include "speccalc/runtime.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "speccalc/embedded_data.hpp"
+
+namespace speccalc {
+
+namespace {
+const char* const kParamNames[] = {"bw_efficiency",    "flops_efficiency", "pass_overhead_s",
+                                   "layer_overhead_s", "cycle_overhead_s", "allreduce_latency_s",
+                                   nullptr};
+}
+
+const char* const* runtime_param_names() { return kParamNames; }
+
+double* runtime_param(RuntimeParams& p, const std::string& name) {
+  if (name == "bw_efficiency") return &p.bw_efficiency;
+  if (name == "flops_efficiency") return &p.flops_efficiency;
+  if (name == "pass_overhead_s") return &p.pass_overhead_s;
+  if (name == "layer_overhead_s") return &p.layer_overhead_s;
+  if (name == "cycle_overhead_s") return &p.cycle_overhead_s;
+  if (name == "allreduce_latency_s") return &p.allreduce_latency_s;
+  return nullptr;
+}
+
+Expected<std::vector<RuntimeProfile>> load_runtime_profiles() {
+  using nlohmann::json;
+  json doc = json::parse(data::runtimes(), nullptr, false);
+  if (doc.is_discarded() || !doc.contains("profiles"))
+    return make_error("", "internal error: embedded runtimes table is not valid");
+  std::vector<RuntimeProfile> out;
+  for (const auto& e : doc["profiles"]) {
+    RuntimeProfile r;
+    r.id = e.value("id", "");
+    r.description = e.value("description", "");
+    r.fitted_on = e.value("fitted_on", "");
+    for (const char* const* n = kParamNames; *n; ++n) {
+      *runtime_param(r.params, *n) = e["params"].value(*n, 0.0);
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace speccalc

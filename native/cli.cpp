@@ -1,0 +1,147 @@
+#include "cli.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "speccalc/api.hpp"
+
+namespace speccalc::cli {
+
+namespace {
+
+const char kUsage[] =
+    "speccalc - will speculative decoding pay off for my model, GPU, batch and runtime?\n"
+    "\n"
+    "Usage:\n"
+    "  speccalc eval --config FILE|-          evaluate a config (JSON) and print the result JSON\n"
+    "  speccalc eval --link URL|FRAGMENT      evaluate a share link\n"
+    "  speccalc link --config FILE|-          print the share link (URL fragment) of a config\n"
+    "  speccalc normalize --config FILE|-     print the config with every default filled in\n"
+    "  speccalc list models|drafts|hardware|methods|runtimes\n"
+    "  speccalc tables [--method M] [--model X] [--dataset D] [--source S] [--format json|csv|table]\n"
+    "  speccalc tree expect|optimize|preset FILE|-   tree solver (see docs/tree-model.md)\n"
+    "  speccalc convert FILE|-                metric converter (alpha, tau, vLLM rates)\n"
+    "  speccalc run COMMAND [FILE|-]          call any core command with the file's text\n"
+    "  speccalc --help\n"
+    "\n"
+    "Results are JSON on stdout. Bad input exits with code 2 and one line on stderr naming\n"
+    "the field. FILE may be - for standard input.\n";
+
+bool read_input(const std::string& path, std::istream& in, std::string* text, std::string* problem) {
+  std::ostringstream buffer;
+  if (path == "-") {
+    buffer << in.rdbuf();
+  } else {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+      *problem = "cannot read file '" + path + "'";
+      return false;
+    }
+    buffer << file.rdbuf();
+  }
+  *text = buffer.str();
+  return true;
+}
+
+int usage_error(std::ostream& err, const std::string& message) {
+  err << "speccalc: error: " << message << " (see speccalc --help)\n";
+  return 2;
+}
+
+int emit(const Response& r, std::ostream& out, std::ostream& err) {
+  if (!r.ok) {
+    std::string line = r.error.describe();
+    for (char& c : line)
+      if (c == '\n' || c == '\r') c = ' ';
+    err << "speccalc: error: " << line << "\n";
+    return 2;
+  }
+  out << r.output << "\n";
+  return out ? 0 : 1;
+}
+
+// Reads "--name VALUE" pairs into a JSON object text for commands that take options.
+std::string json_quote(const std::string& s) {
+  std::string q = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      q += '\\';
+      q += static_cast<char>(c);
+    } else if (c < 0x20) {
+      static const char kHex[] = "0123456789abcdef";
+      q += "\\u00";
+      q += kHex[c >> 4];
+      q += kHex[c & 15];
+    } else {
+      q += static_cast<char>(c);
+    }
+  }
+  return q + "\"";
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
+  if (args.empty()) return usage_error(err, "no command given");
+  const std::string& cmd = args[0];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    out << kUsage;
+    return 0;
+  }
+
+  // Commands that read one config (or link) from --config/--link.
+  if (cmd == "eval" || cmd == "link" || cmd == "normalize") {
+    if (args.size() != 3) return usage_error(err, cmd + " needs --config FILE" + (cmd == "eval" ? " or --link URL" : ""));
+    if (args[1] == "--link" && cmd == "eval") return emit(speccalc::run("eval-link", args[2]), out, err);
+    if (args[1] != "--config") return usage_error(err, "unknown option '" + args[1] + "'");
+    std::string text, problem;
+    if (!read_input(args[2], in, &text, &problem)) return usage_error(err, problem);
+    return emit(speccalc::run(cmd, text), out, err);
+  }
+  if (cmd == "list") {
+    if (args.size() != 2) return usage_error(err, "list needs one of: models, drafts, hardware, methods, runtimes");
+    return emit(speccalc::run("list", args[1]), out, err);
+  }
+  if (cmd == "tables") {
+    std::string query = "{";
+    for (std::size_t i = 1; i < args.size(); i += 2) {
+      const std::string& opt = args[i];
+      if (opt.rfind("--", 0) != 0 || i + 1 >= args.size())
+        return usage_error(err, "tables takes --method, --model, --dataset, --source, --format, each with a value");
+      if (query.size() > 1) query += ",";
+      query += json_quote(opt.substr(2)) + ":" + json_quote(args[i + 1]);
+    }
+    query += "}";
+    if (query.find("\"format\"") == std::string::npos) query.insert(query.size() - 1, std::string(query.size() > 2 ? "," : "") + "\"format\":\"table\"");
+    return emit(speccalc::run("tables", query), out, err);
+  }
+  if (cmd == "tree" || cmd == "run" || cmd == "convert" || cmd == "validate" || cmd == "sweep" ||
+      cmd == "calibrate" || cmd == "size" || cmd == "export") {
+    std::string command = cmd;
+    std::size_t file_arg = 1;
+    if (cmd == "tree") {
+      if (args.size() < 2) return usage_error(err, "tree needs expect, optimize or preset");
+      command = "tree-" + args[1];
+      file_arg = 2;
+    } else if (cmd == "run") {
+      if (args.size() < 2) return usage_error(err, "run needs a command name");
+      command = args[1];
+      file_arg = 2;
+    }
+    std::string text;
+    if (args.size() > file_arg + 1) return usage_error(err, "too many arguments");
+    if (args.size() == file_arg + 1) {
+      std::string problem;
+      if (!read_input(args[file_arg], in, &text, &problem)) return usage_error(err, problem);
+    } else if (cmd == "validate") {
+      text = "{}";
+    } else {
+      return usage_error(err, cmd + " needs FILE or -");
+    }
+    return emit(speccalc::run(command, text), out, err);
+  }
+  return usage_error(err, "unknown command '" + cmd.substr(0, 40) + "'");
+}
+
+}  // namespace speccalc::cli

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""One-off importer kept for provenance: builds core/data/{models,hardware}.json from
+../shared/data (models.json, hardware.json) under the product's preset ids, keeping every
+source and confidence string. The build does not run this; its output is committed and reviewed.
+
+Mapping decisions (documented here because they are judgement calls):
+- interconnect_GBps is the per-direction bandwidth of the fastest GPU-to-GPU link named in the
+  `interconnect` string (NVLink totals are bidirectional, so halved; PCIe Gen4 x16 = 32, Gen5 = 64).
+- RTX cards: fp16 peak with fp32 accumulate (what PyTorch uses), not the fp16-accumulate figure.
+"""
+import json, pathlib
+
+SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "data"
+OUT = pathlib.Path(__file__).resolve().parents[1] / "core" / "data"
+
+MODEL_IDS = {
+    "vicuna-7b-v1.3": "vicuna-7b-v1.3", "vicuna-13b-v1.3": "vicuna-13b-v1.3",
+    "vicuna-33b-v1.3": "vicuna-33b-v1.3", "Llama-2-7b-chat-hf": "llama2-chat-7b",
+    "Llama-2-13b-chat-hf": "llama2-chat-13b", "Llama-2-70b-chat-hf": "llama2-chat-70b",
+    "Meta-Llama-3-8B-Instruct": "llama3-instruct-8b", "Meta-Llama-3-70B-Instruct": "llama3-instruct-70b",
+    "Llama-3.1-8B-Instruct": "llama3.1-8b-instruct", "Llama-3.3-70B-Instruct": "llama3.3-70b-instruct",
+    "Mixtral-8x7B-Instruct-v0.1": "mixtral-8x7b", "Qwen2.5-7B-Instruct": "qwen2.5-7b",
+    "Qwen2.5-72B-Instruct": "qwen2.5-72b", "DeepSeek-R1-Distill-Llama-8B": "deepseek-r1-distill-llama-8b",
+}
+DRAFT_IDS = {
+    "vicuna-68m": "vicuna-68m", "llama-68m": "llama-68m", "llama-160m": "llama-160m",
+    "TinyLlama-1.1B-Chat-v1.0": "tinyllama-1.1b", "Sheared-LLaMA-1.3B": "sheared-llama-1.3b",
+    "Llama-3.2-1B-Instruct": "llama3.2-1b",
+}
+# id -> (preset id, per-direction interconnect GB/s, note)
+GPU_IDS = {
+    "A100-SXM4-40GB": ("a100-40gb-sxm", 300, "NVLink3 600 GB/s bidirectional -> 300 per direction"),
+    "A100-SXM4-80GB": ("a100-80gb-sxm", 300, "NVLink3 600 GB/s bidirectional -> 300 per direction"),
+    "A100-PCIe-40GB": ("a100-40gb-pcie", 32, "PCIe Gen4 x16"),
+    "A100-PCIe-80GB": ("a100-80gb-pcie", 32, "PCIe Gen4 x16"),
+    "H100-SXM5-80GB": ("h100-sxm", 450, "NVLink4 900 GB/s bidirectional -> 450 per direction"),
+    "H100-PCIe-80GB": ("h100-pcie", 64, "PCIe Gen5 x16"),
+    "H100-NVL-94GB": ("h100-nvl", 64, "PCIe Gen5 x16 (NVLink bridge pairs only)"),
+    "H200-SXM-141GB": ("h200-sxm", 450, "NVLink4 900 GB/s bidirectional -> 450 per direction"),
+    "H200-NVL-141GB": ("h200-nvl", 64, "PCIe Gen5 x16 (NVLink bridge pairs only)"),
+    "H800-SXM-80GB": ("h800-sxm", 200, "NVLink 400 GB/s bidirectional -> 200 per direction"),
+    "L40S": ("l40s", 32, "PCIe Gen4 x16, no NVLink"),
+    "L40": ("l40", 32, "PCIe Gen4 x16, no NVLink"),
+    "RTX-3090": ("rtx-3090", 32, "PCIe Gen4 x16 (NVLink bridge not assumed)"),
+    "RTX-4090": ("rtx-4090", 32, "PCIe Gen4 x16, no NVLink"),
+    "RTX-A6000": ("rtx-a6000", 32, "PCIe Gen4 x16 (NVLink bridge not assumed)"),
+    "B200 (HGX, per GPU)": ("b200", 900, "NVLink5 1800 GB/s bidirectional -> 900 per direction"),
+    "MI300X": ("mi300x", 448, "Infinity Fabric 896 GB/s aggregate -> 448 per direction"),
+    "MI325X": ("mi325x", 448, "Infinity Fabric 896 GB/s aggregate -> 448 per direction"),
+}
+
+
+def model_entry(t, pid):
+    c = t.get("computed", {})
+    return {
+        "id": pid, "name": t["id"], "hf_repo": t.get("hf_repo"),
+        "num_layers": t["num_hidden_layers"], "hidden": t["hidden_size"],
+        "intermediate": t["intermediate_size"], "heads": t["num_attention_heads"],
+        "kv_heads": t["num_key_value_heads"], "head_dim": t["head_dim"], "vocab": t["vocab_size"],
+        "tied_embeddings": bool(t["tie_word_embeddings"]),
+        "experts": t.get("num_local_experts") or 1, "experts_per_token": t.get("num_experts_per_tok") or 1,
+        "qkv_bias": bool(t.get("qkv_bias", False)),
+        "total_params": c.get("total_params"),
+        "source": t.get("source"), "confidence": t.get("confidence"), "notes": t.get("notes", ""),
+    }
+
+
+def main():
+    m = json.loads((SHARED / "models.json").read_text())
+    targets = [model_entry(t, MODEL_IDS[t["id"]]) for t in m["targets"]]
+    drafts = [model_entry(t, DRAFT_IDS[t["id"]]) for t in m["small_drafts"]]
+    (OUT / "models.json").write_text(json.dumps({
+        "_meta": {"description": "Model architectures under SpecCalc preset ids, imported by "
+                  "scripts/import_presets.py from shared/data/models.json (HF config.json values).",
+                  "source_file": "shared/data/models.json"},
+        "targets": targets, "drafts": drafts}, indent=1) + "\n")
+    h = json.loads((SHARED / "hardware.json").read_text())
+    gpus = []
+    for g in h["gpus"]:
+        if g["id"] not in GPU_IDS:
+            continue  # Apple parts: no dense fp16 peak in the data
+        pid, link, link_note = GPU_IDS[g["id"]]
+        fp16 = g.get("fp16_dense_tflops") or g.get("fp16_dense_tflops_fp32acc") or g["bf16_dense_tflops"]
+        gpus.append({
+            "id": pid, "name": g["id"], "vendor": g["vendor"], "arch": g["arch"],
+            "fp16_tflops": fp16, "bf16_tflops": g["bf16_dense_tflops"],
+            "fp8_tflops": g.get("fp8_dense_tflops") or g.get("fp8_dense_tflops_fp32acc"),
+            "int8_tops": None,
+            "mem_GB": g["mem_GB"], "mem_bw_GBps": g["mem_bw_GBps"],
+            "interconnect_GBps": link, "interconnect_note": link_note,
+            "interconnect": g.get("interconnect"),
+            "source": g.get("source"), "confidence": g.get("confidence"), "notes": g.get("notes", ""),
+        })
+    (OUT / "hardware.json").write_text(json.dumps({
+        "_meta": {"description": "GPU peaks (dense) under SpecCalc preset ids, imported by "
+                  "scripts/import_presets.py from shared/data/hardware.json. TFLOPS dense; GB/s = 1e9 B/s.",
+                  "source_file": "shared/data/hardware.json"},
+        "gpus": gpus}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
