@@ -1,5 +1,6 @@
 // Output formats of the published-results table: JSON, CSV (RFC 4180) and a text table.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,8 +11,14 @@
 namespace speccalc {
 namespace {
 
+// Whole numbers print without ".0" (the sources write temperature 0, not 0.0); others as
+// nlohmann prints them (shortest round trip), identical in native and WASM builds.
 std::string number_text(const std::optional<double>& v) {
-  return v ? fields::format_number(*v) : std::string();
+  if (!v) return std::string();
+  if (*v >= -1e15 && *v <= 1e15 && *v == static_cast<double>(static_cast<int64_t>(*v))) {
+    return std::to_string(static_cast<int64_t>(*v));
+  }
+  return fields::format_number(*v);
 }
 std::string bool_text(bool b) { return b ? "true" : "false"; }
 
@@ -101,14 +108,15 @@ std::string rows_to_text(const std::vector<PublishedRow>& rows) {
     std::size_t width;
   };
   static const Column kCols[] = {{"source", 13}, {"table", 20},   {"method", 20},
-                                 {"model", 22},  {"dataset", 24}, {"hardware", 20}};
+                                 {"model", 22},  {"dataset", 24}, {"T", 4},
+                                 {"hardware", 20}};
   std::string out;
   for (const Column& c : kCols) out += fit(c.title, c.width) + ' ';
   out += fit_right("tau", 5) + ' ' + fit_right("speedup", 7) + '\n';
   for (const PublishedRow& r : rows) {
     const std::string cells[] = {r.source_id, r.table, r.method,
                                  r.target_id.empty() ? r.target_model : r.target_id, r.dataset,
-                                 hardware_cell(r)};
+                                 r.temperature ? number_text(r.temperature) : "-", hardware_cell(r)};
     for (std::size_t i = 0; i < sizeof(kCols) / sizeof(kCols[0]); ++i) {
       out += fit(cells[i], kCols[i].width) + ' ';
     }
