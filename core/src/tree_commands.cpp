@@ -203,20 +203,28 @@ Response tree_optimize(const std::string& input) {
   if (!depth.ok()) return fail(depth.error());
   Expected<int> rank = get_int(in, "max_rank", 1, kMaxRank, kMaxRank, false);
   if (!rank.ok()) return fail(rank.error());
+  bool contiguous = false;
+  if (in.contains("contiguous")) {
+    if (!in["contiguous"].is_boolean()) return fail(make_error("contiguous", "must be true or false"));
+    contiguous = in["contiguous"].get<bool>();
+  }
   Expected<OptimalTrees> best =
-      optimize_tree(acc.value(), budget.value(), depth.value(), rank.value());
+      contiguous ? optimize_tree_contiguous(acc.value(), budget.value(), depth.value(), rank.value())
+                 : optimize_tree(acc.value(), budget.value(), depth.value(), rank.value());
   if (!best.ok()) return fail(best.error());
   const TreeExpectation e = expect_tree(best.value().tree, acc.value());
   json out = tree_json(best.value().tree);
   out["budget"] = budget.value();
   out["max_depth"] = depth.value();
   out["max_rank"] = rank.value();
+  out["contiguous"] = contiguous;
   out["expected_tau"] = best.value().expected_tau;
   out["tau_curve"] = best.value().tau_curve;
   out["tau_pmf"] = e.tau_pmf;
   out["node_prob"] = e.node_prob;
   out["definitions"] = {
-      {"choices", "nodes in selection order; the first m form an optimal m-node tree"},
+      {"choices", contiguous ? "nodes in depth-first order (children ranks 0..b-1)"
+                             : "nodes in selection order; the first m form an optimal m-node tree"},
       {"tau_curve", "tau_curve[m-1] = best expected tau (bonus token included) with m nodes"}};
   return done(out);
 }

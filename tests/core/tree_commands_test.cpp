@@ -81,6 +81,21 @@ TEST(TreeCommands, OptimizeReturnsTreeAndCurve) {
   EXPECT_NEAR(out["tau_curve"][2].get<double>(), 2.05, 1e-15);
 }
 
+TEST(TreeCommands, OptimizeContiguousKeepsRanksFromZero) {
+  // p = [0.1, 0.5, 0.3], budget 3. Any ranks: [1] .5, [2] .3, [1,1] .25 -> tau 2.05.
+  // Contiguous (children 0..b-1): [0], [1], [2] = 0.9 beats [0], [1], [1,1] = 0.85 -> 1.9;
+  // curve 1.1 ([0]), 1.6 ([0], [1]), 1.9.
+  const char* in = R"({"acceptance": {"p": [[0.1, 0.5, 0.3]]}, "budget": 3, "max_rank": 3)";
+  const json any = ok(tree_optimize(std::string(in) + "}"));
+  EXPECT_NEAR(any["expected_tau"].get<double>(), 2.05, 1e-15);
+  const json cont = ok(tree_optimize(std::string(in) + R"(, "contiguous": true})"));
+  EXPECT_EQ(cont["choices"], json::parse("[[0], [1], [2]]"));
+  EXPECT_NEAR(cont["tau_curve"][0].get<double>(), 1.1, 1e-15);
+  EXPECT_NEAR(cont["tau_curve"][1].get<double>(), 1.6, 1e-15);
+  EXPECT_NEAR(cont["tau_curve"][2].get<double>(), 1.9, 1e-15);
+  EXPECT_EQ(tree_optimize(std::string(in) + R"(, "contiguous": 1})").error.field, "contiguous");
+}
+
 TEST(TreeCommands, OptimizeEnforcesLimits) {
   const char* base = R"({"acceptance": {"alpha": 0.7}, )";
   EXPECT_EQ(tree_optimize(std::string(base) + R"("budget": 4097})").error.field, "budget");

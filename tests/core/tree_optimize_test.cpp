@@ -67,16 +67,19 @@ Universe universe(const AcceptanceMatrix& m, int D, int R) {
 }
 
 // best[m] = max over prefix-closed sets of exactly m universe nodes of the sum of values.
-void enumerate(const Universe& u, std::size_t i, int count, double sum, int n,
-               std::vector<bool>& in, std::vector<double>& best) {
+// With `contiguous`, a node may be taken only if its previous sibling (rank - 1) was: in BFS
+// order siblings are consecutive, so that is node i - 1 whenever rank > 0.
+void enumerate(const Universe& u, std::size_t i, int count, double sum, int n, int R,
+               bool contiguous, std::vector<bool>& in, std::vector<double>& best) {
   if (i == u.parent.size()) {
     best[count] = std::max(best[count], sum);
     return;
   }
-  enumerate(u, i + 1, count, sum, n, in, best);  // exclude node i
-  if (count < n && (u.parent[i] < 0 || in[u.parent[i]])) {
+  enumerate(u, i + 1, count, sum, n, R, contiguous, in, best);  // exclude node i
+  const bool sibling_ok = !contiguous || i % R == 0 || in[i - 1];
+  if (count < n && sibling_ok && (u.parent[i] < 0 || in[u.parent[i]])) {
     in[i] = true;
-    enumerate(u, i + 1, count + 1, sum + u.value[i], n, in, best);
+    enumerate(u, i + 1, count + 1, sum + u.value[i], n, R, contiguous, in, best);
     in[i] = false;
   }
 }
@@ -93,7 +96,7 @@ TEST(TreeOptimize, MatchesExhaustiveEnumeration) {
         const Universe u = universe(m, D, R);
         std::vector<double> best(n + 1, -1.0);
         std::vector<bool> in(u.parent.size(), false);
-        enumerate(u, 0, 0, 0.0, n, in, best);
+        enumerate(u, 0, 0, 0.0, n, R, false, in, best);
         // "at most m nodes": the optimizer never adds zero-value nodes.
         for (int k = 1; k <= n; ++k) best[k] = std::max(best[k], best[k - 1]);
         Expected<OptimalTrees> opt = optimize_tree(m, n, D, R);
@@ -116,6 +119,49 @@ TEST(TreeOptimize, MatchesExhaustiveEnumeration) {
     }
   }
   EXPECT_EQ(checked, 24 * 9);
+}
+
+TEST(TreeOptimizeContiguous, MatchesExhaustiveEnumerationOfContiguousTrees) {
+  Rng rng{77};
+  for (int trial = 0; trial < 24; ++trial) {
+    const AcceptanceMatrix m = random_matrix(rng, 1 + rng.below(3));
+    for (int D = 1; D <= 3; ++D) {
+      for (int R = 1; R <= 3; ++R) {
+        const int n = 6;
+        const Universe u = universe(m, D, R);
+        std::vector<double> best(n + 1, -1.0);
+        std::vector<bool> in(u.parent.size(), false);
+        enumerate(u, 0, 0, 0.0, n, R, true, in, best);
+        for (int k = 1; k <= n; ++k) best[k] = std::max(best[k], best[k - 1]);
+        Expected<OptimalTrees> opt = optimize_tree_contiguous(m, n, D, R);
+        ASSERT_TRUE(opt.ok()) << opt.error().describe();
+        for (int k = 1; k <= n; ++k) {
+          EXPECT_NEAR(opt.value().tau_curve[k - 1], 1.0 + best[k], 1e-12)
+              << "trial " << trial << " D=" << D << " R=" << R << " m=" << k;
+        }
+        const Tree& t = opt.value().tree;
+        Expected<Tree> again = make_tree(t.choices());
+        ASSERT_TRUE(again.ok()) << again.error().describe();
+        EXPECT_LE(t.size(), n);
+        EXPECT_NEAR(expect_tree(again.value(), m).expected_tau, 1.0 + best[n], 1e-12);
+      }
+    }
+  }
+}
+
+TEST(TreeOptimizeContiguous, EqualsBestFirstWhenRowsAreSorted) {
+  // Rows non-increasing in rank: the best-first tree already uses ranks 0..b-1.
+  const AcceptanceMatrix m = medusa_acceptance("vicuna-7b").value();
+  const OptimalTrees a = optimize_tree(m, 64, 5, 5).value();
+  const OptimalTrees b = optimize_tree_contiguous(m, 64, 5, 5).value();
+  for (int k = 0; k < 64; ++k) EXPECT_NEAR(a.tau_curve[k], b.tau_curve[k], 1e-12) << k;
+}
+
+TEST(TreeOptimizeContiguous, RefusesOversizedSearches) {
+  const AcceptanceMatrix m = acceptance_from_alpha(0.7).value();
+  EXPECT_EQ(optimize_tree_contiguous(m, 4096, 64, 64).error().field, "budget");
+  EXPECT_EQ(optimize_tree_contiguous(m, 10, 65, 4).error().field, "max_depth");
+  EXPECT_TRUE(optimize_tree_contiguous(m, 128, 16, 16).ok());
 }
 
 TEST(TreeOptimize, AlphaOneRowGivesTheHandCheckedTree) {

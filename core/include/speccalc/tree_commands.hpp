@@ -2,7 +2,7 @@
 //   "tree-expect"   {"choices": [[0], [0, 0], ...], "acceptance": ACC}
 //                   -> {"expected_tau", "tau_pmf" (index j = P(tau = 1 + j)), "node_prob", ...}
 //   "tree-optimize" {"acceptance": ACC, "budget": n, "max_depth": D (default 64),
-//                    "max_rank": R (default 64)}
+//                    "max_rank": R (default 64), "contiguous": false (true: children ranks 0..b-1)}
 //                   -> {"choices", "expected_tau", "tau_curve" (tau*(m), m = 1..n), ...}
 //   "tree-preset"   "eagle1" | "medusa-mc_sim_7b_63" | {"name": ..., "acceptance": ACC}
 //                   | {"name": "eagle2", "total_token": 60, "depth": 5, "top_k": 10,

@@ -26,4 +26,16 @@ struct OptimalTrees {
 Expected<OptimalTrees> optimize_tree(const AcceptanceMatrix& acceptance, int budget,
                                      int max_depth, int max_rank);
 
+// Contiguous-ranks variant: every node's children must be ranks 0..b-1 (what Sequoia's dynamic
+// program searches; engines accept any ranks, so this only matters for rows that are not sorted
+// by rank). Exact dynamic program over (depth, first free rank, nodes left):
+//   V(d, m)    = best value of a subtree of <= m nodes rooted at depth d = 1 + C(d, 0, m - 1)
+//   C(d, i, k) = 0 if k = 0, i = R or d = D, else
+//                max(0, max_{j=1..k} p[d][i] * V(d + 1, j) + C(d, i + 1, k - j))
+// and tau*(m) = 1 + C(0, 0, m). Cost O(D * R * budget^2), so it is refused (field "budget") when
+// min(D, budget) * min(R, budget) * budget^2 / 2 exceeds 5e7 steps; same limits otherwise.
+// The returned tree is in depth-first order; tau_curve covers m = 1..budget.
+Expected<OptimalTrees> optimize_tree_contiguous(const AcceptanceMatrix& acceptance, int budget,
+                                                int max_depth, int max_rank);
+
 }  // namespace speccalc::tree
