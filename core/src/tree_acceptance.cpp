@@ -72,12 +72,17 @@ Expected<AcceptanceMatrix> acceptance_from_topk_accuracy(
 }
 
 Expected<double> calibrate_alpha(const Tree& tree, double tau, const std::string& field) {
+  return calibrate_alpha_with([&](double x) { return tau_for_alpha(tree, x); }, tau, field);
+}
+
+Expected<double> calibrate_alpha_with(const std::function<double(double)>& tau_of_alpha,
+                                      double tau, const std::string& field) {
   if (!std::isfinite(tau) || tau < 1.0) return make_error(field, "must be a finite number >= 1");
   if (tau == 1.0) return 0.0;
   double lo = 0.0, hi = -1.0, best = 1.0;
   for (int i = 1; i <= kGrid; ++i) {
     const double a = static_cast<double>(i) / kGrid;
-    const double t = tau_for_alpha(tree, a);
+    const double t = tau_of_alpha(a);
     best = std::max(best, t);
     if (t >= tau) {
       hi = a;
@@ -91,7 +96,7 @@ Expected<double> calibrate_alpha(const Tree& tree, double tau, const std::string
   }
   for (int i = 0; i < kHalvings; ++i) {  // invariant: tau(lo) < target <= tau(hi)
     const double mid = 0.5 * (lo + hi);
-    if (tau_for_alpha(tree, mid) >= tau) {
+    if (tau_of_alpha(mid) >= tau) {
       hi = mid;
     } else {
       lo = mid;
@@ -110,23 +115,35 @@ AcceptanceMatrix scale_acceptance(const AcceptanceMatrix& base, double c) {
 
 Expected<double> calibrate_scale(const Tree& tree, const AcceptanceMatrix& base, double tau,
                                  const std::string& field) {
-  if (!std::isfinite(tau) || tau < 1.0) return make_error(field, "must be a finite number >= 1");
+  return calibrate_scale_with(
+      [&](double c) { return expect_tree(tree, scale_acceptance(base, c)).expected_tau; },
+      max_scale(base), tau, field);
+}
+
+double max_scale(const AcceptanceMatrix& base) {
   double max_sum = 0.0;
   for (const std::vector<double>& row : base.rows) {
     double s = 0.0;
     for (double x : row) s += x;
     max_sum = std::max(max_sum, s);
   }
-  if (max_sum == 0.0) return make_error("acceptance", "is all zeros; nothing to scale");
-  double lo = 0.0, hi = 1.0 / max_sum;
-  const double top = expect_tree(tree, scale_acceptance(base, hi)).expected_tau;
+  return max_sum > 0.0 ? 1.0 / max_sum : 0.0;
+}
+
+Expected<double> calibrate_scale_with(const std::function<double(double)>& tau_of_scale,
+                                      double c_max, double tau, const std::string& field) {
+  if (!std::isfinite(tau) || tau < 1.0) return make_error(field, "must be a finite number >= 1");
+  if (c_max <= 0.0) return make_error("acceptance", "is all zeros; nothing to scale");
+  if (tau == 1.0) return 0.0;
+  double lo = 0.0, hi = c_max;
+  const double top = tau_of_scale(hi);
   if (tau > top) {
     return make_error(field, "tau " + number(tau) + " is above the largest tau (" + number(top) +
                                  ") this tree reaches when the matrix is scaled up to row sum 1");
   }
-  for (int i = 0; i < kHalvings; ++i) {  // tau is non-decreasing in c: every product grows
+  for (int i = 0; i < kHalvings; ++i) {  // invariant: tau(lo) < target <= tau(hi)
     const double mid = 0.5 * (lo + hi);
-    if (expect_tree(tree, scale_acceptance(base, mid)).expected_tau >= tau) {
+    if (tau_of_scale(mid) >= tau) {
       hi = mid;
     } else {
       lo = mid;

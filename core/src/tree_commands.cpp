@@ -168,6 +168,65 @@ json tree_json(const Tree& tree) {
 
 Response done(const json& out) { return ok_json(out.dump()); }
 
+// A draft shape: exactly one of k (chain), choices, preset, or (when allowed) eagle2 settings,
+// whose tree depends on the acceptance matrix and is generated later.
+struct Draft {
+  Tree tree;
+  bool eagle2 = false;
+  int total_token = 60, depth = 5, top_k = 10;
+};
+
+Expected<Draft> parse_draft(const json& in, bool allow_eagle2) {
+  const int shapes = in.contains("k") + in.contains("choices") + in.contains("preset") +
+                     (allow_eagle2 && in.contains("eagle2"));
+  if (shapes != 1) {
+    return make_error("k", std::string("give exactly one draft shape: k (chain length), choices, "
+                                       "preset") + (allow_eagle2 ? ", or eagle2" : ""));
+  }
+  Draft d;
+  if (in.contains("k")) {
+    Expected<int> k = get_int(in, "k", 1, kMaxDepth, 0, true);
+    if (!k.ok()) return k.error();
+    d.tree = chain_tree(k.value());
+    return d;
+  }
+  if (in.contains("choices")) {
+    Expected<Tree> t = parse_choices(in["choices"], "choices");
+    if (!t.ok()) return t.error();
+    if (t.value().size() == 0) return make_error("choices", "needs at least one node");
+    d.tree = t.value();
+    return d;
+  }
+  if (in.contains("preset")) {
+    if (!in["preset"].is_string()) return make_error("preset", "must be a preset name");
+    Expected<Tree> t = preset_tree(in["preset"].get<std::string>(), "preset");
+    if (!t.ok()) return t.error();
+    d.tree = t.value();
+    return d;
+  }
+  const json& e = in["eagle2"];
+  if (!e.is_object()) return make_error("eagle2", "must be {total_token, depth, top_k}");
+  Expected<int> total = get_int(e, "total_token", 2, kMaxNodes + 1, 60, false);
+  Expected<int> depth = get_int(e, "depth", 0, kMaxDepth - 1, 5, false);
+  Expected<int> top_k = get_int(e, "top_k", 1, kMaxRank, 10, false);
+  for (const Expected<int>* x : {&total, &depth, &top_k}) {
+    if (!x->ok()) return make_error("eagle2." + x->error().field, x->error().message);
+  }
+  d.eagle2 = true;
+  d.total_token = total.value();
+  d.depth = depth.value();
+  d.top_k = top_k.value();
+  // Settings errors (too few candidates) do not depend on the matrix: check them once.
+  Expected<Tree> probe =
+      eagle2_tree(acceptance_from_alpha(0.5).value(), d.total_token, d.depth, d.top_k);
+  if (!probe.ok()) return make_error("eagle2." + probe.error().field, probe.error().message);
+  return d;
+}
+
+Tree draft_tree(const Draft& d, const AcceptanceMatrix& acc) {
+  return d.eagle2 ? eagle2_tree(acc, d.total_token, d.depth, d.top_k).value() : d.tree;
+}
+
 }  // namespace
 
 Response tree_expect(const std::string& input) {
@@ -283,23 +342,9 @@ Response convert(const std::string& input) {
   Expected<json> doc = parse_object(input);
   if (!doc.ok()) return fail(doc.error());
   const json& in = doc.value();
-  const int shapes = in.contains("k") + in.contains("choices") + in.contains("preset");
-  if (shapes != 1) {
-    return fail(make_error("k", "give exactly one draft shape: k (chain length), choices, or preset"));
-  }
-  Expected<Tree> draft = make_error("k", "");
-  if (in.contains("k")) {
-    Expected<int> k = get_int(in, "k", 1, kMaxDepth, 0, true);
-    if (!k.ok()) return fail(k.error());
-    draft = chain_tree(k.value());
-  } else if (in.contains("choices")) {
-    draft = parse_choices(in["choices"], "choices");
-  } else {
-    if (!in["preset"].is_string()) return fail(make_error("preset", "must be a preset name"));
-    draft = preset_tree(in["preset"].get<std::string>(), "preset");
-  }
-  if (!draft.ok()) return fail(draft.error());
-  if (draft.value().size() == 0) return fail(make_error("choices", "needs at least one node"));
+  Expected<Draft> parsed = parse_draft(in, false);
+  if (!parsed.ok()) return fail(parsed.error());
+  const Tree& draft = parsed.value().tree;
 
   struct Key {
     const char* name;
@@ -338,7 +383,7 @@ Response convert(const std::string& input) {
                                "mean_acceptance_length, draft_acceptance_rate, per_position, "
                                "per_position_joint"));
   }
-  Expected<Metrics> m = convert_metrics(draft.value(), given);
+  Expected<Metrics> m = convert_metrics(draft, given);
   if (!m.ok()) return fail(m.error());
   const Metrics& r = m.value();
   json out;
@@ -369,6 +414,59 @@ Response convert(const std::string& input) {
       {"per_position", "P(depth i accepted | depth i-1 accepted), i = 1..depth"},
       {"per_position_joint", "P(at least i draft tokens accepted), i = 1..depth"},
       {"alpha", "per-token acceptance that gives this tau on this draft under the alpha model"}};
+  return done(out);
+}
+
+Response tree_calibrate(const std::string& input) {
+  Expected<json> doc = parse_object(input);
+  if (!doc.ok()) return fail(doc.error());
+  const json& in = doc.value();
+  Expected<Draft> draft = parse_draft(in, true);
+  if (!draft.ok()) return fail(draft.error());
+  if (!in.contains("tau")) return fail(make_error("tau", "is required (measured tokens per cycle, bonus token included)"));
+  Expected<double> tau = get_number(in["tau"], "tau");
+  if (!tau.ok()) return fail(tau.error());
+  std::string family = "alpha";
+  if (in.contains("family")) {
+    if (!in["family"].is_string()) return fail(make_error("family", "must be \"alpha\" or \"scale\""));
+    family = in["family"].get<std::string>();
+  }
+  if (family != "alpha" && family != "scale") {
+    return fail(make_error("family", "must be \"alpha\" or \"scale\", got '" + family + "'"));
+  }
+  AcceptanceMatrix base;
+  if (family == "scale") {
+    Expected<AcceptanceMatrix> parsed = parse_acceptance(in, "acceptance");
+    if (!parsed.ok()) return fail(parsed.error());
+    base = parsed.value();
+  } else if (in.contains("acceptance")) {
+    return fail(make_error("acceptance", "is not used by family alpha (give family \"scale\" "
+                                         "to fit a multiple of this matrix)"));
+  }
+  auto matrix = [&](double x) {
+    return family == "alpha" ? acceptance_from_alpha(x).value() : scale_acceptance(base, x);
+  };
+  auto tau_of = [&](double x) {
+    const AcceptanceMatrix m = matrix(x);
+    return expect_tree(draft_tree(draft.value(), m), m).expected_tau;
+  };
+  Expected<double> fit = family == "alpha"
+                             ? calibrate_alpha_with(tau_of, tau.value(), "tau")
+                             : calibrate_scale_with(tau_of, max_scale(base), tau.value(), "tau");
+  if (!fit.ok()) return fail(fit.error());
+  const AcceptanceMatrix fitted = matrix(fit.value());
+  const Tree tree = draft_tree(draft.value(), fitted);
+  json out = tree_json(tree);
+  out["family"] = family;
+  out[family] = fit.value();
+  out["acceptance"] = family == "alpha" ? json{{"alpha", fit.value()}} : json{{"p", fitted.rows}};
+  out["tau_target"] = tau.value();
+  out["expected_tau"] = expect_tree(tree, fitted).expected_tau;
+  out["definitions"] = {
+      {"acceptance", "the fitted acceptance; pass it to tree-expect / tree-optimize to predict "
+                     "other trees and sizes"},
+      {"alpha", "p[d][r] = alpha * (1 - alpha)^r (docs/tree-model.md)"},
+      {"scale", "p = scale * the given matrix"}};
   return done(out);
 }
 

@@ -133,5 +133,43 @@ TEST(TreeCommands, ConvertChainAndErrors) {
   EXPECT_EQ(convert(R"({"tau": 2})").error.field, "k");
 }
 
+TEST(TreeCommands, CalibrateRecoversKnownParameters) {
+  // Chain k = 4 with tau = (1 - 0.7^5) / 0.3 = 2.7731 -> alpha 0.7.
+  const json chain = ok(tree_calibrate(R"({"k": 4, "tau": 2.7731})"));
+  EXPECT_NEAR(chain["alpha"].get<double>(), 0.7, 1e-12);
+  EXPECT_NEAR(chain["acceptance"]["alpha"].get<double>(), 0.7, 1e-12);
+
+  // EAGLE-2 dynamic tree: take the tau that alpha 0.65 gives on the regenerated tree, fit it back.
+  const json gen = ok(tree_preset(R"({"name": "eagle2", "acceptance": {"alpha": 0.65}})"));
+  const double target = gen["expected_tau"].get<double>();
+  const json e2 = ok(tree_calibrate(
+      R"({"eagle2": {"total_token": 60, "depth": 5, "top_k": 10}, "tau": )" +
+      json(target).dump() + "}"));
+  EXPECT_NEAR(e2["expected_tau"].get<double>(), target, 1e-9);
+  EXPECT_NEAR(e2["alpha"].get<double>(), 0.65, 1e-9);
+  EXPECT_EQ(e2["nodes"], 59);
+
+  // Scale family on Medusa's table: c = 1 reproduces the unscaled tau.
+  const json base = ok(tree_expect(R"({"choices": [[0], [1], [0, 0]], "acceptance": {"medusa": "vicuna-7b"}})"));
+  const json sc = ok(tree_calibrate(
+      R"({"choices": [[0], [1], [0, 0]], "family": "scale", "acceptance": {"medusa": "vicuna-7b"}, "tau": )" +
+      base["expected_tau"].dump() + "}"));
+  EXPECT_NEAR(sc["scale"].get<double>(), 1.0, 1e-12);
+}
+
+TEST(TreeCommands, CalibrateErrorsNameTheField) {
+  EXPECT_EQ(tree_calibrate(R"({"k": 4})").error.field, "tau");
+  EXPECT_EQ(tree_calibrate(R"({"k": 4, "tau": 9})").error.field, "tau");  // above 1 + k
+  EXPECT_EQ(tree_calibrate(R"({"k": 4, "tau": 2, "family": "beta"})").error.field, "family");
+  EXPECT_EQ(tree_calibrate(R"({"k": 4, "tau": 2, "acceptance": {"alpha": 0.5}})").error.field,
+            "acceptance");
+  EXPECT_EQ(tree_calibrate(R"({"k": 4, "tau": 2, "family": "scale"})").error.field, "acceptance");
+  EXPECT_EQ(tree_calibrate(R"({"eagle2": {"top_k": 0}, "tau": 2})").error.field, "eagle2.top_k");
+  EXPECT_EQ(tree_calibrate(R"({"eagle2": {"total_token": 100, "depth": 1, "top_k": 2}, "tau": 2})")
+                .error.field,
+            "eagle2.total_token");
+  EXPECT_EQ(tree_calibrate(R"({"k": 2, "preset": "eagle1", "tau": 2})").error.field, "k");
+}
+
 }  // namespace
 }  // namespace speccalc::commands

@@ -1,6 +1,7 @@
 // Sources of the acceptance matrix p[d][r], and calibration to a measured tau.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,9 @@ std::string medusa_model_names();
 // scan alpha on a grid of 1/1024 for the first crossing, then bisect it (60 halvings).
 // Errors when tau < 1 or above the largest value found on the grid.
 Expected<double> calibrate_alpha(const Tree& tree, double tau, const std::string& field = "tau");
+// The same search for any tau(alpha), e.g. a tree regenerated per alpha (EAGLE-2's dynamic tree).
+Expected<double> calibrate_alpha_with(const std::function<double(double)>& tau_of_alpha,
+                                      double tau, const std::string& field = "tau");
 
 // c * p with a scalar c in [0, 1 / (largest row sum)]: a one-parameter family around any
 // matrix (e.g. a Medusa table or the EAGLE-2 draft's ranks), monotone in c.
@@ -50,5 +54,10 @@ AcceptanceMatrix scale_acceptance(const AcceptanceMatrix& base, double c);
 // The c for which `tree` under scale_acceptance(base, c) reproduces `tau` (bisection).
 Expected<double> calibrate_scale(const Tree& tree, const AcceptanceMatrix& base, double tau,
                                  const std::string& field = "tau");
+// 1 / (largest row sum): the largest c that keeps every row sum <= 1 (0 for an all-zero matrix).
+double max_scale(const AcceptanceMatrix& base);
+// The same bisection for any tau(c) on [0, c_max] (e.g. a tree regenerated per c).
+Expected<double> calibrate_scale_with(const std::function<double(double)>& tau_of_scale,
+                                      double c_max, double tau, const std::string& field = "tau");
 
 }  // namespace speccalc::tree

@@ -10,6 +10,10 @@
 //   "convert"       {"k": 4 | "choices": [...] | "preset": NAME, one of "alpha", "tau",
 //                    "tau_without_bonus", "mean_acceptance_length", "draft_acceptance_rate",
 //                    "per_position", "per_position_joint"}  -> every metric (tree_metrics.hpp)
+//   "tree-calibrate" {"tau": 3.8, one of "k" | "choices" | "preset" | "eagle2": {"total_token",
+//                    "depth", "top_k"}, "family": "alpha" (default) | "scale" (+ "acceptance": ACC)}
+//                   -> {"alpha" | "scale", "acceptance" (the fitted matrix), "expected_tau", ...}
+//                   (an eagle2 tree is regenerated for every trial parameter)
 // ACC is exactly one of {"p": [[...]]}, {"rank_vector": [...]}, {"alpha": a},
 // {"medusa": "vicuna-7b"}, {"topk_accuracy": [[...]]} (cumulative top-k accuracies per depth).
 #pragma once
@@ -24,5 +28,6 @@ Response tree_expect(const std::string& input);
 Response tree_optimize(const std::string& input);
 Response tree_preset(const std::string& input);
 Response convert(const std::string& input);
+Response tree_calibrate(const std::string& input);
 
 }  // namespace speccalc::commands
