@@ -243,10 +243,25 @@ Response tree_expect(const std::string& input) {
   out["expected_tau"] = e.expected_tau;
   out["tau_pmf"] = e.tau_pmf;
   out["node_prob"] = e.node_prob;
+  if (in.contains("simulate")) {  // optional Monte Carlo check of the exact value
+    const json& sim = in["simulate"];
+    if (!sim.is_object()) return fail(make_error("simulate", "must be {\"trials\": N, \"seed\": S}"));
+    Expected<int> trials = get_int(sim, "trials", 1, 1000000, 100000, false);
+    if (!trials.ok()) return fail(make_error("simulate.trials", trials.error().message));
+    Expected<int> seed = get_int(sim, "seed", 0, 2147483647, 1, false);
+    if (!seed.ok()) return fail(make_error("simulate.seed", seed.error().message));
+    const SimulationResult r = simulate_tree(tree.value(), acc.value(),
+                                             static_cast<std::uint64_t>(seed.value()),
+                                             trials.value());
+    out["simulation"] = {{"trials", r.trials},       {"seed", seed.value()},
+                         {"mean_tau", r.mean_tau},   {"std_error", r.std_error},
+                         {"interval_999", {r.lo, r.hi}}};
+  }
   out["definitions"] = {
       {"expected_tau", "mean tokens per draft-verify cycle, bonus token included"},
       {"tau_pmf", "tau_pmf[j] = P(tau = 1 + j): j draft tokens accepted"},
-      {"node_prob", "P(node accepted), in the order of choices"}};
+      {"node_prob", "P(node accepted), in the order of choices"},
+      {"simulation", "optional Monte Carlo estimate (splitmix64, seeded) with its 99.9 % interval"}};
   return done(out);
 }
 

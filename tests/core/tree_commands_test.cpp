@@ -26,6 +26,17 @@ TEST(TreeCommands, ExpectMatchesHandCalculation) {
   EXPECT_EQ(out["nodes"], 4);
 }
 
+TEST(TreeCommands, ExpectCanAddAMonteCarloCheck) {
+  const json out = ok(tree_expect(R"({"choices": [[0], [1], [0, 0], [0, 1]],
+      "acceptance": {"p": [[0.5, 0.25]]}, "simulate": {"trials": 50000, "seed": 3}})"));
+  const json& sim = out["simulation"];
+  EXPECT_EQ(sim["trials"], 50000);
+  EXPECT_LE(sim["interval_999"][0].get<double>(), 2.125);  // exact tau (hand calculation above)
+  EXPECT_GE(sim["interval_999"][1].get<double>(), 2.125);
+  EXPECT_EQ(tree_expect(R"({"choices": [[0]], "acceptance": {"alpha": 0.5},
+      "simulate": {"trials": 0}})").error.field, "simulate.trials");
+}
+
 TEST(TreeCommands, AcceptanceSourcesAllWork) {
   // Chain of 2 under alpha 0.5: tau = 1 + 0.5 + 0.25 = 1.75 (rank 0 is accepted w.p. alpha).
   EXPECT_DOUBLE_EQ(

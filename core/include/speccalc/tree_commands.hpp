@@ -1,5 +1,6 @@
 // JSON handlers for the tree solver, registered in core/src/api.cpp's command table.
-//   "tree-expect"   {"choices": [[0], [0, 0], ...], "acceptance": ACC}
+//   "tree-expect"   {"choices": [[0], [0, 0], ...], "acceptance": ACC,
+//                    "simulate": {"trials": 100000, "seed": 1} (optional Monte Carlo check)}
 //                   -> {"expected_tau", "tau_pmf" (index j = P(tau = 1 + j)), "node_prob", ...}
 //   "tree-optimize" {"acceptance": ACC, "budget": n, "max_depth": D (default 64),
 //                    "max_rank": R (default 64), "contiguous": false (true: children ranks 0..b-1)}
