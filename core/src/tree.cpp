@@ -60,8 +60,7 @@ std::vector<int> Tree::nodes_per_depth() const {
 
 Expected<Tree> make_tree(const std::vector<std::vector<int>>& choices, const std::string& field) {
   if (choices.size() > static_cast<std::size_t>(kMaxNodes)) {
-    return make_error(field, "has " + std::to_string(choices.size()) +
-                                 " nodes; the limit is 4096");
+    return make_error(field, "has " + std::to_string(choices.size()) + " nodes; the limit is 4096");
   }
   std::map<std::vector<int>, int> index;
   for (std::size_t i = 0; i < choices.size(); ++i) {
@@ -73,8 +72,8 @@ Expected<Tree> make_tree(const std::vector<std::vector<int>>& choices, const std
     }
     for (std::size_t j = 0; j < path.size(); ++j) {
       if (path[j] < 0 || path[j] >= kMaxRank) {
-        return make_error(index_field(f, j), "rank " + std::to_string(path[j]) +
-                                                 " is outside [0, 63]");
+        return make_error(index_field(f, j),
+                          "rank " + std::to_string(path[j]) + " is outside [0, 63]");
       }
     }
     auto inserted = index.emplace(path, static_cast<int>(i));
@@ -126,8 +125,8 @@ Expected<AcceptanceMatrix> make_acceptance(std::vector<std::vector<double>> rows
     const std::string fd = index_field(field, d);
     if (rows[d].empty()) return make_error(fd, "needs at least one entry (rank 0)");
     if (rows[d].size() > static_cast<std::size_t>(kMaxRank)) {
-      return make_error(fd, "has " + std::to_string(rows[d].size()) +
-                                " entries; the limit is 64 ranks");
+      return make_error(
+          fd, "has " + std::to_string(rows[d].size()) + " entries; the limit is 64 ranks");
     }
     double sum = 0.0;
     for (std::size_t r = 0; r < rows[d].size(); ++r) {

@@ -18,7 +18,8 @@ std::string number(double x) {
 // Relabels "field[0]" (from a one-row matrix) as "field".
 Error one_row_error(Error e, const std::string& field) {
   const std::string prefix = field + "[0]";
-  if (e.field.compare(0, prefix.size(), prefix) == 0) e.field = field + e.field.substr(prefix.size());
+  if (e.field.compare(0, prefix.size(), prefix) == 0)
+    e.field = field + e.field.substr(prefix.size());
   return e;
 }
 
@@ -75,8 +76,8 @@ Expected<double> calibrate_alpha(const Tree& tree, double tau, const std::string
   return calibrate_alpha_with([&](double x) { return tau_for_alpha(tree, x); }, tau, field);
 }
 
-Expected<double> calibrate_alpha_with(const std::function<double(double)>& tau_of_alpha,
-                                      double tau, const std::string& field) {
+Expected<double> calibrate_alpha_with(const std::function<double(double)>& tau_of_alpha, double tau,
+                                      const std::string& field) {
   if (!std::isfinite(tau) || tau < 1.0) return make_error(field, "must be a finite number >= 1");
   if (tau == 1.0) return 0.0;
   double lo = 0.0, hi = -1.0, best = 1.0;

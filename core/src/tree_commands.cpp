@@ -98,8 +98,10 @@ Expected<AcceptanceMatrix> parse_acceptance(const json& obj, const std::string& 
                         "unknown key; use one of p, rank_vector, alpha, medusa, topk_accuracy");
     }
     if (!key.empty()) {
-      return make_error(field, "give exactly one of p, rank_vector, alpha, medusa, "
-                               "topk_accuracy (got " + key + " and " + item.key() + ")");
+      return make_error(field,
+                        "give exactly one of p, rank_vector, alpha, medusa, "
+                        "topk_accuracy (got " +
+                            key + " and " + item.key() + ")");
     }
     key = item.key();
   }
@@ -181,7 +183,8 @@ Expected<Draft> parse_draft(const json& in, bool allow_eagle2) {
                      (allow_eagle2 && in.contains("eagle2"));
   if (shapes != 1) {
     return make_error("k", std::string("give exactly one draft shape: k (chain length), choices, "
-                                       "preset") + (allow_eagle2 ? ", or eagle2" : ""));
+                                       "preset") +
+                               (allow_eagle2 ? ", or eagle2" : ""));
   }
   Draft d;
   if (in.contains("k")) {
@@ -245,23 +248,26 @@ Response tree_expect(const std::string& input) {
   out["node_prob"] = e.node_prob;
   if (in.contains("simulate")) {  // optional Monte Carlo check of the exact value
     const json& sim = in["simulate"];
-    if (!sim.is_object()) return fail(make_error("simulate", "must be {\"trials\": N, \"seed\": S}"));
+    if (!sim.is_object())
+      return fail(make_error("simulate", "must be {\"trials\": N, \"seed\": S}"));
     Expected<int> trials = get_int(sim, "trials", 1, 1000000, 100000, false);
     if (!trials.ok()) return fail(make_error("simulate.trials", trials.error().message));
     Expected<int> seed = get_int(sim, "seed", 0, 2147483647, 1, false);
     if (!seed.ok()) return fail(make_error("simulate.seed", seed.error().message));
-    const SimulationResult r = simulate_tree(tree.value(), acc.value(),
-                                             static_cast<std::uint64_t>(seed.value()),
-                                             trials.value());
-    out["simulation"] = {{"trials", r.trials},       {"seed", seed.value()},
-                         {"mean_tau", r.mean_tau},   {"std_error", r.std_error},
+    const SimulationResult r = simulate_tree(
+        tree.value(), acc.value(), static_cast<std::uint64_t>(seed.value()), trials.value());
+    out["simulation"] = {{"trials", r.trials},
+                         {"seed", seed.value()},
+                         {"mean_tau", r.mean_tau},
+                         {"std_error", r.std_error},
                          {"interval_999", {r.lo, r.hi}}};
   }
   out["definitions"] = {
       {"expected_tau", "mean tokens per draft-verify cycle, bonus token included"},
       {"tau_pmf", "tau_pmf[j] = P(tau = 1 + j): j draft tokens accepted"},
       {"node_prob", "P(node accepted), in the order of choices"},
-      {"simulation", "optional Monte Carlo estimate (splitmix64, seeded) with its 99.9 % interval"}};
+      {"simulation",
+       "optional Monte Carlo estimate (splitmix64, seeded) with its 99.9 % interval"}};
   return done(out);
 }
 
@@ -279,12 +285,14 @@ Response tree_optimize(const std::string& input) {
   if (!rank.ok()) return fail(rank.error());
   bool contiguous = false;
   if (in.contains("contiguous")) {
-    if (!in["contiguous"].is_boolean()) return fail(make_error("contiguous", "must be true or false"));
+    if (!in["contiguous"].is_boolean())
+      return fail(make_error("contiguous", "must be true or false"));
     contiguous = in["contiguous"].get<bool>();
   }
   Expected<OptimalTrees> best =
-      contiguous ? optimize_tree_contiguous(acc.value(), budget.value(), depth.value(), rank.value())
-                 : optimize_tree(acc.value(), budget.value(), depth.value(), rank.value());
+      contiguous
+          ? optimize_tree_contiguous(acc.value(), budget.value(), depth.value(), rank.value())
+          : optimize_tree(acc.value(), budget.value(), depth.value(), rank.value());
   if (!best.ok()) return fail(best.error());
   const TreeExpectation e = expect_tree(best.value().tree, acc.value());
   json out = tree_json(best.value().tree);
@@ -319,7 +327,8 @@ Response tree_preset(const std::string& input) {
     Expected<AcceptanceMatrix> parsed = parse_acceptance(in, "acceptance");
     if (!parsed.ok()) {
       Error e = parsed.error();
-      if (!has_acc) e.message = "is required for eagle2 (candidates are ranked by path probability)";
+      if (!has_acc)
+        e.message = "is required for eagle2 (candidates are ranked by path probability)";
       return fail(e);
     }
     acc = parsed.value();
@@ -394,9 +403,10 @@ Response convert(const std::string& input) {
     }
   }
   if (found != 1) {
-    return fail(make_error("", "give exactly one metric: alpha, tau, tau_without_bonus, "
-                               "mean_acceptance_length, draft_acceptance_rate, per_position, "
-                               "per_position_joint"));
+    return fail(make_error("",
+                           "give exactly one metric: alpha, tau, tau_without_bonus, "
+                           "mean_acceptance_length, draft_acceptance_rate, per_position, "
+                           "per_position_joint"));
   }
   Expected<Metrics> m = convert_metrics(draft, given);
   if (!m.ok()) return fail(m.error());
@@ -413,8 +423,9 @@ Response convert(const std::string& input) {
   out["per_position_joint"] = r.per_position_joint;
   json assumptions = json::array();
   if (r.per_position_from_alpha_model) {
-    assumptions.push_back("per-position rates derived from the alpha rank model "
-                          "p[d][r] = alpha*(1-alpha)^r (only a scalar was given)");
+    assumptions.push_back(
+        "per-position rates derived from the alpha rank model "
+        "p[d][r] = alpha*(1-alpha)^r (only a scalar was given)");
   }
   if (!r.has_alpha) {
     assumptions.push_back("no alpha reproduces this tau on this tree under the alpha model");
@@ -424,8 +435,9 @@ Response convert(const std::string& input) {
       {"tau", "mean tokens per cycle, bonus token included"},
       {"tau_without_bonus", "mean accepted draft tokens per cycle (tau - 1)"},
       {"mean_acceptance_length", "vLLM: 1 + accepted draft tokens / drafts (= tau)"},
-      {"draft_acceptance_rate", "vLLM: accepted draft tokens / proposed draft tokens "
-                                "= (tau - 1) / draft_tokens"},
+      {"draft_acceptance_rate",
+       "vLLM: accepted draft tokens / proposed draft tokens "
+       "= (tau - 1) / draft_tokens"},
       {"per_position", "P(depth i accepted | depth i-1 accepted), i = 1..depth"},
       {"per_position_joint", "P(at least i draft tokens accepted), i = 1..depth"},
       {"alpha", "per-token acceptance that gives this tau on this draft under the alpha model"}};
@@ -438,12 +450,14 @@ Response tree_calibrate(const std::string& input) {
   const json& in = doc.value();
   Expected<Draft> draft = parse_draft(in, true);
   if (!draft.ok()) return fail(draft.error());
-  if (!in.contains("tau")) return fail(make_error("tau", "is required (measured tokens per cycle, bonus token included)"));
+  if (!in.contains("tau"))
+    return fail(make_error("tau", "is required (measured tokens per cycle, bonus token included)"));
   Expected<double> tau = get_number(in["tau"], "tau");
   if (!tau.ok()) return fail(tau.error());
   std::string family = "alpha";
   if (in.contains("family")) {
-    if (!in["family"].is_string()) return fail(make_error("family", "must be \"alpha\" or \"scale\""));
+    if (!in["family"].is_string())
+      return fail(make_error("family", "must be \"alpha\" or \"scale\""));
     family = in["family"].get<std::string>();
   }
   if (family != "alpha" && family != "scale") {
@@ -455,8 +469,9 @@ Response tree_calibrate(const std::string& input) {
     if (!parsed.ok()) return fail(parsed.error());
     base = parsed.value();
   } else if (in.contains("acceptance")) {
-    return fail(make_error("acceptance", "is not used by family alpha (give family \"scale\" "
-                                         "to fit a multiple of this matrix)"));
+    return fail(make_error("acceptance",
+                           "is not used by family alpha (give family \"scale\" "
+                           "to fit a multiple of this matrix)"));
   }
   auto matrix = [&](double x) {
     return family == "alpha" ? acceptance_from_alpha(x).value() : scale_acceptance(base, x);
@@ -477,11 +492,11 @@ Response tree_calibrate(const std::string& input) {
   out["acceptance"] = family == "alpha" ? json{{"alpha", fit.value()}} : json{{"p", fitted.rows}};
   out["tau_target"] = tau.value();
   out["expected_tau"] = expect_tree(tree, fitted).expected_tau;
-  out["definitions"] = {
-      {"acceptance", "the fitted acceptance; pass it to tree-expect / tree-optimize to predict "
-                     "other trees and sizes"},
-      {"alpha", "p[d][r] = alpha * (1 - alpha)^r (docs/tree-model.md)"},
-      {"scale", "p = scale * the given matrix"}};
+  out["definitions"] = {{"acceptance",
+                         "the fitted acceptance; pass it to tree-expect / tree-optimize to predict "
+                         "other trees and sizes"},
+                        {"alpha", "p[d][r] = alpha * (1 - alpha)^r (docs/tree-model.md)"},
+                        {"scale", "p = scale * the given matrix"}};
   return done(out);
 }
 

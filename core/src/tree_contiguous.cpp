@@ -10,8 +10,9 @@ constexpr double kMaxWork = 5e7;
 
 struct Tables {
   int n, D, R;
-  std::vector<double> V;     // V[d * (n + 1) + m], d = 1..D
-  std::vector<int> choice;   // choice[(d * R + i) * (n + 1) + k]: nodes for rank i's subtree, 0 = stop
+  std::vector<double> V;  // V[d * (n + 1) + m], d = 1..D
+  std::vector<int>
+      choice;  // choice[(d * R + i) * (n + 1) + k]: nodes for rank i's subtree, 0 = stop
   double& v(int d, int m) { return V[static_cast<std::size_t>(d) * (n + 1) + m]; }
   int& pick(int d, int i, int k) {
     return choice[(static_cast<std::size_t>(d) * R + i) * (n + 1) + k];

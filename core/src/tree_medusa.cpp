@@ -17,7 +17,8 @@ Expected<AcceptanceMatrix> medusa_acceptance(const std::string& model, const std
   }
   auto it = doc["models"].find(key);
   if (it == doc["models"].end()) {
-    return make_error(field, "unknown Medusa model '" + model + "'; known: " + medusa_model_names());
+    return make_error(field,
+                      "unknown Medusa model '" + model + "'; known: " + medusa_model_names());
   }
   std::vector<std::vector<double>> cumulative;
   for (const nlohmann::json& head : *it) {

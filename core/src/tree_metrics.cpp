@@ -92,9 +92,9 @@ Expected<Metrics> convert_metrics(const Tree& draft, const MetricInput& given) {
     }
   }
   if (!std::isfinite(tau) || tau < 1.0 || tau > top + 1e-12) {
-    return make_error(given.field, "gives tau = " + std::to_string(tau) +
-                                       ", outside [1, " + std::to_string(top) +
-                                       "] for a draft of depth " + std::to_string(m.depth));
+    return make_error(given.field, "gives tau = " + std::to_string(tau) + ", outside [1, " +
+                                       std::to_string(top) + "] for a draft of depth " +
+                                       std::to_string(m.depth));
   }
   m.tau = tau;
   m.mean_acceptance_length = tau;

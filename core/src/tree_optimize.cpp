@@ -23,11 +23,11 @@ namespace speccalc::tree {
 namespace {
 
 struct Candidate {
-  double value;   // product of p along the path
-  int parent;     // taken-node index, -1 for the root
-  int depth;      // 1-based depth of the candidate
-  int slot;       // position in the sorted rank order of its parent's depth
-  int seq;        // push order, the tie-breaker
+  double value;  // product of p along the path
+  int parent;    // taken-node index, -1 for the root
+  int depth;     // 1-based depth of the candidate
+  int slot;      // position in the sorted rank order of its parent's depth
+  int seq;       // push order, the tie-breaker
 };
 
 bool before(const Candidate& a, const Candidate& b) {  // a should pop before b
@@ -71,8 +71,8 @@ class Heap {
 
 }  // namespace
 
-Expected<OptimalTrees> optimize_tree(const AcceptanceMatrix& acceptance, int budget,
-                                     int max_depth, int max_rank) {
+Expected<OptimalTrees> optimize_tree(const AcceptanceMatrix& acceptance, int budget, int max_depth,
+                                     int max_rank) {
   if (budget < 1 || budget > kMaxNodes) {
     return make_error("budget", "must be an integer in [1, 4096], got " + std::to_string(budget));
   }
@@ -90,9 +90,8 @@ Expected<OptimalTrees> optimize_tree(const AcceptanceMatrix& acceptance, int bud
   for (int d = 0; d < distinct_rows; ++d) {
     sorted[d].resize(max_rank);
     for (int r = 0; r < max_rank; ++r) sorted[d][r] = r;
-    std::stable_sort(sorted[d].begin(), sorted[d].end(), [&](int a, int b) {
-      return acceptance.p(d, a) > acceptance.p(d, b);
-    });
+    std::stable_sort(sorted[d].begin(), sorted[d].end(),
+                     [&](int a, int b) { return acceptance.p(d, a) > acceptance.p(d, b); });
   }
   auto rank_at = [&](int parent_depth, int slot) {
     return sorted[std::min(parent_depth, distinct_rows - 1)][slot];
@@ -121,8 +120,8 @@ Expected<OptimalTrees> optimize_tree(const AcceptanceMatrix& acceptance, int bud
     tau += c.value;
     out.tau_curve.push_back(tau);
     if (c.depth < max_depth) {  // first (most probable) child
-      heap.push({c.value * acceptance.p(c.depth, rank_at(c.depth, 0)), index, c.depth + 1, 0,
-                 seq++});
+      heap.push(
+          {c.value * acceptance.p(c.depth, rank_at(c.depth, 0)), index, c.depth + 1, 0, seq++});
     }
     if (c.slot + 1 < max_rank) {  // next sibling in p order
       const double parent_value = c.parent < 0 ? 1.0 : value[c.parent];

@@ -6,6 +6,7 @@
 namespace speccalc::tree {
 namespace {
 
+// clang-format off
 // SafeAILab/EAGLE eagle/model/choices.py, mc_sim_7b_63 (the EA-model default tree_choices).
 const std::vector<std::vector<int>> kEagle1 = {
     {0}, {1}, {2}, {3}, {0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {2, 0}, {2, 1}, {3, 0},
@@ -21,6 +22,7 @@ const std::vector<std::vector<int>> kMedusa63 = {
     {0, 0, 7}, {0, 0, 8}, {0, 0, 9}, {6, 0}, {0, 4, 0}, {1, 4}, {7, 0}, {0, 1, 2}, {2, 0, 0},
     {3, 1}, {2, 2}, {8, 0}, {0, 5, 0}, {1, 5}, {1, 0, 1}, {0, 2, 1}, {9, 0}, {0, 6, 0},
     {0, 0, 0, 1}, {1, 6}, {0, 7, 0}};
+// clang-format on
 
 struct Node {
   double value;

@@ -41,9 +41,9 @@ SimulationResult simulate_tree(const Tree& tree, const AcceptanceMatrix& accepta
     for (;;) {
       const double u = rng.uniform();
       const std::vector<double>& row =
-          acceptance.rows[depth < static_cast<int>(acceptance.rows.size())
-                              ? depth
-                              : acceptance.rows.size() - 1];
+          acceptance
+              .rows[depth < static_cast<int>(acceptance.rows.size()) ? depth
+                                                                     : acceptance.rows.size() - 1];
       int matched = -1;
       double cum = 0.0;
       for (int r = 0; r < static_cast<int>(row.size()); ++r) {

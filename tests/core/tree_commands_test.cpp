@@ -34,7 +34,9 @@ TEST(TreeCommands, ExpectCanAddAMonteCarloCheck) {
   EXPECT_LE(sim["interval_999"][0].get<double>(), 2.125);  // exact tau (hand calculation above)
   EXPECT_GE(sim["interval_999"][1].get<double>(), 2.125);
   EXPECT_EQ(tree_expect(R"({"choices": [[0]], "acceptance": {"alpha": 0.5},
-      "simulate": {"trials": 0}})").error.field, "simulate.trials");
+      "simulate": {"trials": 0}})")
+                .error.field,
+            "simulate.trials");
 }
 
 TEST(TreeCommands, AcceptanceSourcesAllWork) {
@@ -43,17 +45,22 @@ TEST(TreeCommands, AcceptanceSourcesAllWork) {
       ok(tree_expect(R"({"choices": [[0], [0, 0]], "acceptance": {"alpha": 0.5}})"))["expected_tau"]
           .get<double>(),
       1.75);
-  EXPECT_DOUBLE_EQ(ok(tree_expect(R"({"choices": [[0], [1]], "acceptance": {"rank_vector": [0.5, 0.25]}})"))
-                       ["expected_tau"].get<double>(),
-                   1.75);
+  EXPECT_DOUBLE_EQ(
+      ok(tree_expect(
+          R"({"choices": [[0], [1]], "acceptance": {"rank_vector": [0.5, 0.25]}})"))["expected_tau"]
+          .get<double>(),
+      1.75);
   // Medusa vicuna-7b, one node [0]: tau = 1 + head-0 top-1 accuracy 0.5603876709938049.
   EXPECT_DOUBLE_EQ(
-      ok(tree_expect(R"({"choices": [[0]], "acceptance": {"medusa": "vicuna-7b"}})"))["expected_tau"]
+      ok(tree_expect(
+          R"({"choices": [[0]], "acceptance": {"medusa": "vicuna-7b"}})"))["expected_tau"]
           .get<double>(),
       1.5603876709938049);
-  EXPECT_DOUBLE_EQ(ok(tree_expect(R"({"choices": [[0], [1]], "acceptance": {"topk_accuracy": [[0.5, 0.75]]}})"))
-                       ["expected_tau"].get<double>(),
-                   1.75);
+  EXPECT_DOUBLE_EQ(
+      ok(tree_expect(R"({"choices": [[0], [1]], "acceptance": {"topk_accuracy": [[0.5, 0.75]]}})"))
+          ["expected_tau"]
+              .get<double>(),
+      1.75);
 }
 
 TEST(TreeCommands, ErrorsNameTheField) {
@@ -153,18 +160,19 @@ TEST(TreeCommands, CalibrateRecoversKnownParameters) {
   // EAGLE-2 dynamic tree: take the tau that alpha 0.65 gives on the regenerated tree, fit it back.
   const json gen = ok(tree_preset(R"({"name": "eagle2", "acceptance": {"alpha": 0.65}})"));
   const double target = gen["expected_tau"].get<double>();
-  const json e2 = ok(tree_calibrate(
-      R"({"eagle2": {"total_token": 60, "depth": 5, "top_k": 10}, "tau": )" +
-      json(target).dump() + "}"));
+  const json e2 =
+      ok(tree_calibrate(R"({"eagle2": {"total_token": 60, "depth": 5, "top_k": 10}, "tau": )" +
+                        json(target).dump() + "}"));
   EXPECT_NEAR(e2["expected_tau"].get<double>(), target, 1e-9);
   EXPECT_NEAR(e2["alpha"].get<double>(), 0.65, 1e-9);
   EXPECT_EQ(e2["nodes"], 59);
 
   // Scale family on Medusa's table: c = 1 reproduces the unscaled tau.
-  const json base = ok(tree_expect(R"({"choices": [[0], [1], [0, 0]], "acceptance": {"medusa": "vicuna-7b"}})"));
-  const json sc = ok(tree_calibrate(
-      R"({"choices": [[0], [1], [0, 0]], "family": "scale", "acceptance": {"medusa": "vicuna-7b"}, "tau": )" +
-      base["expected_tau"].dump() + "}"));
+  const json base =
+      ok(tree_expect(R"({"choices": [[0], [1], [0, 0]], "acceptance": {"medusa": "vicuna-7b"}})"));
+  const json sc = ok(tree_calibrate(R"({"choices": [[0], [1], [0, 0]], "family": "scale",
+      "acceptance": {"medusa": "vicuna-7b"}, "tau": )" +
+                                    base["expected_tau"].dump() + "}"));
   EXPECT_NEAR(sc["scale"].get<double>(), 1.0, 1e-12);
 }
 

@@ -82,10 +82,9 @@ TEST(Metrics, RejectsImpossibleValuesNamingTheField) {
   const Tree chain = chain_tree(4);
   EXPECT_EQ(convert_metrics(chain, scalar(MetricKind::kTau, 5.5, "tau")).error().field, "tau");
   EXPECT_EQ(convert_metrics(chain, scalar(MetricKind::kTau, 0.9, "tau")).error().field, "tau");
-  EXPECT_EQ(convert_metrics(chain, scalar(MetricKind::kDraftAcceptanceRate, 1.2, "rate"))
-                .error()
-                .field,
-            "rate");
+  EXPECT_EQ(
+      convert_metrics(chain, scalar(MetricKind::kDraftAcceptanceRate, 1.2, "rate")).error().field,
+      "rate");
   MetricInput joint;
   joint.kind = MetricKind::kPerPositionJoint;
   joint.field = "per_position_joint";

@@ -224,8 +224,9 @@ TEST(TreeOptimize, LargestProblemRunsAndReportsTime) {
   const int reps = 20;
   double sink = 0.0;
   for (int i = 0; i < reps; ++i) sink += optimize_tree(m, 4096, 64, 64).value().expected_tau;
-  const double ms = std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - start).count() / reps;
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() /
+      reps;
   std::printf("optimize_tree(budget 4096, depth 64, rank 64): %.3f ms per run (tau %.6f)\n", ms,
               sink / reps);
   EXPECT_GT(sink, 0.0);

@@ -62,9 +62,9 @@ Expected<AcceptanceMatrix> make_acceptance(std::vector<std::vector<double>> rows
                                            const std::string& field = "acceptance.p");
 
 struct TreeExpectation {
-  double expected_tau = 1.0;       // tokens per cycle, bonus token included
-  std::vector<double> tau_pmf;     // tau_pmf[j] = P(tau = 1 + j), j = 0..max_depth
-  std::vector<double> node_prob;   // P(node accepted), in node order
+  double expected_tau = 1.0;      // tokens per cycle, bonus token included
+  std::vector<double> tau_pmf;    // tau_pmf[j] = P(tau = 1 + j), j = 0..max_depth
+  std::vector<double> node_prob;  // P(node accepted), in node order
 };
 
 // Exact expectation and distribution. tau = 1 + sum over nodes of the product of p along the

@@ -45,8 +45,8 @@ std::string medusa_model_names();
 // Errors when tau < 1 or above the largest value found on the grid.
 Expected<double> calibrate_alpha(const Tree& tree, double tau, const std::string& field = "tau");
 // The same search for any tau(alpha), e.g. a tree regenerated per alpha (EAGLE-2's dynamic tree).
-Expected<double> calibrate_alpha_with(const std::function<double(double)>& tau_of_alpha,
-                                      double tau, const std::string& field = "tau");
+Expected<double> calibrate_alpha_with(const std::function<double(double)>& tau_of_alpha, double tau,
+                                      const std::string& field = "tau");
 
 // c * p with a scalar c in [0, 1 / (largest row sum)]: a one-parameter family around any
 // matrix (e.g. a Medusa table or the EAGLE-2 draft's ranks), monotone in c.

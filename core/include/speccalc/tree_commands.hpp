@@ -12,7 +12,8 @@
 //                    "tau_without_bonus", "mean_acceptance_length", "draft_acceptance_rate",
 //                    "per_position", "per_position_joint"}  -> every metric (tree_metrics.hpp)
 //   "tree-calibrate" {"tau": 3.8, one of "k" | "choices" | "preset" | "eagle2": {"total_token",
-//                    "depth", "top_k"}, "family": "alpha" (default) | "scale" (+ "acceptance": ACC)}
+//                    "depth", "top_k"}, "family": "alpha" (default) | "scale" (+ "acceptance":
+//                    ACC)}
 //                   -> {"alpha" | "scale", "acceptance" (the fitted matrix), "expected_tau", ...}
 //                   (an eagle2 tree is regenerated for every trial parameter)
 // ACC is exactly one of {"p": [[...]]}, {"rank_vector": [...]}, {"alpha": a},

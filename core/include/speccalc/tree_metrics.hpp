@@ -36,9 +36,9 @@ enum class MetricKind {
 
 struct MetricInput {
   MetricKind kind = MetricKind::kTau;
-  double value = 0.0;           // scalar kinds
-  std::vector<double> values;   // per-position kinds (length = the draft's depth)
-  std::string field = "tau";    // JSON field named in errors
+  double value = 0.0;          // scalar kinds
+  std::vector<double> values;  // per-position kinds (length = the draft's depth)
+  std::string field = "tau";   // JSON field named in errors
 };
 
 struct Metrics {

@@ -12,8 +12,8 @@ struct OptimalTrees {
   // Nodes in selection order (each parent before its children). The first m nodes form an
   // optimal m-node tree for every m, so one run answers every budget up to n.
   Tree tree;
-  double expected_tau = 1.0;       // tau of `tree` (bonus token included)
-  std::vector<double> tau_curve;   // tau_curve[m - 1] = tau*(m), m = 1..budget
+  double expected_tau = 1.0;      // tau of `tree` (bonus token included)
+  std::vector<double> tau_curve;  // tau_curve[m - 1] = tau*(m), m = 1..budget
 };
 
 // Optimal tree with at most `budget` draft nodes, depth <= max_depth and ranks in
@@ -23,8 +23,8 @@ struct OptimalTrees {
 // Limits (errors name the field): budget in [1, 4096], max_depth in [1, 64], max_rank in [1, 64].
 // Cost: O(budget * log budget) plus sorting each row once; budget 4096, depth 64, rank 64 runs
 // in well under 2 ms natively (see docs/tree-model.md for the measured figure).
-Expected<OptimalTrees> optimize_tree(const AcceptanceMatrix& acceptance, int budget,
-                                     int max_depth, int max_rank);
+Expected<OptimalTrees> optimize_tree(const AcceptanceMatrix& acceptance, int budget, int max_depth,
+                                     int max_rank);
 
 // Contiguous-ranks variant: every node's children must be ranks 0..b-1 (what Sequoia's dynamic
 // program searches; engines accept any ranks, so this only matters for rows that are not sorted
