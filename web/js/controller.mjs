@@ -158,20 +158,26 @@ async function drawCharts() {
   const result = state.result;
   if (!config) return;
   const done = busy('Computing sweeps…');
+  // Each view draws on its own: a failing one says so in its own note and the rest still draw.
+  const steps = [
+    [charts.roofline, () => charts.showRoofline(result)],
+    [charts.k, () => charts.showK(config)],
+    [charts.batch, () => charts.showBatch(config)],
+    [charts.families, async () => charts.showFamilies(config, state.lists.methods, await tables.measuredFor(config.target))],
+    [null, () => tree.show(config)],
+  ];
   try {
-    charts.showRoofline(result);
-    const stillCurrent = () => seq === chartSeq;
-    await charts.showK(config);
-    if (!stillCurrent()) return;
-    await charts.showBatch(config);
-    if (!stillCurrent()) return;
-    const measured = await tables.measuredFor(config.target);
-    if (!stillCurrent()) return;
-    await charts.showFamilies(config, state.lists.methods, measured);
-    if (!stillCurrent()) return;
-    await tree.show(config);
-  } catch (e) {
-    showBanner(`Chart error: ${describeError(e)}`);
+    for (const [slot, step] of steps) {
+      if (seq !== chartSeq) return;
+      try {
+        await step();
+      } catch (e) {
+        if (slot) {
+          slot.destroy();
+          slot.setNote(`Could not draw: ${describeError(e)}`);
+        }
+      }
+    }
   } finally {
     done();
   }

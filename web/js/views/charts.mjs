@@ -18,10 +18,15 @@ const ok = (points) => points.filter((p) => p.result);
 
 // Peak compute and bandwidth for the roof, if the core reported them with the result.
 function roofOf(result) {
-  const r = result.roofline || result.hardware_limits || {};
-  const peak = r.peak_flops_per_s ?? r.peak_flops;
-  const bw = r.bandwidth_bytes_per_s ?? r.memory_bandwidth_bytes_per_s;
-  return typeof peak === 'number' && typeof bw === 'number' ? { peak, bw } : null;
+  const r = result.roofline || {};
+  let peak = r.peak_flops_per_s;
+  let bw = r.bandwidth_bytes_per_s;
+  // Otherwise read the effective roof off the baseline pass the core timed: its memory time is
+  // bytes / effective bandwidth and its compute time FLOPs / effective peak (cost.hpp).
+  const b = result.baseline;
+  if (typeof peak !== 'number' && b && b.compute_time_s > 0) peak = b.flops / b.compute_time_s;
+  if (typeof bw !== 'number' && b && b.memory_time_s > 0) bw = b.bytes / b.memory_time_s;
+  return typeof peak === 'number' && typeof bw === 'number' && peak > 0 && bw > 0 ? { peak, bw } : null;
 }
 
 function achieved(p) {
@@ -72,7 +77,7 @@ export class ChartsView {
       cursor: { points: { size: 10 } },
     }, data);
     slot.setNote(roof
-      ? `Ridge at ${fmt.plain(roof.peak / roof.bw)} FLOP/byte; points left of it are memory-bound.`
+      ? `Roof: ${fmt.si(roof.bw, 'B/s')} effective bandwidth, ${fmt.si(roof.peak, 'FLOP/s')} effective peak; ridge at ${fmt.plain(roof.peak / roof.bw)} FLOP/byte. Points sit below the roof by the per-pass overheads.`
       : 'Achieved FLOP/s of each pass (the core did not report the GPU roof for this build).');
   }
 
@@ -87,7 +92,7 @@ export class ChartsView {
       return;
     }
     const [axis, values] = spec;
-    const points = ok(await sweep(config, axis, values));
+    const points = ok(await sweep(config, `method.${axis}`, values));
     if (!points.length) {
       slot.destroy();
       slot.setNote('No valid point in the sweep.');
@@ -123,8 +128,8 @@ export class ChartsView {
       slot.setNote('No valid point in the sweep.');
       return;
     }
-    // The break-even batch is the first swept batch where speculation stops paying (speedup ≤ 1).
-    const firstLoss = points.find((p) => p.result.speedup <= 1);
+    // The break-even batch is the first swept batch where speculation stops paying (speedup < 1).
+    const firstLoss = points.find((p) => p.result.speedup < 1);
     const breakEven = raw.meta?.break_even_batch ?? (firstLoss ? firstLoss.value : null);
     const thr = (r) => r.throughput_tokens_per_s ?? r.tokens_per_s;
     const baseThr = (r) => r.baseline_throughput_tokens_per_s ?? r.baseline_tokens_per_s;
@@ -157,7 +162,7 @@ export class ChartsView {
   async showFamilies(config, families, measured = []) {
     const slot = this.families;
     const names = families.map((f) => (typeof f === 'string' ? f : f.id)).filter((f) => f !== 'ar');
-    const points = ok(await sweep(config, 'family', names));
+    const points = ok(await sweep(config, 'method.family', names));
     if (!points.length) {
       slot.destroy();
       slot.setNote('No family could be evaluated with this acceptance input.');
@@ -190,7 +195,7 @@ export class ChartsView {
       plugins: [{ hooks: { draw: [(u) => drawOneLine(u)] } }],
     }, data);
     slot.setNote(measuredBy.size
-      ? 'Bars: predicted with each family\'s defaults and the acceptance above. Dots: the best published speedup for this model.'
+      ? 'Bars: predicted with each family\'s defaults and the acceptance above. Dots: the best published speedup for this model (on the GPU the source used).'
       : 'Bars: predicted with each family\'s defaults and the acceptance above. The dashed line is 1× (no gain).');
     slot.setExport('families', points.map((p) => ({ family: p.value, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s, published_speedup: measuredBy.get(p.value) ?? '' })));
   }

@@ -15,7 +15,8 @@ const PARAM_LABELS = {
   'lookahead.ngram': 'N — n-gram size',
   'lookahead.guess': 'G — verification guesses per step',
   heads: 'Heads',
-  choices: 'Tree choices (JSON list of paths)',
+  choices: 'Tree: a preset name or a JSON list of paths',
+  typical_acceptance: 'Typical acceptance (Medusa)',
   total_token: 'total_token — draft tree nodes verified per cycle',
   depth: 'depth — draft tree depth',
   top_k: 'top_k — children expanded per node',
@@ -57,7 +58,7 @@ function optionOf(item) {
   if (typeof item === 'string') return { value: item, label: item };
   const value = item.id ?? item.name ?? String(item);
   const name = item.display_name ?? item.label ?? item.name;
-  return { value, label: name && name !== value ? `${name} (${value})` : value };
+  return { value, label: name || value };
 }
 
 function fillSelect(select, items) {
@@ -122,6 +123,7 @@ export class InputsView {
     fillSelect($('#f-hardware', this.form), hardware);
     fillSelect($('#f-runtime', this.form), runtimes);
     fillSelect($('#f-family', this.form), methods);
+    this.methodSummaries = new Map(methods.filter((m) => typeof m === 'object').map((m) => [m.id, m.summary || '']));
     this.drafts = drafts;
   }
 
@@ -161,6 +163,7 @@ export class InputsView {
 
     const method = config.method || {};
     setSelect($('#f-family', this.form), String(method.family));
+    $('#family-summary', this.form).textContent = (this.methodSummaries && this.methodSummaries.get(method.family)) || '';
     this.showParams(this.methodParams, method, 'method', (key) => PARAM_LABELS[`${method.family}.${key}`] || PARAM_LABELS[key] || key, force, 'methodKeys');
 
     const acc = config.acceptance || {};
@@ -200,7 +203,9 @@ export class InputsView {
   paramField(path, key, value, label) {
     const id = `f-${path.replace(/[^a-z0-9]+/gi, '-')}`;
     let input;
-    if (key === 'draft' && typeof value === 'string') {
+    if (typeof value === 'boolean') {
+      input = el('select', { id, 'data-field': path, 'data-kind': 'boolean' }, el('option', { value: 'true', text: 'on' }), el('option', { value: 'false', text: 'off' }));
+    } else if (key === 'draft' && typeof value === 'string') {
       input = el('select', { id, 'data-field': path });
       fillSelect(input, this.drafts.length ? this.drafts : [value]);
       setSelect(input, value);
@@ -262,10 +267,11 @@ export class InputsView {
     for (const node of container.querySelectorAll('[data-field]')) {
       const key = node.dataset.field.slice(prefix.length + 1);
       const kind = node.dataset.kind;
-      if (node.tagName === 'SELECT') out[key] = node.value;
+      if (kind === 'boolean') out[key] = node.value === 'true';
+      else if (node.tagName === 'SELECT') out[key] = node.value;
       else if (kind === 'json') out[key] = parseJson(node.value);
       else if (kind === 'list') out[key] = parseList(node.value);
-      else if (kind === 'string') out[key] = node.value;
+      else if (kind === 'string') out[key] = /^\s*[[{]/.test(node.value) ? parseJson(node.value) : node.value;
       else out[key] = parseScalar(node.value);
     }
     return out;

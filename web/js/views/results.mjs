@@ -49,7 +49,20 @@ export class ResultsView {
         el('td', { text: fmt.bytes(p.bytes), title: bytesTitle || undefined }),
         el('td', { text: fmt.flops(p.flops) }),
         el('td', { text: idle ? '—' : fmt.intensity(p.arithmetic_intensity) }),
-        el('td', { text: p.bound, class: `bound-${p.bound}` })));
+        el('td', {
+          text: p.limited_by && p.limited_by !== p.bound ? `${p.bound} (${p.limited_by}-limited)` : p.bound,
+          class: `bound-${p.bound}`,
+          title: p.limited_by ? `roofline bound: ${p.bound}; largest time term: ${p.limited_by}` : undefined,
+        })));
+    }
+
+    const mem = result.memory;
+    const memNode = $('#memory', this.root);
+    if (mem && typeof mem.weights_gb_per_gpu === 'number') {
+      memNode.textContent = `Memory per GPU: ${fmt.plain(mem.weights_gb_per_gpu)} GB weights + ${fmt.plain(mem.kv_cache_gb_per_gpu)} GB KV cache${mem.fits ? '.' : ' — does not fit on this GPU.'}`;
+      memNode.className = mem.fits ? 'memory' : 'memory bad';
+    } else {
+      memNode.textContent = '';
     }
 
     const list = clear($('#assumptions', this.root));

@@ -6,7 +6,7 @@ import { callJson, hasCommand, describeError } from '../api.mjs';
 import { csvCell } from './results.mjs';
 import * as fmt from '../format.mjs';
 
-const MAX_SHOWN = 150;
+const MAX_SHOWN = 60;
 const FILTERS = [['method', 'Method'], ['model', 'Model'], ['dataset', 'Dataset'], ['source', 'Source']];
 
 function parseMaybe(text) {
@@ -24,6 +24,7 @@ export function configFromRow(row) {
   if (row.gpus) config.gpus = row.gpus;
   if (row.runtime) config.runtime = row.runtime;
   if (typeof row.batch === 'number') config.batch = row.batch;
+  if (row.weights_dtype) config.dtype = row.weights_dtype;
   return config;
 }
 

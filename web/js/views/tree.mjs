@@ -24,6 +24,10 @@ async function treeRequest(config) {
   else if (Array.isArray(acc.p)) acceptance = { p: acc.p };
   if (!acceptance) return { reason: 'The tree view needs acceptance given as α (per-node acceptance cannot be recovered from τ alone).' };
   if (Array.isArray(m.choices)) return { choices: m.choices, acceptance };
+  if (typeof m.choices === 'string') {
+    const preset = await callJson('tree-preset', m.choices);
+    return { choices: preset.choices, acceptance };
+  }
   if (typeof m.total_token === 'number') {
     const preset = await callJson('tree-preset', { name: 'eagle2', total_token: m.total_token, depth: m.depth, top_k: m.top_k, acceptance });
     return { choices: preset.choices, acceptance };

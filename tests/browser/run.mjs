@@ -1,0 +1,313 @@
+// Browser tests: serve dist/ on 127.0.0.1, drive Debian's headless Chromium with playwright-core,
+// and check the page against the native CLI (build/native/speccalc).
+// Usage: node tests/browser/run.mjs        (after scripts/build.sh)
+// Env: SPECCALC_DIST (default dist), SPECCALC_CLI (default build/native/speccalc),
+//      SPECCALC_SCREENSHOTS (default docs/screenshots; "" to skip writing them).
+// Prints "N passed, N failed" and exits non-zero on any failure.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+import { CHROMIUM_ARGS } from './browser.mjs';
+
+const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const DIST = path.resolve(repo, process.env.SPECCALC_DIST || 'dist');
+const CLI = path.resolve(repo, process.env.SPECCALC_CLI || 'build/native/speccalc');
+const SHOTS = process.env.SPECCALC_SCREENSHOTS ?? path.join(repo, 'docs/screenshots');
+const MAX_TRANSFER_GZIP_BYTES = 250 * 1024;
+
+// The page's display format (web/js/format.mjs): speedup with 2 decimals and "×", tau with 2.
+const showSpeedup = (x) => `${x.toFixed(2)}×`;
+const showTau = (x) => x.toFixed(2);
+
+// Share-link corpus: one config per family plus batch, GPU, dtype and acceptance variety.
+const CONFIGS = [
+  { target: 'llama2-chat-7b', hardware: 'a100-80gb-sxm', method: { family: 'sps', draft: 'llama-68m', k: 4 }, acceptance: { alpha: 0.7 } },
+  { target: 'vicuna-7b-v1.3', hardware: 'rtx-3090', method: { family: 'pld', k: 10 }, acceptance: { tau: 1.6 } },
+  { target: 'vicuna-13b-v1.3', hardware: 'a100-80gb-sxm', method: { family: 'medusa' }, acceptance: { tau: 2.5 } },
+  { target: 'llama3-instruct-70b', hardware: 'h100-sxm', gpus: 4, batch: 16, method: { family: 'eagle2' }, acceptance: { alpha: 0.8 } },
+  { target: 'llama3-instruct-8b', hardware: 'h100-sxm', batch: 64, context: 4096, dtype: 'bf16', method: { family: 'eagle3' }, acceptance: { tau: 5.5 } },
+  { target: 'vicuna-7b-v1.3', hardware: 'a100-80gb-sxm', method: { family: 'lookahead' }, acceptance: { tau: 1.6 } },
+  { target: 'llama2-chat-13b', hardware: 'a100-80gb-sxm', method: { family: 'eagle1' }, acceptance: { alpha: 0.75 } },
+  { target: 'llama2-chat-7b', hardware: 'rtx-3090', runtime: 'compiled', method: { family: 'sps', k: 6 }, acceptance: { per_position: [0.9, 0.8, 0.7, 0.6, 0.5, 0.4] } },
+];
+
+// Hostile links: each must show an error, run no script and make no outside request.
+const PWN = 'window.__pwned=1';
+const nested = (n) => '['.repeat(n) + ']'.repeat(n);
+const HOSTILE = [
+  ['script tag', `v=1&target=${encodeURIComponent(`<script>${PWN}</script>`)}`],
+  ['img onerror', `v=1&target=${encodeURIComponent(`<img src=x onerror="${PWN}">`)}&hardware=${encodeURIComponent('"><svg onload=window.__pwned=1>')}`],
+  ['javascript: URL', `v=1&target=${encodeURIComponent(`javascript:${PWN}`)}&method.family=${encodeURIComponent(`javascript:${PWN}`)}`],
+  ['1 MB fragment', `v=1&target=${'A'.repeat(1 << 20)}`],
+  ['deeply nested JSON', `v=1&target=llama2-chat-7b&method.family=medusa&method.choices=${encodeURIComponent(nested(5000))}`],
+  ['unknown version v=99', 'v=99&target=llama2-chat-7b&hardware=a100-80gb-sxm'],
+  ['no version', 'target=llama2-chat-7b'],
+  ['unknown key', `v=1&target=llama2-chat-7b&${encodeURIComponent('<b>x</b>')}=1`],
+];
+
+let passed = 0;
+let failed = 0;
+async function test(name, fn) {
+  try {
+    await fn();
+    passed += 1;
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed += 1;
+    console.log(`FAIL ${name}\n     ${String(e && e.stack ? e.stack : e).split('\n').slice(0, 4).join('\n     ')}`);
+  }
+}
+function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+function eq(actual, expected, what) {
+  assert(actual === expected, `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+function cli(args, input) {
+  return execFileSync(CLI, args, { input, encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['pipe', 'pipe', 'pipe'] });
+}
+function cliLink(config) {
+  return cli(['link', '--config', '-'], JSON.stringify(config)).trim().replace(/^#/, '');
+}
+function cliEvalLink(link) {
+  return JSON.parse(cli(['eval', '--link', link]));
+}
+
+async function waitQuiet(page) {
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true'
+    && document.documentElement.dataset.pending === '0', null, { timeout: 60000 });
+}
+
+function fragmentOf(url) {
+  const i = url.indexOf('#');
+  return i < 0 ? '' : url.slice(i + 1);
+}
+
+async function shownResult(page) {
+  return page.evaluate(() => {
+    const s = document.querySelector('[data-testid=speedup]');
+    const t = document.querySelector('[data-testid=tau]');
+    return { speedupText: s.textContent, speedup: s.dataset.value, tauText: t.textContent, tau: t.dataset.value };
+  });
+}
+
+async function checkAgainstCli(page, what) {
+  const link = fragmentOf(page.url());
+  const expected = cliEvalLink(link);
+  const shown = await shownResult(page);
+  eq(shown.speedupText, showSpeedup(expected.speedup), `${what}: shown speedup`);
+  eq(Number(shown.speedup), expected.speedup, `${what}: full-precision speedup`);
+  eq(shown.tauText, showTau(expected.tau), `${what}: shown tau`);
+  eq(Number(shown.tau), expected.tau, `${what}: full-precision tau`);
+}
+
+async function main() {
+  assert(fs.existsSync(path.join(DIST, 'index.html')), `${DIST}/index.html missing: run scripts/build.sh`);
+  const { server, url } = await startServer({ root: DIST, port: 0 });
+  const origin = new URL(url).origin;
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+
+  // Every request any page makes, and every script error or CSP complaint.
+  const outside = [];
+  const problems = [];
+  const watch = (page) => {
+    page.on('request', (r) => {
+      const u = r.url();
+      if (!u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:')) outside.push(u);
+    });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text().slice(0, 300)}`);
+    });
+    page.on('dialog', (d) => {
+      problems.push(`dialog: ${d.message()}`);
+      d.dismiss();
+    });
+  };
+  const newPage = async () => {
+    const page = await context.newPage();
+    watch(page);
+    return page;
+  };
+
+  const page = await newPage();
+  const transfers = new Map();
+  page.on('response', async (r) => {
+    try {
+      transfers.set(r.url(), await r.body());
+    } catch { /* redirects have no body */ }
+  });
+
+  await test('first visit computes a result with no error', async () => {
+    await page.goto(url);
+    await waitQuiet(page);
+    const shown = await shownResult(page);
+    assert(/^\d+\.\d\d×$/.test(shown.speedupText), `speedup text ${shown.speedupText}`);
+    assert(fragmentOf(page.url()).startsWith('v=1&'), `URL holds the state: ${page.url()}`);
+    await checkAgainstCli(page, 'first visit');
+    eq(problems.length, 0, `console errors ${JSON.stringify(problems)}`);
+  });
+
+  await test('total transfer is at most 250 KB gzipped', async () => {
+    let total = 0;
+    const lines = [];
+    for (const [u, body] of transfers) {
+      const gz = zlib.gzipSync(body, { level: 9 }).length;
+      total += gz;
+      lines.push(`${u.replace(origin, '')} ${body.length} B raw, ${gz} B gzip`);
+    }
+    console.log(`     transfer: ${lines.join('; ')}; total ${total} B gzip`);
+    assert(total <= MAX_TRANSFER_GZIP_BYTES, `total ${total} B gzip`);
+  });
+
+  await test('every form control has a label', async () => {
+    const unlabeled = await page.evaluate(() => [...document.querySelectorAll('#inputs input, #inputs select, #inputs textarea')]
+      .filter((n) => !n.labels || n.labels.length === 0).map((n) => n.id || n.outerHTML.slice(0, 60)));
+    eq(unlabeled.length, 0, `unlabeled controls ${unlabeled.join(', ')}`);
+  });
+
+  for (const [i, config] of CONFIGS.entries()) {
+    await test(`share link ${i + 1} (${config.method.family} on ${config.target}) shows the CLI's numbers`, async () => {
+      const link = cliLink(config);
+      await page.goto(`${url}#${link}`);
+      await waitQuiet(page);
+      await checkAgainstCli(page, `link ${i + 1}`);
+      // The page writes back the canonical link; opening it must give the same numbers.
+      eq(fragmentOf(page.url()), link, 'canonical link kept in the address bar');
+    });
+  }
+
+  await test('editing batch updates the URL and the result', async () => {
+    await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
+    await waitQuiet(page);
+    const before = await shownResult(page);
+    await page.fill('#f-batch', '32');
+    await page.press('#f-batch', 'Tab');
+    await page.waitForFunction(() => /(^|&)batch=32(&|$)/.test(location.hash), null, { timeout: 10000 });
+    await waitQuiet(page);
+    const after = await shownResult(page);
+    assert(after.speedup !== before.speedup, 'speedup changed');
+    await checkAgainstCli(page, 'after edit');
+  });
+
+  await test('switching family fills the new family\'s parameters from the core', async () => {
+    await page.selectOption('#f-family', 'eagle2');
+    await page.waitForFunction(() => /method\.family=eagle2/.test(location.hash), null, { timeout: 10000 });
+    await waitQuiet(page);
+    const fields = await page.evaluate(() => [...document.querySelectorAll('#method-params [data-field]')].map((n) => n.dataset.field));
+    assert(fields.includes('method.total_token'), `EAGLE-2 fields: ${fields.join(', ')}`);
+    await checkAgainstCli(page, 'after family switch');
+  });
+
+  await test('an invalid value shows the core\'s message beside its field and keeps the last result', async () => {
+    const before = await shownResult(page);
+    await page.fill('#f-batch', 'lots');
+    await page.press('#f-batch', 'Tab');
+    await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
+    const err = await page.evaluate(() => {
+      const e = document.querySelector('[data-testid=field-error]');
+      return { text: e.textContent, for: e.dataset.errorFor, besideBatch: e.closest('.field').contains(document.querySelector('#f-batch')) };
+    });
+    eq(err.for, 'batch', 'error placed at batch');
+    assert(err.besideBatch, 'message sits in the batch field');
+    assert(/^batch: /.test(err.text), `message names the field: ${err.text}`);
+    const after = await shownResult(page);
+    eq(after.speedup, before.speedup, 'last good result kept');
+    assert(await page.isVisible('[data-testid=stale]'), 'stale marker shown');
+  });
+
+  await test('a pasted link (hashchange) replaces the state without a reload', async () => {
+    const link = cliLink(CONFIGS[1]);
+    await page.evaluate((l) => { location.hash = l; }, link);
+    await page.waitForFunction(() => document.querySelector('#f-family').value === 'pld', null, { timeout: 10000 });
+    await waitQuiet(page);
+    await checkAgainstCli(page, 'hashchange');
+    eq(await page.isVisible('[data-testid=field-error]'), false, 'old error cleared');
+  });
+
+  await test('charts are drawn', async () => {
+    await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
+    await waitQuiet(page);
+    const counts = await page.evaluate(() => Object.fromEntries(['roofline', 'k', 'batch', 'families']
+      .map((k) => [k, Number(document.querySelector(`[data-testid=chart-${k}]`).dataset.points || 0)])));
+    for (const [k, n] of Object.entries(counts)) assert(n > 0, `chart ${k} has ${n} points`);
+  });
+
+  for (const [name, fragment] of HOSTILE) {
+    await test(`hostile link (${name}) shows an error and runs nothing`, async () => {
+      const p = await newPage();
+      await p.goto(`${url}#${fragment}`);
+      await waitQuiet(p);
+      const state = await p.evaluate(() => ({
+        pwned: window.__pwned === 1,
+        banner: document.querySelector('[data-testid=banner]').hidden ? '' : document.querySelector('[data-testid=banner]').textContent,
+        scripts: document.querySelectorAll('script').length,
+        injected: document.querySelectorAll('img[src=x], svg[onload], b').length,
+      }));
+      await p.close();
+      eq(state.pwned, false, 'payload ran');
+      assert(state.banner.startsWith('This link could not be opened'), `banner: ${state.banner.slice(0, 200)}`);
+      eq(state.scripts, 2, 'script elements (index.html has 2)');
+      eq(state.injected, 0, 'injected elements');
+    });
+  }
+
+  await test('the theme toggle switches to dark', async () => {
+    await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
+    await waitQuiet(page);
+    const before = await page.evaluate(() => document.documentElement.dataset.theme);
+    await page.click('#theme-toggle');
+    const after = await page.evaluate(() => document.documentElement.dataset.theme);
+    assert(before !== after && ['light', 'dark'].includes(after), `${before} -> ${after}`);
+    await page.click('#theme-toggle');
+  });
+
+  if (SHOTS) {
+    await test('screenshots at desktop and phone width', async () => {
+      fs.mkdirSync(SHOTS, { recursive: true });
+      const link = cliLink(CONFIGS[3]);
+      for (const [name, viewport, theme] of [['desktop', { width: 1280, height: 800 }, 'light'], ['desktop-dark', { width: 1280, height: 800 }, 'dark'], ['phone', { width: 390, height: 844 }, 'light']]) {
+        const ctx = await browser.newContext({ viewport, colorScheme: theme, deviceScaleFactor: 1 });
+        const p = await ctx.newPage();
+        watch(p);
+        await p.goto(`${url}#${link}`);
+        await waitQuiet(p);
+        await p.waitForTimeout(300);
+        await p.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+        if (name === 'desktop') {
+          // The charts, tree and data views below the fold.
+          await p.locator('.charts').screenshot({ path: path.join(SHOTS, 'charts.png') });
+        }
+        const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        await ctx.close();
+        assert(overflow <= 0, `${name}: page is ${overflow}px wider than the viewport`);
+      }
+    });
+  }
+
+  await test('no request left 127.0.0.1', async () => {
+    eq(outside.length, 0, `outside requests ${outside.slice(0, 5).join(', ')}`);
+  });
+
+  await test('no console errors, CSP violations or dialogs on any page', async () => {
+    eq(problems.length, 0, JSON.stringify(problems.slice(0, 5)));
+  });
+
+  await browser.close();
+  server.close();
+}
+
+try {
+  await main();
+} catch (e) {
+  failed += 1;
+  console.log(`FAIL setup: ${e && e.stack ? e.stack : e}`);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
