@@ -44,6 +44,22 @@ Expected<AcceptanceMatrix> acceptance_from_alpha(double alpha, const std::string
   return m;
 }
 
+Expected<AcceptanceMatrix> acceptance_from_per_position(const std::vector<double>& alphas,
+                                                        const std::string& field) {
+  if (alphas.empty()) return make_error(field, "needs at least one rate");
+  if (alphas.size() > static_cast<std::size_t>(kMaxDepth)) {
+    return make_error(field, "has " + std::to_string(alphas.size()) + " rates; the limit is 64");
+  }
+  AcceptanceMatrix m;
+  for (std::size_t d = 0; d < alphas.size(); ++d) {
+    Expected<AcceptanceMatrix> row =
+        acceptance_from_alpha(alphas[d], field + "[" + std::to_string(d) + "]");
+    if (!row.ok()) return row.error();
+    m.rows.push_back(row.value().rows[0]);
+  }
+  return m;
+}
+
 Expected<AcceptanceMatrix> acceptance_from_rank_vector(const std::vector<double>& p,
                                                        const std::string& field) {
   Expected<AcceptanceMatrix> m = make_acceptance({p}, field);

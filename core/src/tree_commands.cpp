@@ -88,25 +88,28 @@ Expected<AcceptanceMatrix> parse_acceptance(const json& obj, const std::string& 
   if (it == obj.end()) return make_error(field, "is required");
   const json& acc = *it;
   if (!acc.is_object()) return make_error(field, "must be an object");
-  static const char* const kKeys[] = {"p", "rank_vector", "alpha", "medusa", "topk_accuracy"};
+  static const char* const kKeys[] = {"p",      "rank_vector",   "alpha",
+                                      "medusa", "topk_accuracy", "per_position"};
   std::string key;
   for (auto item = acc.begin(); item != acc.end(); ++item) {
     bool known = false;
     for (const char* k : kKeys) known = known || item.key() == k;
     if (!known) {
       return make_error(field + "." + item.key(),
-                        "unknown key; use one of p, rank_vector, alpha, medusa, topk_accuracy");
+                        "unknown key; use one of p, rank_vector, alpha, per_position, medusa, "
+                        "topk_accuracy");
     }
     if (!key.empty()) {
       return make_error(field,
-                        "give exactly one of p, rank_vector, alpha, medusa, "
+                        "give exactly one of p, rank_vector, alpha, per_position, medusa, "
                         "topk_accuracy (got " +
                             key + " and " + item.key() + ")");
     }
     key = item.key();
   }
   if (key.empty()) {
-    return make_error(field, "needs one of p, rank_vector, alpha, medusa, topk_accuracy");
+    return make_error(field,
+                      "needs one of p, rank_vector, alpha, per_position, medusa, topk_accuracy");
   }
   const std::string f = field + "." + key;
   const json& v = acc[key];
@@ -119,10 +122,11 @@ Expected<AcceptanceMatrix> parse_acceptance(const json& obj, const std::string& 
     if (!v.is_string()) return make_error(f, "must be a model name (" + medusa_model_names() + ")");
     return medusa_acceptance(v.get<std::string>(), f);
   }
-  if (key == "rank_vector") {
+  if (key == "rank_vector" || key == "per_position") {
     Expected<std::vector<double>> row = get_numbers(v, f);
     if (!row.ok()) return row.error();
-    return acceptance_from_rank_vector(row.value(), f);
+    return key == "rank_vector" ? acceptance_from_rank_vector(row.value(), f)
+                                : acceptance_from_per_position(row.value(), f);
   }
   Expected<std::vector<std::vector<double>>> rows = get_matrix(v, f);
   if (!rows.ok()) return rows.error();

@@ -20,6 +20,16 @@ TEST(AcceptanceSources, AlphaModelIsGeometricOverRanks) {
   EXPECT_EQ(acceptance_from_alpha(1.0).value().p(0, 1), 0.0);
 }
 
+TEST(AcceptanceSources, PerPositionReproducesAChainsRates) {
+  // Rates [0.9, 0.6] on a chain of 3: tau = 1 + 0.9 + 0.9*0.6 + 0.9*0.6*0.6 = 2.764
+  // (the third depth repeats the last rate).
+  const AcceptanceMatrix m = acceptance_from_per_position({0.9, 0.6}).value();
+  EXPECT_NEAR(expect_tree(chain_tree(3), m).expected_tau, 2.764, 1e-15);
+  EXPECT_DOUBLE_EQ(m.p(0, 1), 0.9 * 0.1);  // geometric ranks at each depth
+  EXPECT_EQ(acceptance_from_per_position({0.9, 1.1}).error().field, "acceptance.per_position[1]");
+  EXPECT_FALSE(acceptance_from_per_position({}).ok());
+}
+
 TEST(AcceptanceSources, RankVectorErrorsNameTheEntry) {
   EXPECT_TRUE(acceptance_from_rank_vector({0.5, 0.2}).ok());
   Expected<AcceptanceMatrix> bad = acceptance_from_rank_vector({0.5, 1.2});

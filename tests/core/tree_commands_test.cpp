@@ -50,6 +50,11 @@ TEST(TreeCommands, AcceptanceSourcesAllWork) {
           R"({"choices": [[0], [1]], "acceptance": {"rank_vector": [0.5, 0.25]}})"))["expected_tau"]
           .get<double>(),
       1.75);
+  EXPECT_NEAR(
+      ok(tree_expect(R"({"choices": [[0], [0, 0]], "acceptance": {"per_position": [0.9, 0.6]}})"))
+          ["expected_tau"]
+              .get<double>(),
+      2.44, 1e-15);  // 1 + 0.9 + 0.54
   // Medusa vicuna-7b, one node [0]: tau = 1 + head-0 top-1 accuracy 0.5603876709938049.
   EXPECT_DOUBLE_EQ(
       ok(tree_expect(

@@ -18,6 +18,13 @@ namespace speccalc::tree {
 Expected<AcceptanceMatrix> acceptance_from_alpha(double alpha,
                                                  const std::string& field = "acceptance.alpha");
 
+// Per-depth alphas (e.g. a chain's measured per-position conditional acceptance rates) with the
+// same geometric rank model at each depth: p[d][r] = alpha_d * (1 - alpha_d)^r. On a chain this
+// reproduces the rates exactly (rank 0 at depth d + 1 is accepted with probability alpha_d).
+// 1..64 entries, each in [0, 1]; depths past the list repeat its last entry.
+Expected<AcceptanceMatrix> acceptance_from_per_position(
+    const std::vector<double>& alphas, const std::string& field = "acceptance.per_position");
+
 // Sequoia-style rank-only vector: one row, repeated at every depth.
 Expected<AcceptanceMatrix> acceptance_from_rank_vector(
     const std::vector<double>& p, const std::string& field = "acceptance.rank_vector");

@@ -17,7 +17,8 @@
 //                   -> {"alpha" | "scale", "acceptance" (the fitted matrix), "expected_tau", ...}
 //                   (an eagle2 tree is regenerated for every trial parameter)
 // ACC is exactly one of {"p": [[...]]}, {"rank_vector": [...]}, {"alpha": a},
-// {"medusa": "vicuna-7b"}, {"topk_accuracy": [[...]]} (cumulative top-k accuracies per depth).
+// {"per_position": [a1, a2, ...]} (alpha per depth), {"medusa": "vicuna-7b"},
+// {"topk_accuracy": [[...]]} (cumulative top-k accuracies per depth).
 #pragma once
 
 #include <string>
