@@ -317,7 +317,11 @@ Response tree_optimize(const std::string& input) {
 
 Response tree_preset(const std::string& input) {
   json in = json::parse(input, nullptr, false);
-  if (in.is_discarded()) in = input;  // a bare name
+  if (in.is_discarded()) {  // a bare name, as typed or piped (trailing newline trimmed)
+    const std::size_t first = input.find_first_not_of(" \t\r\n");
+    const std::size_t last = input.find_last_not_of(" \t\r\n");
+    in = first == std::string::npos ? std::string() : input.substr(first, last - first + 1);
+  }
   if (in.is_string()) in = json{{"name", in}};
   if (!in.is_object()) return fail(make_error("", "input must be a preset name or an object"));
   auto name_it = in.find("name");

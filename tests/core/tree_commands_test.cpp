@@ -133,6 +133,7 @@ TEST(TreeCommands, OptimizeEnforcesLimits) {
 
 TEST(TreeCommands, PresetByNameAndEagle2Generator) {
   EXPECT_EQ(ok(tree_preset("eagle1"))["nodes"], 25);
+  EXPECT_EQ(ok(tree_preset("eagle1\n"))["nodes"], 25);  // as piped by `echo eagle1 |`
   EXPECT_EQ(ok(tree_preset(R"("medusa-mc_sim_7b_63")"))["nodes_per_depth"],
             json::parse("[10, 28, 23, 2]"));
   const json e2 = ok(tree_preset(R"({"name": "eagle2", "acceptance": {"alpha": 0.7}})"));
