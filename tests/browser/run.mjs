@@ -239,6 +239,47 @@ async function main() {
     for (const [k, n] of Object.entries(counts)) assert(n > 0, `chart ${k} has ${n} points`);
   });
 
+  await test('the tree view draws the draft tree and the τ distribution', async () => {
+    await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
+    await waitQuiet(page);
+    const tree = await page.evaluate(() => ({
+      nodes: document.querySelectorAll('[data-testid=tree-drawing] circle').length,
+      tauBars: Number(document.querySelector('[data-testid=chart-tau]')?.dataset.points || 0),
+    }));
+    assert(tree.nodes > 10, `tree nodes drawn: ${tree.nodes}`);
+    assert(tree.tauBars > 1, `tau distribution points: ${tree.tauBars}`);
+  });
+
+  await test('choosing a published row fills the calculator and shows measured vs predicted', async () => {
+    await page.fill('#t-model', 'vicuna-7b');
+    await page.fill('#t-method', 'eagle2');
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('[data-testid=published-table] tbody tr')];
+      return rows.length > 0 && rows.every((r) => /eagle-?2/i.test(r.cells[2].textContent) && /vicuna-7b/i.test(r.cells[3].textContent));
+    }, null, { timeout: 10000 });
+    await page.click('[data-testid=published-table] tbody button');
+    await page.waitForFunction(() => /Measured .* vs predicted/.test(document.querySelector('[data-testid=measured-vs-predicted]').textContent), null, { timeout: 10000 });
+    await waitQuiet(page);
+    eq(await page.inputValue('#f-family'), 'eagle2', 'family from the row');
+    eq(await page.inputValue('#f-target'), 'vicuna-7b-v1.3', 'model from the row');
+    await checkAgainstCli(page, 'published row');
+  });
+
+  await test('the form works from the keyboard', async () => {
+    await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
+    await waitQuiet(page);
+    await page.focus('#f-batch');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('4');
+    await page.keyboard.press('Tab');
+    await page.waitForFunction(() => /(^|&)batch=4(&|$)/.test(location.hash), null, { timeout: 10000 });
+    await page.focus('#f-family');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => !/method\.family=sps(&|$)/.test(location.hash), null, { timeout: 10000 });
+    await waitQuiet(page);
+    await checkAgainstCli(page, 'keyboard edits');
+  });
+
   for (const [name, fragment] of HOSTILE) {
     await test(`hostile link (${name}) shows an error and runs nothing`, async () => {
       const p = await newPage();

@@ -147,8 +147,10 @@ async function starterConfig() {
 
 let chartTimer = null;
 let chartSeq = 0;
+let chartsDone = null; // the busy token held from scheduling until the latest drawing finishes
 function scheduleCharts() {
   clearTimeout(chartTimer);
+  if (!chartsDone) chartsDone = busy('Computing sweeps…');
   chartTimer = setTimeout(drawCharts, CHART_DELAY_MS);
 }
 
@@ -156,8 +158,16 @@ async function drawCharts() {
   const seq = ++chartSeq;
   const config = state.config;
   const result = state.result;
-  if (!config) return;
-  const done = busy('Computing sweeps…');
+  const done = () => {
+    if (seq === chartSeq && chartsDone) {
+      chartsDone();
+      chartsDone = null;
+    }
+  };
+  if (!config) {
+    done();
+    return;
+  }
   // Each view draws on its own: a failing one says so in its own note and the rest still draw.
   const steps = [
     [charts.roofline, () => charts.showRoofline(result)],
