@@ -265,6 +265,13 @@ async function main() {
     await checkAgainstCli(page, 'published row');
   });
 
+  await test('example buttons load a working configuration', async () => {
+    await page.click('[data-example="2"]');
+    await page.waitForFunction(() => /method\.family=pld/.test(location.hash) && /(^|&)batch=64(&|$)/.test(location.hash), null, { timeout: 10000 });
+    await waitQuiet(page);
+    await checkAgainstCli(page, 'example');
+  });
+
   await test('the form works from the keyboard', async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
     await waitQuiet(page);

@@ -12,6 +12,13 @@ import { initTheme } from './views/theme.mjs';
 
 // What a first visit shows: a common 7B chat model on an A100 with a small draft model.
 const STARTER = { target: 'llama2-chat-7b', hardware: 'a100-80gb-sxm', method: { family: 'sps' }, acceptance: { alpha: 0.7 } };
+// The example buttons under the header (index.html), in order.
+const EXAMPLES = [
+  { target: 'llama3-instruct-70b', hardware: 'h100-sxm', gpus: 4, method: { family: 'eagle2' }, acceptance: { alpha: 0.8 } },
+  { target: 'llama2-chat-7b', hardware: 'rtx-3090', runtime: 'hf-eager', method: { family: 'sps' }, acceptance: { alpha: 0.7 } },
+  { target: 'vicuna-7b-v1.3', hardware: 'a100-80gb-sxm', batch: 64, method: { family: 'pld' }, acceptance: { tau: 1.6 } },
+  { target: 'vicuna-7b-v1.3', hardware: 'a100-80gb-sxm', method: { family: 'medusa' }, acceptance: { tau: 2.5 } },
+];
 const EDIT_DELAY_MS = 300;
 const CHART_DELAY_MS = 150;
 const BUSY_AFTER_MS = 100;
@@ -193,6 +200,12 @@ async function drawCharts() {
   }
 }
 
+function wireExamples() {
+  for (const button of document.querySelectorAll('[data-example]')) {
+    button.addEventListener('click', () => applyConfig(EXAMPLES[Number(button.dataset.example)]));
+  }
+}
+
 function wireSharing() {
   $('#copy-link').addEventListener('click', async () => {
     const button = $('#copy-link');
@@ -242,6 +255,7 @@ async function main() {
     if (state.result) scheduleCharts();
   });
   wireSharing();
+  wireExamples();
   const done = busy('Loading the calculator…');
   try {
     state.lists = await loadLists();
