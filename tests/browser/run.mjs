@@ -272,6 +272,24 @@ async function main() {
     await checkAgainstCli(page, 'example');
   });
 
+  await test('export then import of the config JSON restores the state', async () => {
+    await page.goto(`${url}#${cliLink(CONFIGS[4])}`);
+    await waitQuiet(page);
+    const link = fragmentOf(page.url());
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-config')]);
+    const file = path.join(os.tmpdir(), `speccalc-export-${process.pid}.json`);
+    await download.saveAs(file);
+    const exported = JSON.parse(fs.readFileSync(file, 'utf8'));
+    eq(JSON.stringify(exported), cli(['normalize', '--config', file]).trim(), 'exported config is the normalized config');
+    await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
+    await waitQuiet(page);
+    await page.setInputFiles('#import-config', file);
+    await page.waitForFunction((l) => location.hash === `#${l}`, link, { timeout: 10000 });
+    await waitQuiet(page);
+    await checkAgainstCli(page, 'imported config');
+    fs.rmSync(file);
+  });
+
   await test('the form works from the keyboard', async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
     await waitQuiet(page);
