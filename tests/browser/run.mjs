@@ -205,6 +205,25 @@ async function main() {
     await checkAgainstCli(page, 'after family switch');
   });
 
+  await test('switching acceptance to τ and per-position keeps a valid result', async () => {
+    await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
+    await waitQuiet(page);
+    const tauShown = await page.textContent('[data-testid=tau]');
+    await page.selectOption('#f-acc-mode', 'tau');
+    await page.waitForFunction(() => /acceptance\.tau=/.test(location.hash), null, { timeout: 10000 });
+    await waitQuiet(page);
+    eq(await page.textContent('[data-testid=tau]'), tauShown, 'τ carried over from the α result');
+    await checkAgainstCli(page, 'tau mode');
+    await page.selectOption('#f-acc-mode', 'per_position');
+    await page.waitForFunction(() => /acceptance\.per_position/.test(location.hash), null, { timeout: 10000 });
+    await waitQuiet(page);
+    await checkAgainstCli(page, 'per-position mode');
+    await page.selectOption('#f-family', 'ar');
+    await page.waitForFunction(() => /method\.family=ar(&|$)/.test(location.hash), null, { timeout: 10000 });
+    await waitQuiet(page);
+    await checkAgainstCli(page, 'plain decoding');
+  });
+
   await test('an invalid value shows the core\'s message beside its field and keeps the last result', async () => {
     const before = await shownResult(page);
     await page.fill('#f-batch', 'lots');

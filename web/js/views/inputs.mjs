@@ -255,7 +255,10 @@ export class InputsView {
 
     const mode = v('#f-acc-mode');
     if (changedField === 'acceptance') {
-      config.acceptance = { [mode]: this.lastAcceptance[mode] ?? ACCEPTANCE_DEFAULTS[mode] ?? this.tauHint ?? 1 };
+      // τ starts at the τ the core just computed (same result, other parametrization); the
+      // others start from what the user last had in that mode, or a typical value.
+      const start = mode === 'tau' && typeof this.tauHint === 'number' ? this.tauHint : this.lastAcceptance[mode] ?? ACCEPTANCE_DEFAULTS[mode] ?? 1;
+      config.acceptance = { [mode]: start };
     } else {
       config.acceptance = this.readParams(this.accParams, 'acceptance');
     }

@@ -26,6 +26,9 @@ export class ResultsView {
     $('#o-base-tps', this.root).textContent =
       typeof result.baseline_tokens_per_s === 'number' ? `plain decoding: ${fmt.rate(result.baseline_tokens_per_s)}` : '';
 
+    if (result.tau_definition) $('#l-tau', this.root).title = result.tau_definition;
+    document.title = `${fmt.speedup(result.speedup)} · SpecCalc`;
+
     const verdict = $('#verdict', this.root);
     verdict.className = `verdict ${result.speedup > 1 ? 'good' : 'bad'}`;
     verdict.textContent = result.speedup > 1
