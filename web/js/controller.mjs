@@ -185,6 +185,9 @@ async function drawCharts() {
   ];
   try {
     for (const [slot, step] of steps) {
+      // Yield between views: the page stays responsive, paints what is done, and the progress
+      // indicator appears once the work passes 100 ms (each core call is synchronous).
+      await new Promise((r) => setTimeout(r, 0));
       if (seq !== chartSeq) return;
       try {
         await step();
