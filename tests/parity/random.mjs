@@ -43,7 +43,7 @@ function loadTables() {
   const hw = JSON.parse(fs.readFileSync(path.join(dataDir, 'hardware.json'), 'utf8'));
   const rt = JSON.parse(fs.readFileSync(path.join(dataDir, 'runtimes.json'), 'utf8'));
   return {
-    targets: models.targets.map((m) => ({ id: m.id, heads: m.heads, kv_heads: m.kv_heads })),
+    targets: models.targets.map((m) => ({ id: m.id, heads: m.heads, kv_heads: m.kv_heads, params: m.total_params })),
     drafts: models.drafts.map((m) => m.id),
     gpus: hw.gpus.map((g) => ({ id: g.id, interconnect: g.interconnect_GBps || 0 })),
     runtimes: rt.profiles.map((p) => p.id),
@@ -157,9 +157,12 @@ function method(rng, tables, family) {
   return m;
 }
 
-function acceptance(rng) {
+// maxTau: the most tokens a cycle can yield (draft depth + 1) when the generator knows it
+// from the method's own parameters; core rejects a larger tau. Unknown depth: 2 is safe for
+// every speculative method (each drafts at least one level).
+function acceptance(rng, maxTau) {
   switch (rng.int(0, 3)) {
-    case 0: return { tau: rng.real(1, 8) };
+    case 0: return { tau: maxTau <= 1 ? 1 : rng.real(1, maxTau) };
     case 1: return { alpha: rng.chance(0.1) ? rng.pick([0, 1]) : rng.real(0, 1) };
     case 2: return { per_position: Array.from({ length: rng.int(1, 12) }, () => rng.real(0, 1)) };
     default: {
@@ -178,14 +181,29 @@ function acceptance(rng) {
   }
 }
 
+function maxTauOf(m) {
+  switch (m.family) {
+    case 'ar': return 1;
+    case 'sps': return m.k !== undefined ? m.k + 1 : 5;    // default k = 4
+    case 'pld': return m.k !== undefined ? m.k + 1 : 11;   // default k = 10
+    case 'medusa':
+    case 'hydra':
+    case 'eagle1':
+      return Array.isArray(m.choices) ? 1 + Math.max(...m.choices.map((c) => c.length)) : 2;
+    default: return 2;
+  }
+}
+
 function oneConfig(rng, tables) {
   const cfg = {};
   let heads = 32;
   let kvHeads = 8;
   let interconnect = 0;
+  let smallPreset = false;
   if (rng.chance(0.85)) {
     const t = rng.pick(tables.targets);
     cfg.target = t.id;
+    smallPreset = t.params < 10e9;
     heads = t.heads;
     kvHeads = t.kv_heads;
   } else {
@@ -193,7 +211,8 @@ function oneConfig(rng, tables) {
     heads = cfg.target.heads;
     kvHeads = cfg.target.kv_heads ?? heads;
   }
-  if (rng.chance(0.85)) {
+  const presetGpu = rng.chance(0.85);
+  if (presetGpu) {
     const g = rng.pick(tables.gpus);
     cfg.hardware = g.id;
     interconnect = g.interconnect;
@@ -213,10 +232,15 @@ function oneConfig(rng, tables) {
     for (const p of tables.runtimeParams) {
       if (rng.chance(0.3)) cfg.runtime[p] = p.includes('efficiency') ? rng.real(0.05, 1) : rng.real(0, 0.01);
     }
-    if (rng.chance(0.3)) cfg.runtime.measured_decode_step_s = rng.real(0.001, 0.2);
   }
   if (rng.chance(0.8)) cfg.batch = rng.chance(0.5) ? rng.int(1, 8) : rng.logInt(1, 4096);
   if (rng.chance(0.8)) cfg.context = rng.chance(0.1) ? 0 : rng.logInt(1, 131072);
+  // A measured step must be slower than the roofline allows (core rejects it otherwise):
+  // >= 0.06 s is safe for a <10B preset on any preset GPU at batch <= 8, context <= 8192.
+  if (rt >= 2 && smallPreset && presetGpu && (cfg.batch ?? 1) <= 8 && (cfg.context ?? 1024) <= 8192 &&
+      rng.chance(0.4)) {
+    cfg.runtime.measured_decode_step_s = rng.real(0.06, 1);
+  }
   const dt = rng.int(0, 2);
   if (dt === 1) cfg.dtype = rng.pick(DTYPES);
   if (dt === 2) {
@@ -226,7 +250,7 @@ function oneConfig(rng, tables) {
   }
   const family = rng.pick(['ar', 'sps', 'pld', 'lookahead', 'medusa', 'hydra', 'eagle1', 'eagle2', 'eagle3']);
   cfg.method = method(rng, tables, family);
-  if (rng.chance(0.9)) cfg.acceptance = acceptance(rng);
+  if (rng.chance(0.9)) cfg.acceptance = acceptance(rng, maxTauOf(cfg.method));
   if (rng.chance(0.2)) cfg.version = 1;
   return cfg;
 }

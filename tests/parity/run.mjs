@@ -3,10 +3,12 @@
 // {wasmBinary}); the output strings, or the error field and message, must be byte-identical.
 //
 // Inputs: the hand-chosen corpus (corpus/*.json, passed as raw text, so invalid JSON is
-// allowed) plus --random N valid configs from a seeded PRNG (random.mjs). For every input
+// allowed) plus --random N valid configs from a seeded PRNG (random.mjs). For every config
 // the commands eval, link and normalize are compared, and eval-link on the link that
 // `link` produced; for accepted configs the runner also checks the share-link contract
 // eval(config) == eval-link(link(config)) (on the WASM side; parity covers native).
+// commands.json adds inputs for every other registered command (list, decode-link, tree-*,
+// convert, sweep, tables) and an unknown one.
 //
 // Usage: node tests/parity/run.mjs [--random N] [--seed S] [--native PATH] [--dist DIR]
 //                                  [--jobs J] [--verbose] [--write-failures DIR]
@@ -64,7 +66,8 @@ function same(a, b) { return a.ok === b.ok && a.text === b.text; }
 // Anything else (crash, other exit code, extra output) is reported as such and never matches.
 function runNative(bin, command, input) {
   return new Promise((resolve) => {
-    const child = spawn(bin, ['run', command, '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // A hung or crashing command must fail the test, not stall it.
+    const child = spawn(bin, ['run', command, '-'], { stdio: ['pipe', 'pipe', 'pipe'], timeout: 30000, killSignal: 'SIGKILL' });
     const out = [];
     const err = [];
     child.stdout.on('data', (d) => out.push(d));
@@ -129,6 +132,14 @@ async function main() {
   const cases = fs.readdirSync(corpusDir).filter((f) => f.endsWith('.json')).sort()
     .map((f) => ({ name: `corpus/${f}`, input: fs.readFileSync(path.join(corpusDir, f), 'utf8') }));
   const corpusCount = cases.length;
+  // Other commands (list, decode-link, tree-*, convert, sweep, tables, unknown ones): compared
+  // once each, native vs WASM. Inputs given as JSON values are serialized here (JS formatting
+  // of an input is fine: both builds read the same text).
+  const extra = JSON.parse(fs.readFileSync(path.join(here, 'commands.json'), 'utf8')).map((e, i) => ({
+    c: { name: `commands.json[${i}] ${e.command}`, input: '' },
+    command: e.command,
+    input: typeof e.input === 'string' ? e.input : JSON.stringify(e.input),
+  }));
   randomConfigs(opts.seed, opts.random).forEach((cfg, i) => {
     cases.push({ name: `random#${i} (seed ${opts.seed})`, input: JSON.stringify(cfg), random: true });
   });
@@ -143,11 +154,12 @@ async function main() {
     list.forEach((k, i) => { k.native = natives[i]; k.wasm = runWasm(mod, k.command, k.input); });
   };
   await stage(checks);
+  await stage(extra);
   const linkChecks = checks
     .filter((k) => k.command === 'link' && k.wasm.ok)
     .map((k) => ({ c: k.c, command: 'eval-link', input: k.wasm.text, parent: k }));
   await stage(linkChecks);
-  const all = checks.concat(linkChecks);
+  const all = checks.concat(linkChecks, extra);
 
   // Share-link contract on the WASM side: eval(config) and eval-link(link(config)) agree.
   const evalOf = new Map(checks.filter((k) => k.command === 'eval').map((k) => [k.c, k.wasm]));
@@ -175,7 +187,10 @@ async function main() {
   const rejected = randomEvals.filter((k) => !k.wasm.ok);
   if (rejected.length > 0) {
     const reasons = new Map();
-    for (const k of rejected) reasons.set(k.wasm.text, (reasons.get(k.wasm.text) || 0) + 1);
+    for (const k of rejected) {
+      const reason = k.wasm.text.replace(/\d+(\.\d+)?(e-?\d+)?/g, '#');  // group by shape, not value
+      reasons.set(reason, (reasons.get(reason) || 0) + 1);
+    }
     const top = [...reasons.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
     console.log(`note: ${rejected.length} of ${randomEvals.length} random configs were rejected by core; most common:`);
     for (const [msg, n] of top) console.log(`  ${n} x ${msg.slice(0, 200)}`);
@@ -195,8 +210,9 @@ async function main() {
     failures.forEach((f, i) => fs.writeFileSync(path.join(opts.writeFailures, `failure-${i}.json`), f.input));
   }
   const secs = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`parity: ${cases.length} inputs (${corpusCount} corpus, ${corpusAccepted} of them valid; ` +
-              `${opts.random} random, seed ${opts.seed}), ${all.length} native/wasm comparisons + ` +
+  console.log(`parity: ${cases.length} configs (${corpusCount} corpus, ${corpusAccepted} of them valid; ` +
+              `${opts.random} random, seed ${opts.seed}) and ${extra.length} other command inputs: ` +
+              `${all.length} native/wasm comparisons + ` +
               `${roundTrip.length} link round trips in ${secs} s`);
   const failed = failures.length;
   console.log(`${passed} passed, ${failed} failed`);
