@@ -368,6 +368,7 @@ async function main() {
         if (name === 'desktop') {
           // The charts, tree and data views below the fold.
           await p.locator('.charts').screenshot({ path: path.join(SHOTS, 'charts.png') });
+          await p.locator('#tree-view').screenshot({ path: path.join(SHOTS, 'tree.png') });
         }
         const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         await ctx.close();
