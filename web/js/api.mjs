@@ -1,6 +1,8 @@
 // The page's only door to the model: the WASM core's call(command, input).
 // Nothing here computes a number; it parses the JSON text the core produced.
-import { call, SpecCalcError } from '../speccalc-api.mjs';
+import * as core from '../speccalc-api.mjs';
+
+const { call, SpecCalcError } = core;
 
 export { SpecCalcError };
 
@@ -13,10 +15,17 @@ export async function callJson(command, input) {
 }
 
 const known = new Map();
+let names = null;
 
 // Whether the core build registers a command (newer commands such as sweep or tables may be
-// missing from an older build). An unknown command is an error on the field "command".
+// missing from an older build). Asks the wrapper for the command list; a wrapper without
+// commandNames() is probed instead (an unknown command is an error on the field "command").
 export async function hasCommand(command) {
+  if (typeof core.commandNames === 'function') {
+    if (!names) names = core.commandNames().then((list) => new Set(list), () => null);
+    const set = await names;
+    if (set) return set.has(command);
+  }
   if (!known.has(command)) {
     known.set(command, (async () => {
       try {
