@@ -108,6 +108,11 @@ async function checkAgainstCli(page, what) {
 
 async function main() {
   assert(fs.existsSync(path.join(DIST, 'index.html')), `${DIST}/index.html missing: run scripts/build.sh`);
+  const glue = path.join(DIST, 'speccalc.mjs');
+  if (fs.existsSync(glue) && /new Function/.test(fs.readFileSync(glue, 'utf8'))) {
+    console.log('note: dist/speccalc.mjs uses new Function (Embind without -sDYNAMIC_EXECUTION=0); '
+      + "the page's CSP (no 'unsafe-eval') will refuse it and every test that computes will fail");
+  }
   const { server, url } = await startServer({ root: DIST, port: 0 });
   const origin = new URL(url).origin;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -282,6 +287,15 @@ async function main() {
     eq(await page.inputValue('#f-family'), 'eagle2', 'family from the row');
     eq(await page.inputValue('#f-target'), 'vicuna-7b-v1.3', 'model from the row');
     await checkAgainstCli(page, 'published row');
+  });
+
+  await test('"Reproduce the papers" lists predicted vs measured by source', async () => {
+    await page.click('button:has-text("Reproduce the papers")');
+    await page.waitForSelector('[data-testid=reproduce] details', { timeout: 60000 });
+    await waitQuiet(page);
+    const sources = await page.$$eval('[data-testid=reproduce] details summary', (s) => s.map((x) => x.textContent));
+    assert(sources.length >= 3, `sources: ${sources.length}`);
+    assert(sources.every((s) => /\d+ rows/.test(s)), `summaries: ${sources.slice(0, 2).join(' | ')}`);
   });
 
   await test('example buttons load a working configuration', async () => {
