@@ -229,7 +229,28 @@ async function main() {
     await checkAgainstCli(page, 'plain decoding');
   });
 
+  await test('a custom GPU edited as JSON evaluates and lands in the link', async () => {
+    await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
+    await waitQuiet(page);
+    await page.selectOption('#f-hardware', '__custom__');
+    await page.waitForSelector('#f-hardware-json', { state: 'visible' });
+    const start = JSON.parse(await page.inputValue('#f-hardware-json'));
+    assert(typeof start.mem_bw_gbps === 'number', `template from the preset: ${JSON.stringify(start)}`);
+    await page.fill('#f-hardware-json', JSON.stringify({ ...start, mem_bw_gbps: 1000 }));
+    await page.press('#f-hardware-json', 'Tab');
+    await page.waitForFunction(() => /hardware\.mem_bw_gbps=1000(\.0)?(&|$)/.test(location.hash), null, { timeout: 10000 });
+    await waitQuiet(page);
+    await checkAgainstCli(page, 'custom GPU');
+    await page.fill('#f-hardware-json', JSON.stringify({ name: 'x' }));
+    await page.press('#f-hardware-json', 'Tab');
+    await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
+    const err = await page.$eval('[data-testid=field-error]', (e) => ({ for: e.dataset.errorFor, text: e.textContent, inCustom: !!e.closest('[data-for="hardware-json"]') }));
+    assert(err.inCustom && /^hardware\./.test(err.text), `error beside the JSON editor: ${JSON.stringify(err)}`);
+  });
+
   await test('an invalid value shows the core\'s message beside its field and keeps the last result', async () => {
+    await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
+    await waitQuiet(page);
     const before = await shownResult(page);
     await page.fill('#f-batch', 'lots');
     await page.press('#f-batch', 'Tab');

@@ -4,6 +4,12 @@
 import { el, $, clear } from '../dom.mjs';
 
 const CUSTOM = '__custom__';
+// Keys a custom target / GPU object may have (core/src/config.cpp); a preset's list entry
+// filtered to these starts the JSON editor.
+const CUSTOM_KEYS = {
+  target: ['name', 'num_layers', 'hidden', 'intermediate', 'heads', 'kv_heads', 'head_dim', 'vocab', 'tied_embeddings', 'experts', 'experts_per_token', 'qkv_bias'],
+  hardware: ['name', 'fp16_tflops', 'fp8_tflops', 'mem_gb', 'mem_bw_gbps', 'interconnect_gbps'],
+};
 const DTYPES = ['fp16', 'bf16', 'fp8', 'int8', 'int4'];
 
 // Labels in each method's own vocabulary. Keys are "family.param" or "param".
@@ -77,7 +83,6 @@ function setSelect(select, value, customLabel) {
       select.prepend(custom);
     }
   } else {
-    if (custom) custom.remove();
     if (![...select.options].some((o) => o.value === value)) {
       // A preset id this build does not list: keep it so the core can name the problem.
       select.append(el('option', { value, text: value }));
@@ -92,6 +97,8 @@ export class InputsView {
     this.onEdit = onEdit;
     this.drafts = [];
     this.custom = { target: null, hardware: null, runtime: null };
+    this.lastPreset = { target: null, hardware: null };
+    this.presetLists = { target: [], hardware: [] };
     this.methodKeys = '';
     this.accKeys = '';
     this.lastAcceptance = {};
@@ -112,19 +119,43 @@ export class InputsView {
     if (t.tagName === 'SELECT' && kind === 'input') return;
     const field = t.dataset.field;
     if (t.tagName === 'SELECT') {
-      if (field === 'target' || field === 'hardware') this.custom[field] = null;
+      if (field === 'target' || field === 'hardware') {
+        this.custom[field] = t.value === CUSTOM ? this.templateFor(field) : null;
+        this.showCustomEditor(field, true);
+      }
       if (field === 'runtime') this.custom.runtime = null;
     }
     this.onEdit({ field, immediate: t.tagName === 'SELECT' || kind === 'change' });
   }
 
   setPresets({ models, hardware, runtimes, methods, drafts }) {
+    this.presetLists = { target: models, hardware };
     fillSelect($('#f-target', this.form), models);
     fillSelect($('#f-hardware', this.form), hardware);
+    $('#f-target', this.form).append(el('option', { value: CUSTOM, text: 'Custom architecture (JSON)…' }));
+    $('#f-hardware', this.form).append(el('option', { value: CUSTOM, text: 'Custom GPU (JSON)…' }));
     fillSelect($('#f-runtime', this.form), runtimes);
     fillSelect($('#f-family', this.form), methods);
     this.methodSummaries = new Map(methods.filter((m) => typeof m === 'object').map((m) => [m.id, m.summary || '']));
     this.drafts = drafts;
+  }
+
+  // The JSON editor starts from the preset that was selected before "Custom…".
+  templateFor(field) {
+    const id = this.lastPreset[field];
+    const item = this.presetLists[field].find((x) => typeof x === 'object' && x.id === id) || {};
+    const out = {};
+    for (const k of CUSTOM_KEYS[field]) if (k in item) out[k] = item[k];
+    if (out.name) out.name = `${out.name} (custom)`;
+    return out;
+  }
+
+  showCustomEditor(field, force) {
+    const box = $(`[data-for="${field}-json"]`, this.form);
+    const area = $(`#f-${field}-json`, this.form);
+    const on = $(`#f-${field}`, this.form).value === CUSTOM;
+    box.hidden = !on;
+    if (on && (force || area !== document.activeElement)) area.value = JSON.stringify(this.custom[field] || {}, null, 2);
   }
 
   // Show a normalized config. `force` also overwrites the field that has focus (used when a new
@@ -142,6 +173,10 @@ export class InputsView {
     const hw = config.hardware;
     this.custom.hardware = typeof hw === 'object' && hw !== null ? hw : null;
     setSelect($('#f-hardware', this.form), this.custom.hardware ? CUSTOM : String(hw), 'Custom GPU (from link/JSON)');
+    if (!this.custom.target) this.lastPreset.target = String(target);
+    if (!this.custom.hardware) this.lastPreset.hardware = String(hw);
+    this.showCustomEditor('target', force);
+    this.showCustomEditor('hardware', force);
 
     const rt = config.runtime;
     if (typeof rt === 'object' && rt !== null) {
@@ -227,8 +262,14 @@ export class InputsView {
     const v = (selector) => $(selector, this.form).value;
     const config = {};
 
-    config.target = v('#f-target') === CUSTOM ? this.custom.target : v('#f-target');
-    config.hardware = v('#f-hardware') === CUSTOM ? this.custom.hardware : v('#f-hardware');
+    for (const field of ['target', 'hardware']) {
+      if (v(`#f-${field}`) !== CUSTOM) config[field] = v(`#f-${field}`);
+      else {
+        // Text that is not JSON goes to the core as is; it answers with the reason.
+        const text = v(`#f-${field}-json`);
+        config[field] = text.trim() ? parseJson(text) : this.custom[field];
+      }
+    }
     config.gpus = parseScalar(v('#f-gpus'));
 
     const profile = v('#f-runtime');
@@ -301,7 +342,8 @@ export class InputsView {
     for (const node of inputs) {
       const f = node.dataset.field;
       const covers = path === f || path.startsWith(`${f}.`) || path.startsWith(`${f}[`);
-      if (covers && (!best || f.length > best.dataset.field.length)) best = node;
+      const visible = !node.closest('[hidden]');
+      if (covers && visible && (!best || f.length >= best.dataset.field.length)) best = node;
     }
     const text = path ? `${path}: ${error.message}` : error.message;
     if (!best) {
