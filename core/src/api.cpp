@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "speccalc/tree_commands.hpp"
 #include "tables_command.hpp"
+#include "speccalc/validate.hpp"
 
 namespace speccalc {
 namespace {
@@ -28,6 +29,7 @@ const Command kCommands[] = {
     {"tree-preset", commands::tree_preset},
     {"convert", commands::convert},
     {"tables", commands::tables},
+    {"validate", commands::validate},
     {"tree-expect", commands::tree_expect},
     {"tree-optimize", commands::tree_optimize},
     {"tree-preset", commands::tree_preset},

@@ -348,9 +348,12 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
       if (!fields::read_string(obj, "draft", p, &m.draft, err, 64) ||
           !fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err))
         return false;
+      // A target preset may also serve as the draft (70B targets drafted by a 7B chat model).
       const ModelArch* draft = catalog.find_draft(m.draft);
+      if (!draft) draft = catalog.find_target(m.draft);
       if (!draft) {
-        *err = make_error("method.draft", "unknown draft model; known: " + draft_ids(catalog));
+        *err = make_error("method.draft", "unknown draft model; known drafts: " + draft_ids(catalog) +
+                                              "; or a target preset: " + target_ids(catalog));
         return false;
       }
       m.draft_model = *draft;

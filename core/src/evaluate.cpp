@@ -39,8 +39,23 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params,
   const double host = step.overhead_s;
   const double device = step.time_s - host;
   const std::string field = "runtime.measured_decode_step_s";
-  if (measured >= device && host > 0) {
-    const double scale = (measured - device) / host;
+  const bool has_host = params.pass_overhead_s > 0 || params.layer_overhead_s > 0;
+  if (measured >= device && has_host) {
+    // The step time grows monotonically with a common scale s of the host overheads (launch
+    // time overlaps device time, so it is not linear in s): find s by bisection.
+    auto step_at = [&](double s) {
+      RuntimeParams p = params;
+      p.pass_overhead_s *= s;
+      p.layer_overhead_s *= s;
+      return baseline_pass(config, machine_for(config, p)).time_s;
+    };
+    double lo = 0, hi = 1;
+    for (int i = 0; i < 64 && step_at(hi) < measured; ++i) hi *= 2;
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      (step_at(mid) < measured ? lo : hi) = mid;
+    }
+    const double scale = 0.5 * (lo + hi);
     params.pass_overhead_s *= scale;
     params.layer_overhead_s *= scale;
     params.cycle_overhead_s *= scale;

@@ -35,8 +35,11 @@ struct PassCost {
   double memory_time_s = 0;   // bytes / effective bandwidth
   double compute_time_s = 0;  // flops / effective peak
   double comm_time_s = 0;     // tensor-parallel all-reduces
-  double overhead_s = 0;      // host time (per pass, per layer) and fixed CPU work
-  double time_s = 0;          // max(memory, compute) + comm + overhead, summed over passes
+  double overhead_s = 0;      // host time the GPU does not hide: per pass, launch time beyond
+                              // device time, fixed CPU work
+  // Per pass: max(device, layers x layer_overhead_s) + pass_overhead_s, device =
+  // max(memory, compute) + comm; summed over passes. Equals device time + overhead_s.
+  double time_s = 0;
   double arithmetic_intensity = 0;  // flops / bytes (0 when nothing is read)
   std::string bound = "none";       // "memory", "compute", "overhead" or "none"
 };
