@@ -310,8 +310,12 @@ async function main() {
     await checkAgainstCli(page, 'published row');
   });
 
-  await test('"Reproduce the papers" lists predicted vs measured by source', async () => {
-    await page.click('button:has-text("Reproduce the papers")');
+  await test('"Reproduce the papers" shows progress, then predicted vs measured by source', async () => {
+    // The work takes over 100 ms, so the progress indicator must show while it runs.
+    await Promise.all([
+      page.waitForSelector('#busy', { state: 'visible', timeout: 10000 }),
+      page.click('button:has-text("Reproduce the papers")'),
+    ]);
     await page.waitForSelector('[data-testid=reproduce] details', { timeout: 60000 });
     await waitQuiet(page);
     const sources = await page.$$eval('[data-testid=reproduce] details summary', (s) => s.map((x) => x.textContent));
