@@ -3,6 +3,7 @@
 #include <cstddef>
 
 #include "commands.hpp"
+#include "output_guard.hpp"
 #include "speccalc/tree_commands.hpp"
 #include "tables_command.hpp"
 #include "speccalc/validate.hpp"
@@ -62,7 +63,7 @@ Response run(const std::string& command, const std::string& input) {
                                              " bytes; the limit is 1048576 bytes"));
   }
   for (const Command& c : kCommands) {
-    if (command == c.name) return c.handler(input);
+    if (command == c.name) return guard_output(c.name, c.handler(input));
   }
   return commands::fail(make_error("command", "unknown command '" + command +
                                                   "'; known: " + command_names()));

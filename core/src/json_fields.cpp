@@ -1,6 +1,8 @@
 #include "json_fields.hpp"
 
 #include <cmath>
+#include <set>
+#include <vector>
 
 namespace speccalc::fields {
 
@@ -43,14 +45,118 @@ int nesting_depth(const std::string& text) {
 }
 }  // namespace
 
+namespace {
+
+// Length in bytes of the well-formed UTF-8 sequence at s[i], or 0 if there is none
+// (Unicode 15, table 3-7).
+std::size_t utf8_sequence(const std::string& s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = byte(i);
+  if (c < 0x80) return 1;
+  std::size_t n = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+  if (c >= 0xC2 && c <= 0xDF) n = 2;
+  else if (c == 0xE0) n = 3, lo = 0xA0;
+  else if (c == 0xED) n = 3, hi = 0x9F;  // no UTF-16 surrogates
+  else if (c >= 0xE1 && c <= 0xEF) n = 3;
+  else if (c == 0xF0) n = 4, lo = 0x90;
+  else if (c == 0xF4) n = 4, hi = 0x8F;  // nothing above U+10FFFF
+  else if (c >= 0xF1 && c <= 0xF3) n = 4;
+  else return 0;
+  if (i + n > s.size()) return 0;
+  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  for (std::size_t k = 2; k < n; ++k)
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  return n;
+}
+
+// Rejects repeated keys while parsing (the parse callback sees every key with its object).
+struct DuplicateKeyCheck {
+  struct Frame {
+    bool object;
+    std::string path;
+    std::set<std::string> keys;
+    std::string last_key;
+    int64_t next_index = 0;
+  };
+  std::vector<Frame> frames;
+  Error error;
+  bool found = false;
+
+  std::string element_path() {
+    if (frames.empty()) return "";
+    Frame& top = frames.back();
+    if (top.object) return join(top.path, top.last_key);
+    return top.path + "[" + std::to_string(top.next_index++) + "]";
+  }
+  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start: {
+        std::string path = element_path();
+        frames.push_back(Frame{event == json::parse_event_t::object_start, std::move(path), {}, {}});
+        break;
+      }
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        if (!frames.empty()) frames.pop_back();
+        break;
+      case json::parse_event_t::key:
+        if (!frames.empty() && frames.back().object && parsed.is_string()) {
+          Frame& top = frames.back();
+          top.last_key = parsed.get<std::string>();
+          if (!top.keys.insert(top.last_key).second && !found) {
+            found = true;
+            error = make_error(excerpt(join(top.path, top.last_key), 120),
+                               "appears more than once in its object (JSON keys must be unique)");
+          }
+        }
+        break;
+      case json::parse_event_t::value:
+        if (!frames.empty() && !frames.back().object) ++frames.back().next_index;
+        break;
+    }
+    return true;
+  }
+};
+}  // namespace
+
+bool valid_utf8(const std::string& s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = utf8_sequence(s, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+std::string excerpt(const std::string& s, std::size_t max_bytes) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t n = utf8_sequence(s, i);
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const bool shown_as_is = n > 1 || (n == 1 && c >= 0x20 && c != 0x7F);
+    if (n == 0) n = 1;
+    if (out.size() + (shown_as_is ? n : 1) > max_bytes) return out + "...";
+    if (shown_as_is) out.append(s, i, n);
+    else out += '?';
+    i += n;
+  }
+  return out;
+}
+
 Expected<json> parse_document(const std::string& text, const std::string& what, int max_depth) {
   // Checked before parsing: nlohmann's parser recurses, so a hostile 100k-deep document
   // must never reach it.
   if (nesting_depth(text) > max_depth) {
     return make_error("", what + " is nested deeper than " + std::to_string(max_depth) + " levels");
   }
-  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  DuplicateKeyCheck duplicates;
+  json doc = json::parse(
+      text, [&](int d, json::parse_event_t e, json& v) { return duplicates(d, e, v); },
+      /*allow_exceptions=*/false);
   if (doc.is_discarded()) return make_error("", what + " is not valid JSON");
+  if (duplicates.found) return duplicates.error;
   return doc;
 }
 
@@ -62,8 +168,7 @@ bool check_keys(const json& obj, const std::string& path, std::initializer_list<
     if (!known) {
       std::string list;
       for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      std::string key = it.key().size() > 64 ? it.key().substr(0, 64) + "..." : it.key();
-      *err = make_error(join(path, key), "unknown field; expected one of: " + list);
+      *err = make_error(join(path, excerpt(it.key(), 64)), "unknown field; expected one of: " + list);
       return false;
     }
   }

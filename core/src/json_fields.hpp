@@ -17,8 +17,17 @@ using json = nlohmann::json;
 std::string join(const std::string& path, const std::string& key);
 std::string describe_type(const json& v);
 
-// Parses text with exceptions off; rejects documents nested deeper than max_depth.
+// Parses text with exceptions off; rejects documents nested deeper than max_depth and objects
+// that repeat a key (nlohmann would silently keep the last value).
 Expected<json> parse_document(const std::string& text, const std::string& what, int max_depth = 16);
+
+// True when s is well-formed UTF-8 (no overlong forms, surrogates or code points > U+10FFFF).
+// nlohmann's dump() aborts on anything else, so strings from links are checked with it.
+bool valid_utf8(const std::string& s);
+
+// Untrusted text quoted inside an error message: at most max_bytes, cut on a character
+// boundary ("..." marks the cut), control characters and invalid UTF-8 bytes shown as '?'.
+std::string excerpt(const std::string& s, std::size_t max_bytes = 40);
 
 // Errors if obj has a key not in `allowed` (typos must not be silently ignored).
 bool check_keys(const json& obj, const std::string& path, std::initializer_list<const char*> allowed,

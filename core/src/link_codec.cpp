@@ -17,7 +17,8 @@ constexpr int kMaxParams = 256;
 // Keys whose values are strings; every other value is a JSON number, boolean or list.
 bool is_string_key(const std::string& key) {
   static const char* const kStringKeys[] = {
-      "target", "hardware", "runtime", "runtime.profile", "dtype.weights", "dtype.kv",
+      "target", "hardware", "runtime", "runtime.profile", "dtype", "dtype.weights", "dtype.kv",
+      "method",
       "method.family", "method.draft", "target.name", "hardware.name", "acceptance.medusa"};
   for (const char* k : kStringKeys)
     if (key == k) return true;
@@ -93,7 +94,8 @@ bool valid_key(const std::string& key) {
   return true;
 }
 
-std::string shown(const std::string& s) { return s.size() > 40 ? s.substr(0, 40) + "..." : s; }
+// Link text quoted in an error: short, whole characters, no control bytes.
+std::string shown(const std::string& s) { return fields::excerpt(s, 40); }
 
 }  // namespace
 
@@ -136,6 +138,7 @@ Expected<json> decode_link(const std::string& link) {
       return make_error("link", "parameter '" + shown(part) + "' is not key=value with valid %-escapes");
     }
     if (key == "v") {
+      if (version_seen) return make_error("v", "appears more than once in the link");
       if (value != std::to_string(kLinkVersion)) {
         return make_error("v", "unsupported link version '" + shown(value) + "'; this SpecCalc reads v=" +
                                    std::to_string(kLinkVersion) +
@@ -145,6 +148,9 @@ Expected<json> decode_link(const std::string& link) {
       continue;
     }
     if (!valid_key(key)) return make_error("link", "'" + shown(key) + "' is not a config field path");
+    // Decoded bytes become JSON strings; nlohmann cannot print malformed UTF-8 (it aborts).
+    if (!fields::valid_utf8(value))
+      return make_error(key, "value '" + shown(value) + "' is not valid UTF-8 text");
     json parsed;
     if (is_string_key(key) || (key == "method.choices" && !value.empty() && value[0] != '[')) {
       parsed = value;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "json_fields.hpp"
 #include "speccalc/tree.hpp"
 #include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_metrics.hpp"
@@ -22,10 +23,18 @@ std::string at(const std::string& field, std::size_t i) {
   return field + "[" + std::to_string(i) + "]";
 }
 
-Expected<json> parse_object(const std::string& input) {
-  json doc = json::parse(input, nullptr, false);
-  if (doc.is_discarded()) return make_error("", "input is not valid JSON");
-  if (!doc.is_object()) return make_error("", "input must be a JSON object");
+// Tree inputs nest at most 4 levels ({"acceptance": {"p": [[...]]}}); 16 leaves room and
+// keeps hostile documents (100k '[') out of the parser. Repeated keys are refused there too.
+constexpr int kMaxNesting = 16;
+
+// Parses the input object and refuses keys the command does not read (a typo must not be
+// silently ignored).
+Expected<json> parse_object(const std::string& input, std::initializer_list<const char*> keys) {
+  Expected<json> doc = fields::parse_document(input, "input", kMaxNesting);
+  if (!doc.ok()) return doc.error();
+  if (!doc.value().is_object()) return make_error("", "input must be a JSON object");
+  Error err;
+  if (!fields::check_keys(doc.value(), "", keys, &err)) return err;
   return doc;
 }
 
@@ -95,7 +104,7 @@ Expected<AcceptanceMatrix> parse_acceptance(const json& obj, const std::string& 
     bool known = false;
     for (const char* k : kKeys) known = known || item.key() == k;
     if (!known) {
-      return make_error(field + "." + item.key(),
+      return make_error(field + "." + fields::excerpt(item.key(), 64),
                         "unknown key; use one of p, rank_vector, alpha, per_position, medusa, "
                         "topk_accuracy");
     }
@@ -206,6 +215,8 @@ Expected<Draft> parse_draft(const json& in, bool allow_eagle2) {
   }
   if (in.contains("preset")) {
     if (!in["preset"].is_string()) return make_error("preset", "must be a preset name");
+    if (in["preset"].get_ref<const std::string&>().size() > 64)
+      return make_error("preset", "is not a tree preset name (longer than 64 characters)");
     Expected<Tree> t = preset_tree(in["preset"].get<std::string>(), "preset");
     if (!t.ok()) return t.error();
     d.tree = t.value();
@@ -213,6 +224,8 @@ Expected<Draft> parse_draft(const json& in, bool allow_eagle2) {
   }
   const json& e = in["eagle2"];
   if (!e.is_object()) return make_error("eagle2", "must be {total_token, depth, top_k}");
+  Error err;
+  if (!fields::check_keys(e, "eagle2", {"total_token", "depth", "top_k"}, &err)) return err;
   Expected<int> total = get_int(e, "total_token", 2, kMaxNodes + 1, 60, false);
   Expected<int> depth = get_int(e, "depth", 0, kMaxDepth - 1, 5, false);
   Expected<int> top_k = get_int(e, "top_k", 1, kMaxRank, 10, false);
@@ -237,7 +250,7 @@ Tree draft_tree(const Draft& d, const AcceptanceMatrix& acc) {
 }  // namespace
 
 Response tree_expect(const std::string& input) {
-  Expected<json> doc = parse_object(input);
+  Expected<json> doc = parse_object(input, {"choices", "acceptance", "simulate"});
   if (!doc.ok()) return fail(doc.error());
   const json& in = doc.value();
   if (!in.contains("choices")) return fail(make_error("choices", "is required"));
@@ -254,6 +267,8 @@ Response tree_expect(const std::string& input) {
     const json& sim = in["simulate"];
     if (!sim.is_object())
       return fail(make_error("simulate", "must be {\"trials\": N, \"seed\": S}"));
+    Error err;
+    if (!fields::check_keys(sim, "simulate", {"trials", "seed"}, &err)) return fail(err);
     Expected<int> trials = get_int(sim, "trials", 1, 1000000, 100000, false);
     if (!trials.ok()) return fail(make_error("simulate.trials", trials.error().message));
     Expected<int> seed = get_int(sim, "seed", 0, 2147483647, 1, false);
@@ -276,7 +291,8 @@ Response tree_expect(const std::string& input) {
 }
 
 Response tree_optimize(const std::string& input) {
-  Expected<json> doc = parse_object(input);
+  Expected<json> doc =
+      parse_object(input, {"acceptance", "budget", "max_depth", "max_rank", "contiguous"});
   if (!doc.ok()) return fail(doc.error());
   const json& in = doc.value();
   Expected<AcceptanceMatrix> acc = parse_acceptance(in, "acceptance");
@@ -316,19 +332,34 @@ Response tree_optimize(const std::string& input) {
 }
 
 Response tree_preset(const std::string& input) {
-  json in = json::parse(input, nullptr, false);
-  if (in.is_discarded()) {  // a bare name, as typed or piped (trailing newline trimmed)
-    const std::size_t first = input.find_first_not_of(" \t\r\n");
-    const std::size_t last = input.find_last_not_of(" \t\r\n");
-    in = first == std::string::npos ? std::string() : input.substr(first, last - first + 1);
+  const std::size_t first = input.find_first_not_of(" \t\r\n");
+  const std::size_t last = input.find_last_not_of(" \t\r\n");
+  const std::string trimmed =
+      first == std::string::npos ? std::string() : input.substr(first, last - first + 1);
+  json in;
+  if (!trimmed.empty() && (trimmed[0] == '{' || trimmed[0] == '[' || trimmed[0] == '"')) {
+    Expected<json> doc = fields::parse_document(trimmed, "input", kMaxNesting);
+    if (!doc.ok()) return fail(doc.error());
+    in = doc.value();
+  } else {
+    in = trimmed;  // a bare name, as typed or piped (trailing newline trimmed)
   }
-  if (in.is_string()) in = json{{"name", in}};
+  if (in.is_string()) {
+    if (!fields::valid_utf8(in.get_ref<const std::string&>()))
+      return fail(make_error("name", "is not valid UTF-8 text"));
+    in = json{{"name", in}};
+  }
   if (!in.is_object()) return fail(make_error("", "input must be a preset name or an object"));
+  Error err;
+  if (!fields::check_keys(in, "", {"name", "acceptance", "total_token", "depth", "top_k"}, &err))
+    return fail(err);
   auto name_it = in.find("name");
   if (name_it == in.end() || !name_it->is_string()) {
     return fail(make_error("name", "must be a preset name: " + preset_names() + ", eagle2"));
   }
   const std::string name = name_it->get<std::string>();
+  if (name.size() > 64)
+    return fail(make_error("name", "is not a tree preset name (longer than 64 characters)"));
   const bool has_acc = in.contains("acceptance");
   AcceptanceMatrix acc;
   if (has_acc || name == "eagle2") {
@@ -371,7 +402,10 @@ Response tree_preset(const std::string& input) {
 }
 
 Response convert(const std::string& input) {
-  Expected<json> doc = parse_object(input);
+  Expected<json> doc = parse_object(
+      input, {"k", "choices", "preset", "alpha", "tau", "tau_without_bonus",
+              "mean_acceptance_length", "draft_acceptance_rate", "per_position",
+              "per_position_joint"});
   if (!doc.ok()) return fail(doc.error());
   const json& in = doc.value();
   Expected<Draft> parsed = parse_draft(in, false);
@@ -453,11 +487,26 @@ Response convert(const std::string& input) {
 }
 
 Response tree_calibrate(const std::string& input) {
-  Expected<json> doc = parse_object(input);
+  Expected<json> doc =
+      parse_object(input, {"k", "choices", "preset", "eagle2", "tau", "family", "acceptance"});
   if (!doc.ok()) return fail(doc.error());
   const json& in = doc.value();
   Expected<Draft> draft = parse_draft(in, true);
   if (!draft.ok()) return fail(draft.error());
+  if (draft.value().eagle2) {
+    // The fit regenerates the EAGLE-2 tree ~1100 times (1024-point scan, then bisection), each
+    // time ranking top_k + depth * top_k^2 candidates: bound that work (about a second).
+    const Draft& d = draft.value();
+    const long long candidates = d.top_k + static_cast<long long>(d.depth) * d.top_k * d.top_k;
+    constexpr long long kMaxCandidates = 40000;
+    if (candidates > kMaxCandidates) {
+      return fail(make_error(
+          "eagle2", "calibrating regenerates the tree about 1100 times; " +
+                        std::to_string(candidates) + " candidates per tree (top_k + depth * "
+                        "top_k^2) is over the limit of " + std::to_string(kMaxCandidates) +
+                        " (use a smaller depth or top_k)"));
+    }
+  }
   if (!in.contains("tau"))
     return fail(make_error("tau", "is required (measured tokens per cycle, bonus token included)"));
   Expected<double> tau = get_number(in["tau"], "tau");
@@ -469,7 +518,8 @@ Response tree_calibrate(const std::string& input) {
     family = in["family"].get<std::string>();
   }
   if (family != "alpha" && family != "scale") {
-    return fail(make_error("family", "must be \"alpha\" or \"scale\", got '" + family + "'"));
+    return fail(make_error("family", "must be \"alpha\" or \"scale\", got '" +
+                                         fields::excerpt(family, 40) + "'"));
   }
   AcceptanceMatrix base;
   if (family == "scale") {
