@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "output_guard.hpp"
+#include "speccalc/sweep.hpp"
 #include "speccalc/tree_commands.hpp"
 #include "tables_command.hpp"
 #include "speccalc/validate.hpp"
@@ -29,12 +30,10 @@ const Command kCommands[] = {
     {"tree-optimize", commands::tree_optimize},
     {"tree-preset", commands::tree_preset},
     {"convert", commands::convert},
+    {"tree-calibrate", commands::tree_calibrate},
+    {"sweep", commands::sweep},
     {"tables", commands::tables},
     {"validate", commands::validate},
-    {"tree-expect", commands::tree_expect},
-    {"tree-optimize", commands::tree_optimize},
-    {"tree-preset", commands::tree_preset},
-    {"convert", commands::convert},
 };
 
 // Inputs larger than this are refused before parsing (a share link or config is a few KB).

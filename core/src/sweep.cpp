@@ -1,0 +1,173 @@
+#include "speccalc/sweep.hpp"
+
+#include "commands.hpp"
+#include "json_fields.hpp"
+#include "speccalc/config.hpp"
+#include "speccalc/evaluate.hpp"
+
+namespace speccalc::commands {
+
+using fields::json;
+
+namespace {
+
+constexpr std::size_t kMaxPoints = 100000;
+constexpr std::size_t kMaxAxes = 4;
+
+struct Axis {
+  std::string path;
+  json values;
+};
+
+// Sets the dotted `path` in doc to value (creating objects on the way).
+bool set_path(json* doc, const std::string& path, const json& value) {
+  if (path == "method.family") {
+    (*doc)["method"] = json{{"family", value}};
+    return true;
+  }
+  json* node = doc;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t dot = path.find('.', pos);
+    const std::string name = path.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
+    if (name.empty()) return false;
+    if (dot == std::string::npos) {
+      if (path.rfind("acceptance.", 0) == 0) node->clear();  // acceptance holds exactly one key
+      (*node)[name] = value;
+      return true;
+    }
+    json& child = (*node)[name];
+    if (child.is_string() || child.is_null()) child = json::object();  // preset id -> object
+    if (!child.is_object()) return false;
+    node = &child;
+    pos = dot + 1;
+  }
+}
+
+json summary(const Evaluation& e) {
+  return json{{"speedup", e.speedup},
+              {"tau", e.tau},
+              {"tokens_per_s", e.tokens_per_s},
+              {"baseline_tokens_per_s", e.baseline_tokens_per_s},
+              {"cycle_time_s", e.cycle_time_s},
+              {"draft_time_s", e.draft.time_s},
+              {"verify_time_s", e.verify.time_s},
+              {"baseline_time_s", e.baseline.time_s},
+              {"verify_arithmetic_intensity", e.verify.arithmetic_intensity},
+              {"verify_bound", e.verify.bound},
+              {"fits_in_memory", e.fits_in_memory}};
+}
+
+}  // namespace
+
+Response sweep(const std::string& input) {
+  auto parsed = fields::parse_document(input, "the sweep request", 24);
+  if (!parsed.ok()) return fail(parsed.error());
+  const json& req = parsed.value();
+  if (!req.is_object()) return fail(make_error("", "the sweep request must be a JSON object"));
+  Error err;
+  if (!fields::check_keys(req, "", {"config", "axes", "axis", "values", "detail"}, &err)) return fail(err);
+  if (!req.contains("config") || !req["config"].is_object())
+    return fail(make_error("config", "is required and must be a config object"));
+  std::string detail = "summary";
+  if (!fields::read_string(req, "detail", "", &detail, &err, 16)) return fail(err);
+  if (detail != "summary" && detail != "full") return fail(make_error("detail", "must be summary or full"));
+
+  std::vector<Axis> axes;
+  if (req.contains("axis")) {
+    if (req.contains("axes")) return fail(make_error("axis", "give either axis/values or axes, not both"));
+    std::string path;
+    if (!fields::read_string(req, "axis", "", &path, &err, 64)) return fail(err);
+    if (!req.contains("values")) return fail(make_error("values", "is required with axis"));
+    axes.push_back(Axis{path, req["values"]});
+  } else if (req.contains("axes")) {
+    const json& a = req["axes"];
+    if (!a.is_array() || a.empty() || a.size() > kMaxAxes)
+      return fail(make_error("axes", "must be a list of 1 to 4 axes"));
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const std::string p = "axes[" + std::to_string(i) + "]";
+      if (!a[i].is_object() || !fields::check_keys(a[i], p, {"path", "values"}, &err))
+        return fail(err.message.empty() ? make_error(p, "must be {path, values}") : err);
+      std::string path;
+      if (!fields::read_string(a[i], "path", p, &path, &err, 64)) return fail(err);
+      if (!a[i].contains("values")) return fail(make_error(p + ".values", "is required"));
+      axes.push_back(Axis{path, a[i]["values"]});
+    }
+  } else {
+    return fail(make_error("axes", "is required (or axis with values)"));
+  }
+  std::size_t total = 1;
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    const std::string p = req.contains("axis") ? "values" : "axes[" + std::to_string(i) + "].values";
+    if (axes[i].path.empty()) return fail(make_error(req.contains("axis") ? "axis" : "axes[" + std::to_string(i) + "].path", "must name a config field"));
+    if (!axes[i].values.is_array() || axes[i].values.empty())
+      return fail(make_error(p, "must be a non-empty list"));
+    total *= axes[i].values.size();
+    if (total > kMaxPoints)
+      return fail(make_error(p, "the grid has more than " + std::to_string(kMaxPoints) + " points"));
+  }
+
+  auto catalog = load_catalog();
+  if (!catalog.ok()) return fail(catalog.error());
+  // The base config must itself be valid, so errors in it are reported once, by field.
+  auto base = parse_config(req["config"], catalog.value());
+  if (!base.ok()) {
+    Error e = base.error();
+    e.field = e.field.empty() ? "config" : "config." + e.field;
+    return fail(e);
+  }
+
+  json points = json::array();
+  std::vector<std::size_t> index(axes.size(), 0);
+  for (std::size_t n = 0; n < total; ++n) {
+    json doc = req["config"];
+    json values = json::array();
+    bool path_ok = true;
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      const json& v = axes[a].values[index[a]];
+      values.push_back(v);
+      path_ok = path_ok && set_path(&doc, axes[a].path, v);
+    }
+    json point = json{{"values", values}};
+    if (!path_ok) {
+      point["error"] = json{{"field", "axes"}, {"message", "path does not name a config field"}};
+    } else {
+      auto config = parse_config(doc, catalog.value());
+      if (!config.ok()) {
+        point["error"] = json{{"field", config.error().field}, {"message", config.error().message}};
+      } else {
+        auto e = evaluate(config.value());
+        if (!e.ok()) {
+          point["error"] = json{{"field", e.error().field}, {"message", e.error().message}};
+        } else if (detail == "full") {
+          point["result"] = evaluation_to_json(e.value(), config.value());
+        } else {
+          const json s = summary(e.value());  // keep alive: items() only views it
+          for (auto it = s.begin(); it != s.end(); ++it) point[it.key()] = it.value();
+        }
+      }
+    }
+    points.push_back(std::move(point));
+    // Odometer over the axes, last axis fastest.
+    for (std::size_t a = axes.size(); a-- > 0;) {
+      if (++index[a] < axes[a].values.size()) break;
+      index[a] = 0;
+    }
+  }
+  json out = json{{"axes", json::array()}, {"points", points}};
+  for (const auto& a : axes) out["axes"].push_back(json{{"path", a.path}, {"values", a.values}});
+  // Break-even along a single batch axis: the first batch at which speculation stops paying.
+  if (axes.size() == 1 && axes[0].path == "batch") {
+    json be = nullptr;
+    for (const auto& p : points) {
+      if (p.contains("speedup") && p["speedup"].get<double>() < 1.0) {
+        be = p["values"][0];
+        break;
+      }
+    }
+    out["break_even_batch"] = be;
+  }
+  return ok_json(out.dump());
+}
+
+}  // namespace speccalc::commands
