@@ -145,6 +145,7 @@ PassCost finish_pass(const std::string& name, const Work& w, int64_t tokens_per_
   c.compute_time_s = n * comp_s;
   c.comm_time_s = n * comm_s;
   c.overhead_s = (passes > 0 ? n * exposed_s : 0) + extra_overhead_s;
+  c.launch_bound = passes > 0 && launch_s > device_s;
   c.time_s = n * device_s + c.overhead_s;
   c.arithmetic_intensity = c.bytes > 0 ? c.flops / c.bytes : 0;
   if (passes > 0 && c.bytes > 0) c.bound = comp_s > mem_s ? "compute" : "memory";

@@ -83,7 +83,8 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params,
 std::string limited_by(const PassCost& p) {
   if (p.passes_per_cycle == 0 && p.overhead_s == 0) return "none";
   const double device = std::max(p.memory_time_s, p.compute_time_s);
-  if (p.overhead_s >= device && p.overhead_s >= p.comm_time_s) return "overhead";
+  // Launch-bound passes wait on the host even when their exposed overhead is small.
+  if (p.launch_bound || (p.overhead_s >= device && p.overhead_s >= p.comm_time_s)) return "overhead";
   if (p.comm_time_s > device) return "communication";
   return p.compute_time_s > p.memory_time_s ? "compute" : "memory";
 }
@@ -150,11 +151,11 @@ Expected<Evaluation> evaluate(const Config& config) {
   e.assumptions.push_back("tau counts the bonus token: tokens per cycle per sequence = accepted drafts + 1; " +
                           e.tau_source);
   e.assumptions.push_back(
-      "pass time = max(bytes / (peak bandwidth x " + fields::format_number(e.runtime.bw_efficiency) +
-      "), FLOPs / (peak x " + fields::format_number(e.runtime.flops_efficiency) + ")) + " +
-      fields::format_number(e.runtime.pass_overhead_s) + " s per pass + " +
-      fields::format_number(e.runtime.layer_overhead_s) + " s per decoder layer (runtime '" +
-      config.runtime.profile + "')");
+      "pass time = max(device, decoder layers x " + fields::format_number(e.runtime.layer_overhead_s) +
+      " s of kernel launches, which overlap the GPU's work) + " + fields::format_number(e.runtime.pass_overhead_s) +
+      " s per pass; device = max(bytes / (peak bandwidth x " + fields::format_number(e.runtime.bw_efficiency) +
+      "), FLOPs / (peak x " + fields::format_number(e.runtime.flops_efficiency) +
+      ")) + all-reduces (runtime '" + config.runtime.profile + "')");
   if (config.method.family != Family::ar)
     e.assumptions.push_back("each cycle adds " + fields::format_number(e.cycle_overhead_s) +
                             " s of speculative bookkeeping (tree building, acceptance, cache update)");

@@ -84,6 +84,7 @@ void add_pass(PassCost* total, const PassCost& p) {
   total->compute_time_s += p.compute_time_s;
   total->comm_time_s += p.comm_time_s;
   total->overhead_s += p.overhead_s;
+  total->launch_bound = total->launch_bound || p.launch_bound;
   total->time_s += p.time_s;
   total->arithmetic_intensity = total->bytes > 0 ? total->flops / total->bytes : 0;
   if (total->bytes > 0) total->bound = total->compute_time_s > total->memory_time_s ? "compute" : "memory";

@@ -40,6 +40,7 @@ struct PassCost {
   // Per pass: max(device, layers x layer_overhead_s) + pass_overhead_s, device =
   // max(memory, compute) + comm; summed over passes. Equals device time + overhead_s.
   double time_s = 0;
+  bool launch_bound = false;  // kernel launches take longer than the device work they feed
   double arithmetic_intensity = 0;  // flops / bytes (0 when nothing is read)
   std::string bound = "none";       // "memory", "compute", "overhead" or "none"
 };
