@@ -311,12 +311,16 @@ async function main() {
   });
 
   await test('"Reproduce the papers" shows progress, then predicted vs measured by source', async () => {
-    // The work takes over 100 ms, so the progress indicator must show while it runs.
-    await Promise.all([
-      page.waitForSelector('#busy', { state: 'visible', timeout: 10000 }),
-      page.click('button:has-text("Reproduce the papers")'),
-    ]);
+    // The work takes over 100 ms, so the progress indicator must show while it runs (watched
+    // with a MutationObserver: the core call is synchronous, so polling could miss it).
+    await page.evaluate(() => {
+      window.__busySeen = false;
+      const box = document.querySelector('#busy');
+      new MutationObserver(() => { if (!box.hidden) window.__busySeen = true; }).observe(box, { attributes: true });
+    });
+    await page.click('button:has-text("Reproduce the papers")');
     await page.waitForSelector('[data-testid=reproduce] details', { timeout: 60000 });
+    eq(await page.evaluate(() => window.__busySeen), true, 'progress indicator shown');
     await waitQuiet(page);
     const sources = await page.$$eval('[data-testid=reproduce] details summary', (s) => s.map((x) => x.textContent));
     assert(sources.length >= 3, `sources: ${sources.length}`);

@@ -15,17 +15,27 @@ function parseMaybe(text) {
 }
 
 // The calculator config a published row describes (its normalized ids and stated parameters).
+// Mirrors core/src/validate.cpp's row_config so "Use" shows what "Reproduce" predicts; a row that
+// carries its own `config` (from the core) is used as is.
 export function configFromRow(row) {
+  if (row.config && typeof row.config === 'object') return row.config;
   const params = parseMaybe(row.method_params ?? row.method_params_json) || {};
   const method = { family: row.family, ...params };
+  if (method.choices === 'mc_sim_7b_63') method.choices = 'medusa-mc_sim_7b_63';
   if (row.family === 'sps' && row.draft_id && !method.draft) method.draft = row.draft_id;
   const config = { target: row.target_id, method, acceptance: { tau: row.tau } };
   if (row.hardware_id) config.hardware = row.hardware_id;
   if (row.gpus) config.gpus = row.gpus;
   if (row.runtime) config.runtime = row.runtime;
   if (typeof row.batch === 'number') config.batch = row.batch;
-  if (row.weights_dtype) config.dtype = row.weights_dtype;
+  config.dtype = { weights: row.weights_dtype || 'fp16', kv: 'fp16' };
+  config.context = 1024;
   return config;
+}
+
+function rowsCsv(rows) {
+  const keys = ['source_id', 'table', 'method', 'model', 'dataset', 'hardware', 'gpus', 'runtime', 'tau', 'measured', 'predicted', 'error_pct'];
+  return `${keys.join(',')}\n${rows.map((r) => keys.map((k) => csvCell(r[k] ?? '')).join(',')).join('\n')}\n`;
 }
 
 export function usable(row) {
@@ -128,7 +138,13 @@ export class TablesView {
   async reproduce() {
     this.reproduceButton.disabled = true;
     const done = this.busy('Reproducing published results…');
+    // Let the progress indicator paint before the (synchronous) core call.
+    await new Promise((r) => setTimeout(r, 120));
     try {
+      if (await hasCommand('validate')) {
+        this.showValidation(await callJson('validate', { format: 'json' }));
+        return;
+      }
       const all = await callJson('tables', { format: 'json' });
       const rows = all.filter(usable);
       const bySource = new Map();
@@ -181,6 +197,44 @@ export class TablesView {
     out.append(el('div', { class: 'exports' },
       el('button', { type: 'button', text: 'Export JSON', onclick: () => download('speccalc-reproduce.json', JSON.stringify(flat, null, 2)) }),
       el('button', { type: 'button', text: 'Export CSV', onclick: () => download('speccalc-reproduce.csv', `${keys.join(',')}\n${flat.map((r) => keys.map((k) => csvCell(r[k])).join(',')).join('\n')}\n`, 'text/csv') })));
+  }
+
+  // The core's "validate" report: per source MAPE, per row predicted vs measured, exclusions.
+  showValidation(report) {
+    const out = clear(this.reproduceOut);
+    const pct = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(0)} %`;
+    const o = report.overall;
+    out.append(el('p', { 'data-testid': 'reproduce-overall', text: `${o.rows} rows predicted; mean |error| (MAPE) ${o.mape_pct.toFixed(1)} %, signed mean ${pct(o.mean_error_pct)}${report.overall_calibrated ? `; with each source's own baseline step time: MAPE ${report.overall_calibrated.mape_pct.toFixed(1)} %` : ''}.` }));
+    if (report.definition) out.append(el('p', { class: 'hint', text: String(report.definition) }));
+    const bySource = new Map();
+    for (const r of report.rows) {
+      if (!bySource.has(r.source_id)) bySource.set(r.source_id, []);
+      bySource.get(r.source_id).push(r);
+    }
+    for (const src of report.sources) {
+      const rows = bySource.get(src.source_id) || [];
+      const table = el('table', { class: 'published' },
+        el('thead', {}, el('tr', {}, ...['Method', 'Model', 'Dataset', 'GPU', 'τ', 'Measured', 'Predicted', 'Error'].map((h) => el('th', { scope: 'col', text: h })))));
+      const tbody = el('tbody');
+      for (const r of rows) {
+        tbody.append(el('tr', {},
+          el('td', { text: r.method }), el('td', { text: r.model }), el('td', { text: r.dataset }),
+          el('td', { text: `${r.gpus > 1 ? `${r.gpus}× ` : ''}${r.hardware}`, title: r.hardware_assumption || undefined }),
+          el('td', { text: fmt.tau(r.tau) }), el('td', { text: fmt.speedup(r.measured) }),
+          el('td', { text: fmt.speedup(r.predicted) }),
+          el('td', { text: pct(r.error_pct), class: Math.abs(r.error_pct) > 25 ? 'bad' : undefined })));
+      }
+      table.append(tbody);
+      const cal = src.calibrated && src.calibrated.rows ? `; calibrated MAPE ${src.calibrated.mape_pct.toFixed(1)} %` : '';
+      out.append(el('details', {},
+        el('summary', { text: `${src.source} — ${src.stock.rows} rows, MAPE ${src.stock.mape_pct.toFixed(1)} %${cal}` }),
+        el('div', { class: 'table-wrap' }, table)));
+    }
+    const excluded = el('ul', {}, ...report.excluded.slice(0, 200).map((x) => el('li', { text: `${x.id}: ${x.reason}` })));
+    out.append(el('details', {}, el('summary', { text: `${report.excluded.length} rows not predicted, with the reason` }), excluded));
+    out.append(el('div', { class: 'exports' },
+      el('button', { type: 'button', text: 'Export JSON', onclick: () => download('speccalc-validate.json', JSON.stringify(report, null, 2)) }),
+      el('button', { type: 'button', text: 'Export CSV', onclick: () => download('speccalc-validate.csv', rowsCsv(report.rows), 'text/csv') })));
   }
 
   // Published rows for the families chart: this model's best measured speedup per family.
