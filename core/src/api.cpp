@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "output_guard.hpp"
+#include "speccalc/sizing.hpp"
 #include "speccalc/sweep.hpp"
 #include "speccalc/tree_commands.hpp"
 #include "tables_command.hpp"
@@ -32,6 +33,8 @@ const Command kCommands[] = {
     {"convert", commands::convert},
     {"tree-calibrate", commands::tree_calibrate},
     {"sweep", commands::sweep},
+    {"size", commands::size},
+    {"export", commands::export_engines},
     {"tables", commands::tables},
     {"validate", commands::validate},
 };
