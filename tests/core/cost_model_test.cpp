@@ -158,5 +158,20 @@ TEST(CostModel, EagerLaunchTimeOverlapsDeviceTime) {
   EXPECT_NEAR(e.baseline.time_s, 0.02503, 0.0002);
 }
 
+TEST(CostModel, SpsDraftMayBeATargetPreset) {
+  // 70B target drafted by Llama-2-7B-chat (a target preset), k = 4, tensor parallel over 2
+  // GPUs: the draft cycle reads the 7B's 13,214,679,040 weight bytes (see the decode-work
+  // test) once per pass, split over 2 GPUs: 4 x 13,214,679,040 / 2 = 26,429,358,080 per GPU.
+  const Evaluation e = eval_text(
+      R"({"target":"llama2-chat-70b","hardware":"a100-80gb-sxm","gpus":2,"runtime":"compiled",)"
+      R"("method":{"family":"sps","draft":"llama2-chat-7b","k":4},"acceptance":{"tau":3}})");
+  EXPECT_EQ(e.draft.passes_per_cycle, 4);
+  EXPECT_DOUBLE_EQ(e.draft.weights_bytes, 26429358080.0);
+  auto catalog = load_catalog();
+  auto bad = parse_config_text(R"({"method":{"family":"sps","draft":"gpt-9"}})", catalog.value());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().field, "method.draft");
+}
+
 }  // namespace
 }  // namespace speccalc
