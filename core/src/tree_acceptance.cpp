@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace speccalc::tree {
 namespace {
@@ -10,9 +12,15 @@ namespace {
 constexpr int kGrid = 1024;
 constexpr int kHalvings = 60;
 
+// Shortest text that reads back as x: std::to_string printed a target of 5.0000001 and a
+// reachable maximum of 5 both as "5.000000". printf/strtod are exact in glibc and musl alike.
 std::string number(double x) {
-  std::string s = std::to_string(x);
-  return s;
+  char buf[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
+  return buf;
 }
 
 // Relabels "field[0]" (from a one-row matrix) as "field".
