@@ -38,9 +38,9 @@ std::map<StepKey, BaselineStep> baseline_steps(const std::vector<PublishedRow>& 
       if (it == extra.end() || !it->is_number() || it->get<double>() <= 0) continue;
       const StepKey k{r.source_id, r.target_id, r.hardware_id, r.gpus};
       if (out.count(k)) continue;  // first row that states it wins (table order)
-      out[k] = BaselineStep{1.0 / it->get<double>(),
-                            r.id + " extra." + key + " = " + fields::format_number(it->get<double>()) +
-                                " tokens/s"};
+      out[k] = BaselineStep{
+          1.0 / it->get<double>(),
+          r.id + " extra." + key + " = " + fields::format_number(it->get<double>()) + " tokens/s"};
     }
   }
   return out;
@@ -49,9 +49,11 @@ std::map<StepKey, BaselineStep> baseline_steps(const std::vector<PublishedRow>& 
 // Why a row with tau and speedup is not validated; empty when it is.
 std::string exclusion(const PublishedRow& r) {
   if (r.superseded)
-    return "superseded Spec-Bench leaderboard version (the current version of the cell is validated)";
+    return "superseded Spec-Bench leaderboard version (the current version of the cell is "
+           "validated)";
   if (r.speedup_kind != "latency")
-    return "speedup_kind '" + r.speedup_kind + "' is not a batch latency speedup over plain decoding";
+    return "speedup_kind '" + r.speedup_kind +
+           "' is not a batch latency speedup over plain decoding";
   if (!r.batch) return "no batch size (maximum-batch comparison)";
   if (r.family.empty() || r.family == "other" || r.family == "ar")
     return "method '" + r.method + "' (family '" + r.family + "') has no cost model";
@@ -70,7 +72,8 @@ json row_config(const PublishedRow& r, const ValidateOptions& o, double measured
   auto choices = method.find("choices");
   if (choices != method.end() && choices->is_string() && *choices == "mc_sim_7b_63")
     *choices = "medusa-mc_sim_7b_63";
-  if (r.family == "sps" && !r.draft_id.empty() && !method.contains("draft")) method["draft"] = r.draft_id;
+  if (r.family == "sps" && !r.draft_id.empty() && !method.contains("draft"))
+    method["draft"] = r.draft_id;
   json runtime = json::object();
   runtime["profile"] = r.runtime;
   for (const auto& [profile, params] : o.runtimes) {
@@ -78,15 +81,16 @@ json row_config(const PublishedRow& r, const ValidateOptions& o, double measured
     for (const auto& [name, value] : params) runtime[name] = value;
   }
   if (measured_step_s > 0) runtime["measured_decode_step_s"] = measured_step_s;
-  return json{{"target", r.target_id},
-              {"hardware", r.hardware_id},
-              {"gpus", r.gpus},
-              {"runtime", runtime},
-              {"batch", *r.batch},
-              {"context", o.context},
-              {"dtype", {{"weights", r.weights_dtype.empty() ? "fp16" : r.weights_dtype}, {"kv", "fp16"}}},
-              {"method", method},
-              {"acceptance", {{"tau", *r.tau}}}};
+  return json{
+      {"target", r.target_id},
+      {"hardware", r.hardware_id},
+      {"gpus", r.gpus},
+      {"runtime", runtime},
+      {"batch", *r.batch},
+      {"context", o.context},
+      {"dtype", {{"weights", r.weights_dtype.empty() ? "fp16" : r.weights_dtype}, {"kv", "fp16"}}},
+      {"method", method},
+      {"acceptance", {{"tau", *r.tau}}}};
 }
 
 Expected<double> predict(const json& config_doc, const Catalog& catalog) {
@@ -120,7 +124,8 @@ json summary_json(const ErrorSummary& s) {
 
 }  // namespace
 
-Expected<ValidateReport> validate_rows(const std::vector<PublishedRow>& rows, const ValidateOptions& o) {
+Expected<ValidateReport> validate_rows(const std::vector<PublishedRow>& rows,
+                                       const ValidateOptions& o) {
   auto catalog = load_catalog();
   if (!catalog.ok()) return catalog.error();
   const auto steps = baseline_steps(rows);
@@ -214,26 +219,30 @@ json report_json(const ValidateReport& rep, const ValidateOptions& o) {
   }
   json excluded = json::array();
   for (const auto& x : rep.excluded)
-    excluded.push_back(json{{"id", x.row->id}, {"source_id", x.row->source_id}, {"reason", x.reason}});
+    excluded.push_back(
+        json{{"id", x.row->id}, {"source_id", x.row->source_id}, {"reason", x.reason}});
   json sources = json::array();
   for (const auto& s : rep.sources) {
     json j{{"source_id", s.source_id}, {"source", s.source}, {"stock", summary_json(s.stock)}};
     if (o.calibrated && s.calibrated.rows > 0) j["calibrated"] = summary_json(s.calibrated);
     sources.push_back(j);
   }
-  json out{{"definition",
-            "error_pct = 100 * (predicted - measured) / measured speedup; MAPE = mean |error_pct|; "
-            "predicted from the row's measured tau (bonus token included), model, method, hardware and "
-            "runtime profile"},
-           {"rows", rows},
-           {"excluded", excluded},
-           {"sources", sources},
-           {"overall", summary_json(rep.overall)}};
+  json out{
+      {"definition",
+       "error_pct = 100 * (predicted - measured) / measured speedup; MAPE = mean |error_pct|; "
+       "predicted from the row's measured tau (bonus token included), model, method, hardware and "
+       "runtime profile"},
+      {"rows", rows},
+      {"excluded", excluded},
+      {"sources", sources},
+      {"overall", summary_json(rep.overall)}};
   if (o.calibrated) {
     out["overall_calibrated"] = summary_json(rep.overall_calibrated);
     out["calibration"] =
-        "calibrated: runtime.measured_decode_step_s set to the plain-decode step time the source itself "
-        "reports for that model and machine (rows without one keep the stock prediction in overall_calibrated)";
+        "calibrated: runtime.measured_decode_step_s set to the plain-decode step time the source "
+        "itself "
+        "reports for that model and machine (rows without one keep the stock prediction in "
+        "overall_calibrated)";
   }
   return out;
 }
@@ -256,31 +265,34 @@ std::string pad(const std::string& s, std::size_t w) {
 
 std::string report_text(const ValidateReport& rep, const ValidateOptions& o) {
   std::string t;
-  t += pad("id", 18) + pad("method", 10) + pad("model", 24) + pad("dataset", 14) + pad("hardware", 18) +
-       pad("tau", 6) + pad("measured", 9) + pad("predicted", 10) + pad("error%", 8) +
-       (o.calibrated ? "calib.error%" : "") + "\n";
+  t += pad("id", 18) + pad("method", 10) + pad("model", 24) + pad("dataset", 14) +
+       pad("hardware", 18) + pad("tau", 6) + pad("measured", 9) + pad("predicted", 10) +
+       pad("error%", 8) + (o.calibrated ? "calib.error%" : "") + "\n";
   for (const auto& v : rep.rows) {
     const PublishedRow& r = *v.row;
     std::string hw = r.hardware_id + (r.gpus > 1 ? " x" + std::to_string(r.gpus) : "") +
                      (r.hardware_assumed ? "*" : "");
-    t += pad(r.id, 18) + pad(r.family, 10) + pad(r.target_id, 24) + pad(r.dataset.substr(0, 13), 14) +
-         pad(hw, 18) + pad(fixed(*r.tau, 2), 6) + pad(fixed(v.measured, 2), 9) +
-         pad(fixed(v.predicted, 2), 10) + pad(pct(v.error_pct), 8) +
+    t += pad(r.id, 18) + pad(r.family, 10) + pad(r.target_id, 24) +
+         pad(r.dataset.substr(0, 13), 14) + pad(hw, 18) + pad(fixed(*r.tau, 2), 6) +
+         pad(fixed(v.measured, 2), 9) + pad(fixed(v.predicted, 2), 10) + pad(pct(v.error_pct), 8) +
          (v.calibration_step_s > 0 ? pct(v.calibrated_error_pct) : "") + "\n";
   }
   t += "\n* hardware assumed; the assumption text is in the JSON output (format json)\n\n";
-  t += pad("source", 14) + pad("rows", 6) + pad("MAPE%", 8) + pad("max|err|%", 10) + pad("mean err%", 10) +
-       (o.calibrated ? "calibrated rows / MAPE%" : "") + "\n";
+  t += pad("source", 14) + pad("rows", 6) + pad("MAPE%", 8) + pad("max|err|%", 10) +
+       pad("mean err%", 10) + (o.calibrated ? "calibrated rows / MAPE%" : "") + "\n";
   for (const auto& s : rep.sources) {
-    t += pad(s.source_id, 14) + pad(std::to_string(s.stock.rows), 6) + pad(pct(s.stock.mape_pct), 8) +
-         pad(pct(s.stock.max_abs_error_pct), 10) + pad(pct(s.stock.mean_error_pct), 10);
+    t += pad(s.source_id, 14) + pad(std::to_string(s.stock.rows), 6) +
+         pad(pct(s.stock.mape_pct), 8) + pad(pct(s.stock.max_abs_error_pct), 10) +
+         pad(pct(s.stock.mean_error_pct), 10);
     if (o.calibrated && s.calibrated.rows > 0)
       t += std::to_string(s.calibrated.rows) + " / " + pct(s.calibrated.mape_pct);
     t += "\n";
   }
-  t += pad("overall", 14) + pad(std::to_string(rep.overall.rows), 6) + pad(pct(rep.overall.mape_pct), 8) +
-       pad(pct(rep.overall.max_abs_error_pct), 10) + pad(pct(rep.overall.mean_error_pct), 10);
-  if (o.calibrated) t += "calibrated where possible: MAPE " + pct(rep.overall_calibrated.mape_pct) + "%";
+  t += pad("overall", 14) + pad(std::to_string(rep.overall.rows), 6) +
+       pad(pct(rep.overall.mape_pct), 8) + pad(pct(rep.overall.max_abs_error_pct), 10) +
+       pad(pct(rep.overall.mean_error_pct), 10);
+  if (o.calibrated)
+    t += "calibrated where possible: MAPE " + pct(rep.overall_calibrated.mape_pct) + "%";
   t += "\n\nexcluded (" + std::to_string(rep.excluded.size()) + "):\n";
   for (const auto& x : rep.excluded) t += "  " + pad(x.row->id, 18) + x.reason + "\n";
   return t;
@@ -292,7 +304,8 @@ namespace commands {
 
 Response validate(const std::string& options_json) {
   const bool blank = options_json.find_first_not_of(" \t\r\n") == std::string::npos;
-  auto parsed = fields::parse_document(blank ? std::string("{}") : options_json, "validate options");
+  auto parsed =
+      fields::parse_document(blank ? std::string("{}") : options_json, "validate options");
   if (!parsed.ok()) return fail(parsed.error());
   const json& q = parsed.value();
   if (!q.is_object()) return fail(make_error("", "validate options must be a JSON object"));
@@ -310,12 +323,14 @@ Response validate(const std::string& options_json) {
     return fail(make_error("format", "must be \"json\" or \"table\", got \"" + format + "\""));
   if (q.contains("runtimes")) {
     const json& rt = q["runtimes"];
-    if (!rt.is_object()) return fail(make_error("runtimes", "must be an object {profile: {parameter: value}}"));
+    if (!rt.is_object())
+      return fail(make_error("runtimes", "must be an object {profile: {parameter: value}}"));
     for (const auto& [profile, params] : rt.items()) {
       const std::string path = "runtimes." + profile;
       if (profile != "hf-eager" && profile != "compiled")
         return fail(make_error(path, "unknown runtime profile; expected hf-eager or compiled"));
-      if (!params.is_object()) return fail(make_error(path, "must be an object {parameter: value}"));
+      if (!params.is_object())
+        return fail(make_error(path, "must be an object {parameter: value}"));
       std::vector<std::pair<std::string, double>> list;
       for (const auto& [name, value] : params.items()) {
         RuntimeParams probe;

@@ -26,10 +26,11 @@ Evaluation eval_text(const std::string& text) {
   return e.value();
 }
 
-std::string a100_7b_compiled(const std::string& method, const std::string& acceptance, int batch = 1) {
+std::string a100_7b_compiled(const std::string& method, const std::string& acceptance,
+                             int batch = 1) {
   return R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":"compiled","batch":)" +
-         std::to_string(batch) + R"(,"context":1024,"method":)" + method + R"(,"acceptance":)" + acceptance +
-         "}";
+         std::to_string(batch) + R"(,"context":1024,"method":)" + method + R"(,"acceptance":)" +
+         acceptance + "}";
 }
 
 ModelArch target(const std::string& id) {
@@ -94,8 +95,8 @@ TEST(CostModel, VerifyArithmeticIntensityGrowsLinearlyUntilRidge) {
   // memory bound and a 192-token one (AI ~ 165) is compute bound.
   double prev = 0;
   for (int tokens : {1, 2, 4, 8, 16, 32, 64}) {
-    const Evaluation e = eval_text(
-        a100_7b_compiled(R"({"family":"pld","k":)" + std::to_string(tokens - 1) + "}", R"({"tau":1})"));
+    const Evaluation e = eval_text(a100_7b_compiled(
+        R"({"family":"pld","k":)" + std::to_string(tokens - 1) + "}", R"({"tau":1})"));
     const double ai = e.verify.arithmetic_intensity;
     if (prev > 0) {
       EXPECT_GT(ai / prev, 1.9) << tokens;
@@ -104,8 +105,8 @@ TEST(CostModel, VerifyArithmeticIntensityGrowsLinearlyUntilRidge) {
     prev = ai;
     EXPECT_EQ(e.verify.bound, "memory") << tokens;
   }
-  const Evaluation wide = eval_text(
-      a100_7b_compiled(R"({"family":"eagle2","total_token":192,"depth":6,"top_k":10})", R"({"tau":1})"));
+  const Evaluation wide = eval_text(a100_7b_compiled(
+      R"({"family":"eagle2","total_token":192,"depth":6,"top_k":10})", R"({"tau":1})"));
   EXPECT_EQ(wide.verify.bound, "compute");
   EXPECT_GT(wide.verify.arithmetic_intensity, 121.0);
 }
@@ -115,7 +116,8 @@ TEST(CostModel, PromptLookupSpeedupIsNearTauWhenCompiled) {
   // Verify of 11 tokens adds 10 x 9.6 MB = 0.7 % of bytes: 8.26 + 1.43 = 9.69 ms; the
   // n-gram match 0.2 ms and the cycle bookkeeping 0.5 ms -> cycle 10.39 ms.
   // Speedup = tau x 9.66 / 10.39 = 0.930 tau.
-  const Evaluation e = eval_text(a100_7b_compiled(R"({"family":"pld","k":10,"ngram":3})", R"({"tau":3})"));
+  const Evaluation e =
+      eval_text(a100_7b_compiled(R"({"family":"pld","k":10,"ngram":3})", R"({"tau":3})"));
   EXPECT_NEAR(e.speedup / 3.0, 0.930, 0.01);
 }
 
@@ -130,8 +132,9 @@ TEST(CostModel, SpeculationLosesAtLargeBatchEagle2BreakEven) {
   // tau x step = 4 x (9.6 + 0.32 B) ms against cycle ~ 3.9 B + ~12 ms once the verify is
   // compute bound: equal near B = (38.5 - 12) / (3.9 - 1.28) ~ 10.
   auto speedup_at = [](int batch) {
-    return eval_text(a100_7b_compiled(R"({"family":"eagle2","total_token":60,"depth":6,"top_k":10})",
-                                      R"({"tau":4})", batch))
+    return eval_text(
+               a100_7b_compiled(R"({"family":"eagle2","total_token":60,"depth":6,"top_k":10})",
+                                R"({"tau":4})", batch))
         .speedup;
   };
   EXPECT_NEAR(speedup_at(1), 1.79, 0.03);
@@ -143,8 +146,9 @@ TEST(CostModel, SpeculationLosesAtLargeBatchEagle2BreakEven) {
       break;
     }
   }
-  std::printf("EAGLE-2, Llama-2-7B, A100-80GB SXM, compiled, tau 4, context 1024: break-even batch %d\n",
-              break_even);
+  std::printf(
+      "EAGLE-2, Llama-2-7B, A100-80GB SXM, compiled, tau 4, context 1024: break-even batch %d\n",
+      break_even);
   EXPECT_GE(break_even, 6);
   EXPECT_LE(break_even, 16);
 }

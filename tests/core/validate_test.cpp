@@ -4,9 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "speccalc/api.hpp"
 
@@ -38,7 +37,8 @@ TEST(Validate, ExcludesSupersededAndNonLatencyRowsWithReasons) {
       ++superseded;
       EXPECT_NE(x.reason.find("superseded"), std::string::npos) << x.row->id;
     }
-    if (x.row->speedup_kind != "latency") EXPECT_NE(x.reason.find("speedup_kind"), std::string::npos);
+    if (x.row->speedup_kind != "latency")
+      EXPECT_NE(x.reason.find("speedup_kind"), std::string::npos);
   }
   // 16 superseded Spec-Bench rows carry tau and speedup (13 modelled + 3 'other' families,
   // counted in core/data/published.json with superseded = true).
@@ -57,7 +57,8 @@ TEST(Validate, PromptLookupRowOnRtx3090ByHand) {
   // 0.4756 ms: 25.71 ms. Predicted speedup = tau x 25.03 / 25.71 = 0.9737 tau.
   int checked = 0;
   for (const auto& v : report().rows) {
-    if (v.row->family != "pld" || v.row->target_id != "vicuna-7b-v1.3" || v.row->hardware_id != "rtx-3090")
+    if (v.row->family != "pld" || v.row->target_id != "vicuna-7b-v1.3" ||
+        v.row->hardware_id != "rtx-3090")
       continue;
     EXPECT_NEAR(v.predicted / *v.row->tau, 0.9737, 0.002) << v.row->id;
     EXPECT_NEAR(v.error_pct, 100.0 * (v.predicted - *v.row->speedup) / *v.row->speedup, 1e-9);

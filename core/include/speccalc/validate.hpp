@@ -61,7 +61,8 @@ struct ValidateReport {
 };
 
 // Validates `rows` (normally load_published()); the report points into `rows`.
-Expected<ValidateReport> validate_rows(const std::vector<PublishedRow>& rows, const ValidateOptions& options);
+Expected<ValidateReport> validate_rows(const std::vector<PublishedRow>& rows,
+                                       const ValidateOptions& options);
 
 namespace commands {
 // Input: {"format": "json"|"table", "source": filter, "calibrated": bool, "context": int,
