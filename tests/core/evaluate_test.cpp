@@ -1,0 +1,149 @@
+// End-to-end evaluation through speccalc::run: tau from acceptance, how a cycle's time and
+// the speedup are composed, share-link round trips, and field-named errors. Expected values
+// are derived by hand in the comments, independently of the cost model's internals.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "speccalc/api.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+json eval_ok(const std::string& config) {
+  const speccalc::Response r = speccalc::run("eval", config);
+  EXPECT_TRUE(r.ok) << r.error.describe() << " for " << config;
+  return r.ok ? json::parse(r.output) : json();
+}
+
+speccalc::Error eval_error(const std::string& config) {
+  const speccalc::Response r = speccalc::run("eval", config);
+  EXPECT_FALSE(r.ok) << "expected an error for " << config;
+  return r.error;
+}
+
+TEST(Evaluate, ChainTauFollowsClosedForm) {
+  // alpha = 0.6, k = 4: tau = 1 + 0.6 + 0.36 + 0.216 + 0.1296 = 2.3056
+  // (= (1 - 0.6^5) / (1 - 0.6) = (1 - 0.07776) / 0.4 = 2.3056).
+  const json r = eval_ok(R"({"method":{"family":"sps","k":4},"acceptance":{"alpha":0.6}})");
+  EXPECT_NEAR(r["tau"].get<double>(), 2.3056, 1e-12);
+  EXPECT_EQ(r["max_tokens_per_cycle"], 5);
+}
+
+TEST(Evaluate, AlphaLimitsGiveOneAndKPlusOne) {
+  // alpha -> 0: only the bonus token, tau = 1; alpha -> 1: every draft accepted, tau = k + 1.
+  EXPECT_DOUBLE_EQ(eval_ok(R"({"method":{"family":"sps","k":6},"acceptance":{"alpha":0}})")["tau"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(eval_ok(R"({"method":{"family":"sps","k":6},"acceptance":{"alpha":1}})")["tau"].get<double>(), 7.0);
+  EXPECT_DOUBLE_EQ(eval_ok(R"({"method":{"family":"pld","k":10},"acceptance":{"alpha":1}})")["tau"].get<double>(), 11.0);
+  // Near the limits the closed form stays continuous: alpha = 1e-9 adds ~1e-9 to tau.
+  EXPECT_NEAR(eval_ok(R"({"method":{"family":"sps","k":6},"acceptance":{"alpha":1e-9}})")["tau"].get<double>(), 1.0 + 1e-9, 1e-15);
+}
+
+TEST(Evaluate, PerPositionRatesMultiplyAlongTheChain) {
+  // Conditional rates 0.9 then 0.5, k = 2: tau = 1 + 0.9 + 0.9 * 0.5 = 2.35.
+  const json r = eval_ok(R"({"method":{"family":"sps","k":2},"acceptance":{"per_position":[0.9,0.5]}})");
+  EXPECT_NEAR(r["tau"].get<double>(), 2.35, 1e-12);
+}
+
+TEST(Evaluate, GivenTauIsUsedAndBoundedByDraftLength) {
+  EXPECT_DOUBLE_EQ(eval_ok(R"({"method":{"family":"sps","k":4},"acceptance":{"tau":3.25}})")["tau"].get<double>(), 3.25);
+  const speccalc::Error e = eval_error(R"({"method":{"family":"sps","k":4},"acceptance":{"tau":5.5}})");
+  EXPECT_EQ(e.field, "acceptance.tau");
+  EXPECT_NE(e.message.find("at most 5 tokens"), std::string::npos) << e.message;
+}
+
+TEST(Evaluate, SpeedupIsTokensPerCycleOverCycleTimeInBaselineSteps) {
+  // speedup = (tau / cycle) / (1 / baseline) and cycle = draft + verify + bookkeeping.
+  for (const char* family : {"sps", "pld", "lookahead", "medusa", "hydra", "eagle1", "eagle2", "eagle3"}) {
+    const json r = eval_ok(std::string(R"({"method":{"family":")") + family + R"("},"acceptance":{"alpha":0.7}})");
+    const double cycle = r["draft"]["time_s"].get<double>() + r["verify"]["time_s"].get<double>() +
+                         r["cycle_overhead_s"].get<double>();
+    EXPECT_NEAR(r["cycle_time_s"].get<double>(), cycle, 1e-15) << family;
+    const double speedup = r["tau"].get<double>() * r["baseline"]["time_s"].get<double>() / cycle;
+    EXPECT_NEAR(r["speedup"].get<double>(), speedup, 1e-12) << family;
+    // tokens/s at batch 1 = tau / cycle; the baseline makes 1 / step.
+    EXPECT_NEAR(r["tokens_per_s"].get<double>(), r["tau"].get<double>() / cycle, 1e-9) << family;
+    EXPECT_NEAR(r["baseline_tokens_per_s"].get<double>(), 1.0 / r["baseline"]["time_s"].get<double>(), 1e-9) << family;
+  }
+}
+
+TEST(Evaluate, PlainDecodingHasSpeedupOneAndNoDraft) {
+  const json r = eval_ok(R"({"method":{"family":"ar"}})");
+  EXPECT_DOUBLE_EQ(r["speedup"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(r["tau"].get<double>(), 1.0);
+  EXPECT_EQ(r["draft"]["passes_per_cycle"], 0);
+  EXPECT_DOUBLE_EQ(r["draft"]["time_s"].get<double>(), 0.0);
+}
+
+TEST(Evaluate, FreeDraftWithoutOverheadsGivesTauTimesStepOverVerify) {
+  // PLD with no CPU draft time and no bookkeeping: cycle = verify only, so
+  // speedup = tau * baseline / verify exactly.
+  const json r = eval_ok(
+      R"({"method":{"family":"pld","k":3,"draft_cpu_s":0},"acceptance":{"alpha":0.5},
+          "runtime":{"profile":"compiled","cycle_overhead_s":0}})");
+  const double expected = r["tau"].get<double>() * r["baseline"]["time_s"].get<double>() /
+                          r["verify"]["time_s"].get<double>();
+  EXPECT_NEAR(r["speedup"].get<double>(), expected, 1e-12);
+  // tau for k = 3, alpha = 0.5: 1 + 0.5 + 0.25 + 0.125 = 1.875.
+  EXPECT_NEAR(r["tau"].get<double>(), 1.875, 1e-12);
+}
+
+TEST(Evaluate, DecodeStepWeightsAreTheParameterCountInFp16) {
+  // Llama-2-7B: 6,738,415,616 parameters (models.json, computed from config.json). A decode step
+  // reads every weight except the input embedding table (131,072,000 = 32000 x 4096), 2 bytes
+  // each: (6,738,415,616 - 131,072,000) x 2 = 13,214,687,232 bytes; the final RMSNorm's 4096
+  // weights are part of it.
+  const json r = eval_ok(R"({"target":"llama2-chat-7b","method":{"family":"ar"}})");
+  EXPECT_NEAR(r["baseline"]["weights_bytes"].get<double>(), 13214687232.0, 8192.0);
+  // FLOPs: at least 2 per weight for the one token (13.2e9), plus attention over 1024 cached
+  // tokens: 4 x 32 layers x 4096 x 1024 = 0.54e9.
+  EXPECT_GT(r["baseline"]["flops"].get<double>(), 2.0 * 6.6e9);
+  EXPECT_LT(r["baseline"]["flops"].get<double>(), 2.0 * 6.74e9 + 0.6e9);
+  // KV cache read at context 1024: 32 layers x 2 (K, V) x 4096 x 2 bytes = 524,288 B/token
+  // (models.json kv_cache_bytes_per_token_fp16), x (1024 + 1) tokens = 537,395,200 bytes.
+  EXPECT_DOUBLE_EQ(r["baseline"]["kv_cache_bytes"].get<double>(), 537395200.0);
+}
+
+TEST(Evaluate, ShareLinkReproducesTheSameResultBytes) {
+  const char* configs[] = {
+      R"({"method":{"family":"sps","k":5,"draft":"llama-68m"},"acceptance":{"alpha":0.72},"batch":3})",
+      R"({"target":"llama3-instruct-70b","hardware":"h100-sxm","gpus":4,"method":{"family":"eagle2","total_token":48},"acceptance":{"tau":4.1}})",
+      R"({"method":{"family":"medusa","choices":[[0],[1],[0,0]]},"acceptance":{"p":[[0.6,0.2],[0.5]]},"dtype":"int4"})",
+      R"({"target":{"num_layers":4,"hidden":256,"intermediate":512,"heads":4,"vocab":1000},"hardware":{"fp16_tflops":10,"mem_bw_gbps":100},"method":{"family":"pld"}})",
+      R"({"runtime":{"profile":"hf-eager","measured_decode_step_s":0.03},"method":{"family":"lookahead","window":15,"guess":15}})",
+  };
+  for (const char* config : configs) {
+    const speccalc::Response link = speccalc::run("link", config);
+    ASSERT_TRUE(link.ok) << link.error.describe();
+    EXPECT_EQ(link.output.rfind("v=1&", 0), 0u) << link.output;
+    const speccalc::Response direct = speccalc::run("eval", config);
+    const speccalc::Response via_link = speccalc::run("eval-link", "https://example.test/#" + link.output);
+    ASSERT_TRUE(direct.ok && via_link.ok) << config;
+    EXPECT_EQ(direct.output, via_link.output) << config;
+    // Decoding and re-encoding is a fixed point.
+    const speccalc::Response normalized = speccalc::run("decode-link", link.output);
+    ASSERT_TRUE(normalized.ok);
+    EXPECT_EQ(speccalc::run("link", normalized.output).output, link.output);
+  }
+}
+
+TEST(Evaluate, ErrorsNameTheFieldAndReason) {
+  speccalc::Error e = eval_error(R"({"method":{"family":"sps","k":65}})");
+  EXPECT_EQ(e.field, "method.k");
+  EXPECT_EQ(e.message, "must be between 0 and 64, got 65");
+  e = eval_error(R"({"batch":0})");
+  EXPECT_EQ(e.field, "batch");
+  e = eval_error(R"({"hardware":"a200"})");
+  EXPECT_EQ(e.field, "hardware");
+  EXPECT_NE(e.message.find("unknown GPU preset"), std::string::npos);
+  e = eval_error(R"({"method":{"family":"sps","kk":3}})");
+  EXPECT_EQ(e.field, "method.kk");
+  e = eval_error(R"({"acceptance":{"alpha":1.5}})");
+  EXPECT_EQ(e.field, "acceptance.alpha");
+  e = eval_error(R"({"hardware":{"fp16_tflops":0,"mem_bw_gbps":100}})");
+  EXPECT_EQ(e.field, "hardware.fp16_tflops");
+}
+
+}  // namespace
