@@ -21,13 +21,12 @@ bool null_allowed(const std::string& command, const std::string& path) {
   return false;
 }
 
-// Commands whose output is computed from the input. list and tables print the embedded
-// tables as they are (published rows have documented gaps); link prints text, not JSON.
+// Commands whose output is computed from the input. list, tables and validate print the
+// embedded tables' rows as they are (published rows have documented gaps); link prints text.
 bool checked(const std::string& command) {
-  static const char* const kChecked[] = {"eval",        "eval-link",     "normalize",
-                                         "decode-link", "sweep",         "tree-expect",
-                                         "tree-optimize", "tree-preset", "tree-calibrate",
-                                         "convert"};
+  static const char* const kChecked[] = {
+      "eval",          "eval-link",   "normalize",      "decode-link", "sweep", "size", "export",
+      "tree-expect",   "tree-optimize", "tree-preset", "tree-calibrate", "convert"};
   for (const char* c : kChecked)
     if (command == c) return true;
   return false;

@@ -96,7 +96,10 @@ Expected<std::vector<Candidate>> best_by_nodes(const Config& c, const tree::Acce
     if (!opt.ok()) return opt.error();
     const tree::Tree& order = opt.value().tree;
     const std::vector<std::vector<int>> all = order.choices();
-    for (std::size_t n = 1; n <= opt.value().tau_curve.size(); ++n) {
+    // The optimal tree stops growing once more nodes add nothing (alpha 0 or 1, tau 1): its
+    // tau_curve is then padded to the budget, longer than the tree. Only real prefixes count.
+    const std::size_t sizes = std::min(opt.value().tau_curve.size(), all.size());
+    for (std::size_t n = 1; n <= sizes; ++n) {
       if (c.method.family == Family::medusa || c.method.family == Family::hydra) {
         if (static_cast<int64_t>(std::min<std::size_t>(d, 64)) > c.method.heads) break;  // one head per depth
       }

@@ -497,6 +497,14 @@ TEST(Validation, NoOutputContainsNonFiniteNumbers) {
     ExpectFiniteOrRefused("tree-calibrate", std::string("{\"k\": 4, \"tau\": ") + tau + "}");
     ExpectFiniteOrRefused("tree-calibrate", std::string("{\"eagle2\": {}, \"tau\": ") + tau + "}");
   }
+  for (const char* a : {R"({"alpha": 0})", R"({"alpha": 1})", R"({"tau": 1})"}) {
+    for (const char* f : {"sps", "eagle2", "medusa", "eagle1"}) {
+      const std::string config =
+          std::string("{\"method\": \"") + f + "\", \"batch\": 4096, \"acceptance\": " + a + "}";
+      ExpectFiniteOrRefused("size", "{\"config\": " + config + ", \"budget\": 32}");
+      ExpectFiniteOrRefused("export", config);
+    }
+  }
   ExpectFiniteOrRefused("sweep", R"({"config": {"method": "sps"}, "axes": [
       {"path": "acceptance.alpha", "values": [0, 0.5, 1]}, {"path": "batch", "values": [1, 4096]},
       {"path": "context", "values": [0, 1048576]}, {"path": "method.k", "values": [0, 64]}]})");
