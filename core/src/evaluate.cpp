@@ -178,6 +178,20 @@ Expected<Evaluation> evaluate(const Config& config) {
   return e;
 }
 
+namespace {
+// The roof a page draws: per-GPU peaks and the effective ones this runtime reaches.
+json roofline_json(const Config& config, const RuntimeParams& p) {
+  const Machine m = machine_for(config, p);
+  const double peak = m.peak_flops();
+  const double bw = m.bandwidth_bytes_s();
+  return json{{"peak_flops_per_s", peak},
+              {"bandwidth_bytes_per_s", bw},
+              {"effective_flops_per_s", peak * p.flops_efficiency},
+              {"effective_bandwidth_bytes_per_s", bw * p.bw_efficiency},
+              {"ridge_point_flops_per_byte", peak * p.flops_efficiency / (bw * p.bw_efficiency)}};
+}
+}  // namespace
+
 json evaluation_to_json(const Evaluation& e, const Config& config) {
   json runtime = json::object();
   const RuntimeParams& p = e.runtime;
@@ -203,6 +217,7 @@ json evaluation_to_json(const Evaluation& e, const Config& config) {
                               {"kv_cache_gb_per_gpu", e.kv_memory_gb},
                               {"fits", e.fits_in_memory}}},
               {"runtime", runtime},
+              {"roofline", roofline_json(config, e.runtime)},
               {"assumptions", e.assumptions},
               {"config", config_to_json(config)}};
 }

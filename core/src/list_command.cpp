@@ -16,8 +16,15 @@ json model_list(const std::vector<ModelArch>& models) {
                        {"params", count_params(m).total},
                        {"num_layers", m.num_layers},
                        {"hidden", m.hidden},
+                       {"intermediate", m.intermediate},
+                       {"heads", m.heads},
+                       {"kv_heads", m.kv_heads},
+                       {"head_dim", m.head_dim},
                        {"vocab", m.vocab},
+                       {"tied_embeddings", m.tied_embeddings},
                        {"experts", m.experts},
+                       {"experts_per_token", m.experts_per_token},
+                       {"qkv_bias", m.qkv_bias},
                        {"source", m.citation}});
   }
   return out;

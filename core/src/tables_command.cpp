@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "json_fields.hpp"
 #include "speccalc/published.hpp"
+#include "speccalc/validate.hpp"
 
 namespace speccalc::commands {
 
@@ -38,7 +39,15 @@ Response tables(const std::string& query_json) {
   const auto selected = filter_rows(rows.value(), query);
   if (format == "csv") return ok_json(rows_to_csv(selected));
   if (format == "table") return ok_json(rows_to_text(selected));
-  return ok_json(rows_to_json(selected));
+  // JSON rows carry the config that reproduces them (null when not modelled), from core, so
+  // front ends never rebuild it.
+  std::string out = "[";
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    std::string row = selected[i].json;
+    row.insert(row.size() - 1, ",\"config\":" + published_row_config(selected[i]).dump());
+    out += (i > 0 ? "," : "") + row;
+  }
+  return ok_json(out + "]");
 }
 
 }  // namespace speccalc::commands

@@ -90,7 +90,7 @@ json row_config(const PublishedRow& r, const ValidateOptions& o, double measured
       {"context", o.context},
       {"dtype", {{"weights", r.weights_dtype.empty() ? "fp16" : r.weights_dtype}, {"kv", "fp16"}}},
       {"method", method},
-      {"acceptance", {{"tau", *r.tau}}}};
+      {"acceptance", r.tau ? json{{"tau", *r.tau}} : json{{"alpha", 0.7}}}};
 }
 
 Expected<double> predict(const json& config_doc, const Catalog& catalog) {
@@ -209,6 +209,7 @@ json report_json(const ValidateReport& rep, const ValidateOptions& o) {
            {"predicted", v.predicted},
            {"error_pct", v.error_pct}};
     if (r.hardware_assumed) j["hardware_assumption"] = r.hardware_assumption;
+    j["config"] = row_config(r, ValidateOptions{}, 0);
     if (v.calibration_step_s > 0) {
       j["calibrated"] = json{{"decode_step_s", v.calibration_step_s},
                              {"from", v.calibration_from},
@@ -352,5 +353,12 @@ Response validate(const std::string& options_json) {
 }
 
 }  // namespace commands
+
+json published_row_config(const PublishedRow& r) {
+  if (!r.batch || r.family.empty() || r.family == "other" || r.target_id.empty() ||
+      r.hardware_id.empty() || r.runtime.empty())
+    return nullptr;
+  return row_config(r, ValidateOptions{}, 0);
+}
 
 }  // namespace speccalc

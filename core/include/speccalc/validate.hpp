@@ -7,12 +7,20 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "speccalc/api.hpp"
 #include "speccalc/published.hpp"
 #include "speccalc/runtime.hpp"
 #include "speccalc/status.hpp"
 
 namespace speccalc {
+
+// The config that reproduces a published row (its model, GPU, runtime, batch, method and, when
+// the row has one, its measured tau) with the defaults `validate` uses; null when the row has
+// no model, GPU, batch or modelled method. Front ends use it so "use this row" shows exactly
+// what validate predicts.
+nlohmann::json published_row_config(const PublishedRow& row);
 
 struct ValidateOptions {
   std::string source;      // TableQuery-style source filter ("" = all)
