@@ -1,0 +1,62 @@
+// Merges the three measurements into ONE table: case, native, WASM, ratio, target, met.
+//   node bench/report.mjs NATIVE.json WASM.json BROWSER.json [--markdown]
+// NATIVE.json is Google Benchmark's JSON (repetitions kept). Native and WASM-in-Node times are CPU
+// time per call (the machine is shared: wall time there measures the other processes too), the
+// minimum over repetitions, in milliseconds; browser times are wall time (performance.now()).
+import fs from 'node:fs';
+import { readCases } from './cases.mjs';
+
+const [nativeFile, wasmFile, browserFile, flag] = process.argv.slice(2);
+const markdown = flag === '--markdown';
+const native = JSON.parse(fs.readFileSync(nativeFile, 'utf8'));
+const wasm = JSON.parse(fs.readFileSync(wasmFile, 'utf8'));
+const browser = JSON.parse(fs.readFileSync(browserFile, 'utf8'));
+const doc = readCases();
+
+const toMs = { ns: 1e-6, us: 1e-3, ms: 1, s: 1e3 };
+const nativeMs = new Map();
+for (const b of native.benchmarks) {
+  if (b.run_type && b.run_type !== 'iteration') continue;
+  const name = b.run_name || b.name;
+  const ms = b.cpu_time * toMs[b.time_unit];
+  nativeMs.set(name, Math.min(nativeMs.get(name) ?? Infinity, ms));
+}
+const min = (xs) => Math.min(...xs);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (x) => (x == null ? '—' : x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toFixed(4));
+
+const rows = [];
+const limit = doc.ratio_target;
+for (const c of doc.cases) {
+  const n = nativeMs.get(c.name);
+  const w = wasm.cases[c.name]?.cpu_min_ms;
+  const ratio = n && w ? w / n : null;
+  const goals = [`ratio ≤ ${limit}`];
+  let met = ratio != null && ratio <= limit;
+  if (c.target?.native_ms != null) { goals.push(`native ≤ ${c.target.native_ms} ms`); met = met && n <= c.target.native_ms; }
+  if (c.target?.wasm_ms != null && !c.target.where) { goals.push(`WASM ≤ ${c.target.wasm_ms} ms`); met = met && w <= c.target.wasm_ms; }
+  rows.push([c.name, ms(n), ms(w), ratio == null ? '—' : ratio.toFixed(2), goals.join(', '), met ? 'met' : 'NOT met']);
+}
+const algo = nativeMs.get('algo/tree-optimize/4096');
+if (algo != null) rows.push(['algo/tree-optimize/4096 (no JSON)', ms(algo), '—', '—', 'native ≤ 2 ms', algo <= 2 ? 'met' : 'NOT met']);
+const sweepMain = min(browser.sweep_main_ms);
+const sweepWorker = min(browser.sweep_worker_ms);
+rows.push(['sweep/10000 in Chromium, main thread', '—', ms(sweepMain), '—', 'WASM ≤ 50 ms', sweepMain <= 50 ? 'met' : 'NOT met']);
+rows.push([`sweep/10000 in Chromium, Web Worker (main-thread frame gap ${ms(browser.worker_main_thread_max_frame_gap_ms)} ms)`, '—', ms(sweepWorker), '—', 'WASM ≤ 50 ms, page not blocked', sweepWorker <= 50 ? 'met' : 'NOT met']);
+const first = median(browser.first_result_ms);
+rows.push([`first result on screen (median of ${browser.first_result_ms.length}, min ${ms(min(browser.first_result_ms))})`, '—', ms(first), '—', '≤ 300 ms', first <= 300 ? 'met' : 'NOT met']);
+const kb = browser.transfer_gzip_bytes / 1000;
+rows.push([`page transfer, gzip (raw ${(browser.transfer_raw_bytes / 1000).toFixed(0)} KB)`, '—', `${kb.toFixed(1)} KB`, '—', '≤ 250 KB', kb <= 250 ? 'met' : 'NOT met']);
+
+const header = ['case', 'native ms (CPU)', 'WASM ms (Node CPU; browser wall)', 'ratio', 'target', 'met'];
+if (markdown) {
+  console.log(`| ${header.join(' | ')} |`);
+  console.log(`|${header.map(() => '---').join('|')}|`);
+  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+} else {
+  const width = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r) => r.map((x, i) => (i === 0 || i === 4 ? x.padEnd(width[i]) : x.padStart(width[i]))).join('  ');
+  console.log(line(header));
+  console.log(width.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+}

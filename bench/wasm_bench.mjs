@@ -1,0 +1,33 @@
+// The bench/cases.json cases through the WASM module in Node: loads dist/speccalc.mjs (the file
+// the page ships) with {wasmBinary} and calls run(command, input), so each time includes the
+// JSON text in and out and the Embind string crossing, like the native run() benchmark.
+// Usage: node bench/wasm_bench.mjs [DIST_DIR] [--out FILE]   (prints JSON; --out writes it too)
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { readCases, resolveCases, timeIt } from './cases.mjs';
+
+const args = process.argv.slice(2);
+const outAt = args.indexOf('--out');
+const out = outAt >= 0 ? args.splice(outAt, 2)[1] : null;
+const dist = path.resolve(args[0] || 'dist');
+
+const { default: create } = await import(pathToFileURL(path.join(dist, 'speccalc.mjs')).href);
+const t0 = performance.now();
+const mod = await create({ wasmBinary: fs.readFileSync(path.join(dist, 'speccalc.wasm')) });
+const instantiateMs = performance.now() - t0;
+
+const runText = (command, input) => {
+  const r = mod.run(command, input);
+  if (!r.ok) throw new Error(`${command}: ${r.field}: ${r.message}`);
+  return r.output;
+};
+const results = { instantiate_ms: instantiateMs, cases: {} };
+for (const c of resolveCases(readCases(), runText)) {
+  runText(c.command, c.text);  // refuse to time an error path
+  results.cases[c.name] = timeIt(() => mod.run(c.command, c.text));
+  process.stderr.write(`wasm ${c.name}: ${results.cases[c.name].min_ms.toFixed(4)} ms\n`);
+}
+const text = JSON.stringify(results, null, 1);
+if (out) fs.writeFileSync(out, text + '\n');
+console.log(text);
