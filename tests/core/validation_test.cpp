@@ -429,7 +429,7 @@ TEST(Validation, ExpensiveRequestsAreRefusedUpFront) {
   EXPECT_TRUE(IsError("tree-calibrate", R"({"eagle2": {"total_token": 1025, "depth": 63, "top_k": 64}, "tau": 1.5})",
                       "eagle2",
                       "calibrating regenerates the tree about 1100 times; 258112 candidates per "
-                      "tree (top_k + depth * top_k^2) is over the limit of 40000 (use a smaller "
+                      "tree (top_k + depth * top_k^2) is over the limit of 8000 (use a smaller "
                       "depth or top_k)"));
   // A 400 x 400 sweep grid is over 100000 points.
   json axes = json::array();
