@@ -8,7 +8,9 @@ import { ResultsView, resultCsv } from './views/results.mjs';
 import { ChartsView } from './views/charts.mjs';
 import { TablesView } from './views/tables.mjs';
 import { TreeView } from './views/tree.mjs';
+import { SizingView } from './views/sizing.mjs';
 import { initTheme } from './views/theme.mjs';
+import { onModeChange, startWorker } from './worker/client.mjs';
 
 // What a first visit shows: a common 7B chat model on an A100 with a small draft model.
 const STARTER = { target: 'llama2-chat-7b', hardware: 'a100-80gb-sxm', method: { family: 'sps' }, acceptance: { alpha: 0.7 } };
@@ -71,6 +73,7 @@ const results = new ResultsView($('#results'));
 const charts = new ChartsView(document);
 const tree = new TreeView($('#tree-view'));
 const tables = new TablesView($('#data-view'), { onUse: applyConfig, busy });
+const sizing = new SizingView($('#sizing-view'), { onApply: applyConfig });
 
 // Evaluates a config. On success everything is redrawn and the URL updated; on failure the
 // core's message goes beside its field and the last good result stays, marked stale.
@@ -176,12 +179,20 @@ async function drawCharts() {
     return;
   }
   // Each view draws on its own: a failing one says so in its own note and the rest still draw.
+  const measured = await tables.measuredFor(config.target);
+  // Sizing runs in the worker after the sweeps queued below; it has its own progress line.
+  let sized = false;
+  const startSizing = () => {
+    if (!sized && seq === chartSeq) sizing.show(config);
+    sized = true;
+  };
   const steps = [
     [charts.roofline, () => charts.showRoofline(result)],
-    [charts.k, () => charts.showK(config)],
-    [charts.batch, () => charts.showBatch(config)],
-    [charts.families, async () => charts.showFamilies(config, state.lists.methods, await tables.measuredFor(config.target))],
+    [charts.k, () => charts.showK(config, measured)],
+    [charts.batch, () => charts.showBatch(config, measured)],
+    [charts.families, () => charts.showFamilies(config, state.lists.methods, measured)],
     [null, () => tree.show(config)],
+    [null, startSizing],
   ];
   try {
     for (const [slot, step] of steps) {
@@ -192,6 +203,7 @@ async function drawCharts() {
       try {
         await step();
       } catch (e) {
+        if (e && e.superseded) return; // a newer drawing replaced this sweep
         if (slot) {
           slot.destroy();
           slot.setNote(`Could not draw: ${describeError(e)}`);
@@ -254,6 +266,13 @@ async function loadLists() {
 
 async function main() {
   initTheme($('#theme-toggle'));
+  onModeChange((mode, reason) => sizing.setWorkerMode(mode, reason));
+  startWorker();
+  $('#goto-sizing').addEventListener('click', () => {
+    const section = $('#sizing-view');
+    section.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    section.focus({ preventScroll: true });
+  });
   document.addEventListener('themechange', () => {
     if (state.result) scheduleCharts();
   });

@@ -96,3 +96,65 @@ export function markerPlugin(getX, label, cssVar = '--bad') {
     },
   };
 }
+
+// Published measurements as dots at arbitrary (x, y) (several rows may share an x, so they are
+// drawn by hand rather than as a series). points: [{x, y}].
+export function dotsPlugin(points, cssVar = '--c2') {
+  return {
+    hooks: {
+      draw: [(u) => {
+        const { ctx } = u;
+        ctx.save();
+        ctx.fillStyle = color(cssVar);
+        ctx.strokeStyle = color('--panel');
+        ctx.lineWidth = devicePixelRatio;
+        for (const p of points) {
+          const cx = u.valToPos(p.x, 'x', true);
+          const cy = u.valToPos(p.y, 'y', true);
+          if (!Number.isFinite(cx) || !Number.isFinite(cy)) continue;
+          ctx.beginPath();
+          ctx.arc(cx, cy, 4.5 * devicePixelRatio, 0, 2 * Math.PI);
+          ctx.fill();
+          ctx.stroke();
+        }
+        ctx.restore();
+      }],
+    },
+  };
+}
+
+// A y range that also holds the dots.
+export function rangeWith(points, pad = 0.08) {
+  return (u, min, max) => {
+    let lo = min;
+    let hi = max;
+    for (const p of points) {
+      lo = Math.min(lo, p.y);
+      hi = Math.max(hi, p.y);
+    }
+    if (!(Number.isFinite(lo) && Number.isFinite(hi))) return [0, 1];
+    const span = hi - lo || Math.abs(hi) || 1;
+    return [Math.max(0, lo - span * pad), hi + span * pad];
+  };
+}
+
+// A dashed horizontal line at speedup 1× (no gain).
+export function oneLine(scale = 'y') {
+  return {
+    hooks: {
+      draw: [(u) => {
+        const y = u.valToPos(1, scale, true);
+        if (!Number.isFinite(y) || y < u.bbox.top || y > u.bbox.top + u.bbox.height) return;
+        const { ctx } = u;
+        ctx.save();
+        ctx.strokeStyle = color('--fg-muted');
+        ctx.setLineDash([4, 4]);
+        ctx.beginPath();
+        ctx.moveTo(u.bbox.left, y);
+        ctx.lineTo(u.bbox.left + u.bbox.width, y);
+        ctx.stroke();
+        ctx.restore();
+      }],
+    },
+  };
+}

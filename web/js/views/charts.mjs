@@ -1,6 +1,6 @@
 // The four charts under the result. Every plotted number is a field of a core result (eval or
 // sweep output); the only arithmetic here is placing those numbers on axes.
-import { ChartSlot, color, markerPlugin } from './chart-kit.mjs';
+import { ChartSlot, color, markerPlugin, dotsPlugin, rangeWith } from './chart-kit.mjs';
 import { sweep } from './sweeps.mjs';
 import * as fmt from '../format.mjs';
 
@@ -16,17 +16,16 @@ const K_AXES = {
 
 const ok = (points) => points.filter((p) => p.result);
 
-// Peak compute and bandwidth for the roof, if the core reported them with the result.
-function roofOf(result) {
-  const r = result.roofline || {};
-  let peak = r.peak_flops_per_s;
-  let bw = r.bandwidth_bytes_per_s;
-  // Otherwise read the effective roof off the baseline pass the core timed: its memory time is
-  // bytes / effective bandwidth and its compute time FLOPs / effective peak (cost.hpp).
-  const b = result.baseline;
-  if (typeof peak !== 'number' && b && b.compute_time_s > 0) peak = b.flops / b.compute_time_s;
-  if (typeof bw !== 'number' && b && b.memory_time_s > 0) bw = b.bytes / b.memory_time_s;
-  return typeof peak === 'number' && typeof bw === 'number' && peak > 0 && bw > 0 ? { peak, bw } : null;
+// The roofs as the core reported them with the result (eval's `roofline`): the datasheet peak
+// and the effective peak the runtime profile reaches. Nothing is derived here.
+function roofsOf(result) {
+  const r = result.roofline;
+  if (!r) return null;
+  const pos = (x) => typeof x === 'number' && x > 0;
+  const roofs = [];
+  if (pos(r.peak_flops_per_s) && pos(r.bandwidth_bytes_per_s)) roofs.push({ label: 'Roof, datasheet', peak: r.peak_flops_per_s, bw: r.bandwidth_bytes_per_s, dash: [6, 4] });
+  if (pos(r.effective_flops_per_s) && pos(r.effective_bandwidth_bytes_per_s)) roofs.push({ label: 'Roof, effective', peak: r.effective_flops_per_s, bw: r.effective_bandwidth_bytes_per_s, dash: [] });
+  return roofs.length ? { roofs, ridge: r.ridge_point_flops_per_byte, raw: r } : null;
 }
 
 function achieved(p) {
@@ -52,16 +51,18 @@ export class ChartsView {
       slot.setNote('No passes to place.');
       return;
     }
-    const roof = roofOf(result);
+    const roof = roofsOf(result);
     const xs = new Set(pts.map(({ p }) => p.arithmetic_intensity));
-    if (roof) for (let e = -1; e <= 5; e += 0.25) xs.add(10 ** e);
-    if (roof) xs.add(roof.peak / roof.bw);
+    if (roof) {
+      for (let e = -1; e <= 5; e += 0.25) xs.add(10 ** e);
+      for (const r of roof.roofs) xs.add(r.peak / r.bw);
+    }
     const x = [...xs].sort((a, b) => a - b);
     const data = [x];
     const series = [{ label: 'FLOP/B' }];
-    if (roof) {
-      data.push(x.map((v) => Math.min(roof.peak, v * roof.bw)));
-      series.push({ label: 'Roof', stroke: color('--fg-muted'), width: 1.5, points: { show: false }, value: (u, v) => (v == null ? '—' : fmt.si(v, 'FLOP/s')) });
+    for (const r of roof ? roof.roofs : []) {
+      data.push(x.map((v) => Math.min(r.peak, v * r.bw)));
+      series.push({ label: r.label, stroke: color('--fg-muted'), width: 1.5, dash: r.dash, points: { show: false }, value: (u, v) => (v == null ? '—' : fmt.si(v, 'FLOP/s')) });
     }
     for (const { p, label, c } of pts) {
       data.push(x.map((v) => (v === p.arithmetic_intensity ? achieved(p) : null)));
@@ -76,12 +77,16 @@ export class ChartsView {
       ],
       cursor: { points: { size: 10 } },
     }, data);
-    slot.setNote(roof
-      ? `Roof: ${fmt.si(roof.bw, 'B/s')} effective bandwidth, ${fmt.si(roof.peak, 'FLOP/s')} effective peak; ridge at ${fmt.plain(roof.peak / roof.bw)} FLOP/byte. Points sit below the roof by the per-pass overheads.`
-      : 'Achieved FLOP/s of each pass (the core did not report the GPU roof for this build).');
+    slot.figure.dataset.roofs = String(roof ? roof.roofs.length : 0);
+    const r = roof && roof.raw;
+    slot.setNote(r
+      ? `Datasheet roof: ${fmt.si(r.bandwidth_bytes_per_s, 'B/s')}, ${fmt.si(r.peak_flops_per_s, 'FLOP/s')}. Effective roof (this runtime): ${fmt.si(r.effective_bandwidth_bytes_per_s, 'B/s')}, ${fmt.si(r.effective_flops_per_s, 'FLOP/s')}; ridge at ${fmt.plain(r.ridge_point_flops_per_byte)} FLOP/byte. Points sit below the roof by the per-pass overheads.`
+      : 'Achieved FLOP/s of each pass (this core build does not report the GPU roof).');
   }
 
-  async showK(config) {
+  // measured: published rows for this model ({family, speedup, config, label}); the rows of this
+  // family that state the swept parameter (or batch) are drawn as dots.
+  async showK(config, measured = []) {
     const slot = this.k;
     const family = config.method.family;
     const spec = K_AXES[family];
@@ -100,28 +105,33 @@ export class ChartsView {
     }
     const x = points.map((p) => p.value);
     const current = config.method[axis];
+    const dots = measuredDots(measured, family, (c) => c.method[axis]);
+    slot.figure.dataset.measured = String(dots.length);
+    const xs = [...x, ...dots.map((d) => d.x)];
     slot.draw({
       series: [
         { label: axis },
         { label: 'Speedup', stroke: color('--c1'), width: 2, points: { show: true, size: 6 }, value: (u, v) => (v == null ? '—' : fmt.speedup(v)) },
         { label: 'τ', stroke: color('--c3'), width: 1.5, dash: [5, 4], scale: 'tau', value: (u, v) => (v == null ? '—' : fmt.tau(v)) },
       ],
-      scales: { x: { time: false } },
+      scales: { x: { time: false, range: [Math.min(...xs) - 0.5, Math.max(...xs) + 0.5] }, y: { range: rangeWith(dots) } },
       axes: [
         { label: axis === 'k' ? 'k, drafted tokens per cycle' : `${axis}` },
         { label: 'Speedup ×' },
         { label: 'τ', side: 1, scale: 'tau', grid: { show: false } },
       ],
-      plugins: typeof current === 'number' ? [markerPlugin(() => current, 'current', '--accent')] : [],
+      plugins: [...(typeof current === 'number' ? [markerPlugin(() => current, 'current', '--accent')] : []), dotsPlugin(dots)],
     }, [x, points.map((p) => p.result.speedup), points.map((p) => p.result.tau)]);
     const best = points.reduce((a, b) => (b.result.speedup > a.result.speedup ? b : a));
-    slot.setNote(`Best on this grid: ${axis} = ${best.value} (${fmt.speedup(best.result.speedup)}).`);
+    slot.setNote(`Best on this grid: ${axis} = ${best.value} (${fmt.speedup(best.result.speedup)}).${measuredNote(dots)}`);
     slot.setExport(`sweep-${axis}`, points.map((p) => ({ [axis]: p.value, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s })));
   }
 
-  async showBatch(config) {
+  async showBatch(config, measured = []) {
     const slot = this.batch;
     const raw = await sweep(config, 'batch', BATCHES);
+    const dots = measuredDots(measured, config.method.family, (c) => c.batch);
+    slot.figure.dataset.measured = String(dots.length);
     const points = ok(raw);
     if (!points.length) {
       slot.destroy();
@@ -140,7 +150,7 @@ export class ChartsView {
         { label: 'Tokens/s, speculative', stroke: color('--c2'), width: 1.5, scale: 'tps', value: (u, v) => (v == null ? '—' : fmt.rate(v)) },
         { label: 'Tokens/s, plain', stroke: color('--c3'), width: 1.5, dash: [5, 4], scale: 'tps', value: (u, v) => (v == null ? '—' : fmt.rate(v)) },
       ],
-      scales: { x: { time: false, distr: 3, log: 2 }, tps: {} },
+      scales: { x: { time: false, distr: 3, log: 2 }, y: { range: rangeWith(dots) }, tps: {} },
       axes: [
         { label: 'Batch', values: (u, vals) => vals.map((v) => fmt.plain(v)) },
         { label: 'Speedup ×' },
@@ -149,12 +159,13 @@ export class ChartsView {
       plugins: [
         markerPlugin(() => breakEven, 'break-even', '--bad'),
         markerPlugin(() => config.batch, 'current', '--accent'),
+        dotsPlugin(dots),
       ],
     }, [points.map((p) => p.value), points.map((p) => p.result.speedup), points.map((p) => thr(p.result)), points.map((p) => baseThr(p.result) ?? null)]);
     slot.figure.dataset.breakEven = breakEven === null ? 'none' : String(breakEven);
-    slot.setNote(breakEven === null
+    slot.setNote(`${breakEven === null
       ? `Speculation pays off at every batch up to ${points[points.length - 1].value}.`
-      : `Break-even: speculation stops paying off at batch ${breakEven} on this grid.`);
+      : `Break-even: speculation stops paying off at batch ${breakEven} on this grid.`}${measuredNote(dots)}`);
     slot.setExport('sweep-batch', points.map((p) => ({ batch: p.value, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s, baseline_tokens_per_s: p.result.baseline_tokens_per_s })));
   }
 
@@ -199,6 +210,23 @@ export class ChartsView {
       : 'Bars: predicted with each family\'s defaults and the acceptance above. The dashed line is 1× (no gain).');
     slot.setExport('families', points.map((p) => ({ family: p.value, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s, published_speedup: measuredBy.get(p.value) ?? '' })));
   }
+}
+
+// Published rows of this family whose reproducing config states the plotted parameter.
+function measuredDots(measured, family, xOf) {
+  const out = [];
+  for (const m of measured) {
+    if (m.family !== family || !m.config) continue;
+    const x = xOf(m.config);
+    if (typeof x === 'number' && Number.isFinite(x)) out.push({ x, y: m.speedup, label: m.label, hardware: m.hardware });
+  }
+  return out;
+}
+
+function measuredNote(dots) {
+  if (!dots.length) return '';
+  const gpus = [...new Set(dots.map((d) => d.hardware).filter(Boolean))];
+  return ` Dots: ${dots.length} published measurement${dots.length === 1 ? '' : 's'} for this model and method (measured on ${gpus.join(', ') || 'the sources\' GPUs'}, with the sources' own acceptance).`;
 }
 
 function drawOneLine(u) {

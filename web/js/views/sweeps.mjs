@@ -4,6 +4,7 @@
 // either way JavaScript computes nothing. Returns [{value, result} | {value, error}] with the
 // sweep's other output fields (e.g. break_even_batch) on the array's `meta`.
 import { callJson, hasCommand } from '../api.mjs';
+import { heavyJson } from '../worker/client.mjs';
 
 // Sets a dotted path; "method.family" starts the method afresh (the core fills its defaults).
 function withValue(config, path, value) {
@@ -22,9 +23,10 @@ function withValue(config, path, value) {
   return c;
 }
 
-export async function sweep(config, path, values) {
+// Runs in the core worker; `slot` lets a newer sweep of the same chart replace a waiting one.
+export async function sweep(config, path, values, slot = `sweep:${path}`) {
   if (await hasCommand('sweep')) {
-    const out = await callJson('sweep', { config, axis: path, values });
+    const out = await heavyJson('sweep', { config, axis: path, values }, { slot });
     const points = out.points.map((p) => (p.error
       ? { value: p.values[0], error: p.error }
       : { value: p.values[0], result: p.result ?? p }));

@@ -3,34 +3,17 @@
 // row that names a model and GPU preset and lists the error, grouped by source.
 import { el, $, clear, download } from '../dom.mjs';
 import { callJson, hasCommand, describeError } from '../api.mjs';
+import { heavyJson } from '../worker/client.mjs';
 import { csvCell } from './results.mjs';
 import * as fmt from '../format.mjs';
 
 const MAX_SHOWN = 60;
 const FILTERS = [['method', 'Method'], ['model', 'Model'], ['dataset', 'Dataset'], ['source', 'Source']];
 
-function parseMaybe(text) {
-  if (typeof text !== 'string') return text;
-  try { return JSON.parse(text); } catch { return null; }
-}
-
-// The calculator config a published row describes (its normalized ids and stated parameters).
-// Mirrors core/src/validate.cpp's row_config so "Use" shows what "Reproduce" predicts; a row that
-// carries its own `config` (from the core) is used as is.
+// The calculator config a published row describes comes from the core (`config` on every
+// tables / validate row; null when the row cannot be modelled): "Use" and "Reproduce" agree.
 export function configFromRow(row) {
-  if (row.config && typeof row.config === 'object') return row.config;
-  const params = parseMaybe(row.method_params ?? row.method_params_json) || {};
-  const method = { family: row.family, ...params };
-  if (method.choices === 'mc_sim_7b_63') method.choices = 'medusa-mc_sim_7b_63';
-  if (row.family === 'sps' && row.draft_id && !method.draft) method.draft = row.draft_id;
-  const config = { target: row.target_id, method, acceptance: { tau: row.tau } };
-  if (row.hardware_id) config.hardware = row.hardware_id;
-  if (row.gpus) config.gpus = row.gpus;
-  if (row.runtime) config.runtime = row.runtime;
-  if (typeof row.batch === 'number') config.batch = row.batch;
-  config.dtype = { weights: row.weights_dtype || 'fp16', kv: 'fp16' };
-  config.context = 1024;
-  return config;
+  return row.config && typeof row.config === 'object' ? row.config : null;
 }
 
 function rowsCsv(rows) {
@@ -39,8 +22,7 @@ function rowsCsv(rows) {
 }
 
 export function usable(row) {
-  return row.target_id && row.hardware_id && typeof row.tau === 'number' && typeof row.speedup === 'number'
-    && row.family && row.family !== 'other' && !row.superseded;
+  return configFromRow(row) !== null && typeof row.speedup === 'number' && !row.superseded;
 }
 
 export class TablesView {
@@ -106,7 +88,7 @@ export class TablesView {
     for (const row of shown) {
       const use = usable(row)
         ? el('button', { type: 'button', text: 'Use', 'aria-label': `Use ${row.method} on ${row.target_model} (${row.source})`, onclick: () => this.use(row) })
-        : el('span', { class: 'hint', text: row.target_id ? '' : 'no preset', title: 'No model or GPU preset for this row' });
+        : el('span', { class: 'hint', text: row.target_id ? '' : 'no preset', title: 'The core cannot model this row (no model or GPU preset, or no τ)' });
       tbody.append(el('tr', {},
         el('td', { text: row.source_id || row.source, title: row.source }),
         el('td', { text: row.table }),
@@ -142,7 +124,7 @@ export class TablesView {
     await new Promise((r) => setTimeout(r, 120));
     try {
       if (await hasCommand('validate')) {
-        this.showValidation(await callJson('validate', { format: 'json' }));
+        this.showValidation(await heavyJson('validate', { format: 'json' }, { slot: 'validate' }));
         return;
       }
       const all = await callJson('tables', { format: 'json' });
@@ -237,13 +219,17 @@ export class TablesView {
       el('button', { type: 'button', text: 'Export CSV', onclick: () => download('speccalc-validate.csv', rowsCsv(report.rows), 'text/csv') })));
   }
 
-  // Published rows for the families chart: this model's best measured speedup per family.
+  // Published rows for this model (speedups measured at latency, not superseded), each with the
+  // config the core says reproduces it: the families chart, and the k and batch charts overlay them.
   async measuredFor(targetId) {
-    if (!this.rows || typeof targetId !== 'string' || !(await hasCommand('tables'))) return [];
+    if (typeof targetId !== 'string' || !(await hasCommand('tables'))) return [];
+    if (this.measuredCache && this.measuredCache.target === targetId) return this.measuredCache.rows;
     try {
-      const rows = await callJson('tables', { model: targetId, format: 'json' });
-      return rows.filter((r) => r.target_id === targetId && typeof r.speedup === 'number' && !r.superseded && r.speedup_kind !== 'throughput')
-        .map((r) => ({ family: r.family, speedup: r.speedup }));
+      const rows = (await callJson('tables', { model: targetId, format: 'json' }))
+        .filter((r) => r.target_id === targetId && typeof r.speedup === 'number' && !r.superseded && r.speedup_kind !== 'throughput')
+        .map((r) => ({ family: r.family, speedup: r.speedup, config: configFromRow(r), label: `${r.source_id || r.source} ${r.table}, ${r.dataset}`, hardware: r.hardware_id || r.hardware }));
+      this.measuredCache = { target: targetId, rows };
+      return rows;
     } catch {
       return [];
     }

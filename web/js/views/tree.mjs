@@ -22,6 +22,7 @@ async function treeRequest(config) {
   let acceptance = null;
   if (typeof acc.alpha === 'number') acceptance = { alpha: acc.alpha };
   else if (Array.isArray(acc.p)) acceptance = { p: acc.p };
+  else if (Array.isArray(acc.per_position)) acceptance = { per_position: acc.per_position };
   if (!acceptance) return { reason: 'The tree view needs acceptance given as α (per-node acceptance cannot be recovered from τ alone).' };
   if (Array.isArray(m.choices)) return { choices: m.choices, acceptance };
   if (typeof m.choices === 'string') {
@@ -71,70 +72,11 @@ export class TreeView {
     const treeBox = el('div', { class: 'tree-drawing', 'data-testid': 'tree-drawing' });
     const tauFig = el('figure', { class: 'chart', 'data-testid': 'chart-tau' },
       el('figcaption', { text: 'Distribution of τ (tokens per cycle)' }), el('div', { class: 'chart-body' }), el('p', { class: 'chart-note' }));
-    body.append(el('p', { text: `${expect.nodes} draft nodes, depth ${expect.depth}; expected τ ${fmt.tau(expect.expected_tau)} under α = ${req.acceptance.alpha ?? 'table'}.` }),
+    const under = req.acceptance.alpha !== undefined ? `α = ${req.acceptance.alpha}` : 'the given per-position rates';
+    body.append(el('p', { text: `${expect.nodes} draft nodes, depth ${expect.depth}; expected τ ${fmt.tau(expect.expected_tau)} under ${under}.` }),
       el('div', { class: 'tree-grid' }, treeBox, tauFig));
-    this.drawTree(treeBox, req.choices, expect.node_prob);
+    drawTree(treeBox, req.choices, expect.node_prob);
     this.drawTau(tauFig, expect.tau_pmf);
-  }
-
-  // Layout: depth left to right; leaves on consecutive rows, parents centred on their children.
-  drawTree(box, choices, prob) {
-    if (choices.length > MAX_DRAWN_NODES) {
-      box.append(el('p', { class: 'placeholder', text: `${choices.length} nodes: too many to draw.` }));
-      return;
-    }
-    const key = (path) => path.join(',');
-    const children = new Map([['', []]]);
-    const info = new Map([['', { path: [], p: 1 }]]);
-    choices.forEach((path, i) => {
-      info.set(key(path), { path, p: prob[i] });
-      children.set(key(path), []);
-    });
-    for (const path of choices) {
-      const parent = key(path.slice(0, -1));
-      if (children.has(parent)) children.get(parent).push(key(path));
-    }
-    for (const list of children.values()) list.sort((a, b) => info.get(a).path.at(-1) - info.get(b).path.at(-1));
-    let row = 0;
-    const pos = new Map();
-    const place = (k, depth) => {
-      const kids = children.get(k);
-      if (!kids.length) pos.set(k, { depth, row: row++ });
-      else {
-        kids.forEach((c) => place(c, depth + 1));
-        const rows = kids.map((c) => pos.get(c).row);
-        pos.set(k, { depth, row: (rows[0] + rows[rows.length - 1]) / 2 });
-      }
-    };
-    place('', 0);
-    const maxDepth = Math.max(...[...pos.values()].map((p) => p.depth));
-    const dx = 90;
-    const dy = 22;
-    const width = (maxDepth + 1) * dx + 40;
-    const height = Math.max(1, row) * dy + 20;
-    const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': `Draft tree with ${choices.length} nodes; labels are acceptance probabilities` });
-    const xy = (k) => ({ x: 20 + pos.get(k).depth * dx, y: 10 + pos.get(k).row * dy + dy / 2 });
-    for (const [k, kids] of children) {
-      for (const c of kids) {
-        const a = xy(k);
-        const b = xy(c);
-        root.append(svg('path', { d: `M${a.x},${a.y} C${a.x + dx / 2},${a.y} ${b.x - dx / 2},${b.y} ${b.x},${b.y}`, class: 'edge' }));
-      }
-    }
-    for (const [k, { p }] of info) {
-      const { x, y } = xy(k);
-      const circle = svg('circle', { cx: x, cy: y, r: 7, class: 'node', 'fill-opacity': (0.15 + 0.85 * p).toFixed(3) });
-      const title = svg('title');
-      title.textContent = k === '' ? 'root (last accepted token)' : `path [${k}]: accepted with probability ${fmt.plain(p)}`;
-      circle.append(title);
-      root.append(circle);
-      if (k !== '') {
-        const label = svg('text', { x: x + 10, y: y + 4, class: 'node-label' });
-        label.textContent = `${(p * 100).toFixed(0)}%`;
-        root.append(label);
-      }
-    }
-    box.append(root);
   }
 
   drawTau(figure, pmf) {
@@ -147,4 +89,66 @@ export class TreeView {
       axes: [{ label: 'τ, tokens per cycle', splits: () => x }, { label: 'Probability' }],
     }, [x, pmf]);
   }
+}
+
+// The draft tree as SVG, each node labelled with its acceptance probability (node_prob from
+// the core's tree-expect, in the order of choices). Layout: depth left to right; leaves on
+// consecutive rows, parents centred on their children.
+export function drawTree(box, choices, prob) {
+  if (choices.length > MAX_DRAWN_NODES) {
+    box.append(el('p', { class: 'placeholder', text: `${choices.length} nodes: too many to draw.` }));
+    return;
+  }
+  const key = (path) => path.join(',');
+  const children = new Map([['', []]]);
+  const info = new Map([['', { path: [], p: 1 }]]);
+  choices.forEach((path, i) => {
+    info.set(key(path), { path, p: prob[i] });
+    children.set(key(path), []);
+  });
+  for (const path of choices) {
+    const parent = key(path.slice(0, -1));
+    if (children.has(parent)) children.get(parent).push(key(path));
+  }
+  for (const list of children.values()) list.sort((a, b) => info.get(a).path.at(-1) - info.get(b).path.at(-1));
+  let row = 0;
+  const pos = new Map();
+  const place = (k, depth) => {
+    const kids = children.get(k);
+    if (!kids.length) pos.set(k, { depth, row: row++ });
+    else {
+      kids.forEach((c) => place(c, depth + 1));
+      const rows = kids.map((c) => pos.get(c).row);
+      pos.set(k, { depth, row: (rows[0] + rows[rows.length - 1]) / 2 });
+    }
+  };
+  place('', 0);
+  const maxDepth = Math.max(...[...pos.values()].map((p) => p.depth));
+  const dx = 90;
+  const dy = 22;
+  const width = (maxDepth + 1) * dx + 40;
+  const height = Math.max(1, row) * dy + 20;
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': `Draft tree with ${choices.length} nodes; labels are acceptance probabilities` });
+  const xy = (k) => ({ x: 20 + pos.get(k).depth * dx, y: 10 + pos.get(k).row * dy + dy / 2 });
+  for (const [k, kids] of children) {
+    for (const c of kids) {
+      const a = xy(k);
+      const b = xy(c);
+      root.append(svg('path', { d: `M${a.x},${a.y} C${a.x + dx / 2},${a.y} ${b.x - dx / 2},${b.y} ${b.x},${b.y}`, class: 'edge' }));
+    }
+  }
+  for (const [k, { p }] of info) {
+    const { x, y } = xy(k);
+    const circle = svg('circle', { cx: x, cy: y, r: 7, class: 'node', 'fill-opacity': (0.15 + 0.85 * p).toFixed(3) });
+    const title = svg('title');
+    title.textContent = k === '' ? 'root (last accepted token)' : `path [${k}]: accepted with probability ${fmt.plain(p)}`;
+    circle.append(title);
+    root.append(circle);
+    if (k !== '') {
+      const label = svg('text', { x: x + 10, y: y + 4, class: 'node-label' });
+      label.textContent = `${(p * 100).toFixed(0)}%`;
+      root.append(label);
+    }
+  }
+  box.append(root);
 }

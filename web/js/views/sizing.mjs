@@ -1,0 +1,298 @@
+// "Size it for my GPU": the core's `size` command (run in the core worker) picks the draft tree
+// or k with the best speedup for this model, GPU, runtime, batch and context. Shows the speedup
+// and τ curves over the node count, the best tree with each node's acceptance probability
+// (tree-expect), the schedule by batch, and the engine settings to paste. "Apply best" writes
+// the choice into the config. Every number is a field of a core output.
+import { el, $, clear } from '../dom.mjs';
+import { callJson, describeError, SpecCalcError } from '../api.mjs';
+import { heavyJson } from '../worker/client.mjs';
+import { ChartSlot, color, markerPlugin, oneLine } from './chart-kit.mjs';
+import { drawTree } from './tree.mjs';
+import * as fmt from '../format.mjs';
+
+export const SIZING_DEFAULTS = { budget: 64, max_depth: 8, batches: [1, 2, 4, 8, 16, 32, 64, 128, 256] };
+const PROGRESS_AFTER_MS = 100;
+const root = document.documentElement;
+
+// The acceptance tree-expect needs to label the best tree: the config's own when it is a rate
+// or a matrix; a measured τ is first fitted (tree-calibrate on the best tree with the τ the
+// sizing reported for it, which recovers the α the sizing optimized under).
+async function nodeAcceptance(config, best) {
+  const acc = config.acceptance || {};
+  if (typeof acc.alpha === 'number') return { acceptance: { alpha: acc.alpha }, fitted: false };
+  if (Array.isArray(acc.p)) return { acceptance: { p: acc.p }, fitted: false };
+  if (Array.isArray(acc.per_position)) return { acceptance: { per_position: acc.per_position }, fitted: false };
+  const fit = await callJson('tree-calibrate', { choices: best.choices, tau: best.tau });
+  return { acceptance: fit.acceptance, fitted: true };
+}
+
+// Engine settings as text to paste: flag objects as a command-line fragment, the rest as JSON.
+function shellWord(v) {
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
+}
+
+function exportText(settings) {
+  const entries = Object.entries(settings).filter(([k]) => k !== 'note' && k !== 'notes');
+  if (entries.length && entries.every(([k]) => k.startsWith('--'))) return entries.map(([k, v]) => `${k} ${shellWord(v)}`).join(' \\\n  ');
+  return JSON.stringify(Object.fromEntries(entries), null, 1)
+    .replace(/\[\s+([\d\s,]+?)\s+\]/g, (m, inner) => `[${inner.replace(/\s+/g, '')}]`)
+    .replace(/\[\s+((?:\[[\d,]*\],?\s*)+)\]/g, (m, inner) => `[${inner.replace(/\s+/g, '')}]`);
+}
+
+const ENGINE_TITLES = {
+  eagle: 'EAGLE reference code (EaModel.from_pretrained)',
+  sglang: 'SGLang server flags',
+  vllm: 'vLLM',
+  tensorrt_llm: 'TensorRT-LLM',
+  hf_transformers: 'Hugging Face transformers generate()',
+  medusa: 'Medusa reference code',
+  hydra: 'Hydra reference code',
+};
+
+export class SizingView {
+  constructor(section, { onApply }) {
+    this.section = section;
+    this.onApply = onApply;
+    this.seq = 0;
+    this.last = null;
+    this.form = $('#sizing-form', section);
+    this.budget = $('#s-budget', section);
+    this.depth = $('#s-depth', section);
+    this.status = $('#sizing-status', section);
+    this.out = $('#sizing-out', section);
+    this.mode = $('#sizing-mode', section);
+    this.budget.value = String(SIZING_DEFAULTS.budget);
+    this.depth.value = String(SIZING_DEFAULTS.max_depth);
+    let timer = null;
+    this.form.addEventListener('submit', (e) => e.preventDefault());
+    this.form.addEventListener('input', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => this.config && this.show(this.config), 400);
+    });
+    section.dataset.state = 'idle';
+  }
+
+  setWorkerMode(mode, reason) {
+    this.mode.textContent = mode === 'worker'
+      ? 'Runs in a background worker: the page stays responsive.'
+      : mode === 'fallback'
+        ? `The background worker could not start (${reason}); sizing runs on the page thread and may pause it for a moment.`
+        : 'Starting the background worker…';
+    this.mode.className = `hint${mode === 'fallback' ? ' warn' : ''}`;
+  }
+
+  // Numbers go to the core as typed; it names the field when one is out of range.
+  request(config) {
+    const num = (node) => (/^\s*\d+\s*$/.test(node.value) ? Number(node.value) : node.value);
+    return { config, budget: num(this.budget), max_depth: num(this.depth), batches: SIZING_DEFAULTS.batches };
+  }
+
+  async show(config) {
+    this.config = config;
+    const seq = ++this.seq;
+    const req = this.request(config);
+    this.section.dataset.state = 'running';
+    root.dataset.sizing = 'running';
+    const t0 = performance.now();
+    const tick = () => {
+      if (seq !== this.seq || this.section.dataset.state !== 'running') return;
+      const s = (performance.now() - t0) / 1000;
+      this.status.hidden = false;
+      this.status.textContent = `Sizing… ${s.toFixed(1)} s`;
+      this.progressTimer = setTimeout(tick, 100);
+    };
+    clearTimeout(this.progressTimer);
+    this.progressTimer = setTimeout(tick, PROGRESS_AFTER_MS);
+    this.clearErrors();
+    let out;
+    let labels;
+    try {
+      out = await heavyJson('size', req, { slot: 'size' });
+      if (seq !== this.seq) return;
+      labels = await this.labelBest(config, out.best);
+    } catch (e) {
+      if (e && e.superseded) return;
+      if (seq !== this.seq) return;
+      this.finish('error');
+      this.showError(e);
+      return;
+    }
+    if (seq !== this.seq) return;
+    this.finish('done', (performance.now() - t0) / 1000);
+    this.last = { config, req, out, labels };
+    this.render(config, req, out, labels);
+  }
+
+  async labelBest(config, best) {
+    try {
+      const { acceptance, fitted } = await nodeAcceptance(config, best);
+      const expect = await callJson('tree-expect', { choices: best.choices, acceptance });
+      return { acceptance, fitted, expect };
+    } catch (e) {
+      return { error: describeError(e) };
+    }
+  }
+
+  finish(state, seconds) {
+    clearTimeout(this.progressTimer);
+    this.section.dataset.state = state;
+    root.dataset.sizing = state;
+    this.status.hidden = state !== 'done';
+    this.status.textContent = state === 'done' ? `Sized in ${seconds.toFixed(2)} s.` : '';
+  }
+
+  clearErrors() {
+    for (const n of this.section.querySelectorAll('.field-error')) n.remove();
+  }
+
+  // The core's message: beside budget / max depth when it names them, else in place of results.
+  showError(e) {
+    const field = e instanceof SpecCalcError ? e.field : '';
+    const input = field === 'budget' ? this.budget : field === 'max_depth' ? this.depth : null;
+    const msg = el('p', { class: 'field-error', role: 'alert', 'data-testid': 'sizing-error', text: describeError(e) });
+    if (input) {
+      input.closest('.field').append(msg);
+      return;
+    }
+    clear(this.out).append(msg);
+  }
+
+  render(config, req, out, labels) {
+    const best = out.best;
+    const box = clear(this.out);
+    const family = config.method.family;
+    const chain = family === 'sps' || family === 'pld';
+    const what = chain ? `k = ${best.nodes} drafted tokens` : `${best.nodes} draft nodes, depth ${best.depth}`;
+    const summary = el('p', { class: 'sizing-best', 'data-testid': 'sizing-best' },
+      el('strong', { text: `Best for this GPU: ${what}` }),
+      ` — speedup ${fmt.speedup(best.speedup)}, τ ${fmt.tau(best.tau)}, ${fmt.rate(best.tokens_per_s)} tokens/s`,
+      ` (searched n ≤ ${req.budget}${chain ? '' : `, depth ≤ ${req.max_depth}`}).`);
+    Object.assign(summary.dataset, { nodes: String(best.nodes), depth: String(best.depth), speedup: String(best.speedup), tau: String(best.tau) });
+    const apply = el('button', { type: 'button', class: 'primary', 'data-testid': 'sizing-apply', text: 'Apply best', onclick: () => this.apply() });
+    const applyNote = el('p', { class: 'hint', text: this.applyNote(config, labels) });
+    box.append(el('div', { class: 'sizing-head' }, summary, apply), applyNote);
+
+    const curveFig = el('figure', { class: 'chart', 'data-testid': 'chart-sizing' },
+      el('figcaption', { text: chain ? 'Speedup and τ vs k' : 'Speedup and τ vs draft nodes n (best depth for each n)' }),
+      el('div', { class: 'chart-body' }), el('p', { class: 'chart-note' }), el('div', { class: 'chart-actions' }));
+    const treeFig = el('figure', { class: 'sizing-tree' }, el('figcaption', { text: chain ? 'The chosen chain, each token\'s acceptance probability' : 'The chosen tree, each node\'s acceptance probability' }));
+    const treeBox = el('div', { class: 'tree-drawing', 'data-testid': 'sizing-tree' });
+    treeFig.append(treeBox);
+    box.append(el('div', { class: 'sizing-grid' }, curveFig, treeFig));
+    this.drawCurve(curveFig, out, best, chain);
+    if (labels.error) {
+      treeBox.append(el('p', { class: 'placeholder', text: `Per-node probabilities unavailable: ${labels.error}` }));
+    } else {
+      drawTree(treeBox, best.choices, labels.expect.node_prob);
+      const same = Math.abs(labels.expect.expected_tau - best.tau) <= 1e-9 * Math.max(1, best.tau);
+      treeFig.append(el('p', { class: 'hint', text: `τ of this tree from tree-expect: ${fmt.tau(labels.expect.expected_tau)}${same ? ' (matches the sizing)' : ` — the sizing reported ${fmt.tau(best.tau)}`}; acceptance ${labels.fitted ? `fitted to the measured τ: α = ${fmt.plain(labels.acceptance.alpha)}` : 'as configured'}.` }));
+    }
+
+    box.append(el('h3', { text: 'Schedule by batch size' }), this.scheduleTable(out.schedule, chain));
+    box.append(el('h3', { text: 'Engine settings for the best choice' }), this.exportBlocks(out.export));
+    if (out.assumptions && out.assumptions.length) {
+      box.append(el('details', { class: 'assumptions' }, el('summary', { text: 'Sizing assumptions' }),
+        el('ul', {}, ...out.assumptions.map((a) => el('li', { text: a })))));
+    }
+  }
+
+  applyNote(config, labels) {
+    const family = config.method.family;
+    const parts = [];
+    if (family === 'eagle2' || family === 'eagle3') parts.push('Sets total_token = nodes + 1, depth and top_k; EAGLE-2/3 rebuild their tree every step from these, so the evaluated speedup can differ from this static optimum.');
+    else if (family === 'sps' || family === 'pld') parts.push('Sets k.');
+    else parts.push('Sets the tree (choices).');
+    if (labels.fitted) parts.push(`Your τ was measured on the current draft; applying replaces it with the fitted α = ${fmt.plain(labels.acceptance.alpha)} so τ follows the new draft.`);
+    return parts.join(' ');
+  }
+
+  drawCurve(figure, out, best, chain) {
+    const slot = new ChartSlot(figure);
+    const curve = out.curve;
+    const x = curve.map((c) => c.nodes);
+    const depthOf = new Map(curve.map((c) => [c.nodes, c.depth]));
+    slot.draw({
+      series: [
+        { label: 'n', value: (u, v) => (v == null ? '—' : `${v} (depth ${depthOf.get(v)})`) },
+        { label: 'Speedup', stroke: color('--c1'), width: 2, value: (u, v) => (v == null ? '—' : fmt.speedup(v)) },
+        { label: 'τ', stroke: color('--c3'), width: 1.5, dash: [5, 4], scale: 'tau', value: (u, v) => (v == null ? '—' : fmt.tau(v)) },
+      ],
+      scales: { x: { time: false } },
+      axes: [
+        { label: chain ? 'k, drafted tokens per cycle' : 'n, draft nodes per cycle' },
+        { label: 'Speedup ×' },
+        { label: 'τ', side: 1, scale: 'tau', grid: { show: false } },
+      ],
+      plugins: [markerPlugin(() => best.nodes, 'best', '--accent'), oneLine()],
+    }, [x, curve.map((c) => c.speedup), curve.map((c) => c.tau)]);
+    slot.setNote('τ is the optimal tree\'s expected tokens per cycle (bonus included) at the depth that gives the best speedup for that n.');
+    slot.setExport('sizing-curve', curve.map((c) => ({ nodes: c.nodes, depth: c.depth, tau: c.tau, speedup: c.speedup, tokens_per_s: c.tokens_per_s })));
+  }
+
+  scheduleTable(schedule, chain) {
+    const table = el('table', { class: 'published schedule', 'data-testid': 'sizing-schedule' },
+      el('thead', {}, el('tr', {}, ...['Batch', 'Speculate?', chain ? 'k' : 'Draft nodes', 'Depth', 'τ', 'Speedup'].map((h) => el('th', { scope: 'col', text: h })))));
+    const tbody = el('tbody');
+    for (const s of schedule) {
+      tbody.append(s.speculate
+        ? el('tr', {}, el('td', { text: String(s.batch) }), el('td', { text: 'yes' }), el('td', { text: String(s.nodes) }),
+          el('td', { text: String(s.depth) }), el('td', { text: fmt.tau(s.tau) }), el('td', { text: fmt.speedup(s.speedup) }))
+        : el('tr', { class: 'idle' }, el('td', { text: String(s.batch) }), el('td', { class: 'bad', text: 'don\'t speculate' }),
+          el('td', { text: '—' }), el('td', { text: '—' }), el('td', { text: '—' }),
+          el('td', { text: `best ${fmt.speedup(s.best_speedup)}` })));
+    }
+    table.append(tbody);
+    return el('div', { class: 'table-wrap' }, table);
+  }
+
+  exportBlocks(exp) {
+    const wrap = el('div', { class: 'engine-exports', 'data-testid': 'sizing-export' });
+    for (const [engine, settings] of Object.entries(exp)) {
+      if (engine === 'notes' || !settings || typeof settings !== 'object') continue;
+      const text = exportText(settings);
+      const code = el('code', { text });
+      const copy = el('button', {
+        type: 'button', text: 'Copy', 'aria-label': `Copy the ${ENGINE_TITLES[engine] || engine} settings`,
+        onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(text);
+            copy.textContent = 'Copied';
+          } catch {
+            // No clipboard permission: select the text so Ctrl+C copies it.
+            const range = document.createRange();
+            range.selectNodeContents(code);
+            getSelection().removeAllRanges();
+            getSelection().addRange(range);
+            copy.textContent = 'Selected: press Ctrl+C';
+          }
+          setTimeout(() => { copy.textContent = 'Copy'; }, 2000);
+        },
+      });
+      wrap.append(el('div', { class: 'engine', 'data-engine': engine },
+        el('div', { class: 'engine-head' }, el('h4', { text: ENGINE_TITLES[engine] || engine }), copy),
+        el('pre', {}, code),
+        typeof settings.note === 'string' ? el('p', { class: 'hint', text: settings.note }) : null));
+    }
+    for (const n of exp.notes || []) wrap.append(el('p', { class: 'hint', text: n }));
+    return wrap;
+  }
+
+  // Writes the best choice into the config, in the method's own parameters.
+  async apply() {
+    if (!this.last) return;
+    const { config, out, labels } = this.last;
+    const best = out.best;
+    const next = structuredClone(config);
+    const m = next.method;
+    if (m.family === 'sps' || m.family === 'pld') m.k = best.nodes;
+    else if (m.family === 'eagle2' || m.family === 'eagle3') {
+      const e = out.export.eagle;
+      m.total_token = e.total_token;
+      m.depth = best.depth; // the config counts draft levels (EAGLE's own --depth is one less)
+      m.top_k = e.top_k;
+    } else m.choices = best.choices;
+    if (labels.fitted && labels.acceptance) next.acceptance = labels.acceptance;
+    await this.onApply(next);
+  }
+}
