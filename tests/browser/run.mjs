@@ -78,6 +78,28 @@ function cliEvalLink(link) {
   return JSON.parse(cli(['eval', '--link', link]));
 }
 
+// The page's sizing request limits (web/js/views/sizing.mjs SIZING_DEFAULTS).
+const SIZING = { budget: 64, max_depth: 8, batches: [1, 2, 4, 8, 16, 32, 64, 128, 256] };
+function cliDecode(link) {
+  return JSON.parse(cli(['run', 'decode-link', '-'], `#${link}`));
+}
+function cliSize(link) {
+  return JSON.parse(cli(['run', 'size', '-'], JSON.stringify({ config: cliDecode(link), ...SIZING })));
+}
+// Waits until the sizing section has finished sizing the config of `link` (default: the
+// address bar's), so a result left over from the previous link is never read.
+async function waitSized(page, link) {
+  await waitQuiet(page);
+  const config = JSON.stringify(cliDecode(link ?? fragmentOf(page.url())));
+  await page.waitForFunction((c) => {
+    const s = document.querySelector('[data-testid=sizing]');
+    return s.dataset.config === c && ['done', 'error'].includes(s.dataset.state);
+  }, config, { timeout: 60000 });
+}
+async function shownBest(page) {
+  return page.$eval('[data-testid=sizing-best]', (e) => ({ ...e.dataset, text: e.textContent }));
+}
+
 async function waitQuiet(page) {
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true'
     && document.documentElement.dataset.pending === '0', null, { timeout: 60000 });
@@ -386,6 +408,127 @@ async function main() {
     });
   }
 
+  for (const [i, config] of [CONFIGS[0], CONFIGS[3], CONFIGS[4], CONFIGS[2]].entries()) {
+    await test(`sizing ${i + 1} (${config.method.family}, ${Object.keys(config.acceptance)[0]}) shows the CLI's best choice, schedule and export`, async () => {
+      const link = cliLink(config);
+      await page.goto(`${url}#${link}`);
+      await waitSized(page, link);
+      const expected = cliSize(link);
+      const best = await shownBest(page);
+      eq(Number(best.nodes), expected.best.nodes, 'best nodes');
+      eq(Number(best.depth), expected.best.depth, 'best depth');
+      eq(Number(best.speedup), expected.best.speedup, 'best speedup (full precision)');
+      eq(Number(best.tau), expected.best.tau, 'best tau (full precision)');
+      assert(best.text.includes(showSpeedup(expected.best.speedup)), `summary shows ${showSpeedup(expected.best.speedup)}: ${best.text}`);
+      const schedule = await page.$$eval('[data-testid=sizing-schedule] tbody tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+      eq(schedule.length, expected.schedule.length, 'schedule rows');
+      for (const [j, s] of expected.schedule.entries()) {
+        eq(schedule[j][0], String(s.batch), `schedule row ${j} batch`);
+        eq(schedule[j][2], s.speculate ? String(s.nodes) : '—', `schedule row ${j} nodes`);
+      }
+      const engines = await page.$$eval('[data-testid=sizing-export] [data-engine]', (n) => n.map((x) => x.dataset.engine));
+      eq(engines.join(','), Object.keys(expected.export).filter((k) => k !== 'notes').join(','), 'engine blocks');
+      const curvePoints = await page.$eval('[data-testid=chart-sizing]', (f) => Number(f.dataset.points || 0));
+      eq(curvePoints, expected.curve.length, 'curve points');
+      // The tree is drawn with one circle per draft node plus the root, labelled by probability.
+      const circles = await page.$$eval('[data-testid=sizing-tree] circle', (c) => c.length);
+      eq(circles, expected.best.choices.length + 1, 'tree nodes drawn');
+      const hint = await page.textContent('.sizing-tree .hint');
+      assert(/matches the sizing/.test(hint), `tree-expect agrees with the sizing: ${hint}`);
+    });
+  }
+
+  await test('sizing runs in a Web Worker', async () => {
+    await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
+    await waitSized(page, cliLink(CONFIGS[3]));
+    const state = await page.evaluate(() => ({ mode: document.documentElement.dataset.worker, calls: Number(document.documentElement.dataset.workerCalls || 0), text: document.querySelector('[data-testid=worker-mode]').textContent }));
+    eq(state.mode, 'worker', 'worker mode');
+    assert(state.calls >= 4, `calls through the worker: ${state.calls}`);
+    assert(/background worker/.test(state.text), `mode shown: ${state.text}`);
+    assert(page.workers().length >= 1, 'a dedicated worker exists');
+    // The page answers while the worker sizes: a main-thread timer fires on time.
+    await page.fill('#s-budget', '128');
+    await page.waitForFunction(() => document.querySelector('[data-testid=sizing]').dataset.state === 'running', null, { timeout: 10000 });
+    const lag = await page.evaluate(() => new Promise((resolve) => {
+      const t0 = performance.now();
+      setTimeout(() => resolve(performance.now() - t0 - 20), 20);
+    }));
+    assert(lag < 100, `main thread blocked ${lag.toFixed(0)} ms during sizing`);
+    await waitSized(page);
+    const best = await shownBest(page);
+    const expected = JSON.parse(cli(['run', 'size', '-'], JSON.stringify({ config: cliDecode(fragmentOf(page.url())), ...SIZING, budget: 128 })));
+    eq(Number(best.speedup), expected.best.speedup, 'best speedup at budget 128');
+  });
+
+  await test('a bad sizing limit shows the core\'s message beside it', async () => {
+    await page.fill('#s-budget', '9999');
+    await page.waitForSelector('[data-testid=sizing-error]', { timeout: 20000 });
+    const text = await page.textContent('[data-testid=sizing-error]');
+    assert(/^budget: /.test(text), `message names the field: ${text}`);
+    const inField = await page.$eval('[data-testid=sizing-error]', (e) => !!e.closest('[data-for=budget]'));
+    assert(inField, 'message beside the budget input');
+    await page.fill('#s-budget', String(SIZING.budget));
+    await page.waitForFunction(() => !document.querySelector('[data-testid=sizing-error]'), null, { timeout: 20000 });
+    await waitSized(page);
+  });
+
+  await test('sizing a method without a draft length says why (the core\'s message)', async () => {
+    await page.goto(`${url}#${cliLink(CONFIGS[5])}`);
+    await waitSized(page, cliLink(CONFIGS[5]));
+    const text = await page.textContent('[data-testid=sizing-error]');
+    assert(/^config\.method\.family: sizing needs/.test(text), `message: ${text}`);
+  });
+
+  for (const [name, config, check] of [
+    ['k for sps', CONFIGS[0], (best, m) => eq(m.k, best.nodes, 'k')],
+    ['total_token, depth and top_k for EAGLE-2', CONFIGS[3], (best, m, exp) => {
+      eq(m.total_token, best.nodes + 1, 'total_token');
+      eq(m.depth, best.depth, 'depth (draft levels)');
+      eq(m.top_k, exp.export.eagle.top_k, 'top_k');
+    }],
+    ['choices for Medusa', CONFIGS[2], (best, m) => eq(JSON.stringify(m.choices), JSON.stringify(best.choices), 'choices')],
+  ]) {
+    await test(`"Apply best" writes ${name} into the config`, async () => {
+      const link = cliLink(config);
+      await page.goto(`${url}#${link}`);
+      await waitSized(page, link);
+      const expected = cliSize(link);
+      await page.click('[data-testid=sizing-apply]');
+      await page.waitForFunction((l) => location.hash !== `#${l}`, link, { timeout: 10000 });
+      await waitQuiet(page);
+      const applied = cliDecode(fragmentOf(page.url()));
+      check(expected.best, applied.method, expected);
+      if ('tau' in config.acceptance) assert(typeof applied.acceptance.alpha === 'number', `a measured τ is replaced by the fitted α: ${JSON.stringify(applied.acceptance)}`);
+      await checkAgainstCli(page, `applied ${name}`);
+    });
+  }
+
+  await test('the roofline is drawn from the core\'s roofs', async () => {
+    await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
+    await waitQuiet(page);
+    eq(await page.$eval('[data-testid=chart-roofline]', (f) => f.dataset.roofs), '2', 'datasheet and effective roofs');
+    const note = await page.textContent('[data-testid=chart-roofline] .chart-note');
+    const r = cliEvalLink(fragmentOf(page.url())).roofline;
+    assert(note.includes('ridge at'), `note: ${note}`);
+    assert(typeof r.ridge_point_flops_per_byte === 'number', 'the CLI reports the ridge');
+  });
+
+  await test('published measurements are overlaid on the k and batch charts', async () => {
+    const config = { target: 'vicuna-7b-v1.3', hardware: 'rtx-3090', method: { family: 'pld' }, acceptance: { tau: 1.6 } };
+    await page.goto(`${url}#${cliLink(config)}`);
+    await waitQuiet(page);
+    const rows = JSON.parse(cli(['run', 'tables', '-'], JSON.stringify({ model: 'vicuna-7b-v1.3', method: 'pld' })))
+      .filter((r) => r.family === 'pld' && r.target_id === 'vicuna-7b-v1.3' && r.config && typeof r.speedup === 'number' && !r.superseded && r.speedup_kind !== 'throughput');
+    const withK = rows.filter((r) => typeof r.config.method.k === 'number');
+    const shown = await page.evaluate(() => ({
+      k: Number(document.querySelector('[data-testid=chart-k]').dataset.measured || 0),
+      batch: Number(document.querySelector('[data-testid=chart-batch]').dataset.measured || 0),
+    }));
+    assert(withK.length > 0, 'the tables have pld rows with k for this model');
+    eq(shown.k, withK.length, 'dots on the k chart');
+    eq(shown.batch, rows.filter((r) => typeof r.config.batch === 'number').length, 'dots on the batch chart');
+  });
+
   await test('the theme toggle switches to dark', async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
     await waitQuiet(page);
@@ -412,6 +555,8 @@ async function main() {
           // The charts, tree and data views below the fold.
           await p.locator('.charts').screenshot({ path: path.join(SHOTS, 'charts.png') });
           await p.locator('#tree-view').screenshot({ path: path.join(SHOTS, 'tree.png') });
+          await p.waitForFunction(() => document.querySelector('[data-testid=sizing]').dataset.state === 'done', null, { timeout: 60000 });
+          await p.locator('#sizing-view').screenshot({ path: path.join(SHOTS, 'sizing.png') });
         }
         const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         await ctx.close();

@@ -93,6 +93,7 @@ export class SizingView {
     const seq = ++this.seq;
     const req = this.request(config);
     this.section.dataset.state = 'running';
+    this.section.dataset.config = JSON.stringify(config); // what is being sized (tests wait on it)
     root.dataset.sizing = 'running';
     const t0 = performance.now();
     const tick = () => {
