@@ -460,6 +460,52 @@ async function main() {
     eq(Number(best.speedup), expected.best.speedup, 'best speedup at budget 128');
   });
 
+  await test('the worker\'s own requests are watched too (and stay on 127.0.0.1)', async () => {
+    const p = await newPage();
+    const wasm = [];
+    p.on('request', (r) => { if (r.url().endsWith('/speccalc.wasm')) wasm.push(r.url()); });
+    await p.goto(`${url}#${cliLink(CONFIGS[0])}`);
+    await waitSized(p, cliLink(CONFIGS[0]));
+    await p.close();
+    assert(wasm.length >= 2, `speccalc.wasm requested by the page and by the worker: ${wasm.length}`);
+  });
+
+  await test('if the worker cannot start, sizing runs on the page thread and the page says so', async () => {
+    // A separate page that is not watched: the blocked worker script logs a load error on purpose.
+    const p = await context.newPage();
+    p.on('request', (r) => {
+      const u = r.url();
+      if (!u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:')) outside.push(u);
+    });
+    await p.route('**/core-worker.mjs', (route) => route.abort());
+    const link = cliLink(CONFIGS[0]);
+    await p.goto(`${url}#${link}`);
+    await waitSized(p, link);
+    const state = await p.evaluate(() => ({ mode: document.documentElement.dataset.worker, text: document.querySelector('[data-testid=worker-mode]').textContent }));
+    const best = await shownBest(p);
+    await p.close();
+    eq(state.mode, 'fallback', 'mode');
+    assert(/could not start/.test(state.text) && /page thread/.test(state.text), `the page says so: ${state.text}`);
+    eq(Number(best.speedup), cliSize(link).best.speedup, 'same best on the page thread');
+  });
+
+  await test('a custom model starts from the preset\'s full architecture and evaluates', async () => {
+    await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
+    await waitQuiet(page);
+    await page.selectOption('#f-target', '__custom__');
+    await page.waitForSelector('#f-target-json', { state: 'visible' });
+    const start = JSON.parse(await page.inputValue('#f-target-json'));
+    const preset = JSON.parse(cli(['list', 'models'])).find((m) => m.id === CONFIGS[0].target);
+    for (const k of ['num_layers', 'hidden', 'intermediate', 'heads', 'kv_heads', 'head_dim', 'vocab', 'tied_embeddings', 'experts', 'experts_per_token', 'qkv_bias']) {
+      eq(JSON.stringify(start[k]), JSON.stringify(preset[k]), `editor starts with ${k} of the preset`);
+    }
+    await page.fill('#f-target-json', JSON.stringify({ ...start, num_layers: 16 }));
+    await page.press('#f-target-json', 'Tab');
+    await page.waitForFunction(() => /target\.num_layers=16(&|$)/.test(location.hash), null, { timeout: 10000 });
+    await waitQuiet(page);
+    await checkAgainstCli(page, 'custom model');
+  });
+
   await test('a bad sizing limit shows the core\'s message beside it', async () => {
     await page.fill('#s-budget', '9999');
     await page.waitForSelector('[data-testid=sizing-error]', { timeout: 20000 });
