@@ -431,6 +431,12 @@ TEST(Validation, ExpensiveRequestsAreRefusedUpFront) {
                       "calibrating regenerates the tree about 1100 times; 258112 candidates per "
                       "tree (top_k + depth * top_k^2) is over the limit of 8000 (use a smaller "
                       "depth or top_k)"));
+  // 7 * 62^2 + 62 = 26970 candidates: 1.1 s native, a fuzzer timeout under sanitizers.
+  EXPECT_TRUE(IsError("tree-calibrate", R"({"tau": 4.81, "eagle2": {"total_token": 60, "depth": 7, "top_k": 62}})",
+                      "eagle2",
+                      "calibrating regenerates the tree about 1100 times; 26970 candidates per "
+                      "tree (top_k + depth * top_k^2) is over the limit of 8000 (use a smaller "
+                      "depth or top_k)"));
   // A 400 x 400 sweep grid is over 100000 points.
   json axes = json::array();
   for (const char* path : {"batch", "context"}) {
@@ -440,6 +446,26 @@ TEST(Validation, ExpensiveRequestsAreRefusedUpFront) {
   }
   EXPECT_TRUE(IsError("sweep", json{{"config", json::object()}, {"axes", axes}}.dump(),
                       "axes[1].values", "the grid has more than 100000 points"));
+}
+
+TEST(Validation, SizeWithDegenerateAcceptanceDoesNotCrash) {
+  // Regression: size read past the optimal tree when it was smaller than the budget.
+  // alpha = 0 or tau = 1 (one token per cycle: no draft token is ever accepted): no node has
+  // a nonzero acceptance probability, so there is nothing to size.
+  for (const char* family : {"eagle1", "eagle2", "medusa"}) {
+    for (const char* acceptance : {R"({"alpha": 0})", R"({"tau": 1})"}) {
+      EXPECT_TRUE(IsError("size",
+                          std::string(R"({"budget": 32, "config": {"method": ")") + family +
+                              R"(", "acceptance": )" + acceptance + "}}",
+                          "config.acceptance", "no draft node has a nonzero acceptance probability"))
+          << family << " " << acceptance;
+    }
+  }
+  // alpha = 1: p[d][0] = 1 and p[d][r > 0] = 0, so only the rank-0 chain adds tokens and the
+  // best tree has at most max_depth = 8 nodes although the budget is 32.
+  const json r = Ok("size", R"({"budget": 32, "config": {"method": "eagle1", "acceptance": {"alpha": 1}}})");
+  EXPECT_LE(r["best"]["nodes"].get<int>(), 8);
+  EXPECT_GE(r["best"]["nodes"].get<int>(), 1);
 }
 
 // ---- no NaN or Inf anywhere ---------------------------------------------------------------
