@@ -82,9 +82,7 @@ std::string ids(const std::vector<ModelArch>& v) {
   return s;
 }
 
-}  // namespace
-
-Expected<Catalog> load_catalog() {
+Expected<Catalog> parse_catalog() {
   Catalog c;
   json models = json::parse(data::models(), nullptr, false);
   json hw = json::parse(data::hardware(), nullptr, false);
@@ -108,6 +106,16 @@ Expected<Catalog> load_catalog() {
   if (!runtimes.ok()) return runtimes.error();
   c.runtimes = runtimes.value();
   return c;
+}
+
+}  // namespace
+
+// Parsed once per process: the tables are compiled-in constants, so the result never changes,
+// and parsing ~35 KB of JSON was most of a single eval's time (bench/: eval 330 us -> see
+// docs/benchmarks.md). A function-local const (thread-safe initialization, no mutable state).
+Expected<Catalog> load_catalog() {
+  static const Expected<Catalog> parsed = parse_catalog();
+  return parsed;
 }
 
 std::string target_ids(const Catalog& c) { return ids(c.targets); }

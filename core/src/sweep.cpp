@@ -44,18 +44,20 @@ bool set_path(json* doc, const std::string& path, const json& value) {
   }
 }
 
-json summary(const Evaluation& e) {
-  return json{{"speedup", e.speedup},
-              {"tau", e.tau},
-              {"tokens_per_s", e.tokens_per_s},
-              {"baseline_tokens_per_s", e.baseline_tokens_per_s},
-              {"cycle_time_s", e.cycle_time_s},
-              {"draft_time_s", e.draft.time_s},
-              {"verify_time_s", e.verify.time_s},
-              {"baseline_time_s", e.baseline.time_s},
-              {"verify_arithmetic_intensity", e.verify.arithmetic_intensity},
-              {"verify_bound", e.verify.bound},
-              {"fits_in_memory", e.fits_in_memory}};
+// The summary fields, written straight into the point (no intermediate object to copy).
+void add_summary(const Evaluation& e, json* point) {
+  json& p = *point;
+  p["speedup"] = e.speedup;
+  p["tau"] = e.tau;
+  p["tokens_per_s"] = e.tokens_per_s;
+  p["baseline_tokens_per_s"] = e.baseline_tokens_per_s;
+  p["cycle_time_s"] = e.cycle_time_s;
+  p["draft_time_s"] = e.draft.time_s;
+  p["verify_time_s"] = e.verify.time_s;
+  p["baseline_time_s"] = e.baseline.time_s;
+  p["verify_arithmetic_intensity"] = e.verify.arithmetic_intensity;
+  p["verify_bound"] = e.verify.bound;
+  p["fits_in_memory"] = e.fits_in_memory;
 }
 
 }  // namespace
@@ -117,7 +119,13 @@ Response sweep(const std::string& input) {
     return fail(e);
   }
 
-  json points = json::array();
+  // Points are serialized as they are computed and appended to one buffer: a 10,000-point grid
+  // never holds 10,000 JSON objects (building, copying and freeing them cost as much as
+  // dumping). The object keys are written in nlohmann's (sorted) order, so the text is exactly
+  // what dump() of the whole document gives.
+  std::string points_text = "[";
+  json be = nullptr;  // break-even batch along a single batch axis: first speedup < 1
+  const bool find_break_even = axes.size() == 1 && axes[0].path == "batch";
   std::vector<std::size_t> index(axes.size(), 0);
   for (std::size_t n = 0; n < total; ++n) {
     json doc = req["config"];
@@ -128,7 +136,7 @@ Response sweep(const std::string& input) {
       values.push_back(v);
       path_ok = path_ok && set_path(&doc, axes[a].path, v);
     }
-    json point = json{{"values", values}};
+    json point = json::object();
     if (!path_ok) {
       point["error"] = json{{"field", "axes"}, {"message", "path does not name a config field"}};
     } else {
@@ -142,32 +150,30 @@ Response sweep(const std::string& input) {
         } else if (detail == "full") {
           point["result"] = evaluation_to_json(e.value(), config.value());
         } else {
-          const json s = summary(e.value());  // keep alive: items() only views it
-          for (auto it = s.begin(); it != s.end(); ++it) point[it.key()] = it.value();
+          add_summary(e.value(), &point);
+          if (find_break_even && be.is_null() && e.value().speedup < 1.0) be = values[0];
         }
       }
     }
-    points.push_back(std::move(point));
+    point["values"] = std::move(values);
+    if (n > 0) points_text += ',';
+    points_text += point.dump();
     // Odometer over the axes, last axis fastest.
     for (std::size_t a = axes.size(); a-- > 0;) {
       if (++index[a] < axes[a].values.size()) break;
       index[a] = 0;
     }
   }
-  json out = json{{"axes", json::array()}, {"points", points}};
-  for (const auto& a : axes) out["axes"].push_back(json{{"path", a.path}, {"values", a.values}});
-  // Break-even along a single batch axis: the first batch at which speculation stops paying.
-  if (axes.size() == 1 && axes[0].path == "batch") {
-    json be = nullptr;
-    for (const auto& p : points) {
-      if (p.contains("speedup") && p["speedup"].get<double>() < 1.0) {
-        be = p["values"][0];
-        break;
-      }
-    }
-    out["break_even_batch"] = be;
-  }
-  return ok_json(out.dump());
+  points_text += ']';
+  json axes_out = json::array();
+  for (const auto& a : axes) axes_out.push_back(json{{"path", a.path}, {"values", a.values}});
+  // {"axes", "break_even_batch"?, "points"}: sorted key order, as dump() writes objects.
+  std::string out = "{\"axes\":" + axes_out.dump();
+  if (find_break_even) out += ",\"break_even_batch\":" + be.dump();
+  out += ",\"points\":";
+  out += points_text;
+  out += '}';
+  return ok_json(std::move(out));
 }
 
 }  // namespace speccalc::commands
