@@ -594,7 +594,7 @@ async function main() {
         const p = await ctx.newPage();
         watch(p);
         await p.goto(`${url}#${link}`);
-        await waitQuiet(p);
+        await waitSized(p, link);
         await p.waitForTimeout(300);
         await p.screenshot({ path: path.join(SHOTS, `${name}.png`) });
         if (name === 'desktop') {

@@ -183,7 +183,7 @@ async function drawCharts() {
   // Sizing runs in the worker after the sweeps queued below; it has its own progress line.
   let sized = false;
   const startSizing = () => {
-    if (!sized && seq === chartSeq) sizing.show(config);
+    if (!sized && seq === chartSeq) sizing.show(config, result.speedup);
     sized = true;
   };
   const steps = [

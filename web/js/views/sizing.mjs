@@ -62,13 +62,14 @@ export class SizingView {
     this.status = $('#sizing-status', section);
     this.out = $('#sizing-out', section);
     this.mode = $('#sizing-mode', section);
+    this.teaser = document.getElementById('sizing-teaser');
     this.budget.value = String(SIZING_DEFAULTS.budget);
     this.depth.value = String(SIZING_DEFAULTS.max_depth);
     let timer = null;
     this.form.addEventListener('submit', (e) => e.preventDefault());
     this.form.addEventListener('input', () => {
       clearTimeout(timer);
-      timer = setTimeout(() => this.config && this.show(this.config), 400);
+      timer = setTimeout(() => this.config && this.show(this.config, this.currentSpeedup), 400);
     });
     section.dataset.state = 'idle';
   }
@@ -88,8 +89,10 @@ export class SizingView {
     return { config, budget: num(this.budget), max_depth: num(this.depth), batches: SIZING_DEFAULTS.batches };
   }
 
-  async show(config) {
+  // currentSpeedup: the evaluated speedup of the config as set, for the one-line summary.
+  async show(config, currentSpeedup) {
     this.config = config;
+    this.currentSpeedup = currentSpeedup;
     const seq = ++this.seq;
     const req = this.request(config);
     this.section.dataset.state = 'running';
@@ -117,6 +120,7 @@ export class SizingView {
       if (seq !== this.seq) return;
       this.finish('error');
       this.showError(e);
+      this.showTeaser('');
       return;
     }
     if (seq !== this.seq) return;
@@ -159,12 +163,29 @@ export class SizingView {
     clear(this.out).append(msg);
   }
 
+  // One line under the result: what the sizing found, with a way down to the details.
+  showTeaser(text) {
+    if (!this.teaser) return;
+    clear(this.teaser);
+    this.teaser.hidden = !text;
+    if (!text) return;
+    this.teaser.append(el('span', { text }), el('button', {
+      type: 'button', text: 'Size it for my GPU ↓',
+      onclick: () => {
+        this.section.scrollIntoView({ behavior: 'smooth', block: 'start' });
+        this.section.focus({ preventScroll: true });
+      },
+    }));
+  }
+
   render(config, req, out, labels) {
     const best = out.best;
     const box = clear(this.out);
     const family = config.method.family;
     const chain = family === 'sps' || family === 'pld';
     const what = chain ? `k = ${best.nodes} drafted tokens` : `${best.nodes} draft nodes, depth ${best.depth}`;
+    const current = this.currentSpeedup;
+    this.showTeaser(`Best for this GPU: ${what} → ${fmt.speedup(best.speedup)}${typeof current === 'number' && current >= best.speedup ? ' (your setting is already as good)' : ''}.`);
     const summary = el('p', { class: 'sizing-best', 'data-testid': 'sizing-best' },
       el('strong', { text: `Best for this GPU: ${what}` }),
       ` — speedup ${fmt.speedup(best.speedup)}, τ ${fmt.tau(best.tau)}, ${fmt.rate(best.tokens_per_s)} tokens/s`,
