@@ -21,9 +21,9 @@ emscripten::val make_result(bool ok, const std::string& output, const std::strin
   return result;
 }
 
-// {ok, output, field, message}. Core returns errors as values; the catch is a backstop so a
-// stray C++ exception (e.g. std::bad_alloc) becomes an error object rather than a bare number
-// thrown into JS (Embind 3.1.6 behaviour).
+// {ok, output, field, message}. Core returns errors as values and never throws. The catch is a
+// backstop for builds with -fexceptions (Embind 3.1.6 would otherwise hand JS a bare number);
+// the default build has exceptions off, where em++ drops it and a throw aborts the module.
 emscripten::val run(const std::string& command, const std::string& input) {
   try {
     const speccalc::Response r = speccalc::run(command, input);
