@@ -549,6 +549,20 @@ async function main() {
     });
   }
 
+  await test('engine settings for the current setup come from the core\'s export', async () => {
+    const link = cliLink(CONFIGS[3]);
+    await page.goto(`${url}#${link}`);
+    await waitQuiet(page);
+    const expected = JSON.parse(cli(['run', 'export', '-'], JSON.stringify(cliDecode(link))));
+    await page.click('#engine-settings summary');
+    const blocks = await page.$$eval('[data-testid=engine-settings-blocks] [data-engine]', (n) => n.map((x) => [x.dataset.engine, x.querySelector('pre').textContent]));
+    eq(blocks.map((b) => b[0]).join(','), Object.keys(expected).filter((k) => k !== 'notes').join(','), 'engine blocks');
+    const sglang = blocks.find((b) => b[0] === 'sglang')[1];
+    for (const [flag, value] of Object.entries(expected.sglang)) assert(sglang.includes(`${flag} ${value}`), `SGLang block has ${flag} ${value}: ${sglang}`);
+    const vllm = blocks.find((b) => b[0] === 'vllm')[1];
+    assert(vllm.includes(`'${expected.vllm['--speculative-config']}'`), `vLLM block quotes the JSON: ${vllm}`);
+  });
+
   await test('the roofline is drawn from the core\'s roofs', async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
     await waitQuiet(page);

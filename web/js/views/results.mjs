@@ -1,6 +1,7 @@
 // Headline numbers, the per-pass table and the assumptions list, exactly as the core returned them.
 import { el, $, clear } from '../dom.mjs';
 import * as fmt from '../format.mjs';
+import { engineBlocks } from './engines.mjs';
 
 const PASSES = [
   ['baseline', 'Baseline (plain decoding)'],
@@ -70,6 +71,14 @@ export class ResultsView {
 
     const list = clear($('#assumptions', this.root));
     for (const a of result.assumptions || []) list.append(el('li', { text: a }));
+  }
+
+  // The core's `export` of the current config (null: this core build has no export command).
+  showEngines(exp, error) {
+    const body = clear($('#engine-settings-body', this.root));
+    $('#engine-settings', this.root).hidden = exp === null && !error;
+    if (error) body.append(el('p', { class: 'placeholder', text: error }));
+    else if (exp) body.append(engineBlocks(exp, 'engine-settings-blocks'));
   }
 
   setStale(stale) {

@@ -8,6 +8,7 @@ import { callJson, describeError, SpecCalcError } from '../api.mjs';
 import { heavyJson } from '../worker/client.mjs';
 import { ChartSlot, color, markerPlugin, oneLine } from './chart-kit.mjs';
 import { drawTree } from './tree.mjs';
+import { engineBlocks } from './engines.mjs';
 import * as fmt from '../format.mjs';
 
 export const SIZING_DEFAULTS = { budget: 64, max_depth: 8, batches: [1, 2, 4, 8, 16, 32, 64, 128, 256] };
@@ -25,30 +26,6 @@ async function nodeAcceptance(config, best) {
   const fit = await callJson('tree-calibrate', { choices: best.choices, tau: best.tau });
   return { acceptance: fit.acceptance, fitted: true };
 }
-
-// Engine settings as text to paste: flag objects as a command-line fragment, the rest as JSON.
-function shellWord(v) {
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
-}
-
-function exportText(settings) {
-  const entries = Object.entries(settings).filter(([k]) => k !== 'note' && k !== 'notes');
-  if (entries.length && entries.every(([k]) => k.startsWith('--'))) return entries.map(([k, v]) => `${k} ${shellWord(v)}`).join(' \\\n  ');
-  return JSON.stringify(Object.fromEntries(entries), null, 1)
-    .replace(/\[\s+([\d\s,]+?)\s+\]/g, (m, inner) => `[${inner.replace(/\s+/g, '')}]`)
-    .replace(/\[\s+((?:\[[\d,]*\],?\s*)+)\]/g, (m, inner) => `[${inner.replace(/\s+/g, '')}]`);
-}
-
-const ENGINE_TITLES = {
-  eagle: 'EAGLE reference code (EaModel.from_pretrained)',
-  sglang: 'SGLang server flags',
-  vllm: 'vLLM',
-  tensorrt_llm: 'TensorRT-LLM',
-  hf_transformers: 'Hugging Face transformers generate()',
-  medusa: 'Medusa reference code',
-  hydra: 'Hydra reference code',
-};
 
 export class SizingView {
   constructor(section, { onApply }) {
@@ -212,7 +189,7 @@ export class SizingView {
     }
 
     box.append(el('h3', { text: 'Schedule by batch size' }), this.scheduleTable(out.schedule, chain));
-    box.append(el('h3', { text: 'Engine settings for the best choice' }), this.exportBlocks(out.export));
+    box.append(el('h3', { text: 'Engine settings for the best choice' }), engineBlocks(out.export, 'sizing-export'));
     if (out.assumptions && out.assumptions.length) {
       box.append(el('details', { class: 'assumptions' }, el('summary', { text: 'Sizing assumptions' }),
         el('ul', {}, ...out.assumptions.map((a) => el('li', { text: a })))));
@@ -266,38 +243,6 @@ export class SizingView {
     }
     table.append(tbody);
     return el('div', { class: 'table-wrap' }, table);
-  }
-
-  exportBlocks(exp) {
-    const wrap = el('div', { class: 'engine-exports', 'data-testid': 'sizing-export' });
-    for (const [engine, settings] of Object.entries(exp)) {
-      if (engine === 'notes' || !settings || typeof settings !== 'object') continue;
-      const text = exportText(settings);
-      const code = el('code', { text });
-      const copy = el('button', {
-        type: 'button', text: 'Copy', 'aria-label': `Copy the ${ENGINE_TITLES[engine] || engine} settings`,
-        onclick: async () => {
-          try {
-            await navigator.clipboard.writeText(text);
-            copy.textContent = 'Copied';
-          } catch {
-            // No clipboard permission: select the text so Ctrl+C copies it.
-            const range = document.createRange();
-            range.selectNodeContents(code);
-            getSelection().removeAllRanges();
-            getSelection().addRange(range);
-            copy.textContent = 'Selected: press Ctrl+C';
-          }
-          setTimeout(() => { copy.textContent = 'Copy'; }, 2000);
-        },
-      });
-      wrap.append(el('div', { class: 'engine', 'data-engine': engine },
-        el('div', { class: 'engine-head' }, el('h4', { text: ENGINE_TITLES[engine] || engine }), copy),
-        el('pre', {}, code),
-        typeof settings.note === 'string' ? el('p', { class: 'hint', text: settings.note }) : null));
-    }
-    for (const n of exp.notes || []) wrap.append(el('p', { class: 'hint', text: n }));
-    return wrap;
   }
 
   // Writes the best choice into the config, in the method's own parameters.

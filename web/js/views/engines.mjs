@@ -1,0 +1,59 @@
+// Engine settings (the core's `export` output, or `size`'s export of the best choice) as
+// copy-ready blocks: flag objects as a command-line fragment, the rest as JSON.
+import { el } from '../dom.mjs';
+
+function shellWord(v) {
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
+}
+
+export function exportText(settings) {
+  const entries = Object.entries(settings).filter(([k]) => k !== 'note' && k !== 'notes');
+  if (entries.length && entries.every(([k]) => k.startsWith('--'))) return entries.map(([k, v]) => `${k} ${shellWord(v)}`).join(' \\\n  ');
+  return JSON.stringify(Object.fromEntries(entries), null, 1)
+    .replace(/\[\s+([\d\s,]+?)\s+\]/g, (m, inner) => `[${inner.replace(/\s+/g, '')}]`)
+    .replace(/\[\s+((?:\[[\d,]*\],?\s*)+)\]/g, (m, inner) => `[${inner.replace(/\s+/g, '')}]`);
+}
+
+const ENGINE_TITLES = {
+  lookahead_decoding: 'Lookahead decoding reference code',
+  eagle: 'EAGLE reference code (EaModel.from_pretrained)',
+  sglang: 'SGLang server flags',
+  vllm: 'vLLM',
+  tensorrt_llm: 'TensorRT-LLM',
+  hf_transformers: 'Hugging Face transformers generate()',
+  medusa: 'Medusa reference code',
+  hydra: 'Hydra reference code',
+};
+
+export function engineBlocks(exp, testid) {
+  const wrap = el('div', { class: 'engine-exports', 'data-testid': testid });
+  for (const [engine, settings] of Object.entries(exp)) {
+    if (engine === 'notes' || !settings || typeof settings !== 'object') continue;
+    const text = exportText(settings);
+    const code = el('code', { text });
+    const copy = el('button', {
+      type: 'button', text: 'Copy', 'aria-label': `Copy the ${ENGINE_TITLES[engine] || engine} settings`,
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(text);
+          copy.textContent = 'Copied';
+        } catch {
+          // No clipboard permission: select the text so Ctrl+C copies it.
+          const range = document.createRange();
+          range.selectNodeContents(code);
+          getSelection().removeAllRanges();
+          getSelection().addRange(range);
+          copy.textContent = 'Selected: press Ctrl+C';
+        }
+        setTimeout(() => { copy.textContent = 'Copy'; }, 2000);
+      },
+    });
+    wrap.append(el('div', { class: 'engine', 'data-engine': engine },
+      el('div', { class: 'engine-head' }, el('h4', { text: ENGINE_TITLES[engine] || engine }), copy),
+      el('pre', {}, code),
+      typeof settings.note === 'string' ? el('p', { class: 'hint', text: settings.note }) : null));
+  }
+  for (const n of exp.notes || []) wrap.append(el('p', { class: 'hint', text: n }));
+  return wrap;
+}
