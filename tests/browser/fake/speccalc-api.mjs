@@ -108,3 +108,8 @@ export async function call(command, input) {
   const out = f(input);
   return typeof out === 'string' ? out : JSON.stringify(out);
 }
+
+// The worker (web/js/worker/core-worker.mjs) loads the module first; nothing to load here.
+export async function load() {
+  return null;
+}
