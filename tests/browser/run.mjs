@@ -194,7 +194,7 @@ async function main() {
   });
 
   await test('every form control has a label', async () => {
-    const unlabeled = await page.evaluate(() => [...document.querySelectorAll('#inputs input, #inputs select, #inputs textarea')]
+    const unlabeled = await page.evaluate(() => [...document.querySelectorAll('#inputs input, #inputs select, #inputs textarea, #sizing-form input')]
       .filter((n) => !n.labels || n.labels.length === 0).map((n) => n.id || n.outerHTML.slice(0, 60)));
     eq(unlabeled.length, 0, `unlabeled controls ${unlabeled.join(', ')}`);
   });
