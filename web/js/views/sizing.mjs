@@ -18,13 +18,19 @@ const root = document.documentElement;
 // The acceptance tree-expect needs to label the best tree: the config's own when it is a rate
 // or a matrix; a measured τ is first fitted (tree-calibrate on the best tree with the τ the
 // sizing reported for it, which recovers the α the sizing optimized under).
-async function nodeAcceptance(config, best) {
+async function nodeAcceptance(config, best, sized) {
   const acc = config.acceptance || {};
+  // A core that reports the acceptance it optimized under is taken at its word.
+  if (sized && typeof sized === 'object') return { acceptance: sized, fitted: typeof acc.tau === 'number' };
   if (typeof acc.alpha === 'number') return { acceptance: { alpha: acc.alpha }, fitted: false };
   if (Array.isArray(acc.p)) return { acceptance: { p: acc.p }, fitted: false };
   if (Array.isArray(acc.per_position)) return { acceptance: { per_position: acc.per_position }, fitted: false };
   const fit = await callJson('tree-calibrate', { choices: best.choices, tau: best.tau });
   return { acceptance: fit.acceptance, fitted: true };
+}
+
+function describeAcceptance(acc) {
+  return typeof acc.alpha === 'number' ? `α = ${fmt.plain(acc.alpha)}` : 'acceptance';
 }
 
 export class SizingView {
@@ -91,7 +97,7 @@ export class SizingView {
     try {
       out = await heavyJson('size', req, { slot: 'size' });
       if (seq !== this.seq) return;
-      labels = await this.labelBest(config, out.best);
+      labels = await this.labelBest(config, out.best, out.acceptance);
     } catch (e) {
       if (e && e.superseded) return;
       if (seq !== this.seq) return;
@@ -106,9 +112,9 @@ export class SizingView {
     this.render(config, req, out, labels);
   }
 
-  async labelBest(config, best) {
+  async labelBest(config, best, sized) {
     try {
-      const { acceptance, fitted } = await nodeAcceptance(config, best);
+      const { acceptance, fitted } = await nodeAcceptance(config, best, sized);
       const expect = await callJson('tree-expect', { choices: best.choices, acceptance });
       return { acceptance, fitted, expect };
     } catch (e) {
@@ -185,7 +191,7 @@ export class SizingView {
     } else {
       drawTree(treeBox, best.choices, labels.expect.node_prob);
       const same = Math.abs(labels.expect.expected_tau - best.tau) <= 1e-9 * Math.max(1, best.tau);
-      treeFig.append(el('p', { class: 'hint', text: `τ of this tree from tree-expect: ${fmt.tau(labels.expect.expected_tau)}${same ? ' (matches the sizing)' : ` — the sizing reported ${fmt.tau(best.tau)}`}; acceptance ${labels.fitted ? `fitted to the measured τ: α = ${fmt.plain(labels.acceptance.alpha)}` : 'as configured'}.` }));
+      treeFig.append(el('p', { class: 'hint', text: `τ of this tree from tree-expect: ${fmt.tau(labels.expect.expected_tau)}${same ? ' (matches the sizing)' : ` — the sizing reported ${fmt.tau(best.tau)}`}; acceptance ${labels.fitted ? `fitted to the measured τ: ${describeAcceptance(labels.acceptance)}` : 'as configured'}.` }));
     }
 
     box.append(el('h3', { text: 'Schedule by batch size' }), this.scheduleTable(out.schedule, chain));
@@ -202,7 +208,7 @@ export class SizingView {
     if (family === 'eagle2' || family === 'eagle3') parts.push('Sets total_token = nodes + 1, depth and top_k; EAGLE-2/3 rebuild their tree every step from these, so the evaluated speedup can differ from this static optimum.');
     else if (family === 'sps' || family === 'pld') parts.push('Sets k.');
     else parts.push('Sets the tree (choices).');
-    if (labels.fitted) parts.push(`Your τ was measured on the current draft; applying replaces it with the fitted α = ${fmt.plain(labels.acceptance.alpha)} so τ follows the new draft.`);
+    if (labels.fitted) parts.push(`Your τ was measured on the current draft; applying replaces it with the fitted ${describeAcceptance(labels.acceptance)} so τ follows the new draft.`);
     return parts.join(' ');
   }
 
