@@ -23,6 +23,9 @@ const char kUsage[] =
     "  speccalc tree expect|optimize|preset FILE|-   tree solver (see docs/tree-model.md)\n"
     "  speccalc convert FILE|-                metric converter (alpha, tau, vLLM rates)\n"
     "  speccalc run COMMAND [FILE|-]          call any core command with the file's text\n"
+    "  speccalc batch                         many calls in one process (framed, for tests):\n"
+    "                                         stdin 'COMMAND LENGTH\\n' + LENGTH bytes, repeated;\n"
+    "                                         stdout 'ok|error LENGTH\\n' + output or 'field: message'\n"
     "  speccalc --help\n"
     "\n"
     "Results are JSON on stdout. Bad input exits with code 2 and one line on stderr naming\n"
@@ -98,6 +101,27 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     std::string text, problem;
     if (!read_input(args[2], in, &text, &problem)) return usage_error(err, problem);
     return emit(speccalc::run(cmd, text), out, err);
+  }
+  if (cmd == "batch") {
+    // Length-framed so inputs and outputs may hold any bytes, newlines included.
+    std::string header;
+    while (std::getline(in, header)) {
+      const std::size_t space = header.rfind(' ');
+      if (space == std::string::npos) return usage_error(err, "batch: bad frame header");
+      const std::string command = header.substr(0, space);
+      const std::string digits = header.substr(space + 1);
+      if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos)
+        return usage_error(err, "batch: bad frame length");
+      const std::size_t length = std::stoul(digits);
+      std::string input(length, '\0');
+      if (length > 0 && !in.read(&input[0], static_cast<std::streamsize>(length)))
+        return usage_error(err, "batch: input shorter than its frame");
+      const Response r = speccalc::run(command, input);
+      const std::string body = r.ok ? r.output : r.error.describe();
+      out << (r.ok ? "ok " : "error ") << body.size() << "\n" << body;
+    }
+    out.flush();
+    return out ? 0 : 1;
   }
   if (cmd == "list") {
     if (args.size() != 2) return usage_error(err, "list needs one of: models, drafts, hardware, methods, runtimes");

@@ -100,6 +100,7 @@ json pass_json(const PassCost& p) {
               {"kv_cache_bytes", p.kv_cache_bytes},
               {"activations_bytes", p.activations_bytes},
               {"arithmetic_intensity", p.arithmetic_intensity},
+              {"achieved_flops_per_s", p.time_s > 0 ? p.flops / p.time_s : 0.0},
               {"bound", p.bound},
               {"limited_by", limited_by(p)},
               {"memory_time_s", p.memory_time_s},

@@ -27,8 +27,12 @@ struct Candidate {
 
 // The acceptance matrix to optimize against. A measured tau is turned into alpha by fitting
 // the config's own draft structure (the one-parameter family of tree_acceptance.hpp).
-Expected<tree::AcceptanceMatrix> sizing_matrix(const Config& c, std::vector<std::string>* notes) {
-  if (c.acceptance.kind != Acceptance::Kind::tau) return acceptance_matrix(c.acceptance);
+Expected<tree::AcceptanceMatrix> sizing_matrix(const Config& c, std::vector<std::string>* notes,
+                                               json* used) {
+  if (c.acceptance.kind != Acceptance::Kind::tau) {
+    *used = config_to_json(c)["acceptance"];
+    return acceptance_matrix(c.acceptance);
+  }
   Config probe = c;
   probe.acceptance.kind = Acceptance::Kind::alpha;
   probe.acceptance.alpha = 0.7;
@@ -39,6 +43,7 @@ Expected<tree::AcceptanceMatrix> sizing_matrix(const Config& c, std::vector<std:
   notes->push_back("the measured tau " + fields::format_number(c.acceptance.tau) +
                    " on the configured draft fits alpha = " + fields::format_number(alpha.value()) +
                    " (ranks accepted with alpha (1 - alpha)^rank); sizing optimizes under that alpha");
+  *used = json{{"alpha", alpha.value()}, {"fitted_to_tau", c.acceptance.tau}};
   return tree::acceptance_from_alpha(alpha.value());
 }
 
@@ -161,7 +166,8 @@ Response size(const std::string& input) {
   if (f == Family::sps || f == Family::pld) budget = std::min<int64_t>(budget, ConfigLimits::kMaxK);
 
   std::vector<std::string> notes;
-  auto matrix = sizing_matrix(c, &notes);
+  json acceptance_used;
+  auto matrix = sizing_matrix(c, &notes, &acceptance_used);
   if (!matrix.ok()) return fail(matrix.error());
 
   auto curve = best_by_nodes(c, matrix.value(), budget, max_depth);
@@ -210,6 +216,7 @@ Response size(const std::string& input) {
                   {"curve", curve_json},
                   {"schedule", schedule},
                   {"export", engine_settings(best_config, best.choices, trt_schedule)},
+                  {"acceptance", acceptance_used},
                   {"assumptions", notes}};
   return ok_json(out.dump());
 }
