@@ -1,8 +1,10 @@
 // The bench/cases.json cases through the WASM module in Node: loads dist/speccalc.mjs (the file
 // the page ships) with {wasmBinary} and calls run(command, input), so each time includes the
 // JSON text in and out and the Embind string crossing, like the native run() benchmark.
+// Also times build-bench/algo-wasm/algo.cjs (the optimizer alone, no JSON) when it exists.
 // Usage: node bench/wasm_bench.mjs [DIST_DIR] [--out FILE]   (prints JSON; --out writes it too)
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readCases, resolveCases, timeIt } from './cases.mjs';
@@ -27,6 +29,16 @@ for (const c of resolveCases(readCases(), runText)) {
   runText(c.command, c.text);  // refuse to time an error path
   results.cases[c.name] = timeIt(() => mod.run(c.command, c.text));
   process.stderr.write(`wasm ${c.name}: ${results.cases[c.name].min_ms.toFixed(4)} ms\n`);
+}
+// The optimizer alone (bench/algo_wasm.cpp, built by scripts/bench.sh), when present.
+const algoPath = path.resolve('build-bench/algo-wasm/algo.cjs');
+if (fs.existsSync(algoPath)) {
+  const algo = await createRequire(import.meta.url)(algoPath)();
+  for (const budget of [64, 512, 4096]) {
+    const name = `algo/tree-optimize/${budget}`;
+    results.cases[name] = timeIt(() => algo._bench_tree_optimize(budget, 1));
+    process.stderr.write(`wasm ${name}: ${results.cases[name].min_ms.toFixed(4)} ms\n`);
+  }
 }
 const text = JSON.stringify(results, null, 1);
 if (out) fs.writeFileSync(out, text + '\n');
