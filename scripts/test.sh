@@ -12,9 +12,14 @@ ctest --test-dir build --output-on-failure --no-tests=error -j"${SPECCALC_JOBS:-
 step "native <-> WASM parity"
 node tests/parity/run.mjs
 
+step "parity property test (tree commands, sweep, links)"
+node tests/parity/property.mjs
+
 if [[ -f tests/browser/run.mjs ]]; then
   step "browser"
-  node tests/browser/run.mjs
+  # Screenshots go to a scratch folder so a test run leaves the tree clean; regenerate the
+  # committed ones with: SPECCALC_SCREENSHOTS=docs/screenshots node tests/browser/run.mjs
+  SPECCALC_SCREENSHOTS="${SPECCALC_SCREENSHOTS-$(mktemp -d)}" node tests/browser/run.mjs
 else
   echo "(tests/browser/run.mjs not present: browser test skipped)"
 fi

@@ -163,7 +163,9 @@ Response size(const std::string& input) {
   const Family f = c.method.family;
   if (f == Family::ar || f == Family::lookahead)
     return fail(make_error("config.method.family", "sizing needs a draft length or tree to choose: sps, pld, medusa, hydra, eagle1, eagle2 or eagle3"));
-  if (f == Family::sps || f == Family::pld) budget = std::min<int64_t>(budget, ConfigLimits::kMaxK);
+  if ((f == Family::sps || f == Family::pld) && budget > ConfigLimits::kMaxK)
+    return fail(make_error("budget", "chain methods draft at most " + std::to_string(ConfigLimits::kMaxK) +
+                                         " tokens per cycle; got " + std::to_string(budget)));
 
   std::vector<std::string> notes;
   json acceptance_used;

@@ -274,10 +274,24 @@ TEST(TablesCommand, ReturnsRowsAsJsonCsvOrText) {
   ASSERT_TRUE(text.ok);
   EXPECT_NE(text.output.find("2 row(s)"), std::string::npos);
 
-  // Blank input: every row, and the JSON equals the embedded table.
+  // Blank input: every row, and the JSON equals the embedded table plus each row's
+  // reproducing config (null for rows no model covers).
   Response all = run("tables", "");
   ASSERT_TRUE(all.ok);
-  EXPECT_EQ(nlohmann::json::parse(all.output), nlohmann::json::parse(data::published()));
+  nlohmann::json rows = nlohmann::json::parse(all.output);
+  const nlohmann::json table = nlohmann::json::parse(data::published());
+  ASSERT_EQ(rows.size(), table.size());
+  int with_config = 0;
+  for (auto& row : rows) {
+    ASSERT_TRUE(row.contains("config"));
+    with_config += row["config"].is_null() ? 0 : 1;
+    row.erase("config");
+  }
+  EXPECT_EQ(rows, table);
+  // The PLD README row reproduces as: Mistral is not a preset, so its rows have no config;
+  // every row with a config names the row's own model and GPU.
+  EXPECT_GT(with_config, 400);
+  EXPECT_LT(with_config, 764);
 }
 
 TEST(TablesCommand, ErrorsNameTheField) {
