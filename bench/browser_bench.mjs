@@ -2,7 +2,8 @@
 // small server that gzips like a production static host:
 //   - first result: ms from navigation start until [data-testid="speedup"] shows a value
 //     (a MutationObserver installed before the page's scripts records performance.now()),
-//   - transfer: the sum of encodedBodySize (gzip bytes) over the document and every resource,
+//   - transfer: the sum of encodedBodySize (gzip bytes) over the document and every resource
+//     (each URL once),
 //   - sweep: the 10,000-point sweep from bench/cases.json through the page's own
 //     speccalc-api.mjs `call('sweep', ...)`, on the main thread and in a module Web Worker
 //     (what the page would use to keep the main thread free), plus the main thread's longest
@@ -141,7 +142,9 @@ try {
   await browser.close();
   server.close();
 }
-const sum = (k) => result.transfer.reduce((s, e) => s + e[k], 0);
+// Each URL once: a module imported from two places shows up twice but is fetched once.
+const unique = [...new Map(result.transfer.map((e) => [e.name, e])).values()];
+const sum = (k) => unique.reduce((s, e) => s + e[k], 0);
 result.transfer_gzip_bytes = sum('encoded');
 result.transfer_raw_bytes = sum('decoded');
 const text = JSON.stringify(result, null, 1);
