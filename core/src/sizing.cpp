@@ -43,7 +43,7 @@ Expected<tree::AcceptanceMatrix> sizing_matrix(const Config& c, std::vector<std:
   notes->push_back("the measured tau " + fields::format_number(c.acceptance.tau) +
                    " on the configured draft fits alpha = " + fields::format_number(alpha.value()) +
                    " (ranks accepted with alpha (1 - alpha)^rank); sizing optimizes under that alpha");
-  *used = json{{"alpha", alpha.value()}, {"fitted_to_tau", c.acceptance.tau}};
+  *used = json{{"alpha", alpha.value()}};
   return tree::acceptance_from_alpha(alpha.value());
 }
 
@@ -218,7 +218,9 @@ Response size(const std::string& input) {
                   {"curve", curve_json},
                   {"schedule", schedule},
                   {"export", engine_settings(best_config, best.choices, trt_schedule)},
-                  {"acceptance", acceptance_used},
+                  {"acceptance", acceptance_used},  // usable as tree-expect's acceptance
+                  {"acceptance_fitted_to_tau", c.acceptance.kind == Acceptance::Kind::tau
+                                                   ? json(c.acceptance.tau) : json(nullptr)},
                   {"assumptions", notes}};
   return ok_json(out.dump());
 }
