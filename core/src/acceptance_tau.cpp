@@ -1,5 +1,8 @@
 #include "acceptance_tau.hpp"
 
+#include <cstdint>
+#include <cstring>
+
 #include "json_fields.hpp"
 #include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_presets.hpp"
@@ -124,6 +127,44 @@ Expected<TauResult> expected_tau(const Config& c) {
     default: out.source = "tau from the acceptance matrix p[depth][rank] over the draft tree"; break;
   }
   return out;
+}
+
+namespace {
+// Exact text of a double (its bits), so equal keys mean bit-identical inputs.
+void append_bits(std::string* key, double v) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof bits);
+  *key += std::to_string(bits);
+  *key += ',';
+}
+}  // namespace
+
+Expected<const TauResult*> TauMemo::get(const Config& config) {
+  // Everything tau depends on: the method's structure and the acceptance.
+  const MethodConfig& m = config.method;
+  const Acceptance& a = config.acceptance;
+  std::string key = family_name(m.family);
+  for (int64_t v : {m.k, m.ngram, m.window, m.guess, m.heads, m.total_token, m.depth, m.top_k}) {
+    key += ',' + std::to_string(v);
+  }
+  key += '|';
+  for (const auto& path : m.choices) {
+    for (int r : path) key += std::to_string(r) + '.';
+    key += ';';
+  }
+  key += '|' + std::to_string(static_cast<int>(a.kind)) + ':';
+  append_bits(&key, a.tau);
+  append_bits(&key, a.alpha);
+  for (double v : a.per_position) append_bits(&key, v);
+  for (const auto& row : a.p) {
+    for (double v : row) append_bits(&key, v);
+    key += ';';
+  }
+  auto it = entries_.find(key);
+  if (it != entries_.end()) return &it->second;
+  auto tau = expected_tau(config);
+  if (!tau.ok()) return tau.error();
+  return &entries_.emplace(key, std::move(tau.value())).first->second;
 }
 
 }  // namespace speccalc

@@ -1,6 +1,7 @@
 // Expected tokens per cycle (tau, bonus token included) for a config's method and acceptance.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "speccalc/config.hpp"
@@ -17,6 +18,18 @@ struct TauResult {
 };
 
 Expected<TauResult> expected_tau(const Config& config);
+
+// Remembers tau per (method, acceptance) across the evaluations of one sweep or sizing run:
+// tau does not depend on the model, GPU, runtime, batch or context, and EAGLE-2/3 rebuild a
+// tree to get it. Owned by the caller; never shared between commands.
+class TauMemo {
+ public:
+  // The memo keeps the result; the pointer stays valid while the memo lives.
+  Expected<const TauResult*> get(const Config& config);
+
+ private:
+  std::map<std::string, TauResult> entries_;
+};
 
 // The acceptance matrix a config's acceptance implies (per-position rates and alpha use the
 // geometric rank model p[d][r] = a_d (1 - a_d)^r). Not defined for a given tau.

@@ -111,18 +111,27 @@ json pass_json(const PassCost& p) {
 
 }  // namespace
 
-Expected<Evaluation> evaluate(const Config& config) {
+Expected<Evaluation> evaluate(const Config& config, TauMemo* memo) {
   Evaluation e;
   auto params = calibrate(config, config.runtime.resolved, &e.assumptions);
   if (!params.ok()) return params.error();
   e.runtime = params.value();
   const Machine machine = machine_for(config, e.runtime);
 
-  auto tau = expected_tau(config);
-  if (!tau.ok()) return tau.error();
-  e.tau = tau.value().tau;
-  e.tau_source = tau.value().source;
-  e.max_tokens_per_cycle = tau.value().max_tokens;
+  TauResult computed;
+  const TauResult* tau = &computed;
+  if (memo) {
+    auto remembered = memo->get(config);
+    if (!remembered.ok()) return remembered.error();
+    tau = remembered.value();
+  } else {
+    auto fresh = expected_tau(config);
+    if (!fresh.ok()) return fresh.error();
+    computed = std::move(fresh.value());
+  }
+  e.tau = tau->tau;
+  e.tau_source = tau->source;
+  e.max_tokens_per_cycle = tau->max_tokens;
 
   e.baseline = baseline_pass(config, machine);
   MethodPasses passes = method_passes(config, machine, e.tau);

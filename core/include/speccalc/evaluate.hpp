@@ -31,7 +31,9 @@ struct Evaluation {
   std::vector<std::string> assumptions;
 };
 
-Expected<Evaluation> evaluate(const Config& config);
+class TauMemo;
+// `memo` (optional) reuses tau across many evaluations of one sweep (acceptance_tau.hpp).
+Expected<Evaluation> evaluate(const Config& config, TauMemo* memo = nullptr);
 nlohmann::json evaluation_to_json(const Evaluation& e, const Config& config);
 
 // Builds the Machine (GPU, parallelism, runtime parameters) a config runs on.
