@@ -14,7 +14,6 @@ using fields::json;
 // Where a command documents null (or echoes the caller's values, which may be null).
 bool null_allowed(const std::string& command, const std::string& path) {
   if (command == "convert") return path == "alpha";  // no alpha reproduces this tau
-  if (command == "size") return path == "acceptance_fitted_to_tau";  // null: no tau was given
   if (command == "sweep") {
     return path == "break_even_batch" || path.rfind("axes", 0) == 0 ||
            (path.rfind("points[", 0) == 0 && path.find("].values") != std::string::npos);

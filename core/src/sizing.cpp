@@ -219,9 +219,9 @@ Response size(const std::string& input) {
                   {"schedule", schedule},
                   {"export", engine_settings(best_config, best.choices, trt_schedule)},
                   {"acceptance", acceptance_used},  // usable as tree-expect's acceptance
-                  {"acceptance_fitted_to_tau", c.acceptance.kind == Acceptance::Kind::tau
-                                                   ? json(c.acceptance.tau) : json(nullptr)},
                   {"assumptions", notes}};
+  // Present only when a measured tau was turned into the acceptance above.
+  if (c.acceptance.kind == Acceptance::Kind::tau) out["acceptance_fitted_to_tau"] = c.acceptance.tau;
   return ok_json(out.dump());
 }
 
