@@ -516,7 +516,10 @@ json choices_json(const MethodConfig& m) {
   return arr;
 }
 
-json model_json(const ModelArch& m) {
+
+}  // namespace
+
+json model_to_json(const ModelArch& m) {
   return json{{"name", m.name},
               {"num_layers", m.num_layers},
               {"hidden", m.hidden},
@@ -530,8 +533,6 @@ json model_json(const ModelArch& m) {
               {"experts_per_token", m.experts_per_token},
               {"qkv_bias", m.qkv_bias}};
 }
-
-}  // namespace
 
 const char* family_name(Family f) {
   for (const auto& fn : kFamilies)
@@ -610,7 +611,7 @@ Expected<Config> parse_config_text(const std::string& text, const Catalog& catal
 json config_to_json(const Config& c) {
   json out;
   out["version"] = 1;
-  out["target"] = c.target_preset ? json(c.target.id) : model_json(c.target);
+  out["target"] = c.target_preset ? json(c.target.id) : model_to_json(c.target);
   if (c.hardware_preset) {
     out["hardware"] = c.hardware.id;
   } else {

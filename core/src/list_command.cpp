@@ -11,21 +11,11 @@ namespace {
 json model_list(const std::vector<ModelArch>& models) {
   json out = json::array();
   for (const auto& m : models) {
-    out.push_back(json{{"id", m.id},
-                       {"name", m.name},
-                       {"params", count_params(m).total},
-                       {"num_layers", m.num_layers},
-                       {"hidden", m.hidden},
-                       {"intermediate", m.intermediate},
-                       {"heads", m.heads},
-                       {"kv_heads", m.kv_heads},
-                       {"head_dim", m.head_dim},
-                       {"vocab", m.vocab},
-                       {"tied_embeddings", m.tied_embeddings},
-                       {"experts", m.experts},
-                       {"experts_per_token", m.experts_per_token},
-                       {"qkv_bias", m.qkv_bias},
-                       {"source", m.citation}});
+    json entry = model_to_json(m);  // the keys a custom target takes
+    entry["id"] = m.id;
+    entry["params"] = count_params(m).total;
+    entry["source"] = m.citation;
+    out.push_back(entry);
   }
   return out;
 }

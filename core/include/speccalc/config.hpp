@@ -93,5 +93,7 @@ struct ConfigLimits {
 Expected<Config> parse_config(const nlohmann::json& doc, const Catalog& catalog);
 Expected<Config> parse_config_text(const std::string& text, const Catalog& catalog);
 nlohmann::json config_to_json(const Config& c);
+// The architecture of a model as the keys a custom "target" object takes.
+nlohmann::json model_to_json(const ModelArch& m);
 
 }  // namespace speccalc
