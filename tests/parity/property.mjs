@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { randomConfigs } from './random.mjs';
+import { makeRng, randomConfigs } from './random.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -37,30 +37,6 @@ function parseArgs(argv) {
     else throw new Error(`unknown argument ${a}`);
   }
   return opts;
-}
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function makeRng(seed) {
-  const next = mulberry32(seed);
-  const r = {
-    next,
-    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: (arr) => arr[Math.floor(next() * arr.length)],
-    chance: (p) => next() < p,
-    // Sometimes a round value, sometimes a full 17-digit double, sometimes an edge.
-    prob: () => (r.chance(0.15) ? r.pick([0, 1]) : r.chance(0.5) ? Math.round(next() * 1000) / 1000 : next()),
-  };
-  return r;
 }
 
 function randomTree(rng, maxNodes, maxDepth) {

@@ -20,7 +20,8 @@ function mulberry32(seed) {
   };
 }
 
-function makeRng(seed) {
+// Seeded generator shared by the parity runners (run.mjs via randomConfigs, property.mjs).
+export function makeRng(seed) {
   const next = mulberry32(seed);
   const r = {
     next,
@@ -32,6 +33,8 @@ function makeRng(seed) {
       const x = lo + next() * (hi - lo);
       return r.chance(0.5) ? Math.min(hi, Math.max(lo, Math.round(x * 1000) / 1000)) : x;
     },
+    // Sometimes a round value, sometimes a full 17-digit double, sometimes an edge (0 or 1).
+    prob: () => (r.chance(0.15) ? r.pick([0, 1]) : r.chance(0.5) ? Math.round(next() * 1000) / 1000 : next()),
     // Log-uniform integer in [lo, hi].
     logInt: (lo, hi) => Math.min(hi, Math.max(lo, Math.round(Math.exp(Math.log(lo) + next() * (Math.log(hi) - Math.log(lo)))))),
   };
