@@ -11,9 +11,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 import { makeRng, randomConfigs } from './random.mjs';
+import { loadWasmAfterChecks } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -192,13 +193,7 @@ function runWasm(mod, command, input) {
 async function main() {
   const opts = parseArgs(process.argv);
   const started = Date.now();
-  const mjs = path.join(opts.dist, 'speccalc.mjs');
-  const wasm = path.join(opts.dist, 'speccalc.wasm');
-  for (const f of [opts.native, mjs, wasm]) {
-    if (!fs.existsSync(f)) throw new Error(`${f} not found: run scripts/build.sh first`);
-  }
-  const { default: createModule } = await import(pathToFileURL(mjs).href);
-  const mod = await createModule({ wasmBinary: fs.readFileSync(wasm) });
+  const mod = await loadWasmAfterChecks(opts.dist, opts.native);
 
   const configs = randomConfigs(opts.seed ^ 0x5bd1e995, 50);
   const rng = makeRng(opts.seed);

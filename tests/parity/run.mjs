@@ -17,9 +17,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 import { randomConfigs } from './random.mjs';
+import { loadWasmAfterChecks } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -156,13 +157,7 @@ function firstDiff(a, b) {
 async function main() {
   const opts = parseArgs(process.argv);
   const started = Date.now();
-  const mjs = path.join(opts.dist, 'speccalc.mjs');
-  const wasm = path.join(opts.dist, 'speccalc.wasm');
-  for (const f of [opts.native, mjs, wasm]) {
-    if (!fs.existsSync(f)) throw new Error(`${f} not found: run scripts/build.sh first`);
-  }
-  const { default: createModule } = await import(pathToFileURL(mjs).href);
-  const mod = await createModule({ wasmBinary: fs.readFileSync(wasm) });
+  const mod = await loadWasmAfterChecks(opts.dist, opts.native);
 
   // Cases: {name, input}. Corpus first (sorted, so failures are stable), then random ones.
   const corpusDir = path.join(here, 'corpus');
