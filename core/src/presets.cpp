@@ -25,6 +25,11 @@ ParamCounts count_params(const ModelArch& m) {
   return p;
 }
 
+double kv_elems_per_token_layer(const ModelArch& m) {
+  if (m.kv_lora_rank > 0) return static_cast<double>(m.kv_lora_rank + m.qk_rope_head_dim);
+  return 2.0 * static_cast<double>(m.kv_heads * m.head_dim);
+}
+
 const ModelArch* Catalog::find_target(const std::string& id) const {
   for (const auto& m : targets)
     if (m.id == id) return &m;

@@ -26,8 +26,21 @@ struct ModelArch {
   int64_t experts = 1;            // MLP experts per layer (1 = dense)
   int64_t experts_per_token = 1;  // top-k routing
   bool qkv_bias = false;
+  // Mixture-of-experts extras (DeepSeek-V3 / GLM-4.5 / Qwen3-MoE style); 0 when absent.
+  int64_t shared_experts = 0;        // always-active experts per MoE layer
+  int64_t first_dense_layers = 0;    // leading layers with a dense MLP of dense_intermediate
+  int64_t dense_intermediate = 0;    // MLP width of those dense layers
+  // Multi-head latent attention (DeepSeek-V2/V3): the KV cache holds one compressed latent of
+  // kv_lora_rank + qk_rope_head_dim elements per token per layer instead of K and V heads.
+  int64_t kv_lora_rank = 0;
+  int64_t qk_rope_head_dim = 0;
+  int64_t mtp_modules = 0;  // multi-token-prediction modules shipped with the checkpoint
   std::string citation;  // first source line, for the assumptions list
 };
+
+// KV-cache elements one token stores in one layer: K and V for every KV head, or the MLA
+// latent (kv_lora_rank + qk_rope_head_dim) when the model compresses its KV.
+double kv_elems_per_token_layer(const ModelArch& m);
 
 // Parameter counts (numbers of weights, not bytes) of a ModelArch.
 struct ParamCounts {
@@ -49,6 +62,8 @@ struct Gpu {
   double mem_gb = 0;       // memory capacity, GB (1e9 bytes)
   double mem_bw_gbps = 0;  // peak memory bandwidth, GB/s (1e9 bytes/s)
   double interconnect_gbps = 0;  // per-direction GPU-to-GPU bandwidth, GB/s
+  double host_link_gbps = 0;     // per-direction host<->GPU bandwidth (PCIe), GB/s; 0 = unknown
+  std::string vendor = "NVIDIA";
   std::string citation;
 };
 
