@@ -37,6 +37,8 @@ const Command kCommands[] = {
     {"export", commands::export_engines},
     {"tables", commands::tables},
     {"validate", commands::validate},
+    {"fit", commands::fit},
+    {"calibrate", commands::calibrate},
 };
 
 // Inputs larger than this are refused before parsing (a share link or config is a few KB).

@@ -46,8 +46,10 @@ std::map<StepKey, BaselineStep> baseline_steps(const std::vector<PublishedRow>& 
   return out;
 }
 
+}  // namespace
+
 // Why a row with tau and speedup is not validated; empty when it is.
-std::string exclusion(const PublishedRow& r) {
+std::string validate_exclusion(const PublishedRow& r) {
   if (r.superseded)
     return "superseded Spec-Bench leaderboard version (the current version of the cell is "
            "validated)";
@@ -62,6 +64,8 @@ std::string exclusion(const PublishedRow& r) {
   if (r.runtime.empty()) return "no runtime profile";
   return "";
 }
+
+namespace {
 
 json row_config(const PublishedRow& r, const ValidateOptions& o, double measured_step_s) {
   json method = json::parse(r.method_params_json, nullptr, false);
@@ -136,7 +140,7 @@ Expected<ValidateReport> validate_rows(const std::vector<PublishedRow>& rows,
   std::map<std::string, std::size_t> source_index;
   for (const auto& r : rows) {
     if (!r.tau || !r.speedup || !matches(r, query)) continue;
-    std::string why = exclusion(r);
+    std::string why = validate_exclusion(r);
     ValidatedRow v;
     v.row = &r;
     v.measured = *r.speedup;
