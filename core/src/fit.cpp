@@ -201,6 +201,25 @@ Expected<std::vector<Observation>> load_observations(const Catalog& catalog) {
   return out;
 }
 
+RuntimeParams neutral_start() {
+  // Where every fit starts (in-sample and each leave-one-source-out fold alike): round,
+  // generic values, not a prior from any data set, so a fold that lacks the data to move a
+  // parameter does not inherit the in-sample optimum.
+  RuntimeParams p;
+  p.bw_efficiency = 0.8;
+  p.kv_bw_efficiency = 0.8;
+  p.flops_efficiency = 0.7;
+  p.overlap = 0.5;
+  p.pass_overhead_s = 2e-4;
+  p.layer_overhead_s = 5e-4;
+  p.step_overhead_s = 1e-3;
+  p.seq_overhead_s = 0;
+  p.cycle_overhead_s = 5e-4;
+  p.tree_overhead_s = 2e-4;
+  p.allreduce_latency_s = 3e-5;
+  return p;
+}
+
 const std::vector<FitSpec>& fit_specs() {
   // vLLM first: the other graph engines take its host-side values as priors where their own
   // data cannot separate them (said in runtimes.json's fitted_on).
@@ -242,14 +261,17 @@ FitResult fit_profile(const FitSpec& spec, const std::vector<Observation>& obs, 
   FitResult r;
   int evals = 0;
   std::vector<double> x = nelder_mead(x0, step, objective, &ctx, 4000, &evals);
-  // One restart from the optimum escapes a collapsed simplex.
-  std::vector<double> step2;
-  for (double v : x) step2.push_back(v > 0 ? 0.1 * v : 1e-5);
-  int evals2 = 0;
-  x = nelder_mead(x, step2, objective, &ctx, 2000, &evals2);
+  r.evaluations = evals;
+  // Restarts from the optimum escape a collapsed simplex.
+  for (int round = 0; round < 3; ++round) {
+    std::vector<double> step2;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      step2.push_back(x[i] > 0 ? 0.2 * x[i] : step[i]);
+    x = nelder_mead(x, step2, objective, &ctx, 2000, &evals);
+    r.evaluations += evals;
+  }
   r.params = params_at(ctx, x);
   r.objective = objective(x, &ctx);
-  r.evaluations = evals + evals2;
   r.observations = static_cast<int>(mine.size());
   return r;
 }

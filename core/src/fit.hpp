@@ -66,6 +66,7 @@ struct FitSpec {
   bool times_only = false;               // fit on step times only; speedup rows stay held out
 };
 const std::vector<FitSpec>& fit_specs();
+RuntimeParams neutral_start();
 
 struct FitResult {
   RuntimeParams params;
