@@ -195,7 +195,8 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
 PassTime time_pass(const Work& w, const Machine& m) {
   PassTime t;
   const double bw = m.bandwidth_bytes_s();
-  const double weights_bw = bw * m.weight_bw_efficiency();
+  // Offloaded weights arrive over the host link at its peak, once per pass, whatever the tokens.
+  const double weights_bw = m.weights_link_gbps > 0 ? m.weights_link_gbps * 1e9 : bw * m.weight_bw_efficiency();
   const double kv_bw = bw * m.runtime.kv_bw_efficiency;
   const double act_bw = bw * m.runtime.bw_efficiency;
   const double flops_s = m.peak_flops() * m.runtime.flops_efficiency;

@@ -19,7 +19,8 @@ namespace {
 FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
   FastPass f;
   const double bw = m.bandwidth_bytes_s();
-  const double wbw = bw * weight_bandwidth_factor(m.dtype.weights, m.gpu);
+  const double wbw = m.weights_link_gbps > 0 ? m.weights_link_gbps * 1e9 * m.runtime.bw_efficiency
+                                            : bw * weight_bandwidth_factor(m.dtype.weights, m.gpu);
   const double peak = m.peak_flops();
   for (int i = 0; i < kKernelKinds; ++i) {
     const KernelWork& k = w.kernels[i];

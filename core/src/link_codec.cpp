@@ -20,7 +20,7 @@ bool is_string_key(const std::string& key) {
       "target", "hardware", "runtime", "runtime.profile", "dtype", "dtype.weights", "dtype.kv",
       "method",
       "method.family", "method.draft", "method.draft_runtime", "target.name", "hardware.name",
-      "acceptance.medusa", "acceptance.workload"};
+      "acceptance.medusa", "acceptance.workload", "method.source", "offload.target_weights"};
   for (const char* k : kStringKeys)
     if (key == k) return true;
   return false;

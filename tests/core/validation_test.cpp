@@ -265,7 +265,7 @@ TEST(Validation, ExtremeAllowedCustomGpusStayFinite) {
 TEST(Validation, UnknownKeysAreRefusedEverywhere) {
   EXPECT_TRUE(IsError("eval", R"({"bogus": 1})", "bogus",
                       "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-                      "batch, context, memory_utilization, dtype, method, acceptance"));
+                      "batch, context, memory_utilization, offload, dtype, method, acceptance"));
   EXPECT_TRUE(IsError("eval", R"({"method": {"family": "sps", "kk": 1}})", "method.kk",
                       "unknown field; expected one of: family, draft, k"));
   EXPECT_TRUE(IsError("eval", R"({"dtype": {"weights": "fp16", "act": "fp16"}})", "dtype.act",
@@ -400,7 +400,7 @@ TEST(Validation, ScriptTagsComeBackOnlyInsideJsonStrings) {
   // In errors the text is data too: the page shows the message as text.
   EXPECT_TRUE(IsError("eval", R"({"<script>alert(1)</script>": 1})", "<script>alert(1)</script>",
                       "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-                      "batch, context, memory_utilization, dtype, method, acceptance"));
+                      "batch, context, memory_utilization, offload, dtype, method, acceptance"));
 }
 
 TEST(Validation, QuotedUntrustedTextIsShortAndPrintable) {
@@ -408,7 +408,7 @@ TEST(Validation, QuotedUntrustedTextIsShortAndPrintable) {
   // they reach a message.
   EXPECT_TRUE(IsError("eval", R"({"a\u0001b\nc": 1})", "a?b?c",
                       "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-                      "batch, context, memory_utilization, dtype, method, acceptance"));
+                      "batch, context, memory_utilization, offload, dtype, method, acceptance"));
   std::string key;
   for (int i = 0; i < 40; ++i) key += "\xC3\xA9";  // 40 x U+00E9 = 80 bytes
   // 64 bytes = 32 whole characters, then "...".
@@ -416,7 +416,7 @@ TEST(Validation, QuotedUntrustedTextIsShortAndPrintable) {
   for (int i = 0; i < 32; ++i) shown += "\xC3\xA9";
   EXPECT_TRUE(IsError("eval", "{\"" + key + "\": 1}", shown + "...",
                       "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-                      "batch, context, memory_utilization, dtype, method, acceptance"));
+                      "batch, context, memory_utilization, offload, dtype, method, acceptance"));
   EXPECT_TRUE(IsError("tree-preset", "\xFF\xFE", "name", "is not valid UTF-8 text"));
   EXPECT_TRUE(IsError("tree-preset", std::string(65, 'x'), "name",
                       "is not a tree preset name (longer than 64 characters)"));

@@ -74,6 +74,7 @@ struct Machine {
   bool tensor_parallel = true;  // false: layers split across GPUs and run one after another
   RuntimeParams runtime;
   DTypes dtype;
+  double weights_link_gbps = 0;  // > 0: weights stream from host memory over this link (offload)
   double peak_flops() const;          // FLOP/s of one GPU for the weight dtype
   double bandwidth_bytes_s() const;   // peak bytes/s of one GPU
   // Fraction of peak bandwidth reached while streaming weights of this dtype: the profile's
