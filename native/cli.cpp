@@ -180,7 +180,7 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     if (args.size() == file_arg + 1) {
       std::string problem;
       if (!read_input(args[file_arg], in, &text, &problem)) return usage_error(err, problem);
-    } else if (cmd == "validate") {
+    } else if (cmd == "validate" || cmd == "fit") {  // options optional: all rows, all profiles
       text = "{}";
     } else {
       return usage_error(err, cmd + " needs FILE or -");

@@ -10,7 +10,7 @@
 // commands.json adds inputs for other commands (list, decode-link, tree-*, convert, sweep,
 // tables) and an unknown one. Every registered command (size, export and validate included) is
 // covered on both sides by the golden corpus (scripts/golden.mjs), which runs each case natively
-// and in WASM and fails on a registered command without an accepted and a rejected input.
+// and in WASM and fails on a registered command that no case runs successfully.
 //
 // Usage: node tests/parity/run.mjs [--random N] [--seed S] [--native PATH] [--dist DIR]
 //                                  [--jobs J] [--verbose] [--write-failures DIR]
