@@ -4,7 +4,7 @@
 # An explicit list: drafts.json and empirical.json stay in core/data as the cited sources that
 # the presets, docs and scripts/fit_runtimes.py quote, but no core code reads them, so they are
 # not compiled in.
-set(SPECCALC_EMBEDDED_DATA models hardware runtimes published medusa-head-accuracy)
+set(SPECCALC_EMBEDDED_DATA models hardware runtimes published medusa-head-accuracy engine-measurements)
 function(speccalc_embed_data out_cpp)
   set(_files)
   foreach(_name IN LISTS SPECCALC_EMBEDDED_DATA)
