@@ -1,8 +1,10 @@
 #include "speccalc/api.hpp"
 
 #include <cstddef>
+#include <string_view>
 
 #include "commands.hpp"
+#include "speccalc/embedded_data.hpp"
 #include "output_guard.hpp"
 #include "speccalc/sizing.hpp"
 #include "speccalc/sweep.hpp"
@@ -14,9 +16,12 @@ namespace speccalc {
 namespace {
 
 using Handler = Response (*)(const std::string&);
+// Commands that read the published table get it as text (Data::published).
+using PublishedHandler = Response (*)(const std::string&, std::string_view published_json);
 struct Command {
   const char* name;
   Handler handler;
+  PublishedHandler published_handler = nullptr;  // set instead of handler
 };
 
 // The command table. One line per command; keep names kebab-case.
@@ -35,8 +40,8 @@ const Command kCommands[] = {
     {"sweep", commands::sweep},
     {"size", commands::size},
     {"export", commands::export_engines},
-    {"tables", commands::tables},
-    {"validate", commands::validate},
+    {"tables", nullptr, commands::tables},
+    {"validate", nullptr, commands::validate},
 };
 
 // Inputs larger than this are refused before parsing (a share link or config is a few KB).
@@ -60,15 +65,29 @@ Response fail(Error error) {
 }  // namespace commands
 
 Response run(const std::string& command, const std::string& input) {
+  return run(command, input, Data{data::published()});
+}
+
+Response run(const std::string& command, const std::string& input, const Data& data) {
   if (input.size() > kMaxInputBytes) {
     return commands::fail(make_error("", "input is " + std::to_string(input.size()) +
                                              " bytes; the limit is 1048576 bytes"));
   }
   for (const Command& c : kCommands) {
-    if (command == c.name) return guard_output(c.name, c.handler(input));
+    if (command != c.name) continue;
+    return guard_output(c.name, c.published_handler != nullptr
+                                    ? c.published_handler(input, data.published)
+                                    : c.handler(input));
   }
   return commands::fail(make_error("command", "unknown command '" + command +
                                                   "'; known: " + command_names()));
+}
+
+std::string data_needed(const std::string& command) {
+  for (const Command& c : kCommands) {
+    if (command == c.name) return c.published_handler != nullptr ? "published" : "";
+  }
+  return "";
 }
 
 std::string command_names() {

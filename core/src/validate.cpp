@@ -303,7 +303,7 @@ std::string report_text(const ValidateReport& rep, const ValidateOptions& o) {
 
 namespace commands {
 
-Response validate(const std::string& options_json) {
+Response validate(const std::string& options_json, std::string_view published_json) {
   const bool blank = options_json.find_first_not_of(" \t\r\n") == std::string::npos;
   auto parsed =
       fields::parse_document(blank ? std::string("{}") : options_json, "validate options");
@@ -344,7 +344,7 @@ Response validate(const std::string& options_json) {
       o.runtimes.emplace_back(profile, list);
     }
   }
-  auto rows = load_published();
+  auto rows = load_published(published_json);
   if (!rows.ok()) return fail(rows.error());
   auto rep = validate_rows(rows.value(), o);
   if (!rep.ok()) return fail(rep.error());

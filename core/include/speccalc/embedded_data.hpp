@@ -8,7 +8,7 @@ std::string_view models();     // core/data/models.json
 std::string_view hardware();   // core/data/hardware.json
 std::string_view drafts();     // core/data/drafts.json
 std::string_view runtimes();   // core/data/runtimes.json
-std::string_view published();  // core/data/published.json
+std::string_view published();  // core/data/published.json; empty where not embedded (WASM)
 std::string_view empirical();  // core/data/empirical.json
 std::string_view medusa_head_accuracy();  // core/data/medusa-head-accuracy.json
 }  // namespace speccalc::data
