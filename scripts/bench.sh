@@ -23,7 +23,7 @@ em++ -std=c++17 -O3 -DNDEBUG -ffp-contract=off -Icore/include bench/algo_wasm.cp
   core/src/tree_optimize.cpp -o build-bench/algo-wasm/algo.cjs -sSINGLE_FILE=1 \
   -sENVIRONMENT=node -sMODULARIZE=1 -sALLOW_MEMORY_GROWTH=1 \
   -sEXPORTED_FUNCTIONS=_bench_tree_optimize
-[[ -f "$dist/speccalc.wasm" ]] || { echo "bench: $dist/ is missing; run scripts/build.sh first" >&2; exit 1; }
+[[ -f "$dist/manifest.json" ]] || { echo "bench: $dist/ is missing; run scripts/build.sh first" >&2; exit 1; }
 mkdir -p "$out"
 
 echo "bench: load average before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

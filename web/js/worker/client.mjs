@@ -1,8 +1,12 @@
-// The page's side of the core worker (core-worker.mjs). Calls queue in order; a call made with
-// a `slot` replaces that slot's call still waiting to be sent (a newer sizing request supersedes
-// an older one that has not started). If the worker cannot start, every call runs on the page
-// thread instead (same core, same bytes) and `mode` says so for the UI and the tests.
-import { callText as mainThreadCall, SpecCalcError } from '../api.mjs';
+// The page's side of the core worker (core-worker.mjs), the page's one door to the core.
+// One call is in the worker at a time; waiting calls go in order, except that plain calls
+// (the result card, links, lists) go before `slot` calls (sweeps, sizing, validation), so a
+// long sizing never holds up the result of an edit. A call made with a `slot` replaces that
+// slot's call still waiting (a newer sizing request supersedes an older one not yet started).
+// If the worker cannot start, every call runs on the page thread instead (same core, same
+// bytes) and `mode` says so for the UI and the tests.
+import { SpecCalcError } from '../../speccalc-error.mjs';
+import { loadCore } from './core-loader.mjs';
 
 const START_TIMEOUT_MS = 20000;
 const root = document.documentElement;
@@ -11,8 +15,8 @@ let worker = null;
 let mode = 'starting'; // 'starting' | 'worker' | 'fallback'
 let reason = '';
 let started = null;
-let nextId = 1;
-const inFlight = new Map(); // id -> {resolve, reject}
+let commands = null; // Promise<Set<string>>
+let pageCore = null; // Promise<speccalc-api> on the page thread (fallback only)
 const listeners = new Set();
 
 function setMode(m, why = '') {
@@ -31,19 +35,31 @@ export function workerMode() {
   return { mode, reason };
 }
 
+function fallbackCore() {
+  if (!pageCore) pageCore = loadCore();
+  return pageCore;
+}
+
+let current = null; // the job in the worker: {resolve, reject}
+
+// Resolves true once the worker runs the core, false when the page thread must.
 function start() {
   if (started) return started;
+  let resolveCommands;
+  commands = new Promise((r) => { resolveCommands = r; });
   started = new Promise((resolve) => {
     let settled = false;
-    // Before or after start: fall back to the page thread; calls in flight fail once.
+    // Before or after start: fall back to the page thread; a call in flight fails once.
     const fail = (why) => {
-      settled = true;
       if (worker) worker.terminate();
       worker = null;
       setMode('fallback', why);
-      for (const { reject } of inFlight.values()) reject(new Error(`the background worker stopped: ${why}`));
-      inFlight.clear();
+      if (current) current.reject(new Error(`the background worker stopped: ${why}`));
+      current = null;
+      if (!settled) resolveCommands(fallbackCore().then((api) => api.commandNames()).then((l) => new Set(l), () => new Set()));
+      settled = true;
       resolve(false);
+      pumpAll();
     };
     const timer = setTimeout(() => fail(`it did not start within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
     try {
@@ -65,70 +81,93 @@ function start() {
         if (!m.ready) fail(m.message);
         else if (!settled) {
           settled = true;
+          resolveCommands(new Set(m.commands));
           setMode('worker');
           resolve(true);
         }
         return;
       }
-      const job = inFlight.get(m.id);
-      if (!job) return;
-      inFlight.delete(m.id);
-      if (m.ok) job.resolve(m.output);
-      else job.reject(m.core ? new SpecCalcError(m.field, m.message) : new Error(m.message));
+      const job = current;
+      current = null;
+      if (job) {
+        if (m.ok) job.resolve(m.output);
+        else job.reject(m.core ? new SpecCalcError(m.field, m.message) : new Error(m.message));
+      }
+      pumpAll();
     };
   });
   return started;
 }
 
-const waiting = new Map(); // slot -> {command, text, resolve, reject}
-const busySlots = new Set();
+// Waiting calls: plain ones first, then slot ones, each in order of arrival.
+const plain = [];
+const slotted = new Map(); // slot -> job (insertion order = arrival order)
 
-async function send(command, text) {
-  if ((await start()) && worker) {
-    root.dataset.workerCalls = String(Number(root.dataset.workerCalls || 0) + 1);
-    return new Promise((resolve, reject) => {
-      const id = nextId++;
-      inFlight.set(id, { resolve, reject });
-      worker.postMessage({ id, command, input: text });
-    });
+function nextJob() {
+  if (plain.length) return plain.shift();
+  for (const [slot, job] of slotted) {
+    slotted.delete(slot);
+    return job;
   }
-  // Fallback: let the progress indicator paint first, since this call blocks the page.
-  await new Promise((r) => setTimeout(r, 0));
-  return mainThreadCall(command, text);
+  return null;
 }
 
-// Runs a core command off the page thread; resolves to the output text or rejects with
-// SpecCalcError. With `slot`, at most one call per slot runs and one waits; a waiting call
-// that is replaced rejects with {superseded: true}.
-export function heavyText(command, input, { slot } = {}) {
+let pumping = false;
+async function pumpAll() {
+  if (pumping || current) return;
+  pumping = true;
+  try {
+    const inWorker = await start();
+    for (let job = nextJob(); job; job = nextJob()) {
+      if (inWorker && worker) {
+        current = job;
+        root.dataset.workerCalls = String(Number(root.dataset.workerCalls || 0) + 1);
+        worker.postMessage({ command: job.command, input: job.text });
+        return; // onmessage takes the next one
+      }
+      // Fallback: let the progress indicator paint first, since this call blocks the page.
+      await new Promise((r) => setTimeout(r, 0));
+      try {
+        const api = await fallbackCore();
+        job.resolve(await api.call(job.command, job.text));
+      } catch (e) {
+        job.reject(e);
+      }
+    }
+  } finally {
+    pumping = false;
+  }
+}
+
+// Runs a core command; resolves to the output text or rejects with SpecCalcError. With `slot`,
+// at most one call per slot waits; a waiting call that is replaced rejects with {superseded: true}.
+export function coreText(command, input, { slot } = {}) {
   const text = typeof input === 'string' ? input : JSON.stringify(input);
-  if (!slot) return send(command, text);
   return new Promise((resolve, reject) => {
-    const old = waiting.get(slot);
-    if (old) old.reject(Object.assign(new Error('superseded'), { superseded: true }));
-    waiting.set(slot, { command, text, resolve, reject });
-    pump(slot);
+    const job = { command, text, resolve, reject };
+    if (slot) {
+      const old = slotted.get(slot);
+      if (old) old.reject(Object.assign(new Error('superseded'), { superseded: true }));
+      slotted.delete(slot); // re-inserted last: a newer request waits behind the other slots
+      slotted.set(slot, job);
+    } else {
+      plain.push(job);
+    }
+    pumpAll();
   });
 }
 
-async function pump(slot) {
-  if (busySlots.has(slot)) return;
-  const job = waiting.get(slot);
-  if (!job) return;
-  waiting.delete(slot);
-  busySlots.add(slot);
-  try {
-    job.resolve(await send(job.command, job.text));
-  } catch (e) {
-    job.reject(e);
-  } finally {
-    busySlots.delete(slot);
-    pump(slot);
-  }
+// The names of the commands the core registers (from the worker's ready message).
+export async function commandSet() {
+  start();
+  return commands;
 }
 
+// The heavy calls (sweeps, sizing, validation) of the views; same door, same worker.
+export const heavyText = coreText;
+
 export async function heavyJson(command, input, options) {
-  return JSON.parse(await heavyText(command, input, options));
+  return JSON.parse(await coreText(command, input, options));
 }
 
 export function startWorker() {
