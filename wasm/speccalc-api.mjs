@@ -2,7 +2,8 @@
 // (bindings.cpp: {ok, output, field, message}) into return values or one error class.
 // Used by the page's core worker (web/js/worker/core-loader.mjs) and by Node tests.
 // Options of load() (first call only):
-//   wasmUrl    - URL of speccalc.wasm: fetched and compiled while it streams in
+//   wasmModule - speccalc.wasm already compiled (a WebAssembly.Module), or
+//   wasmUrl    - its URL: fetched and compiled while it streams in
 //                (WebAssembly.instantiateStreaming); the browser caches it by URL.
 //   wasmBinary - the bytes instead (Node: Emscripten 3.1.6 fetch()es by path, which Node cannot).
 //   loadData   - async (name) => text, for the tables a command reads that the module does not
@@ -77,11 +78,18 @@ function streamingInstantiator(url, onError) {
 // call only (the module is memoised); a failed load is forgotten so a later call can retry.
 export function load(options = {}) {
   if (!modulePromise) {
-    const { wasmUrl, loadData: loader, ...rest } = options;
+    const { wasmUrl, wasmModule, loadData: loader, ...rest } = options;
     loadData = loader || null;
     modulePromise = new Promise((resolve, reject) => {
       const settings = { ...rest };
-      if (wasmUrl) settings.instantiateWasm = streamingInstantiator(String(wasmUrl), reject);
+      if (wasmModule) {
+        settings.instantiateWasm = (imports, done) => {
+          WebAssembly.instantiate(wasmModule, imports).then((instance) => done(instance, wasmModule), reject);
+          return {};
+        };
+      } else if (wasmUrl) {
+        settings.instantiateWasm = streamingInstantiator(String(wasmUrl), reject);
+      }
       createSpecCalcModule(settings).then((mod) => resolve(bind(mod)), reject);
     }).catch((err) => {
       modulePromise = null;

@@ -1,7 +1,7 @@
 // The page's side of the core worker (core-worker.mjs), the page's one door to the core.
-// One call is in the worker at a time; waiting calls go in order, except that plain calls
-// (the result card, links, lists) go before `slot` calls (sweeps, sizing, validation), so a
-// long sizing never holds up the result of an edit. A call made with a `slot` replaces that
+// Plain calls (the result card, links, lists) go to the worker at once; `slot` calls (sweeps,
+// sizing, validation) wait until the worker is idle, so a long sizing never holds up the
+// result of an edit by more than the one already running. A call made with a `slot` replaces that
 // slot's call still waiting (a newer sizing request supersedes an older one not yet started).
 // If the worker cannot start, every call runs on the page thread instead (same core, same
 // bytes) and `mode` says so for the UI and the tests.
@@ -40,7 +40,9 @@ function fallbackCore() {
   return pageCore;
 }
 
-let current = null; // the job in the worker: {resolve, reject}
+const inFlight = new Map(); // id -> job, posted to the worker and not answered yet
+let nextId = 1;
+let slotInFlight = false;
 
 // Resolves true once the worker runs the core, false when the page thread must.
 function start() {
@@ -54,8 +56,9 @@ function start() {
       if (worker) worker.terminate();
       worker = null;
       setMode('fallback', why);
-      if (current) current.reject(new Error(`the background worker stopped: ${why}`));
-      current = null;
+      for (const job of inFlight.values()) job.reject(new Error(`the background worker stopped: ${why}`));
+      inFlight.clear();
+      slotInFlight = false;
       if (!settled) resolveCommands(fallbackCore().then((api) => api.commandNames()).then((l) => new Set(l), () => new Set()));
       settled = true;
       resolve(false);
@@ -87,8 +90,9 @@ function start() {
         }
         return;
       }
-      const job = current;
-      current = null;
+      const job = inFlight.get(m.id);
+      inFlight.delete(m.id);
+      if (job && job.slot) slotInFlight = false;
       if (job) {
         if (m.ok) job.resolve(m.output);
         else job.reject(m.core ? new SpecCalcError(m.field, m.message) : new Error(m.message));
@@ -99,12 +103,13 @@ function start() {
   return started;
 }
 
-// Waiting calls: plain ones first, then slot ones, each in order of arrival.
+// Waiting calls. Plain ones go to the worker at once (the worker answers in order); a slot
+// one only when nothing else is in the worker, so a plain call never waits behind more than the
+// one slot call already running.
 const plain = [];
 const slotted = new Map(); // slot -> job (insertion order = arrival order)
 
-function nextJob() {
-  if (plain.length) return plain.shift();
+function nextSlotJob() {
   for (const [slot, job] of slotted) {
     slotted.delete(slot);
     return job;
@@ -112,20 +117,31 @@ function nextJob() {
   return null;
 }
 
+function post(job) {
+  const id = nextId++;
+  inFlight.set(id, job);
+  if (job.slot) slotInFlight = true;
+  root.dataset.workerCalls = String(Number(root.dataset.workerCalls || 0) + 1);
+  worker.postMessage({ id, command: job.command, input: job.text });
+}
+
 let pumping = false;
 async function pumpAll() {
-  if (pumping || current) return;
+  if (pumping) return;
   pumping = true;
   try {
     const inWorker = await start();
-    for (let job = nextJob(); job; job = nextJob()) {
-      if (inWorker && worker) {
-        current = job;
-        root.dataset.workerCalls = String(Number(root.dataset.workerCalls || 0) + 1);
-        worker.postMessage({ command: job.command, input: job.text });
-        return; // onmessage takes the next one
+    if (inWorker && worker) {
+      while (plain.length) post(plain.shift());
+      if (inFlight.size === 0 && !slotInFlight) {
+        const job = nextSlotJob();
+        if (job) post(job);
       }
-      // Fallback: let the progress indicator paint first, since this call blocks the page.
+      return;
+    }
+    // Fallback: one call at a time on the page thread, plain ones first.
+    for (let job = plain.shift() || nextSlotJob(); job; job = plain.shift() || nextSlotJob()) {
+      // Let the progress indicator paint first, since this call blocks the page.
       await new Promise((r) => setTimeout(r, 0));
       try {
         const api = await fallbackCore();
@@ -144,7 +160,7 @@ async function pumpAll() {
 export function coreText(command, input, { slot } = {}) {
   const text = typeof input === 'string' ? input : JSON.stringify(input);
   return new Promise((resolve, reject) => {
-    const job = { command, text, resolve, reject };
+    const job = { command, text, slot, resolve, reject };
     if (slot) {
       const old = slotted.get(slot);
       if (old) old.reject(Object.assign(new Error('superseded'), { superseded: true }));
@@ -173,3 +189,7 @@ export async function heavyJson(command, input, options) {
 export function startWorker() {
   return start();
 }
+
+// Started as soon as this module runs: index.html loads it ahead of the page's other scripts,
+// so the worker fetches and compiles the module while the page's views are still loading.
+start();

@@ -17,9 +17,14 @@ async function loadData(name) {
   return response.text();
 }
 
-// Resolves to speccalc-api.mjs with the module instantiated (streaming compile of the .wasm).
+// Resolves to speccalc-api.mjs with the module instantiated. The .wasm is fetched and compiled
+// as it streams in, started before the JS wrapper is even imported (the two load in parallel).
 export async function loadCore() {
+  const compiled = typeof WebAssembly.compileStreaming === 'function'
+    ? WebAssembly.compileStreaming(fetch(WASM_URL)).catch(() => null) // e.g. a wrong MIME type
+    : Promise.resolve(null);
   const api = await import('../../speccalc-api.mjs');
-  await api.load({ wasmUrl: WASM_URL, loadData });
+  const wasmModule = await compiled;
+  await api.load(wasmModule ? { wasmModule, loadData } : { wasmUrl: WASM_URL, loadData });
   return api;
 }
