@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test against what scripts/build.sh built: the native GoogleTest suite (ctest),
-# the native<->WASM parity corpus, and the browser test when it exists.
+# the native<->WASM parity corpus, the page's transfer budget, and the browser test when it exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +14,9 @@ node tests/parity/run.mjs
 
 step "parity property test (tree commands, sweep, links)"
 node tests/parity/property.mjs
+
+step "first-load transfer budget (250 KB gzip) and second visit"
+node tests/browser/transfer.mjs
 
 if [[ -f tests/browser/run.mjs ]]; then
   step "browser"
