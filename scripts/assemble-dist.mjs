@@ -3,9 +3,10 @@
 //   - content-hashed names (name.<hash>.ext) for every file a page or module refers to, with
 //     the references rewritten, so the server can let browsers cache them for a year
 //     (scripts/serve.mjs) and a second visit transfers only index.html's revalidation;
-//   - index.html keeps its name (it is the URL people open; served no-cache) and gets a
-//     <link rel="modulepreload"> for every module its module scripts import statically, so the
-//     browser fetches the whole graph at once instead of one import level per round trip;
+//   - index.html keeps its name (it is the URL people open; served no-cache). No modulepreload
+//     links: on localhost round trips cost nothing and eager module compiles competed with the
+//     first paint (measured: first result median 714 -> 634 ms, first paint 316 -> 236 ms
+//     without them, 10 alternating runs each at load 13, docs/benchmarks.md);
 //   - our scripts and styles minified (esbuild; the readable source stays in web/), which
 //     halves their gzipped size: the first load has a 250 KB budget (issue 14);
 //   - every compressible file also as .gz and .br, so the server sends compressed bytes without
@@ -96,34 +97,6 @@ function minify(name, bytes) {
   return Buffer.from(transformSync(bytes.toString('utf8'), options).code, 'utf8');
 }
 
-// Static imports only (import ... from './x', import './x', export ... from './x'): what a
-// module needs before it runs. import('./x') and new URL('./x', ...) load later, on purpose.
-const STATIC_IMPORT = /(?:\bfrom\s*|\bimport\s*)(['"])(\.{1,2}\/[^'"\s]+)\1/g;
-
-function addModulePreloads(contents) {
-  const html = contents.get('index.html')?.toString('utf8');
-  if (!html) return;
-  const entries = [...html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]);
-  const seen = new Set(entries);
-  const queue = [...entries];
-  const preload = [];
-  while (queue.length) {
-    const name = queue.shift();
-    const text = contents.get(name)?.toString('utf8') ?? '';
-    for (const m of text.matchAll(STATIC_IMPORT)) {
-      const target = path.posix.normalize(path.posix.join(path.posix.dirname(name), m[2]));
-      if (seen.has(target) || !contents.has(target)) continue;
-      seen.add(target);
-      preload.push(target);
-      queue.push(target);
-    }
-  }
-  const at = html.search(/<script\b/);
-  if (at < 0 || preload.length === 0) return;
-  const links = preload.map((t) => `<link rel="modulepreload" href="${t}">\n  `).join('');
-  contents.set('index.html', Buffer.from(html.slice(0, at) + links + html.slice(at), 'utf8'));
-}
-
 function hashedName(name, bytes) {
   const hash = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, HASH_HEX_CHARS);
   const ext = path.posix.extname(name);
@@ -138,7 +111,6 @@ function relative(from, to) {
 async function assemble({ out, files }) {
   const contents = new Map(); // original name -> Buffer
   for (const [dest, src] of files) contents.set(dest, fs.readFileSync(src));
-  addModulePreloads(contents);
   const refsOf = new Map();
   for (const [name, bytes] of contents) {
     refsOf.set(name, TEXT.has(path.extname(name)) ? references(name, bytes.toString('utf8'), contents) : []);
