@@ -53,7 +53,7 @@ server.on('request', (req, res) => res.on('finish', () => {
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 const sweepCase = readCases().cases.find((c) => c.name === 'sweep/10000');
 const sweepText = JSON.stringify(sweepCase.input);
-const result = { chromium: browser.version(), first_result_ms: [], first_contentful_paint_ms: [], sweep_main_ms: [], sweep_worker_ms: [] };
+const result = { chromium: browser.version(), first_result_ms: [], first_contentful_paint_ms: [], core_ready_ms: [], sweep_main_ms: [], sweep_worker_ms: [] };
 try {
   for (let run = 0; run < RUNS; ++run) {
     const context = await browser.newContext(); // fresh cache: every run downloads everything
@@ -66,6 +66,8 @@ try {
     await page.waitForFunction(() => window.__firstResultMs !== undefined, null, { timeout: 30000 });
     result.first_result_ms.push(await page.evaluate(() => window.__firstResultMs));
     result.first_contentful_paint_ms.push(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null));
+    // When the worker said the module is instantiated (web/js/worker/client.mjs marks it).
+    result.core_ready_ms.push(await page.evaluate(() => performance.getEntriesByName('speccalc-core-ready')[0]?.startTime ?? null));
     if (run === 0) {
       await page.waitForFunction(() => document.documentElement.dataset.ready === 'true'
         && document.documentElement.dataset.pending === '0', null, { timeout: 60000 });
@@ -123,6 +125,7 @@ result.transfer_gzip_bytes = sum(result.transfer, 'gzip');
 result.transfer_sent_bytes = sum(result.transfer, 'sent');
 result.revisit_sent_bytes = sum(result.revisit, 'sent');
 result.revisit_requests = result.revisit.length;
+result.wasm_fetches = result.transfer.filter((e) => e.name.endsWith('.wasm')).length;
 const text = JSON.stringify(result, null, 1);
 if (out) fs.writeFileSync(out, text + '\n');
 console.log(text);

@@ -84,6 +84,7 @@ function start() {
         if (!m.ready) fail(m.message);
         else if (!settled) {
           settled = true;
+          performance.mark('speccalc-core-ready'); // read by bench/browser_bench.mjs
           resolveCommands(new Set(m.commands));
           setMode('worker');
           resolve(true);
