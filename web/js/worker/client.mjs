@@ -6,6 +6,7 @@
 // If the worker cannot start, every call runs on the page thread instead (same core, same
 // bytes) and `mode` says so for the UI and the tests.
 import { SpecCalcError } from '../../speccalc-error.mjs';
+import { boot } from './boot.mjs';
 import { loadCore } from './core-loader.mjs';
 
 const START_TIMEOUT_MS = 20000;
@@ -62,16 +63,15 @@ function start() {
       if (!settled) resolveCommands(fallbackCore().then((api) => api.commandNames()).then((l) => new Set(l), () => new Set()));
       settled = true;
       resolve(false);
-      pumpAll();
+      Promise.resolve().then(pumpAll); // not from inside this executor: `started` is set after it
     };
     const timer = setTimeout(() => fail(`it did not start within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
-    try {
-      worker = new Worker(new URL('./core-worker.mjs', import.meta.url), { type: 'module', name: 'speccalc-core' });
-    } catch (e) {
+    if (!boot.worker) {
       clearTimeout(timer);
-      fail(String(e && e.message ? e.message : e));
+      fail(String(boot.error && boot.error.message ? boot.error.message : boot.error));
       return;
     }
+    worker = boot.worker;
     worker.onerror = (e) => {
       clearTimeout(timer);
       e.preventDefault();
@@ -100,6 +100,8 @@ function start() {
       }
       pumpAll();
     };
+    // What the worker said before this module was listening (boot.mjs kept it), in order.
+    for (const e of boot.early.splice(0)) (e.type === 'error' ? worker.onerror : worker.onmessage)(e);
   });
   return started;
 }
@@ -191,6 +193,5 @@ export function startWorker() {
   return start();
 }
 
-// Started as soon as this module runs: index.html loads it ahead of the page's other scripts,
-// so the worker fetches and compiles the module while the page's views are still loading.
+// The worker itself started earlier (boot.mjs); adopting it now lets the ready message through.
 start();
