@@ -20,33 +20,44 @@ const decoder = new TextDecoder();
 // bindings.cpp's C functions as JS functions of strings. Strings cross as UTF-8 bytes copied
 // into and out of the module's memory; a result is seven 32-bit words (struct Result).
 export function bind(mod) {
+  // Each text is encoded straight into module memory (UTF-8 needs at most 3 bytes per UTF-16
+  // unit); an empty one is passed as (0, 0) without an allocation.
   const withBytes = (texts, fn) => {
-    const spans = texts.map((t) => {
-      const bytes = encoder.encode(t);
-      const at = mod._malloc(Math.max(bytes.length, 1));
-      mod.HEAPU8.set(bytes, at);
-      return [at, bytes.length];
-    });
+    const spans = [];
     try {
-      return fn(spans.flat());
+      for (const t of texts) {
+        if (t.length === 0) {
+          spans.push(0, 0);
+          continue;
+        }
+        const capacity = t.length * 3;
+        const at = mod._malloc(capacity);
+        const { written } = encoder.encodeInto(t, mod.HEAPU8.subarray(at, at + capacity));
+        spans.push(at, written);
+      }
+      return fn(spans);
     } finally {
-      for (const [at] of spans) mod._free(at);
+      for (let i = 0; i < spans.length; i += 2) if (spans[i] !== 0) mod._free(spans[i]);
     }
   };
   const take = (result) => {
     // Read after the call: memory may have grown, and Module.HEAPU8/HEAPU32 are the new views.
     const w = mod.HEAPU32.subarray(result >> 2, (result >> 2) + 7);
-    const text = (at, n) => decoder.decode(mod.HEAPU8.subarray(at, at + n));
+    const text = (at, n) => (n === 0 ? '' : decoder.decode(mod.HEAPU8.subarray(at, at + n)));
     const out = { ok: w[0] !== 0, output: text(w[1], w[2]), field: text(w[3], w[4]), message: text(w[5], w[6]) };
     mod._speccalc_free_result(result);
     return out;
   };
+  const needs = new Map(); // command -> table name: fixed for a build, asked once per command
   return {
     // {ok, output, field, message}; `published` is the published table's text ('' = none).
     run: (command, input, published = '') =>
       withBytes([command, input, published], (a) => take(mod._speccalc_run(...a))),
     commandNames: () => take(mod._speccalc_command_names()).output.split(', ').filter((s) => s.length > 0),
-    dataNeeded: (command) => withBytes([command], (a) => take(mod._speccalc_data_needed(...a))).output,
+    dataNeeded: (command) => {
+      if (!needs.has(command)) needs.set(command, withBytes([command], (a) => take(mod._speccalc_data_needed(...a))).output);
+      return needs.get(command);
+    },
   };
 }
 
