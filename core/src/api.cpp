@@ -1,8 +1,10 @@
 #include "speccalc/api.hpp"
 
 #include <cstddef>
+#include <string_view>
 
 #include "commands.hpp"
+#include "speccalc/embedded_data.hpp"
 #include "output_guard.hpp"
 #include "speccalc/sizing.hpp"
 #include "speccalc/sweep.hpp"
@@ -14,9 +16,12 @@ namespace speccalc {
 namespace {
 
 using Handler = Response (*)(const std::string&);
+// Commands that read the published table get it as text (Data::published).
+using PublishedHandler = Response (*)(const std::string&, std::string_view published_json);
 struct Command {
   CommandInfo info;
   Handler handler;
+  PublishedHandler published_handler = nullptr;  // set instead of handler
 };
 
 // The command table: the one list of commands. run() dispatches on it, command_names() and
@@ -48,11 +53,11 @@ const Command kCommands[] = {
     {{"export", "config JSON", "EAGLE / SGLang / vLLM / TensorRT-LLM settings for the method"},
      commands::export_engines},
     {{"tables", "{method, model, dataset, source, hardware, format}", "published measurements"},
-     commands::tables},
+     nullptr, commands::tables},
     {{"validate", "{source, format, calibrated, context, runtimes}",
       "predicted vs measured speedup: cross-validated, in-sample, engines"},
-     commands::validate},
-    {{"fit", "{} (optional)", "refit every runtime profile on the stored measurements"}, commands::fit},
+     nullptr, commands::validate},
+    {{"fit", "{} (optional)", "refit every runtime profile on the stored measurements"}, nullptr, commands::fit},
     {{"calibrate", "{config, decode_steps, spec_step}", "fit the config's engine profile to your measurements"},
      commands::calibrate},
 };
@@ -78,15 +83,29 @@ Response fail(Error error) {
 }  // namespace commands
 
 Response run(const std::string& command, const std::string& input) {
+  return run(command, input, Data{data::published()});
+}
+
+Response run(const std::string& command, const std::string& input, const Data& data) {
   if (input.size() > kMaxInputBytes) {
     return commands::fail(make_error("", "input is " + std::to_string(input.size()) +
                                              " bytes; the limit is 1048576 bytes"));
   }
   for (const Command& c : kCommands) {
-    if (command == c.info.name) return guard_output(c.info.name, c.handler(input));
+    if (command != c.info.name) continue;
+    return guard_output(c.info.name, c.published_handler != nullptr
+                                         ? c.published_handler(input, data.published)
+                                         : c.handler(input));
   }
   return commands::fail(make_error("command", "unknown command '" + command +
                                                   "'; known: " + command_names()));
+}
+
+std::string data_needed(const std::string& command) {
+  for (const Command& c : kCommands) {
+    if (command == c.info.name) return c.published_handler != nullptr ? "published" : "";
+  }
+  return "";
 }
 
 std::string command_names() {

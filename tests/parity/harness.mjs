@@ -1,21 +1,37 @@
 // Shared by the parity runners (run.mjs, property.mjs) and the golden corpus (scripts/golden.mjs):
-// loads the WASM module the page ships and calls both builds the same way. Every call's result
+// loads the WASM module the page ships (dist/, by the names in dist/manifest.json, handing a
+// command that reads a table the module does not embed the file the page would fetch) and
+// calls both builds the same way. Every call's result
 // is {ok, text}: text is the output on success, "field: message" (Error::describe) on error.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-// Loads dist/speccalc.mjs with its bytes (Node cannot fetch() a file path) after checking that
-// both builds exist.
+// The path of a shipped file by its original name (dist/manifest.json, scripts/assemble-dist.mjs).
+export function distFile(dist, name) {
+  const manifestPath = path.join(dist, 'manifest.json');
+  if (!fs.existsSync(manifestPath)) throw new Error(`${manifestPath} not found: run scripts/build.sh first`);
+  const hashed = JSON.parse(fs.readFileSync(manifestPath, 'utf8'))[name];
+  if (!hashed) throw new Error(`${name} is not in ${manifestPath}`);
+  return path.join(dist, hashed);
+}
+
 export async function loadWasmAfterChecks(dist, nativeBin) {
-  const mjs = path.join(dist, 'speccalc.mjs');
-  const wasm = path.join(dist, 'speccalc.wasm');
-  for (const f of [nativeBin, mjs, wasm]) {
-    if (!fs.existsSync(f)) throw new Error(`${f} not found: run scripts/build.sh first`);
-  }
-  const { default: createModule } = await import(pathToFileURL(mjs).href);
-  return createModule({ wasmBinary: fs.readFileSync(wasm) });
+  if (!fs.existsSync(nativeBin)) throw new Error(`${nativeBin} not found: run scripts/build.sh first`);
+  const api = await import(pathToFileURL(distFile(dist, 'speccalc-api.mjs')).href);
+  const core = await api.load({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc.wasm')) });
+  const tables = new Map();
+  const table = (name) => {
+    if (!tables.has(name)) tables.set(name, fs.readFileSync(distFile(dist, `${name}.json`), 'utf8'));
+    return tables.get(name);
+  };
+  return {
+    run(command, input) {
+      const name = core.dataNeeded(command);
+      return core.run(command, input, name ? table(name) : '');
+    },
+  };
 }
 
 export const okResult = (output) => ({ ok: true, text: output });

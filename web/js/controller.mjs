@@ -194,7 +194,8 @@ async function drawCharts() {
     return;
   }
   // Each view draws on its own: a failing one says so in its own note and the rest still draw.
-  const measured = await tables.measuredFor(config.target);
+  // Published points join the charts once the table is loaded (see whenShown below).
+  const measured = tablesLoaded ? await tables.measuredFor(config.target) : [];
   // Sizing runs in the worker after the sweeps queued below; it has its own progress line.
   let sized = false;
   const startSizing = () => {
@@ -279,6 +280,20 @@ async function loadLists() {
   return Object.fromEntries(kinds.map((k, i) => [k, lists[i]]));
 }
 
+// The published table (1.1 MB, 30 KB gzip) is fetched the first time its section comes into
+// view, not on first load (issue 14: first load within 250 KB); then the charts redraw with
+// the published points.
+let tablesLoaded = false;
+function whenShown(section, fn) {
+  if (typeof IntersectionObserver !== 'function') return fn();
+  const observer = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    observer.disconnect();
+    fn();
+  }, { rootMargin: '200px' });
+  observer.observe(section);
+}
+
 async function main() {
   initTheme($('#theme-toggle'));
   onModeChange((mode, reason) => sizing.setWorkerMode(mode, reason));
@@ -304,7 +319,10 @@ async function main() {
       const f = currentFragment();
       if (f && f !== state.fragment) openFragment(f);
     });
-    tables.init().catch((e) => showBanner(`Published data unavailable: ${describeError(e)}`));
+    whenShown($('#data-view'), () => tables.init().then(() => {
+      tablesLoaded = true;
+      if (state.result) scheduleCharts();
+    }).catch((e) => showBanner(`Published data unavailable: ${describeError(e)}`)));
   } catch (e) {
     showBanner(`The calculator could not start: ${describeError(e)}`);
   } finally {
