@@ -31,6 +31,8 @@ export async function loadWasmAfterChecks(dist, nativeBin) {
       const name = core.dataNeeded(command);
       return core.run(command, input, name ? table(name) : '');
     },
+    // Comma separated, as the core's command_names() prints them.
+    commandNames: () => core.commandNames().join(', '),
   };
 }
 

@@ -10,8 +10,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const distArg = process.argv.indexOf('--dist');
 const dist = distArg > 0 ? path.resolve(process.argv[distArg + 1]) : path.join(repo, 'dist');
-const api = await import(pathToFileURL(path.join(dist, 'speccalc-api.mjs')).href);
-const wasmBinary = fs.readFileSync(path.join(dist, 'speccalc.wasm'));
+// dist/ ships content-hashed names; the manifest maps the original ones.
+const { distFile } = await import(pathToFileURL(path.join(repo, 'tests/parity/harness.mjs')).href);
+const api = await import(pathToFileURL(distFile(dist, 'speccalc-api.mjs')).href);
+const wasmBinary = fs.readFileSync(distFile(dist, 'speccalc.wasm'));
 
 let passed = 0;
 let failed = 0;
@@ -31,7 +33,7 @@ function expect(cond, what) {
 const first = await api.load({ wasmBinary });
 
 await check('OutputIsTheCoreTextUntouched', async () => {
-  const direct = first.run('tree-preset', 'eagle1').output;
+  const direct = first.run('tree-preset', 'eagle1', '').output;
   expect((await api.call('tree-preset', 'eagle1')) === direct, 'call() changed the output');
 });
 
