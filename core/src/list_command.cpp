@@ -14,6 +14,7 @@ json model_list(const std::vector<ModelArch>& models) {
     json entry = model_to_json(m);  // the keys a custom target takes
     entry["id"] = m.id;
     entry["params"] = count_params(m).total;
+    entry["repo_id"] = m.repo_id;
     entry["source"] = m.citation;
     out.push_back(entry);
   }
