@@ -18,7 +18,7 @@ const char kUsage[] =
     "  speccalc eval --link URL|FRAGMENT      evaluate a share link\n"
     "  speccalc link --config FILE|-          print the share link (URL fragment) of a config\n"
     "  speccalc normalize --config FILE|-     print the config with every default filled in\n"
-    "  speccalc list models|drafts|hardware|methods|runtimes\n"
+    "  speccalc list models|drafts|heads|hardware|methods|runtimes\n"
     "  speccalc tables [--method M] [--model X] [--dataset D] [--source S] [--format json|csv|table]\n"
     "  speccalc tree expect|optimize|preset FILE|-   tree solver (see docs/tree-model.md)\n"
     "  speccalc convert FILE|-                metric converter (alpha, tau, vLLM rates)\n"
@@ -124,7 +124,7 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     return out ? 0 : 1;
   }
   if (cmd == "list") {
-    if (args.size() != 2) return usage_error(err, "list needs one of: models, drafts, hardware, methods, runtimes");
+    if (args.size() != 2) return usage_error(err, "list needs one of: models, drafts, heads, hardware, methods, runtimes");
     return emit(speccalc::run("list", args[1]), out, err);
   }
   if (cmd == "tables") {

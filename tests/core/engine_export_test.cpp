@@ -46,3 +46,20 @@ TEST(EngineExport, MissingHeadIsAPlaceholderWithANote) {
 
 }  // namespace
 }  // namespace speccalc
+
+namespace speccalc {
+namespace {
+
+TEST(EngineExport, ListHeadsShowsTheTable) {
+  const Response r = run("list", "heads");
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const auto heads = nlohmann::json::parse(r.output);
+  bool found = false;
+  for (const auto& h : heads)
+    found = found || (h["repo_id"] == "Tengyunw/qwen3_30b_moe_eagle3" && h["target"] == "qwen3-30b-a3b" &&
+                      h["family"] == "eagle3" && h["official"] == false);
+  EXPECT_TRUE(found) << r.output.substr(0, 300);
+}
+
+}  // namespace
+}  // namespace speccalc
