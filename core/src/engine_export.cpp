@@ -46,7 +46,6 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
   const MethodConfig& m = c.method;
   json out = json::object();
   json notes = json::array();
-  out["target_repo"] = repo_of(c.target);
   const json choices_json = choices;
   switch (m.family) {
     case Family::ar:
@@ -121,6 +120,11 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
       break;
     }
   }
+  // The target's repository where each engine takes it (vLLM and SGLang --model / --model-path flags).
+  const std::string target = repo_of(c.target);
+  if (out.contains("vllm")) out["vllm"]["--model"] = target;
+  if (out.contains("sglang")) out["sglang"]["--model-path"] = target;
+  if (out.contains("hf_transformers")) out["hf_transformers"]["model"] = target;
   if (!schedule.is_null()) {
     if (!out.contains("tensorrt_llm")) out["tensorrt_llm"] = json::object();
     out["tensorrt_llm"]["draft_len_schedule"] = schedule;

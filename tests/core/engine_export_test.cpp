@@ -19,7 +19,9 @@ nlohmann::json export_of(const std::string& config) {
 
 TEST(EngineExport, DraftModelIsItsRepository) {
   const auto out = export_of(R"({"target":"vicuna-7b-v1.3","method":{"family":"sps","draft":"vicuna-68m","k":4}})");
-  EXPECT_EQ(out["target_repo"], "lmsys/vicuna-7b-v1.3");
+  EXPECT_EQ(out["vllm"]["--model"], "lmsys/vicuna-7b-v1.3");
+  EXPECT_EQ(out["sglang"]["--model-path"], "lmsys/vicuna-7b-v1.3");
+  EXPECT_EQ(out["hf_transformers"]["model"], "lmsys/vicuna-7b-v1.3");
   EXPECT_EQ(out["sglang"]["--speculative-draft-model-path"], "double7/vicuna-68m");
   EXPECT_EQ(out["hf_transformers"]["assistant_model"], "double7/vicuna-68m");
   const auto vllm = nlohmann::json::parse(out["vllm"]["--speculative-config"].get<std::string>());
