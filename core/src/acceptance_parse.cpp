@@ -107,6 +107,33 @@ bool parse_workload(const json& v, const std::string& path, Config* c, Error* er
   return true;
 }
 
+// No published row, but the vLLM traces were measured on this target with this proposer (n-gram
+// lookup = pld): tau = the mean over the traced workloads at the method's k (k > 8: the k = 8
+// value, a lower bound since tau grows with k).
+bool trace_tau(Config* c) {
+  const MethodConfig& m = c->method;
+  auto table = load_workloads();
+  if (!table.ok() || !c->target_preset || c->target.id != table.value().target ||
+      m.family != Family::pld || m.k < 1 || table.value().workloads.empty())
+    return false;
+  const int64_t k = std::min<int64_t>(m.k, 8);
+  double sum = 0;
+  std::string names;
+  for (const auto& w : table.value().workloads) {
+    sum += w.ngram.tau_by_k[k - 1];
+    names += (names.empty() ? "" : ", ") + w.name;
+  }
+  Acceptance& a = c->acceptance;
+  a.kind = Acceptance::Kind::tau;
+  a.tau = sum / static_cast<double>(table.value().workloads.size());
+  a.note = "no published tau for pld on " + c->target.id + "; tau " + fields::format_number(a.tau) +
+           " = mean over the vLLM n-gram traces of " + names + " at k = " + std::to_string(k) +
+           (m.k > 8 ? " (the traces stop at k = 8; a lower bound for k = " + std::to_string(m.k) + ")"
+                    : std::string()) +
+           " (core/data/workloads.json, " + table.value().source + ")";
+  return true;
+}
+
 // Acceptance from the published table: the mean tau of the matching rows, or the default
 // alpha (said so) when none match.
 void use_published(Config* c) {
@@ -119,6 +146,7 @@ void use_published(Config* c) {
       c->target_preset ? published_tau(family, c->target.id, m.draft) : PublishedTau{};
   const std::string what = family + (m.family == Family::sps ? " with draft " + m.draft : "") +
                            " on " + (c->target_preset ? c->target.id : "a custom target");
+  if (!pub.found && trace_tau(c)) return;
   if (!pub.found) {
     a.note = "no published tau for " + what + " (core/data/published.json); default per-token "
              "acceptance alpha " + fields::format_number(kDefaultAlpha) + ", not from data";

@@ -148,6 +148,21 @@ TEST(AcceptancePublished, FallsBackToTheDefaultAndSaysSo) {
   expect_round_trip(c);
 }
 
+TEST(AcceptancePublished, PldOnLlama31UsesTheVllmTraces) {
+  // No published pld row for llama3.1-8b-instruct, but the vLLM n-gram traces are for it.
+  // workloads.json ngram tau_by_k["3"]: sharegpt 1.395, cnn 1.3337, gsm8k 1.164,
+  // instructcoder 2.0277 -> 5.9204 / 4 = 1.4801.
+  Config c = parse_ok(R"({"target":"llama3.1-8b-instruct","method":{"family":"pld","k":3}})");
+  EXPECT_EQ(c.acceptance.kind, Acceptance::Kind::tau);
+  EXPECT_NEAR(c.acceptance.tau, 5.9204 / 4, 1e-12);
+  // PLD's default k = 10 is past the traces: the k = 8 values 1.487, 1.4044, 1.184, 2.4993
+  // -> 6.5747 / 4 = 1.643675, said to be a lower bound.
+  c = parse_ok(R"({"target":"llama3.1-8b-instruct","method":"pld"})");
+  EXPECT_NEAR(c.acceptance.tau, 6.5747 / 4, 1e-12);
+  EXPECT_NE(c.acceptance.note.find("a lower bound for k = 10"), std::string::npos) << c.acceptance.note;
+  expect_round_trip(c);
+}
+
 TEST(AcceptancePublished, TauTheDraftCannotReachFallsBack) {
   // pld on vicuna-7b averages 1.82 tokens per cycle; with k = 0 the draft yields 1.
   const Config c = parse_ok(R"({"target":"vicuna-7b-v1.3","method":{"family":"pld","k":0}})");
