@@ -103,7 +103,7 @@ bool parse_workload(const json& v, const std::string& path, Config* c, Error* er
   if (c->target.id != table.value().target)
     a.note += "; applied to " + c->target.name + " as if its acceptance were the same";
   if (c->method.family == Family::eagle3)
-    a.note += "; EAGLE-1-style head data used for EAGLE-3 (EAGLE-3 usually accepts more)";
+    a.note += "; the traces' EAGLE-head column used for EAGLE-3 (EAGLE-3 heads usually accept more)";
   return true;
 }
 
