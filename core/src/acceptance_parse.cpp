@@ -258,6 +258,16 @@ bool parse_acceptance(const json& doc, Config* c, Error* err) {
   return false;
 }
 
+json resolved_acceptance_json(const Acceptance& a) {
+  switch (a.kind) {
+    case Acceptance::Kind::tau: return json{{"tau", a.tau}};
+    case Acceptance::Kind::alpha: return json{{"alpha", a.alpha}};
+    case Acceptance::Kind::per_position: return json{{"per_position", a.per_position}};
+    case Acceptance::Kind::matrix: return json{{"p", a.p}};
+  }
+  return json{{"alpha", a.alpha}};
+}
+
 json acceptance_to_json(const Acceptance& a) {
   if (a.published) return json{{"published", true}};
   if (!a.workload.empty()) return json{{"workload", a.workload}};

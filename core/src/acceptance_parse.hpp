@@ -19,4 +19,9 @@ bool parse_acceptance(const nlohmann::json& doc, Config* c, Error* err);
 // The normalized form config_to_json writes (re-parses to the same acceptance).
 nlohmann::json acceptance_to_json(const Acceptance& a);
 
+// The acceptance as resolved, in the forms the tree commands also take ({"tau"}, {"alpha"},
+// {"per_position"}, {"p"}): what a workload or the published table turned into. For outputs
+// that hand the acceptance on (sizing's "acceptance", the page's tree view).
+nlohmann::json resolved_acceptance_json(const Acceptance& a);
+
 }  // namespace speccalc

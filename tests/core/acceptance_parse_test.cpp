@@ -180,6 +180,15 @@ TEST(AcceptancePublished, ExplicitFormAndBadValue) {
   EXPECT_EQ(e.field, "acceptance.published");
 }
 
+TEST(AcceptancePublished, ResolvedFormIsWhatTreeCommandsTake) {
+  EXPECT_EQ(resolved_acceptance_json(parse_ok(R"({"method":{"family":"sps","k":4}})").acceptance),
+            nlohmann::json({{"alpha", 0.7}}));
+  EXPECT_EQ(resolved_acceptance_json(
+                parse_ok(R"({"target":"llama3.1-8b-instruct","method":{"family":"pld","k":4},"acceptance":{"workload":"gsm8k"}})")
+                    .acceptance),
+            nlohmann::json({{"tau", 1.1721}}));
+}
+
 TEST(AcceptancePublished, OldLinksKeepTheirAlpha) {
   // v=1 links always carried the acceptance they were made with.
   auto decoded = decode_link("v=1&target=llama2-chat-7b&method.family=sps&method.k=4&acceptance.alpha=0.7");
