@@ -9,6 +9,7 @@
 #include "acceptance_tau.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/link.hpp"
+#include "speccalc/published.hpp"
 #include "speccalc/published_tau.hpp"
 
 namespace speccalc {
@@ -124,6 +125,40 @@ TEST(AcceptancePublished, MeanOfTheMatchingRows) {
   EXPECT_NE(tau.value().source.find("eagle3-365, eagle3-366"), std::string::npos) << tau.value().source;
   EXPECT_EQ(config_to_json(c)["acceptance"], nlohmann::json({{"published", true}}));
   expect_round_trip(c);
+}
+
+TEST(AcceptancePublished, LookupAgreesWithTheFullTableParse) {
+  // published_tau reads only the columns it needs; recompute every family x target mean from
+  // load_published()'s rows with the documented rule and compare.
+  auto rows = load_published();
+  ASSERT_TRUE(rows.ok());
+  int checked = 0;
+  for (const auto& probe : rows.value()) {
+    if (probe.target_id.empty() || probe.family == "sps") continue;
+    double greedy_sum = 0, unstated_sum = 0;
+    int greedy_n = 0, unstated_n = 0;
+    for (const auto& r : rows.value()) {
+      if (r.family != probe.family || r.target_id != probe.target_id || !r.tau || r.superseded ||
+          r.dataset.rfind("Mean (", 0) == 0)
+        continue;
+      if (!r.temperature) {
+        unstated_sum += *r.tau;
+        ++unstated_n;
+      } else if (*r.temperature == 0) {
+        greedy_sum += *r.tau;
+        ++greedy_n;
+      }
+    }
+    const PublishedTau pub = published_tau(probe.family, probe.target_id, "");
+    const int n = greedy_n > 0 ? greedy_n : unstated_n;
+    ASSERT_EQ(pub.found, n > 0) << probe.family << " " << probe.target_id;
+    if (n == 0) continue;
+    EXPECT_EQ(static_cast<int>(pub.row_ids.size()), n) << probe.family << " " << probe.target_id;
+    EXPECT_NEAR(pub.mean_tau, (greedy_n > 0 ? greedy_sum : unstated_sum) / n, 1e-12)
+        << probe.family << " " << probe.target_id;
+    ++checked;
+  }
+  EXPECT_GT(checked, 100);
 }
 
 TEST(AcceptancePublished, PldOnVicuna7b) {
