@@ -25,6 +25,21 @@ int64_t max_rank_plus_one(const Choices& choices) {
   return r;
 }
 
+// The Hugging Face repository of a preset (its id for custom models, which have none).
+std::string repo_of(const ModelArch& m) { return m.repo_id.empty() ? m.id : m.repo_id; }
+
+// The published speculator head of that family for the target, or "" (said in the notes).
+std::string head_repo(const Config& c, const std::string& family, json* notes) {
+  auto catalog = load_catalog();
+  const SpeculatorHead* h =
+      catalog.ok() && c.target_preset ? catalog.value().find_head(family, c.target.id) : nullptr;
+  if (h) return h->repo_id;
+  notes->push_back("no published " + family + " head for " +
+                   (c.target_preset ? c.target.id : std::string("a custom target")) +
+                   " in core/data/models.json: train one and put its path where DRAFT_REPO stands");
+  return "DRAFT_REPO";
+}
+
 }  // namespace
 
 json engine_settings(const Config& c, const Choices& choices, const json& schedule) {
@@ -44,14 +59,15 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
       break;
     case Family::sps:
       out["vllm"] = json{{"--speculative-config",
-                          json{{"method", "draft_model"}, {"model", m.draft}, {"num_speculative_tokens", m.k}}.dump()}};
+                          json{{"method", "draft_model"}, {"model", repo_of(m.draft_model)},
+                               {"num_speculative_tokens", m.k}}.dump()}};
       out["sglang"] = json{{"--speculative-algorithm", "STANDALONE"},
-                           {"--speculative-draft-model-path", m.draft},
+                           {"--speculative-draft-model-path", repo_of(m.draft_model)},
                            {"--speculative-num-steps", m.k},
                            {"--speculative-eagle-topk", 1},
                            {"--speculative-num-draft-tokens", m.k + 1}};
       out["tensorrt_llm"] = json{{"max_draft_len", m.k}};
-      out["hf_transformers"] = json{{"assistant_model", m.draft}, {"num_assistant_tokens", m.k}};
+      out["hf_transformers"] = json{{"assistant_model", repo_of(m.draft_model)}, {"num_assistant_tokens", m.k}};
       break;
     case Family::pld:
       out["vllm"] = json{{"--speculative-config", json{{"method", "ngram"},
@@ -70,7 +86,8 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
     case Family::hydra:
       out[m.family == Family::medusa ? "medusa" : "hydra"] =
           json{{m.family == Family::medusa ? "medusa_choices" : "hydra_choices", choices_json},
-               {"num_heads", m.heads}};
+               {"num_heads", m.heads},
+               {"heads_repo", head_repo(c, m.family == Family::medusa ? "medusa" : "hydra", &notes)}};
       if (m.family == Family::medusa) {
         out["tensorrt_llm"] = json{{"medusa_choices", choices_json},
                                    {"max_draft_len", static_cast<int64_t>(choices.size())}};
@@ -83,22 +100,25 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
     case Family::eagle2:
     case Family::eagle3: {
       const bool eagle3 = m.family == Family::eagle3;
+      const std::string draft_repo = head_repo(c, eagle3 ? "eagle3" : "eagle", &notes);
       const int64_t depth = m.family == Family::eagle1 ? tree_depth(choices) : m.depth;
       const int64_t top_k = m.family == Family::eagle1 ? max_rank_plus_one(choices) : m.top_k;
       const int64_t total = m.family == Family::eagle1 ? static_cast<int64_t>(choices.size()) + 1 : m.total_token;
       if (m.family == Family::eagle1) {
-        out["eagle"] = json{{"tree_choices", choices_json}};
+        out["eagle"] = json{{"tree_choices", choices_json}, {"ea_model_path", draft_repo}};
       } else {
         // EAGLE's --depth counts expansion steps after the first draft forward: levels - 1.
         out["eagle"] = json{{"total_token", total}, {"depth", depth - 1}, {"top_k", top_k},
-                            {"use_eagle3", eagle3}};
+                            {"use_eagle3", eagle3}, {"ea_model_path", draft_repo}};
       }
       out["sglang"] = json{{"--speculative-algorithm", eagle3 ? "EAGLE3" : "EAGLE"},
+                           {"--speculative-draft-model-path", draft_repo},
                            {"--speculative-num-steps", depth},
                            {"--speculative-eagle-topk", top_k},
                            {"--speculative-num-draft-tokens", total}};
       out["vllm"] = json{{"--speculative-config",
-                          json{{"method", eagle3 ? "eagle3" : "eagle"}, {"num_speculative_tokens", depth}}.dump()},
+                          json{{"method", eagle3 ? "eagle3" : "eagle"}, {"model", draft_repo},
+                               {"num_speculative_tokens", depth}}.dump()},
                          {"note", "vLLM's EAGLE drafts a chain of num_speculative_tokens; the tree's width is not used"}};
       json trt = json{{"max_draft_len", total - 1}};
       if (!choices.empty()) trt["eagle_choices"] = choices_json;
@@ -106,6 +126,11 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
       break;
     }
   }
+  // The target's repository where each engine takes it (vLLM and SGLang --model / --model-path flags).
+  const std::string target = repo_of(c.target);
+  if (out.contains("vllm")) out["vllm"]["--model"] = target;
+  if (out.contains("sglang")) out["sglang"]["--model-path"] = target;
+  if (out.contains("hf_transformers")) out["hf_transformers"]["model"] = target;
   if (!schedule.is_null()) {
     if (!out.contains("tensorrt_llm")) out["tensorrt_llm"] = json::object();
     out["tensorrt_llm"]["draft_len_schedule"] = schedule;

@@ -31,8 +31,10 @@ const ACCEPTANCE_LABELS = {
   alpha: 'α — probability a drafted token is accepted',
   tau: 'τ — tokens per cycle, bonus token included (≥ 1)',
   per_position: 'Acceptance rate at each draft position (comma separated)',
+  published: 'Mean τ of the published rows for this method and model (rows listed in the assumptions)',
+  workload: 'Workload id (sharegpt, cnn, gsm8k or instructcoder; τ at the method\'s k)',
 };
-const ACCEPTANCE_DEFAULTS = { alpha: 0.7, per_position: [0.8, 0.7, 0.6, 0.5] };
+const ACCEPTANCE_DEFAULTS = { alpha: 0.7, per_position: [0.8, 0.7, 0.6, 0.5], published: true, workload: 'sharegpt' };
 
 const NUMBER_RE = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
