@@ -31,7 +31,7 @@ const char kUsageHead[] =
     "                                         stdout 'ok|error LENGTH\\n' + output or 'field: message'\n"
     "  speccalc --help\n"
     "\n"
-    "Core commands (input -> output):\n";
+    "Core commands (NAME  input; what it answers), from the core's command table:\n";
 
 const char kUsageTail[] =
     "\n"
