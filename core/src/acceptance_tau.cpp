@@ -134,7 +134,8 @@ Expected<TauResult> expected_tau(const Config& c) {
     }
   }
   if (tau_given) {
-    if (a.tau > static_cast<double>(out.max_tokens)) {
+    // 1e-9: a tau computed for this draft (sizing) may exceed its depth + 1 by rounding.
+    if (a.tau > static_cast<double>(out.max_tokens) + 1e-9) {
       return make_error(a.workload.empty() ? "acceptance.tau" : "acceptance.workload",
                         "is " + fields::format_number(a.tau) + " but this draft yields at most " +
                             std::to_string(out.max_tokens) + " tokens per cycle (its depth + 1)");

@@ -270,7 +270,12 @@ bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* er
     *err = make_error("runtime.measured_decode_batch", "needs runtime.measured_decode_step_s");
     return false;
   }
-  r.resolved = catalog.find_runtime(r.profile)->params;
+  const RuntimeProfile* profile = catalog.find_runtime(r.profile);
+  if (!profile) {
+    *err = make_error("runtime", "unknown runtime profile '" + r.profile + "'");
+    return false;
+  }
+  r.resolved = profile->params;
   for (const auto& o : r.overrides) *runtime_param(r.resolved, o.first) = o.second;
   return true;
 }

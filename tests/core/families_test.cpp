@@ -131,3 +131,21 @@ TEST(Families, NewFamiliesRoundTripThroughShareLinks) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AcceptanceBand, WorkloadSpreadGivesASpeedupBandAtTheSameCycle) {
+  // GSM8K, EAGLE chain k = 3 on vLLM: tau 2.3908 with per-request p5 2.113 and p95 2.782
+  // (vllm-acceptance-llama3.1-8b-h100.json). The cycle's cost does not change with tau, so each
+  // end of the band is speedup x tau_end / tau.
+  const json r = eval_ok(R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","runtime":"vllm",
+                             "method":{"family":"eagle2","top_k":1,"depth":3,"total_token":4},
+                             "acceptance":{"workload":"gsm8k"}})");
+  EXPECT_DOUBLE_EQ(r["tau"].get<double>(), 2.3908);
+  EXPECT_DOUBLE_EQ(r["band"]["tau_p5"].get<double>(), 2.113);
+  EXPECT_DOUBLE_EQ(r["band"]["tau_p95"].get<double>(), 2.782);
+  EXPECT_NEAR(r["band"]["speedup_p5"].get<double>(), r["speedup"].get<double>() * 2.113 / 2.3908, 1e-12);
+  EXPECT_NEAR(r["band"]["speedup_p95"].get<double>(), r["speedup"].get<double>() * 2.782 / 2.3908, 1e-12);
+}
+
+}  // namespace
