@@ -15,6 +15,9 @@ node tests/parity/run.mjs
 step "parity property test (tree commands, sweep, links)"
 node tests/parity/property.mjs
 
+step "static server (encoding, caching, revalidation)"
+node tests/server/run.mjs
+
 step "first-load transfer budget (250 KB gzip) and second visit"
 node tests/browser/transfer.mjs
 
