@@ -44,7 +44,12 @@ export function bind(mod) {
     // Read after the call: memory may have grown, and Module.HEAPU8/HEAPU32 are the new views.
     const w = mod.HEAPU32.subarray(result >> 2, (result >> 2) + 7);
     const text = (at, n) => (n === 0 ? '' : decoder.decode(mod.HEAPU8.subarray(at, at + n)));
-    const out = { ok: w[0] !== 0, output: text(w[1], w[2]), field: text(w[3], w[4]), message: text(w[5], w[6]) };
+    const out = {
+      ok: w[0] !== 0,
+      output: text(w[1], w[2]),
+      field: text(w[3], w[4]),
+      message: text(w[5], w[6]),
+    };
     mod._speccalc_free_result(result);
     return out;
   };
@@ -53,15 +58,23 @@ export function bind(mod) {
     // {ok, output, field, message}; `published` is the published table's text ('' = none).
     run: (command, input, published = '') =>
       withBytes([command, input, published], (a) => take(mod._speccalc_run(...a))),
-    commandNames: () => take(mod._speccalc_command_names()).output.split(', ').filter((s) => s.length > 0),
+    commandNames: () =>
+      take(mod._speccalc_command_names())
+        .output.split(', ')
+        .filter((s) => s.length > 0),
     dataNeeded: (command) => {
-      if (!needs.has(command)) needs.set(command, withBytes([command], (a) => take(mod._speccalc_data_needed(...a))).output);
+      if (!needs.has(command))
+        needs.set(
+          command,
+          withBytes([command], (a) => take(mod._speccalc_data_needed(...a))).output,
+        );
       return needs.get(command);
     },
   };
 }
 
 let modulePromise = null;
+let loadOptions = {};
 let loadData = null;
 const data = new Map(); // name -> Promise<string>
 
@@ -86,16 +99,21 @@ function streamingInstantiator(url, onError) {
 }
 
 // Resolves to the bound module ({run, commandNames, dataNeeded}). Options apply to the first
-// call only (the module is memoised); a failed load is forgotten so a later call can retry.
+// call only (the module is memoised) and are kept for a reload; a failed load is forgotten so a
+// later call can retry.
 export function load(options = {}) {
   if (!modulePromise) {
-    const { wasmUrl, wasmModule, loadData: loader, ...rest } = options;
+    if (Object.keys(options).length > 0) loadOptions = { ...options };
+    const { wasmUrl, wasmModule, loadData: loader, ...rest } = loadOptions;
     loadData = loader || null;
     modulePromise = new Promise((resolve, reject) => {
       const settings = { ...rest };
       if (wasmModule) {
         settings.instantiateWasm = (imports, done) => {
-          WebAssembly.instantiate(wasmModule, imports).then((instance) => done(instance, wasmModule), reject);
+          WebAssembly.instantiate(wasmModule, imports).then(
+            (instance) => done(instance, wasmModule),
+            reject,
+          );
           return {};
         };
       } else if (wasmUrl) {
@@ -112,7 +130,10 @@ export function load(options = {}) {
 
 function dataText(name) {
   if (!data.has(name)) {
-    if (!loadData) return Promise.reject(new Error(`the core needs the '${name}' table and no loadData was given to load()`));
+    if (!loadData)
+      return Promise.reject(
+        new Error(`the core needs the '${name}' table and no loadData was given to load()`),
+      );
     const p = Promise.resolve(loadData(name)).then((text) => String(text));
     p.catch(() => data.delete(name)); // a failed download can be retried
     data.set(name, p);
@@ -122,10 +143,22 @@ function dataText(name) {
 
 // Runs a core command ('eval', 'link', ...) on its input text and returns the output text
 // exactly as core produced it (never re-serialized: parity depends on those bytes).
+// The core is built without C++ exceptions, so a bug that would throw (or running out of
+// memory) aborts: the instance traps and every later call on it would fail too. The wrapper
+// then drops that instance, so the next call loads a fresh one, and throws a plain Error
+// (not a SpecCalcError: no input field is at fault).
 export async function call(command, input, options) {
   const core = await load(options);
   const name = core.dataNeeded(String(command));
-  const r = core.run(String(command), String(input), name ? await dataText(name) : '');
+  const table = name ? await dataText(name) : '';
+  let r;
+  try {
+    r = core.run(String(command), String(input), table);
+  } catch (err) {
+    modulePromise = null;
+    const why = err && err.message ? err.message : String(err);
+    throw new Error(`the core stopped on '${String(command)}' (${why}); it will be reloaded`);
+  }
   if (!r.ok) throw new SpecCalcError(r.field, r.message);
   return r.output;
 }

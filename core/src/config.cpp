@@ -1,5 +1,8 @@
 #include "speccalc/config.hpp"
 
+#include "acceptance_tau.hpp"
+#include "speccalc/tree_optimize.hpp"
+
 #include <cmath>
 
 #include "commands.hpp"
@@ -22,6 +25,8 @@ const FamilyName kFamilies[] = {
     {Family::ar, "ar"},         {Family::sps, "sps"},       {Family::pld, "pld"},
     {Family::lookahead, "lookahead"}, {Family::medusa, "medusa"}, {Family::hydra, "hydra"},
     {Family::eagle1, "eagle1"}, {Family::eagle2, "eagle2"}, {Family::eagle3, "eagle3"},
+    {Family::mtp, "mtp"},       {Family::layerskip, "layerskip"}, {Family::streaming, "streaming"},
+    {Family::retrieval, "retrieval"},
 };
 
 const char* const kDTypeNames[] = {"fp16", "bf16", "fp8", "int8", "int4"};
@@ -92,12 +97,11 @@ bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, 
 
 bool parse_target(const json& doc, const Catalog& catalog, Config* c, Error* err) {
   auto it = doc.find("target");
-  if (it == doc.end()) {
-    c->target = *catalog.find_target("llama2-chat-7b");
-    return true;
-  }
-  if (it->is_string()) {
-    const ModelArch* m = catalog.find_target(it->get<std::string>());
+  // An omitted target is the default preset, looked up like a given id (never dereferenced
+  // unchecked: a catalog without it is an error naming the field).
+  if (it == doc.end() || it->is_string()) {
+    const ModelArch* m =
+        catalog.find_target(it == doc.end() ? "llama2-chat-7b" : it->get<std::string>());
     if (!m) {
       *err = make_error("target", "unknown model preset; known: " + target_ids(catalog));
       return false;
@@ -117,12 +121,10 @@ bool parse_target(const json& doc, const Catalog& catalog, Config* c, Error* err
 
 bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* err) {
   auto it = doc.find("hardware");
-  if (it == doc.end()) {
-    c->hardware = *catalog.find_gpu("a100-80gb-sxm");
-    return true;
-  }
-  if (it->is_string()) {
-    const Gpu* g = catalog.find_gpu(it->get<std::string>());
+  // An omitted hardware is the default preset, looked up like a given id (see parse_target).
+  if (it == doc.end() || it->is_string()) {
+    const Gpu* g =
+        catalog.find_gpu(it == doc.end() ? "a100-80gb-sxm" : it->get<std::string>());
     if (!g) {
       *err = make_error("hardware", "unknown GPU preset; known: " + gpu_ids(catalog));
       return false;
@@ -192,10 +194,12 @@ bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* er
         r.profile = f->get<std::string>();
       } else if (key == "measured_decode_step_s") {
         if (!fields::number_value(*f, path, 1e-6, 100, &r.measured_decode_step_s, err)) return false;
+      } else if (key == "measured_decode_batch") {
+        if (!fields::int_value(*f, path, 1, ConfigLimits::kMaxBatch, &r.measured_decode_batch, err)) return false;
       } else {
         RuntimeParams probe;
         if (!runtime_param(probe, key)) {
-          std::string list = "profile, measured_decode_step_s";
+          std::string list = "profile, measured_decode_step_s, measured_decode_batch";
           for (const char* const* n = runtime_param_names(); *n; ++n) list += std::string(", ") + *n;
           *err = make_error(path.size() > 80 ? path.substr(0, 80) + "..." : path,
                             "unknown field; expected one of: " + list);
@@ -212,6 +216,10 @@ bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* er
   } else if (it != doc.end()) {
     *err = make_error("runtime", "must be a profile name or an object, got " +
                                      fields::describe_type(*it));
+    return false;
+  }
+  if (r.measured_decode_batch > 0 && r.measured_decode_step_s == 0) {
+    *err = make_error("runtime.measured_decode_batch", "needs runtime.measured_decode_step_s");
     return false;
   }
   r.resolved = catalog.find_runtime(r.profile)->params;
@@ -315,6 +323,81 @@ int64_t default_total_token(const ModelArch& target) {
   return 48;
 }
 
+// Host time of one retrieval lookup per cycle, by drafter. No measurement of these is in the
+// reference data: order-of-magnitude assumptions, said in every result (docs/cost-model.md).
+double retrieval_lookup_s(const std::string& source) {
+  if (source == "rest") return 1e-3;             // datastore (suffix array) search on the CPU
+  if (source == "sam") return 5e-5;              // suffix automaton: amortized O(1) per token
+  if (source == "suffix") return 1e-4;           // suffix tree over prompt + past outputs
+  return 5e-5;                                   // token-recycling: adjacency-matrix lookup
+}
+
+// sps: a chain of k, or one of three tree forms (exactly one may be given).
+bool parse_sps_tree(const json& obj, MethodConfig* m, Error* err) {
+  const bool choices = obj.contains("choices");
+  const bool optimal = obj.contains("tree_size") || obj.contains("depth");
+  const bool sequences = obj.contains("sequences");
+  if (static_cast<int>(choices) + static_cast<int>(optimal) + static_cast<int>(sequences) > 1) {
+    *err = make_error("method", "give one draft tree form: choices, tree_size + depth, or sequences + k");
+    return false;
+  }
+  m->sps_tree = MethodConfig::SpsTree::chain;
+  if (choices) {
+    if (!parse_choices(obj["choices"], "method.choices", m, err)) return false;
+    m->sps_tree = MethodConfig::SpsTree::choices;
+    return true;
+  }
+  if (optimal) {
+    if (!obj.contains("tree_size") || !obj.contains("depth")) {
+      *err = make_error(obj.contains("tree_size") ? "method.depth" : "method.tree_size",
+                        "is required with " + std::string(obj.contains("tree_size") ? "tree_size" : "depth"));
+      return false;
+    }
+    if (!fields::read_int(obj, "tree_size", "method", 1, ConfigLimits::kMaxTreeNodes, &m->tree_size, err) ||
+        !fields::read_int(obj, "depth", "method", 1, ConfigLimits::kMaxDepth, &m->depth, err))
+      return false;
+    m->sps_tree = MethodConfig::SpsTree::optimal;
+    return true;  // the tree itself depends on the acceptance: resolve_sps_tree()
+  }
+  if (sequences) {
+    if (!fields::read_int(obj, "sequences", "method", 1, 64, &m->sequences, err)) return false;
+    if (m->sequences * m->k > ConfigLimits::kMaxTreeNodes) {
+      *err = make_error("method.sequences", "x k exceeds " + std::to_string(ConfigLimits::kMaxTreeNodes) + " draft nodes");
+      return false;
+    }
+    if (m->k < 1) {
+      *err = make_error("method.k", "must be at least 1 with sequences");
+      return false;
+    }
+    // SpecInfer's independent sampled chains merged into one token tree: under the rank model
+    // chain j starts at the j-th most likely first token and continues with the most likely one.
+    m->choices.clear();
+    for (int64_t j = 0; j < m->sequences; ++j)
+      for (int64_t d = 1; d <= m->k; ++d) {
+        std::vector<int> path(static_cast<std::size_t>(d), 0);
+        path[0] = static_cast<int>(j);
+        m->choices.push_back(path);
+      }
+    m->sps_tree = MethodConfig::SpsTree::sequences;
+  }
+  return true;
+}
+
+bool parse_draft_placement(const json& obj, const Catalog& catalog, Config* c, Error* err) {
+  MethodConfig& m = c->method;
+  m.draft_runtime.clear();
+  m.draft_tensor_parallel_size = 1;
+  if (!fields::read_string(obj, "draft_runtime", "method", &m.draft_runtime, err, 32)) return false;
+  if (!m.draft_runtime.empty() && !catalog.find_runtime(m.draft_runtime)) {
+    std::string known;
+    for (const auto& r : catalog.runtimes) known += (known.empty() ? "" : ", ") + r.id;
+    *err = make_error("method.draft_runtime", "unknown runtime profile; known: " + known);
+    return false;
+  }
+  return fields::read_int(obj, "draft_tensor_parallel_size", "method", 1, ConfigLimits::kMaxGpus,
+                          &m.draft_tensor_parallel_size, err);
+}
+
 bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err) {
   MethodConfig& m = c->method;
   auto it = doc.find("method");
@@ -329,12 +412,29 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
       return false;
     }
   }
+  // Keys every family with draft passes takes: where the draft runs.
+  const bool draft_keys = obj.contains("draft_runtime") || obj.contains("draft_tensor_parallel_size");
+  json placement = json::object();
+  for (const char* k : {"draft_runtime", "draft_tensor_parallel_size"}) {
+    if (obj.contains(k)) {
+      placement[k] = obj[k];
+      obj.erase(k);
+    }
+  }
   std::string family = "ar";
   if (!fields::read_string(obj, "family", "method", &family, err, 32)) return false;
+  Family parsed_family = Family::ar;
+  if (family_from_name(family, &parsed_family) && draft_keys && !family_has_draft_passes(parsed_family)) {
+    *err = make_error(placement.contains("draft_runtime") ? "method.draft_runtime"
+                                                          : "method.draft_tensor_parallel_size",
+                      "applies only to methods that run a draft network (sps, hydra, eagle1, eagle2, eagle3)");
+    return false;
+  }
+  if (!parse_draft_placement(placement, catalog, c, err)) return false;
   if (!family_from_name(family, &m.family)) {
     *err = make_error("method.family",
                       "unknown family; expected one of: ar, sps, pld, lookahead, medusa, hydra, "
-                      "eagle1, eagle2, eagle3");
+                      "eagle1, eagle2, eagle3, mtp, layerskip, streaming, retrieval");
     return false;
   }
   const std::string p = "method";
@@ -342,7 +442,8 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
     case Family::ar:
       return fields::check_keys(obj, p, {"family"}, err);
     case Family::sps: {
-      if (!fields::check_keys(obj, p, {"family", "draft", "k"}, err)) return false;
+      if (!fields::check_keys(obj, p, {"family", "draft", "k", "choices", "tree_size", "depth", "sequences"}, err))
+        return false;
       m.draft = "vicuna-68m";
       m.k = 4;
       if (!fields::read_string(obj, "draft", p, &m.draft, err, 64) ||
@@ -357,7 +458,44 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
         return false;
       }
       m.draft_model = *draft;
+      return parse_sps_tree(obj, &m, err);
+    }
+    case Family::mtp:
+      if (!fields::check_keys(obj, p, {"family", "k"}, err)) return false;
+      m.k = 1;  // DeepSeek-V3 ships one MTP module (config.json num_nextn_predict_layers = 1)
+      return fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxK, &m.k, err);
+    case Family::layerskip:
+      if (!fields::check_keys(obj, p, {"family", "exit_layer", "k"}, err)) return false;
+      m.k = 4;
+      m.exit_layer = std::max<int64_t>(1, c->target.num_layers / 4);  // LayerSkip: early exit ~E = L/4
+      if (!fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxK, &m.k, err) ||
+          !fields::read_int(obj, "exit_layer", p, 1, 1024, &m.exit_layer, err))
+        return false;
+      if (m.exit_layer >= c->target.num_layers) {
+        *err = make_error("method.exit_layer", "must be below the target's " +
+                                                   std::to_string(c->target.num_layers) + " layers");
+        return false;
+      }
       return true;
+    case Family::streaming:
+      if (!fields::check_keys(obj, p, {"family", "k", "kv_budget"}, err)) return false;
+      m.k = 4;
+      m.kv_budget = 512;  // MagicDec's StreamingLLM draft budget (KV window of 512 tokens)
+      return fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxK, &m.k, err) &&
+             fields::read_int(obj, "kv_budget", p, 1, ConfigLimits::kMaxContext, &m.kv_budget, err);
+    case Family::retrieval: {
+      if (!fields::check_keys(obj, p, {"family", "k", "source", "draft_cpu_s"}, err)) return false;
+      m.k = 10;
+      m.source = "rest";
+      if (!fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxTreeNodes, &m.k, err) ||
+          !fields::read_string(obj, "source", p, &m.source, err, 32))
+        return false;
+      if (m.source != "rest" && m.source != "sam" && m.source != "suffix" && m.source != "token-recycling") {
+        *err = make_error("method.source", "must be one of: rest, sam, suffix, token-recycling");
+        return false;
+      }
+      m.draft_cpu_s = retrieval_lookup_s(m.source);
+      return fields::read_number(obj, "draft_cpu_s", p, 0, 1, &m.draft_cpu_s, err);
     }
     case Family::pld:
       if (!fields::check_keys(obj, p, {"family", "k", "ngram", "draft_cpu_s"}, err)) return false;
@@ -550,6 +688,23 @@ bool family_from_name(const std::string& s, Family* out) {
   return false;
 }
 
+bool family_has_draft_passes(Family f) {
+  return f == Family::sps || f == Family::hydra || f == Family::eagle1 || f == Family::eagle2 ||
+         f == Family::eagle3 || f == Family::mtp;
+}
+
+bool method_is_tree(const MethodConfig& m) {
+  if (m.family == Family::eagle2 || m.family == Family::eagle3) return m.top_k > 1;
+  if (m.family == Family::retrieval) return m.source == "rest" || m.source == "token-recycling";
+  if (m.family == Family::medusa || m.family == Family::hydra || m.family == Family::eagle1 ||
+      (m.family == Family::sps && m.sps_tree != MethodConfig::SpsTree::chain)) {
+    for (const auto& path : m.choices)
+      for (int r : path)
+        if (r > 0) return true;
+  }
+  return false;
+}
+
 bool family_uses_tree(Family f) {
   return f == Family::medusa || f == Family::hydra || f == Family::eagle1 || f == Family::eagle2 ||
          f == Family::eagle3;
@@ -568,12 +723,142 @@ double dtype_bytes(DType d) {
   return 2;
 }
 
+namespace {
+// offload: {"target_weights": "host", "host_link_gbps": x}. The link defaults to the GPU's
+// host link (PCIe) from the hardware preset.
+bool parse_offload(const json& doc, Config* c, Error* err) {
+  auto it = doc.find("offload");
+  if (it == doc.end()) return true;
+  if (!it->is_object() || !fields::check_keys(*it, "offload", {"target_weights", "host_link_gbps"}, err)) {
+    if (err->message.empty()) *err = make_error("offload", "must be an object {target_weights, host_link_gbps}");
+    return false;
+  }
+  std::string where = "gpu";
+  if (!fields::read_string(*it, "target_weights", "offload", &where, err, 16)) return false;
+  if (where != "host" && where != "gpu") {
+    *err = make_error("offload.target_weights", "must be \"host\" (stream from host memory) or \"gpu\"");
+    return false;
+  }
+  c->offload_target = where == "host";
+  c->host_link_gbps = c->hardware.host_link_gbps;
+  if (!fields::read_number(*it, "host_link_gbps", "offload", 0.1, 10000, &c->host_link_gbps, err)) return false;
+  if (c->offload_target && c->host_link_gbps <= 0) {
+    *err = make_error("offload.host_link_gbps", "is required: the hardware has no host link bandwidth on record");
+    return false;
+  }
+  return true;
+}
+
+// sps with tree_size + depth: the optimal tree for the acceptance, built once at parse time.
+bool resolve_sps_tree(Config* c, Error* err) {
+  MethodConfig& m = c->method;
+  if (m.family != Family::sps || m.sps_tree != MethodConfig::SpsTree::optimal) return true;
+  if (c->acceptance.kind == Acceptance::Kind::tau) {
+    *err = make_error("method.tree_size", "needs an acceptance model (alpha, per_position or p) to build the optimal "
+                                          "tree; a single tau does not say which branches pay");
+    return false;
+  }
+  auto matrix = acceptance_matrix(c->acceptance);
+  if (!matrix.ok()) {
+    *err = matrix.error();
+    return false;
+  }
+  auto opt = tree::optimize_tree(matrix.value(), static_cast<int>(m.tree_size), static_cast<int>(m.depth),
+                                 tree::kMaxRank);
+  if (!opt.ok()) {
+    *err = opt.error();
+    err->field = "method.tree_size";
+    return false;
+  }
+  const auto all = opt.value().tree.choices();
+  m.choices.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(all.size(), m.tree_size)));
+  return true;
+}
+
+// Whether the setup can run at all: parallelism the model supports, a draft that shares the
+// target's tokenizer, a method the engine runs. Each failure names the field to change.
+bool check_setup(const Catalog& catalog, Config* c, Error* err) {
+  c->engine = *catalog.find_runtime(c->runtime.profile);
+  const RuntimeProfile& engine = c->engine;
+  const ModelArch& t = c->target;
+  if (c->gpus > 1 && c->hardware.interconnect_gbps <= 0) {
+    *err = make_error("hardware.interconnect_gbps",
+                      "must be positive when gpus > 1 (tensor parallelism needs a link)");
+    return false;
+  }
+  if (c->gpus > 1 && engine.tensor_parallel) {
+    // Tensor parallelism splits query heads evenly; KV heads are split when there are at least
+    // as many as GPUs, and replicated (one per GPU) when there are fewer (vLLM's rule: then the
+    // GPU count must be a multiple of the KV-head count).
+    if (t.heads % c->gpus != 0) {
+      *err = make_error("gpus", "must divide the target's " + std::to_string(t.heads) +
+                                    " attention heads for tensor parallelism, got " + std::to_string(c->gpus));
+      return false;
+    }
+    if (t.kv_lora_rank == 0 && ((t.kv_heads >= c->gpus && t.kv_heads % c->gpus != 0) ||
+                                (t.kv_heads < c->gpus && c->gpus % t.kv_heads != 0))) {
+      *err = make_error("gpus", "must divide the target's " + std::to_string(t.kv_heads) +
+                                    " KV heads or be a multiple of them, got " + std::to_string(c->gpus));
+      return false;
+    }
+  }
+  if (c->gpus > t.num_layers) {
+    *err = make_error("gpus", "exceeds the target's " + std::to_string(t.num_layers) + " layers");
+    return false;
+  }
+  MethodConfig& m = c->method;
+  const std::string fam = family_name(m.family);
+  if (!engine.supports(fam)) {
+    std::string runs;
+    for (const auto& f : engine.families) runs += (runs.empty() ? "" : ", ") + f;
+    *err = make_error("method.family", engine.name + " does not run " + fam + "; it runs: " + runs);
+    return false;
+  }
+  if (!engine.trees && method_is_tree(m)) {
+    *err = make_error("method", engine.name + " verifies chains only (one candidate per position); "
+                                "use top_k 1 (eagle2/eagle3) or a chain of choices");
+    return false;
+  }
+  if (m.family == Family::mtp && t.mtp_modules <= 0) {
+    *err = make_error("method.family", t.id + " ships no multi-token-prediction module; mtp needs a model that "
+                                              "does (e.g. deepseek-v3)");
+    return false;
+  }
+  if (family_has_draft_passes(m.family)) {
+    const std::string draft_id =
+        !m.draft_runtime.empty() ? m.draft_runtime
+                                 : (engine.draft_runtime.empty() ? engine.id : engine.draft_runtime);
+    m.draft_profile = *catalog.find_runtime(draft_id);
+    if (m.draft_runtime.empty() && draft_id == c->runtime.profile)
+      m.draft_profile.params = c->runtime.resolved;  // the target's overrides apply to its drafts
+    if (m.draft_tensor_parallel_size > c->gpus) {
+      *err = make_error("method.draft_tensor_parallel_size",
+                        "exceeds the " + std::to_string(c->gpus) + " GPU(s) of the setup");
+      return false;
+    }
+    const ModelArch& d = m.family == Family::sps ? m.draft_model : t;
+    if (m.draft_tensor_parallel_size > 1 && d.heads % m.draft_tensor_parallel_size != 0) {
+      *err = make_error("method.draft_tensor_parallel_size",
+                        "must divide the draft's " + std::to_string(d.heads) + " attention heads");
+      return false;
+    }
+  }
+  if (m.family == Family::sps && m.draft_model.vocab != t.vocab) {
+    *err = make_error("method.draft", m.draft_model.id + " has a " + std::to_string(m.draft_model.vocab) +
+                                          "-token vocabulary and " + t.id + " a " + std::to_string(t.vocab) +
+                                          "-token one: a draft model must share the target's tokenizer");
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
 Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
   if (!doc.is_object()) return make_error("", "the config must be a JSON object");
   Error err;
   if (!fields::check_keys(doc, "",
                           {"version", "target", "hardware", "gpus", "runtime", "batch", "context",
-                           "dtype", "method", "acceptance"},
+                           "memory_utilization", "offload", "dtype", "method", "acceptance"},
                           &err))
     return err;
   int64_t version = 1;
@@ -587,18 +872,13 @@ Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
       !parse_runtime(doc, catalog, &c, &err) ||
       !fields::read_int(doc, "batch", "", 1, ConfigLimits::kMaxBatch, &c.batch, &err) ||
       !fields::read_int(doc, "context", "", 0, ConfigLimits::kMaxContext, &c.context, &err) ||
-      !parse_dtype(doc, &c, &err) || !parse_method(doc, catalog, &c, &err) ||
-      !parse_acceptance(doc, &c, &err))
+      !fields::read_number(doc, "memory_utilization", "", 0.05, 1, &c.memory_utilization, &err) ||
+      !parse_offload(doc, &c, &err) || !parse_dtype(doc, &c, &err) || !parse_method(doc, catalog, &c, &err) ||
+      !parse_acceptance(doc, &c, &err) || !resolve_sps_tree(&c, &err))
     return err;
-  if (c.gpus > 1 && c.hardware.interconnect_gbps <= 0) {
-    return make_error("hardware.interconnect_gbps",
-                      "must be positive when gpus > 1 (tensor parallelism needs a link)");
-  }
-  if (c.gpus > 1 && (c.target.heads % c.gpus != 0 || c.target.kv_heads % c.gpus != 0) &&
-      c.target.kv_heads >= c.gpus) {
-    return make_error("gpus", "must divide the target's attention heads (" +
-                                  std::to_string(c.target.heads) + ") for tensor parallelism");
-  }
+  if (c.runtime.measured_decode_step_s > 0 && c.runtime.measured_decode_batch == 0)
+    c.runtime.measured_decode_batch = c.batch;  // v1 links: measured at the config's batch
+  if (!check_setup(catalog, &c, &err)) return err;
   return c;
 }
 
@@ -628,17 +908,37 @@ json config_to_json(const Config& c) {
   } else {
     json r = json{{"profile", c.runtime.profile}};
     for (const auto& o : c.runtime.overrides) r[o.first] = o.second;
-    if (c.runtime.measured_decode_step_s > 0) r["measured_decode_step_s"] = c.runtime.measured_decode_step_s;
+    if (c.runtime.measured_decode_step_s > 0) {
+      r["measured_decode_step_s"] = c.runtime.measured_decode_step_s;
+      r["measured_decode_batch"] = c.runtime.measured_decode_batch;
+    }
     out["runtime"] = r;
   }
   out["batch"] = c.batch;
   out["context"] = c.context;
+  out["memory_utilization"] = c.memory_utilization;
+  if (c.offload_target)
+    out["offload"] = json{{"target_weights", "host"}, {"host_link_gbps", c.host_link_gbps}};
   out["dtype"] = json{{"weights", dtype_name(c.dtype.weights)}, {"kv", dtype_name(c.dtype.kv)}};
   const MethodConfig& m = c.method;
   json method = json{{"family", family_name(m.family)}};
   switch (m.family) {
     case Family::ar: break;
-    case Family::sps: method["draft"] = m.draft; method["k"] = m.k; break;
+    case Family::sps:
+      method["draft"] = m.draft;
+      method["k"] = m.k;
+      if (m.sps_tree == MethodConfig::SpsTree::choices) method["choices"] = m.choices;
+      if (m.sps_tree == MethodConfig::SpsTree::optimal) {
+        method["tree_size"] = m.tree_size;
+        method["depth"] = m.depth;
+      }
+      if (m.sps_tree == MethodConfig::SpsTree::sequences) method["sequences"] = m.sequences;
+      break;
+    case Family::mtp: method["k"] = m.k; break;
+    case Family::layerskip: method["exit_layer"] = m.exit_layer; method["k"] = m.k; break;
+    case Family::streaming: method["k"] = m.k; method["kv_budget"] = m.kv_budget; break;
+    case Family::retrieval:
+      method["k"] = m.k; method["source"] = m.source; method["draft_cpu_s"] = m.draft_cpu_s; break;
     case Family::pld:
       method["k"] = m.k; method["ngram"] = m.ngram; method["draft_cpu_s"] = m.draft_cpu_s; break;
     case Family::lookahead:
@@ -652,6 +952,10 @@ json config_to_json(const Config& c) {
     case Family::eagle3:
       method["total_token"] = m.total_token; method["depth"] = m.depth; method["top_k"] = m.top_k;
       break;
+  }
+  if (family_has_draft_passes(m.family)) {
+    if (!m.draft_runtime.empty()) method["draft_runtime"] = m.draft_runtime;
+    method["draft_tensor_parallel_size"] = m.draft_tensor_parallel_size;
   }
   out["method"] = method;
   const Acceptance& a = c.acceptance;

@@ -36,6 +36,12 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
     case Family::ar:
       notes.push_back("plain decoding: no speculative settings");
       break;
+    case Family::mtp:
+    case Family::layerskip:
+    case Family::streaming:
+    case Family::retrieval:
+      notes.push_back(std::string(family_name(m.family)) + ": no engine settings are exported yet");
+      break;
     case Family::sps:
       out["vllm"] = json{{"--speculative-config",
                           json{{"method", "draft_model"}, {"model", m.draft}, {"num_speculative_tokens", m.k}}.dump()}};

@@ -14,11 +14,15 @@ const wasm = manifest['speccalc.wasm'];
 
 function get(url, headers = {}) {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject);
+    http
+      .get(url, { headers }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      })
+      .on('error', reject);
   });
 }
 
@@ -35,16 +39,22 @@ async function test(name, fn) {
   }
 }
 function eq(actual, expected, what) {
-  if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  if (actual !== expected)
+    throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
-const sameBytes = (a, file, what) => eq(Buffer.compare(a, fs.readFileSync(file)), 0, `${what} equals ${path.relative(DIST, file)}`);
+const sameBytes = (a, file, what) =>
+  eq(Buffer.compare(a, fs.readFileSync(file)), 0, `${what} equals ${path.relative(DIST, file)}`);
 
 const { server, url } = await startServer({ root: DIST, port: 0 });
 try {
   await test('brotli when offered, first choice', async () => {
     const r = await get(`${url}${wasm}`, { 'Accept-Encoding': 'gzip, deflate, br' });
     eq(r.headers['content-encoding'], 'br', 'Content-Encoding');
-    eq(r.headers['content-type'], 'application/wasm', 'Content-Type (instantiateStreaming needs it)');
+    eq(
+      r.headers['content-type'],
+      'application/wasm',
+      'Content-Type (instantiateStreaming needs it)',
+    );
     sameBytes(r.body, path.join(DIST, `${wasm}.br`), 'body');
   });
   await test('gzip when brotli is refused or not offered', async () => {
@@ -71,12 +81,19 @@ try {
     const again = await get(url, { 'Accept-Encoding': 'gzip', 'If-None-Match': r.headers.etag });
     eq(again.status, 304, 'status with the ETag');
     eq(again.body.length, 0, 'body bytes of the 304');
-    const other = await get(url, { 'Accept-Encoding': 'identity', 'If-None-Match': r.headers.etag });
+    const other = await get(url, {
+      'Accept-Encoding': 'identity',
+      'If-None-Match': r.headers.etag,
+    });
     eq(other.status, 200, 'another encoding is other bytes: status with the gzip ETag');
   });
   await test('paths outside dist/ and unknown files are refused', async () => {
     // '/..%2fpackage.json' normalizes to '/package.json' inside dist/, which has none.
-    eq((await get(`${url}..%2fpackage.json`)).status, 404, 'encoded ../ (the repository\'s package.json must not come back)');
+    eq(
+      (await get(`${url}..%2fpackage.json`)).status,
+      404,
+      "encoded ../ (the repository's package.json must not come back)",
+    );
     eq((await get(`${url}no-such-file.js`)).status, 404, 'missing file');
   });
 } finally {

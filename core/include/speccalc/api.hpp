@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "speccalc/status.hpp"
 
@@ -38,7 +39,16 @@ Response run(const std::string& command, const std::string& input, const Data& d
 // Which Data member `command` reads: "published", or "" when it reads none (unknown commands too).
 std::string data_needed(const std::string& command);
 
-// The names of all registered commands, comma separated (for --help and the binding).
+// The names of all registered commands, comma separated (for error messages and the binding).
 std::string command_names();
+
+// One registered command: its name, what its input is and what it answers (for --help).
+struct CommandInfo {
+  const char* name;
+  const char* input;
+  const char* summary;
+};
+// Every registered command, in the table's order.
+std::vector<CommandInfo> command_table();
 
 }  // namespace speccalc
