@@ -30,14 +30,21 @@ function watchFirstResult() {
   const check = () => {
     const el = document.querySelector('[data-testid="speedup"]');
     const t = el && el.textContent.trim();
-    if (t && t !== '—' && window.__firstResultMs === undefined) window.__firstResultMs = performance.now();
+    if (t && t !== '—' && window.__firstResultMs === undefined)
+      window.__firstResultMs = performance.now();
   };
-  new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
+  new MutationObserver(check).observe(document, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+  });
 }
 
 const gzipSize = (rel, sent) => {
   try {
-    return fs.statSync(`${path.join(dist, rel === '/' ? 'index.html' : decodeURIComponent(rel))}.gz`).size;
+    return fs.statSync(
+      `${path.join(dist, rel === '/' ? 'index.html' : decodeURIComponent(rel))}.gz`,
+    ).size;
   } catch {
     return sent;
   }
@@ -45,15 +52,29 @@ const gzipSize = (rel, sent) => {
 
 const { server, url } = await startServer({ root: dist, port: 0 });
 let log = [];
-server.on('request', (req, res) => res.on('finish', () => {
-  const rel = new URL(req.url, url).pathname;
-  const sent = Number(res.getHeader('content-length') || 0);
-  log.push({ name: rel, status: res.statusCode, sent, gzip: res.statusCode === 200 ? gzipSize(rel, sent) : 0 });
-}));
+server.on('request', (req, res) =>
+  res.on('finish', () => {
+    const rel = new URL(req.url, url).pathname;
+    const sent = Number(res.getHeader('content-length') || 0);
+    log.push({
+      name: rel,
+      status: res.statusCode,
+      sent,
+      gzip: res.statusCode === 200 ? gzipSize(rel, sent) : 0,
+    });
+  }),
+);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 const sweepCase = readCases().cases.find((c) => c.name === 'sweep/10000');
 const sweepText = JSON.stringify(sweepCase.input);
-const result = { chromium: browser.version(), first_result_ms: [], first_contentful_paint_ms: [], core_ready_ms: [], sweep_main_ms: [], sweep_worker_ms: [] };
+const result = {
+  chromium: browser.version(),
+  first_result_ms: [],
+  first_contentful_paint_ms: [],
+  core_ready_ms: [],
+  sweep_main_ms: [],
+  sweep_worker_ms: [],
+};
 try {
   for (let run = 0; run < RUNS; ++run) {
     const context = await browser.newContext(); // fresh cache: every run downloads everything
@@ -63,55 +84,90 @@ try {
     await page.addInitScript(watchFirstResult);
     log = [];
     await page.goto(url);
-    await page.waitForFunction(() => window.__firstResultMs !== undefined, null, { timeout: 30000 });
+    await page.waitForFunction(() => window.__firstResultMs !== undefined, null, {
+      timeout: 30000,
+    });
     result.first_result_ms.push(await page.evaluate(() => window.__firstResultMs));
-    result.first_contentful_paint_ms.push(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null));
+    result.first_contentful_paint_ms.push(
+      await page.evaluate(
+        () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+      ),
+    );
     // When the worker said the module is instantiated (web/js/worker/client.mjs marks it).
-    result.core_ready_ms.push(await page.evaluate(() => performance.getEntriesByName('speccalc-core-ready')[0]?.startTime ?? null));
+    result.core_ready_ms.push(
+      await page.evaluate(
+        () => performance.getEntriesByName('speccalc-core-ready')[0]?.startTime ?? null,
+      ),
+    );
     if (run === 0) {
-      await page.waitForFunction(() => document.documentElement.dataset.ready === 'true'
-        && document.documentElement.dataset.pending === '0', null, { timeout: 60000 });
+      await page.waitForFunction(
+        () =>
+          document.documentElement.dataset.ready === 'true' &&
+          document.documentElement.dataset.pending === '0',
+        null,
+        { timeout: 60000 },
+      );
       await page.waitForLoadState('networkidle');
       result.transfer = log;
       log = [];
       await page.goto(url);
-      await page.waitForFunction(() => document.documentElement.dataset.ready === 'true'
-        && document.documentElement.dataset.pending === '0', null, { timeout: 60000 });
+      await page.waitForFunction(
+        () =>
+          document.documentElement.dataset.ready === 'true' &&
+          document.documentElement.dataset.pending === '0',
+        null,
+        { timeout: 60000 },
+      );
       await page.waitForLoadState('networkidle');
       result.revisit = log;
       // Through the page's own door: the page's worker (same module instance as the page).
-      result.sweep_worker_ms = await page.evaluate(async ({ text, runs, client }) => {
-        const { coreText } = await import(client);
-        await coreText('sweep', text); // warm-up
-        const times = [];
-        let maxGap = 0;
-        let last = performance.now();
-        let on = true;
-        const frame = (t) => { maxGap = Math.max(maxGap, t - last); last = t; if (on) requestAnimationFrame(frame); };
-        requestAnimationFrame(frame);
-        for (let i = 0; i < runs; ++i) {
-          const t0 = performance.now();
-          await coreText('sweep', text);
-          times.push(performance.now() - t0);
-        }
-        on = false;
-        window.__gap = maxGap;
-        return times;
-      }, { text: sweepText, runs: RUNS, client: shipped('js/worker/client.mjs') });
+      result.sweep_worker_ms = await page.evaluate(
+        async ({ text, runs, client }) => {
+          const { coreText } = await import(client);
+          await coreText('sweep', text); // warm-up
+          const times = [];
+          let maxGap = 0;
+          let last = performance.now();
+          let on = true;
+          const frame = (t) => {
+            maxGap = Math.max(maxGap, t - last);
+            last = t;
+            if (on) requestAnimationFrame(frame);
+          };
+          requestAnimationFrame(frame);
+          for (let i = 0; i < runs; ++i) {
+            const t0 = performance.now();
+            await coreText('sweep', text);
+            times.push(performance.now() - t0);
+          }
+          on = false;
+          window.__gap = maxGap;
+          return times;
+        },
+        { text: sweepText, runs: RUNS, client: shipped('js/worker/client.mjs') },
+      );
       result.worker_main_thread_max_frame_gap_ms = await page.evaluate(() => window.__gap);
       // The shipped wrapper on the main thread (a second instance, for the benchmark only).
-      result.sweep_main_ms = await page.evaluate(async ({ text, runs, api, wasm }) => {
-        const core = await import(api);
-        await core.load({ wasmUrl: wasm });
-        await core.call('sweep', text); // warm-up
-        const times = [];
-        for (let i = 0; i < runs; ++i) {
-          const t0 = performance.now();
-          await core.call('sweep', text);
-          times.push(performance.now() - t0);
-        }
-        return times;
-      }, { text: sweepText, runs: RUNS, api: shipped('speccalc-api.mjs'), wasm: shipped('speccalc.wasm') });
+      result.sweep_main_ms = await page.evaluate(
+        async ({ text, runs, api, wasm }) => {
+          const core = await import(api);
+          await core.load({ wasmUrl: wasm });
+          await core.call('sweep', text); // warm-up
+          const times = [];
+          for (let i = 0; i < runs; ++i) {
+            const t0 = performance.now();
+            await core.call('sweep', text);
+            times.push(performance.now() - t0);
+          }
+          return times;
+        },
+        {
+          text: sweepText,
+          runs: RUNS,
+          api: shipped('speccalc-api.mjs'),
+          wasm: shipped('speccalc.wasm'),
+        },
+      );
     }
     if (errors.length) result.page_errors = errors;
     await context.close();

@@ -30,7 +30,17 @@ const ZOPFLI_ITERATIONS = 15;
 const ZOPFLI_MAX_BYTES = 1 << 20;
 
 const HASH_HEX_CHARS = 10; // 40 bits: a collision between two of our ~40 files is not a concern
-const COMPRESSIBLE = new Set(['.html', '.mjs', '.js', '.css', '.json', '.wasm', '.svg', '.txt', '.md']);
+const COMPRESSIBLE = new Set([
+  '.html',
+  '.mjs',
+  '.js',
+  '.css',
+  '.json',
+  '.wasm',
+  '.svg',
+  '.txt',
+  '.md',
+]);
 const TEXT = new Set(['.html', '.mjs', '.js', '.css']);
 
 // References a file makes to others, as [start, end) of the path text inside it. Only relative
@@ -52,7 +62,8 @@ function parseArgs(argv) {
   for (let i = 1; i < argv.length; i += 2) {
     const [kind, spec] = [argv[i], argv[i + 1]];
     const eq = spec ? spec.indexOf('=') : -1;
-    if (!['--file', '--dir'].includes(kind) || eq < 0) throw new Error(`bad argument: ${kind} ${spec}`);
+    if (!['--file', '--dir'].includes(kind) || eq < 0)
+      throw new Error(`bad argument: ${kind} ${spec}`);
     const dest = spec.slice(0, eq).replace(/^\.?\/?/, '');
     const src = path.resolve(spec.slice(eq + 1));
     if (kind === '--file') files.set(dest, src);
@@ -113,7 +124,10 @@ async function assemble({ out, files }) {
   for (const [dest, src] of files) contents.set(dest, fs.readFileSync(src));
   const refsOf = new Map();
   for (const [name, bytes] of contents) {
-    refsOf.set(name, TEXT.has(path.extname(name)) ? references(name, bytes.toString('utf8'), contents) : []);
+    refsOf.set(
+      name,
+      TEXT.has(path.extname(name)) ? references(name, bytes.toString('utf8'), contents) : [],
+    );
   }
   // A file's hash covers the hashed names of what it refers to, so names are settled
   // leaves first; a cycle cannot be hashed this way and is reported.
@@ -122,7 +136,8 @@ async function assemble({ out, files }) {
   const visiting = new Set();
   const settle = (name) => {
     if (finalName.has(name)) return;
-    if (visiting.has(name)) throw new Error(`reference cycle through ${name}: content hashes need an acyclic graph`);
+    if (visiting.has(name))
+      throw new Error(`reference cycle through ${name}: content hashes need an acyclic graph`);
     visiting.add(name);
     const refs = refsOf.get(name);
     for (const r of refs) settle(r.target);
@@ -135,8 +150,10 @@ async function assemble({ out, files }) {
         const written = text.slice(r.start, r.end);
         const target = finalName.get(r.target);
         // html keeps the form it was written in (no './'); modules need the './' or '../'.
-        const link = path.extname(name) === '.html' && !written.startsWith('.')
-          ? path.posix.relative(path.posix.dirname(name), target) : relative(name, target);
+        const link =
+          path.extname(name) === '.html' && !written.startsWith('.')
+            ? path.posix.relative(path.posix.dirname(name), target)
+            : relative(name, target);
         rewritten += text.slice(at, r.start) + link;
         at = r.end;
       }
@@ -145,7 +162,10 @@ async function assemble({ out, files }) {
     bytes = minify(name, bytes);
     visiting.delete(name);
     finalBytes.set(name, bytes);
-    finalName.set(name, name === 'index.html' || !isReferenced(name) ? name : hashedName(name, bytes));
+    finalName.set(
+      name,
+      name === 'index.html' || !isReferenced(name) ? name : hashedName(name, bytes),
+    );
   };
   const referenced = new Set([...refsOf.values()].flat().map((r) => r.target));
   const isReferenced = (name) => referenced.has(name);
@@ -159,21 +179,30 @@ async function assemble({ out, files }) {
     fs.writeFileSync(dest, bytes);
     manifest[name] = finalName.get(name);
     if (COMPRESSIBLE.has(path.extname(name))) {
-      fs.writeFileSync(`${dest}.gz`, bytes.length <= ZOPFLI_MAX_BYTES
-        ? await gzipAsync(bytes, { numiterations: ZOPFLI_ITERATIONS })
-        : zlib.gzipSync(bytes, { level: 9 }));
-      fs.writeFileSync(`${dest}.br`, zlib.brotliCompressSync(bytes, {
-        params: {
-          [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
-          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-        },
-      }));
+      fs.writeFileSync(
+        `${dest}.gz`,
+        bytes.length <= ZOPFLI_MAX_BYTES
+          ? await gzipAsync(bytes, { numiterations: ZOPFLI_ITERATIONS })
+          : zlib.gzipSync(bytes, { level: 9 }),
+      );
+      fs.writeFileSync(
+        `${dest}.br`,
+        zlib.brotliCompressSync(bytes, {
+          params: {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+          },
+        }),
+      );
     }
   }
-  const sorted = Object.fromEntries(Object.entries(manifest).sort(([a], [b]) => a.localeCompare(b)));
+  const sorted = Object.fromEntries(
+    Object.entries(manifest).sort(([a], [b]) => a.localeCompare(b)),
+  );
   fs.writeFileSync(path.join(out, 'manifest.json'), `${JSON.stringify(sorted, null, 1)}\n`);
   return sorted;
 }
 
 const manifest = await assemble(parseArgs(process.argv.slice(2)));
-for (const [name, hashed] of Object.entries(manifest)) console.log(name === hashed ? name : `${name} -> ${hashed}`);
+for (const [name, hashed] of Object.entries(manifest))
+  console.log(name === hashed ? name : `${name} -> ${hashed}`);

@@ -28,7 +28,10 @@ const MIME = {
 const HASHED = /\.[0-9a-f]{10}\.[a-z0-9]+$/;
 const YEAR_S = 365 * 24 * 3600;
 // Brotli first: smaller than gzip for every file here (browsers offer it over https only).
-const ENCODINGS = [['br', '.br'], ['gzip', '.gz']];
+const ENCODINGS = [
+  ['br', '.br'],
+  ['gzip', '.gz'],
+];
 
 // The encodings the request accepts (q=0 excluded).
 function accepted(header) {
@@ -120,8 +123,14 @@ function handler(root) {
 
 function listen(server, port, host) {
   return new Promise((resolve, reject) => {
-    const onError = (err) => { server.off('listening', onListening); reject(err); };
-    const onListening = () => { server.off('error', onError); resolve(); };
+    const onError = (err) => {
+      server.off('listening', onListening);
+      reject(err);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
     server.once('error', onError);
     server.once('listening', onListening);
     server.listen(port, host);
@@ -130,7 +139,12 @@ function listen(server, port, host) {
 
 // Starts serving `root`. port 0 means any free port; a taken port falls back to a free one
 // unless strictPort is set.
-export async function startServer({ root = 'dist', port = 8080, host = '127.0.0.1', strictPort = false } = {}) {
+export async function startServer({
+  root = 'dist',
+  port = 8080,
+  host = '127.0.0.1',
+  strictPort = false,
+} = {}) {
   const absRoot = path.resolve(root);
   if (!fs.existsSync(path.join(absRoot, 'index.html'))) {
     throw new Error(`${absRoot}/index.html not found (run scripts/build.sh first)`);
@@ -146,7 +160,8 @@ export async function startServer({ root = 'dist', port = 8080, host = '127.0.0.
   return { server, url };
 }
 
-const isMain = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+const isMain =
+  process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
 if (isMain) {
   const root = process.argv[2] || 'dist';
   const wanted = process.env.PORT !== undefined ? Number(process.env.PORT) : 8080;
@@ -156,7 +171,8 @@ if (isMain) {
   }
   try {
     const { url } = await startServer({ root, port: wanted });
-    if (!url.endsWith(`:${wanted}/`) && wanted !== 0) console.log(`serve: port ${wanted} is taken; using another`);
+    if (!url.endsWith(`:${wanted}/`) && wanted !== 0)
+      console.log(`serve: port ${wanted} is taken; using another`);
     console.log(`SpecCalc is being served at ${url}  (Ctrl+C to stop)`);
   } catch (err) {
     console.error(`serve: ${err.message}`);

@@ -12,9 +12,9 @@ namespace speccalc::json_write {
 
 void number(std::string& out, double x);  // as nlohmann: 1.0, 0.25, 1e-07, null
 void integer(std::string& out, long long x);
-void string(std::string& out, std::string_view text);  // quoted, escaped as nlohmann does
-void numbers(std::string& out, const std::vector<double>& xs);   // [x,...]
-void integers(std::string& out, const std::vector<int>& xs);     // [i,...]
+void string(std::string& out, std::string_view text);           // quoted, escaped as nlohmann does
+void numbers(std::string& out, const std::vector<double>& xs);  // [x,...]
+void integers(std::string& out, const std::vector<int>& xs);    // [i,...]
 // "key": at an object's start (first) or after a member; keys must come in sorted order to
 // match dump() (nlohmann's objects are std::map), which the caller keeps.
 void key(std::string& out, std::string_view name, bool first = false);

@@ -32,7 +32,12 @@ server.on('request', (req, res) => {
   res.on('finish', () => {
     const rel = new URL(req.url, url).pathname;
     const sent = Number(res.getHeader('content-length') || 0);
-    log.push({ rel, status: res.statusCode, sent, gzip: res.statusCode === 200 ? gzipSize(rel, sent) : 0 });
+    log.push({
+      rel,
+      status: res.statusCode,
+      sent,
+      gzip: res.statusCode === 200 ? gzipSize(rel, sent) : 0,
+    });
   });
 });
 
@@ -42,8 +47,13 @@ try {
   const context = await browser.newContext(); // empty cache
   const page = await context.newPage();
   const settled = async () => {
-    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true'
-      && document.documentElement.dataset.pending === '0', null, { timeout: 60000 });
+    await page.waitForFunction(
+      () =>
+        document.documentElement.dataset.ready === 'true' &&
+        document.documentElement.dataset.pending === '0',
+      null,
+      { timeout: 60000 },
+    );
     await page.waitForLoadState('networkidle');
   };
   await page.goto(url);
@@ -53,8 +63,10 @@ try {
   const gzip = sum(first, 'gzip');
   for (const r of first) console.log(`  ${r.status} ${r.rel}  ${r.gzip} B gzip, ${r.sent} B sent`);
   const over = gzip > FIRST_LOAD_BUDGET_BYTES;
-  console.log(`${over ? 'FAIL' : 'ok  '} first load: ${(gzip / 1000).toFixed(1)} KB gzip `
-    + `(${(sum(first, 'sent') / 1000).toFixed(1)} KB sent, ${first.length} requests); budget ${FIRST_LOAD_BUDGET_BYTES / 1000} KB`);
+  console.log(
+    `${over ? 'FAIL' : 'ok  '} first load: ${(gzip / 1000).toFixed(1)} KB gzip ` +
+      `(${(sum(first, 'sent') / 1000).toFixed(1)} KB sent, ${first.length} requests); budget ${FIRST_LOAD_BUDGET_BYTES / 1000} KB`,
+  );
   if (over) failed += 1;
 
   log = [];
@@ -64,8 +76,10 @@ try {
   const bodies = log.filter((r) => r.status === 200).map((r) => r.rel);
   // Only index.html may come again (revalidated: 304, or 200 if the browser chose to refetch it).
   const heavy = bodies.some((r) => r !== '/');
-  console.log(`${heavy ? 'FAIL' : 'ok  '} second visit: ${sent} B sent in ${log.length} requests `
-    + `(${log.map((r) => `${r.status} ${r.rel}`).join(', ')}); only index.html may be sent again`);
+  console.log(
+    `${heavy ? 'FAIL' : 'ok  '} second visit: ${sent} B sent in ${log.length} requests ` +
+      `(${log.map((r) => `${r.status} ${r.rel}`).join(', ')}); only index.html may be sent again`,
+  );
   if (heavy) failed += 1;
   await context.close();
 } finally {

@@ -5,7 +5,10 @@
 export const boot = { worker: null, error: null, early: [] };
 
 try {
-  boot.worker = new Worker(new URL('./core-worker.mjs', import.meta.url), { type: 'module', name: 'speccalc-core' });
+  boot.worker = new Worker(new URL('./core-worker.mjs', import.meta.url), {
+    type: 'module',
+    name: 'speccalc-core',
+  });
   boot.worker.onmessage = (e) => boot.early.push(e);
   boot.worker.onerror = (e) => {
     e.preventDefault(); // reported by client.mjs, which falls back to the page thread

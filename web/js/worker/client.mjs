@@ -49,7 +49,9 @@ let slotInFlight = false;
 function start() {
   if (started) return started;
   let resolveCommands;
-  commands = new Promise((r) => { resolveCommands = r; });
+  commands = new Promise((r) => {
+    resolveCommands = r;
+  });
   started = new Promise((resolve) => {
     let settled = false;
     // Before or after start: fall back to the page thread; a call in flight fails once.
@@ -57,15 +59,27 @@ function start() {
       if (worker) worker.terminate();
       worker = null;
       setMode('fallback', why);
-      for (const job of inFlight.values()) job.reject(new Error(`the background worker stopped: ${why}`));
+      for (const job of inFlight.values())
+        job.reject(new Error(`the background worker stopped: ${why}`));
       inFlight.clear();
       slotInFlight = false;
-      if (!settled) resolveCommands(fallbackCore().then((api) => api.commandNames()).then((l) => new Set(l), () => new Set()));
+      if (!settled)
+        resolveCommands(
+          fallbackCore()
+            .then((api) => api.commandNames())
+            .then(
+              (l) => new Set(l),
+              () => new Set(),
+            ),
+        );
       settled = true;
       resolve(false);
       Promise.resolve().then(pumpAll); // not from inside this executor: `started` is set after it
     };
-    const timer = setTimeout(() => fail(`it did not start within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(`it did not start within ${START_TIMEOUT_MS / 1000} s`),
+      START_TIMEOUT_MS,
+    );
     if (!boot.worker) {
       clearTimeout(timer);
       fail(String(boot.error && boot.error.message ? boot.error.message : boot.error));
@@ -101,7 +115,8 @@ function start() {
       pumpAll();
     };
     // What the worker said before this module was listening (boot.mjs kept it), in order.
-    for (const e of boot.early.splice(0)) (e.type === 'error' ? worker.onerror : worker.onmessage)(e);
+    for (const e of boot.early.splice(0))
+      (e.type === 'error' ? worker.onerror : worker.onmessage)(e);
   });
   return started;
 }

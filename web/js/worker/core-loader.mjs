@@ -20,9 +20,10 @@ async function loadData(name) {
 // Resolves to speccalc-api.mjs with the module instantiated. The .wasm is fetched and compiled
 // as it streams in, started before the JS wrapper is even imported (the two load in parallel).
 export async function loadCore() {
-  const compiled = typeof WebAssembly.compileStreaming === 'function'
-    ? WebAssembly.compileStreaming(fetch(WASM_URL)).catch(() => null) // e.g. a wrong MIME type
-    : Promise.resolve(null);
+  const compiled =
+    typeof WebAssembly.compileStreaming === 'function'
+      ? WebAssembly.compileStreaming(fetch(WASM_URL)).catch(() => null) // e.g. a wrong MIME type
+      : Promise.resolve(null);
   const api = await import('../../speccalc-api.mjs');
   const wasmModule = await compiled;
   await api.load(wasmModule ? { wasmModule, loadData } : { wasmUrl: WASM_URL, loadData });

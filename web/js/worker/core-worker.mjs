@@ -18,6 +18,12 @@ self.onmessage = async (event) => {
     self.postMessage({ id, ok: true, output });
   } catch (e) {
     const core = !!e && e.name === 'SpecCalcError' && typeof e.field === 'string';
-    self.postMessage({ id, ok: false, core, field: core ? e.field : '', message: String(e && e.message ? e.message : e) });
+    self.postMessage({
+      id,
+      ok: false,
+      core,
+      field: core ? e.field : '',
+      message: String(e && e.message ? e.message : e),
+    });
   }
 };
