@@ -16,8 +16,12 @@ source_id   short slug of `source` (eagle1, eagle1-issue5, eagle1-readme, eagle2
 family      the cost-model family of `method` (first matching rule wins):
               "DistillSpec ..."                         -> other (a distilled draft; its rows
                                                            carry no draft size we model)
-              REST, Token Recycling, HASS, SAM-Decoding -> other (retrieval / adjacency-matrix /
-                                                           differently trained heads we do not model)
+              "HASS"                                    -> eagle2 (EAGLE-2's head architecture and dynamic
+                                                           tree, trained differently: same cost per cycle)
+              "SAM-Decoding (SAMD[EAGLE2])"             -> eagle2 (suffix-automaton drafts with EAGLE-2 as
+                                                           the fallback drafter: EAGLE-2's passes dominate)
+              "REST"                                    -> retrieval (source rest)
+              "Token Recycling"                         -> retrieval (source token-recycling)
               "EAGLE-3 ..."                             -> eagle3 (incl. the "+ fused features" ablation)
               "EAGLE-2 ..."                             -> eagle2 (incl. the "remove feature-prediction
                                                            constraint" ablation: same head and tree)
@@ -114,7 +118,8 @@ SOURCE_IDS = [  # (prefix of `source`, slug); first match wins
 
 FAMILY_RULES = [  # (regex on `method`, family); first match wins
     (r"^DistillSpec", "other"),
-    (r"^(REST|Token Recycling|HASS|SAM-Decoding)", "other"),
+    (r"^(HASS|SAM-Decoding)", "eagle2"),
+    (r"^(REST|Token Recycling)", "retrieval"),
     (r"^EAGLE-3", "eagle3"),
     (r"^EAGLE-2", "eagle2"),
     (r"^EAGLE\b", "eagle1"),
@@ -292,7 +297,13 @@ def method_params_for(r, family, source_id, target_id):
     spec_bench_harness = source_id == "specbench" or (
         source_id in ("eagle2", "eagle3") and family in ("eagle1", "medusa", "hydra", "lookahead",
                                                         "pld"))
-    if spec_bench_harness:
+    if family == "retrieval":
+        # Spec-Bench's run scripts: REST verifies up to 64 retrieved tokens in a trie
+        # (num_draft = 64), Token Recycling a static tree of 80 (its paper's default).
+        # Assumed settings: the rows state none.
+        p = ({"source": "rest", "k": 64} if r["method"].startswith("REST")
+             else {"source": "token-recycling", "k": 80})
+    elif spec_bench_harness:
         # Spec-Bench eval.sh settings (drafts.json tree_and_draft_defaults.spec_bench_method_settings);
         # EAGLE-2 ran its baselines "with Spec-Bench code" at default settings, and EAGLE-3's
         # baseline rows (V13B) are EAGLE-2's.
@@ -302,6 +313,10 @@ def method_params_for(r, family, source_id, target_id):
              "hydra": {"choices": "mc_sim_7b_63"},
              "lookahead": {"ngram": 5, "window": 7, "guess": 7},
              "pld": {"ngram": 3, "k": 10}}.get(family, {})
+    elif family == "eagle2" and (r["method"].startswith("HASS") or r["method"].startswith("SAM-Decoding")):
+        # HASS and SAMD run EAGLE-2's dynamic tree at its defaults (60/50/48 total tokens, depth 6).
+        if size is not None:
+            p = {"total_token": 48 if size >= 70 else (50 if size >= 13 else 60), "depth": 6, "top_k": 10}
     elif family == "eagle2" and source_id in ("eagle2", "eagle3"):
         m = re.search(r"dynamic tree: (\d+) total draft tokens, depth (\d+), top-k (\d+)", draft)
         if m:
