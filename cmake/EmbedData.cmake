@@ -5,7 +5,7 @@
 # the presets, docs and scripts/fit_runtimes.py quote, but no core code reads them, so they are
 # not compiled in.
 set(SPECCALC_EMBEDDED_DATA models hardware runtimes published medusa-head-accuracy engine-measurements
-    workloads)
+    workloads published-tau)
 # published.json (1.1 MB, about 55 KB of the page's gzipped first load) is left out of the WASM
 # build: its accessor returns an empty view there, and the page fetches the file only when a
 # command needs it (speccalc::Data, wasm/speccalc-api.mjs).

@@ -128,8 +128,9 @@ TEST(AcceptancePublished, MeanOfTheMatchingRows) {
 }
 
 TEST(AcceptancePublished, LookupAgreesWithTheFullTableParse) {
-  // published_tau reads only the columns it needs; recompute every family x target mean from
-  // load_published()'s rows with the documented rule and compare.
+  // published_tau reads the precomputed means of core/data/published-tau.json; recompute every
+  // family x target mean from load_published()'s rows with the documented rule (HASS and SAMD
+  // rows are other drafters costed as EAGLE-2: not EAGLE-2's acceptance) and compare.
   auto rows = load_published();
   ASSERT_TRUE(rows.ok());
   int checked = 0;
@@ -139,7 +140,8 @@ TEST(AcceptancePublished, LookupAgreesWithTheFullTableParse) {
     int greedy_n = 0, unstated_n = 0;
     for (const auto& r : rows.value()) {
       if (r.family != probe.family || r.target_id != probe.target_id || !r.tau || r.superseded ||
-          r.dataset.rfind("Mean (", 0) == 0)
+          r.dataset.rfind("Mean (", 0) == 0 || r.method.rfind("HASS", 0) == 0 ||
+          r.method.rfind("SAM-Decoding", 0) == 0)
         continue;
       if (!r.temperature) {
         unstated_sum += *r.tau;

@@ -155,7 +155,7 @@ TEST(PublishedTable, HardwareAssumptionsAreExplicit) {
 
 TEST(PublishedTable, NormalizedIdsComeFromTheContractLists) {
   const std::set<std::string> families = {"ar", "sps", "pld", "lookahead", "medusa", "hydra",
-                                          "eagle1", "eagle2", "eagle3", "other"};
+                                          "eagle1", "eagle2", "eagle3", "retrieval", "other"};
   const std::set<std::string> models = {
       "", "vicuna-7b-v1.3", "vicuna-13b-v1.3", "vicuna-33b-v1.3", "llama2-chat-7b",
       "llama2-chat-13b", "llama2-chat-70b", "llama3-instruct-8b", "llama3-instruct-70b",

@@ -12,4 +12,5 @@ std::string_view published();  // core/data/published.json; empty where not embe
 std::string_view medusa_head_accuracy();  // core/data/medusa-head-accuracy.json
 std::string_view engine_measurements();   // core/data/engine-measurements.json
 std::string_view workloads();  // core/data/workloads.json
+std::string_view published_tau();  // core/data/published-tau.json
 }  // namespace speccalc::data
