@@ -32,6 +32,8 @@ step "dist/"
 # (.gz, .br) and a manifest.json; rebuilt from scratch so files deleted from web/ do not linger.
 node scripts/assemble-dist.mjs dist.tmp --dir .=web \
   --file speccalc.mjs=build-wasm/wasm/speccalc.mjs --file speccalc.wasm=build-wasm/wasm/speccalc.wasm \
+  --file speccalc-full.mjs=build-wasm/wasm/speccalc-full.mjs \
+  --file speccalc-full.wasm=build-wasm/wasm/speccalc-full.wasm \
   --file speccalc-api.mjs=wasm/speccalc-api.mjs --file speccalc-error.mjs=wasm/speccalc-error.mjs \
   --file published.json=core/data/published.json >/dev/null
 rm -rf dist

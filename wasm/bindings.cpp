@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "command_registry.hpp"
 #include "speccalc/api.hpp"
 
 namespace {
@@ -64,6 +65,15 @@ EMSCRIPTEN_KEEPALIVE Result* speccalc_command_names() {
 }
 
 // Which table `command` reads ("published" or ""), as the output of an ok result.
+// Every command of core/src/commands.def, including those only the full module runs: what the
+// page may call (speccalc-api.mjs loads the full module for the rest).
+EMSCRIPTEN_KEEPALIVE Result* speccalc_all_command_names() {
+  speccalc::Response r;
+  r.ok = true;
+  r.output = speccalc::all_command_names();
+  return make_result(std::move(r));
+}
+
 EMSCRIPTEN_KEEPALIVE Result* speccalc_data_needed(const char* command, uint32_t command_bytes) {
   speccalc::Response r;
   r.ok = true;

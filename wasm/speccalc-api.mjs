@@ -9,6 +9,10 @@
 //   loadData   - async (name) => text, for the tables a command reads that the module does not
 //                embed (the core says which: dataNeeded(command), e.g. 'published'). Each is
 //                loaded once, when the first command needs it.
+//   fullWasmUrl / fullWasmBinary - where the full module's .wasm is (speccalc-full.mjs): the
+//                first-load module carries only the page's commands (core/src/commands.def);
+//                a command it lacks (sizing, tables, validate, fit, ...) loads the full module
+//                then, once. Without these, such a command is the core's unknown-command error.
 import createSpecCalcModule from './speccalc.mjs';
 import { SpecCalcError } from './speccalc-error.mjs';
 
@@ -54,6 +58,8 @@ export function bind(mod) {
     run: (command, input, published = '') =>
       withBytes([command, input, published], (a) => take(mod._speccalc_run(...a))),
     commandNames: () => take(mod._speccalc_command_names()).output.split(', ').filter((s) => s.length > 0),
+    // Every command, also those only the full module runs.
+    allCommandNames: () => take(mod._speccalc_all_command_names()).output.split(', ').filter((s) => s.length > 0),
     dataNeeded: (command) => {
       if (!needs.has(command)) needs.set(command, withBytes([command], (a) => take(mod._speccalc_data_needed(...a))).output);
       return needs.get(command);
@@ -86,26 +92,58 @@ function streamingInstantiator(url, onError) {
   };
 }
 
+// One Emscripten module from its factory, given the compiled module, a URL or the bytes.
+function instantiate(factory, { wasmUrl, wasmModule, ...rest }) {
+  return new Promise((resolve, reject) => {
+    const settings = { ...rest };
+    if (wasmModule) {
+      settings.instantiateWasm = (imports, done) => {
+        WebAssembly.instantiate(wasmModule, imports).then((instance) => done(instance, wasmModule), reject);
+        return {};
+      };
+    } else if (wasmUrl) {
+      settings.instantiateWasm = streamingInstantiator(String(wasmUrl), reject);
+    }
+    factory(settings).then((mod) => resolve(bind(mod)), reject);
+  });
+}
+
+let fullPromise = null;
+
+// The full module (every command), loaded the first time a command the first-load module lacks
+// is called; null when load() was given no full module.
+function loadFull() {
+  const { fullWasmUrl, fullWasmBinary } = firstOptions;
+  if (!fullWasmUrl && !fullWasmBinary) return null;
+  if (!fullPromise) {
+    fullPromise = import('./speccalc-full.mjs')
+      .then(({ default: factory }) =>
+        instantiate(factory, fullWasmBinary ? { wasmBinary: fullWasmBinary } : { wasmUrl: fullWasmUrl }),
+      )
+      .catch((err) => {
+        fullPromise = null;
+        throw err;
+      });
+  }
+  return fullPromise;
+}
+
+// The bound module that runs `command`: the first-load one when it has the command.
+async function coreFor(command, options) {
+  const first = await load(options);
+  if (first.commandNames().includes(command)) return first;
+  return (await loadFull()) || first;
+}
+
 // Resolves to the bound module ({run, commandNames, dataNeeded}). Options apply to the first
 // call only (the module is memoised); a failed load is forgotten so a later call can retry.
 export function load(options = {}) {
   if (!modulePromise) {
     if (Object.keys(options).length > 0) firstOptions = { ...options };
     options = firstOptions;
-    const { wasmUrl, wasmModule, loadData: loader, ...rest } = options;
+    const { loadData: loader, fullWasmUrl, fullWasmBinary, ...rest } = options;
     loadData = loader || null;
-    modulePromise = new Promise((resolve, reject) => {
-      const settings = { ...rest };
-      if (wasmModule) {
-        settings.instantiateWasm = (imports, done) => {
-          WebAssembly.instantiate(wasmModule, imports).then((instance) => done(instance, wasmModule), reject);
-          return {};
-        };
-      } else if (wasmUrl) {
-        settings.instantiateWasm = streamingInstantiator(String(wasmUrl), reject);
-      }
-      createSpecCalcModule(settings).then((mod) => resolve(bind(mod)), reject);
-    }).catch((err) => {
+    modulePromise = instantiate(createSpecCalcModule, rest).catch((err) => {
       modulePromise = null;
       throw err;
     });
@@ -130,7 +168,7 @@ function dataText(name) {
 // then drops that instance, so the next call loads a fresh one, and throws a plain Error
 // (not a SpecCalcError: no input field is at fault).
 export async function call(command, input, options) {
-  const core = await load(options);
+  const core = await coreFor(String(command), options);
   const name = core.dataNeeded(String(command));
   const text = name ? await dataText(name) : '';
   let r;
@@ -138,6 +176,7 @@ export async function call(command, input, options) {
     r = core.run(String(command), String(input), text);
   } catch (err) {
     modulePromise = null;
+    fullPromise = null;
     const why = err && err.message ? err.message : String(err);
     throw new Error(`the core stopped on '${String(command)}' (${why}); it will be reloaded`);
   }
@@ -145,7 +184,10 @@ export async function call(command, input, options) {
   return r.output;
 }
 
-// The registered command names, as an array.
+// The registered command names, as an array: with a full module given, every command (the
+// full module is not loaded for this).
 export async function commandNames(options) {
-  return (await load(options)).commandNames();
+  const first = await load(options);
+  const { fullWasmUrl, fullWasmBinary } = firstOptions;
+  return fullWasmUrl || fullWasmBinary ? first.allCommandNames() : first.commandNames();
 }

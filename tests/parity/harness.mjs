@@ -20,7 +20,12 @@ export function distFile(dist, name) {
 export async function loadWasmAfterChecks(dist, nativeBin) {
   if (!fs.existsSync(nativeBin)) throw new Error(`${nativeBin} not found: run scripts/build.sh first`);
   const api = await import(pathToFileURL(distFile(dist, 'speccalc-api.mjs')).href);
-  const core = await api.load({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc.wasm')) });
+  // The page's first-load module and the full one (every command): a command runs in the
+  // first-load module when it has it, as on the page, so both are held to native's bytes.
+  const first = await api.load({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc.wasm')) });
+  const { default: fullFactory } = await import(pathToFileURL(distFile(dist, 'speccalc-full.mjs')).href);
+  const full = api.bind(await fullFactory({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc-full.wasm')) }));
+  const firstNames = new Set(first.commandNames());
   const tables = new Map();
   const table = (name) => {
     if (!tables.has(name)) tables.set(name, fs.readFileSync(distFile(dist, `${name}.json`), 'utf8'));
@@ -28,11 +33,14 @@ export async function loadWasmAfterChecks(dist, nativeBin) {
   };
   return {
     run(command, input) {
+      const core = firstNames.has(command) ? first : full;
       const name = core.dataNeeded(command);
       return core.run(command, input, name ? table(name) : '');
     },
-    // Comma separated, as the core's command_names() prints them.
-    commandNames: () => core.commandNames().join(', '),
+    // Comma separated, as the core's command_names() prints them (the full module's list).
+    commandNames: () => full.commandNames().join(', '),
+    // The page module's own list, for tests that check what the first load carries.
+    firstLoadCommandNames: () => first.commandNames(),
   };
 }
 

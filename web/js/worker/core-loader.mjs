@@ -3,6 +3,9 @@
 // (client.mjs). The build renames every file to a content-hashed name and rewrites these
 // URLs (scripts/assemble-dist.mjs), so the browser may cache them for good.
 const WASM_URL = new URL('../../speccalc.wasm', import.meta.url);
+// Every command the first-load module lacks (sizing, tables, validate, ...) runs in the full
+// module, fetched the first time one is called (speccalc-api.mjs).
+const FULL_WASM_URL = new URL('../../speccalc-full.wasm', import.meta.url);
 // Tables the module does not embed, fetched the first time a command reads one (the core says
 // which: speccalc-api.mjs asks dataNeeded(command)).
 const DATA_URLS = {
@@ -26,6 +29,10 @@ export async function loadCore() {
       : Promise.resolve(null);
   const api = await import('../../speccalc-api.mjs');
   const wasmModule = await compiled;
-  await api.load(wasmModule ? { wasmModule, loadData } : { wasmUrl: WASM_URL, loadData });
+  await api.load(
+    wasmModule
+      ? { wasmModule, loadData, fullWasmUrl: FULL_WASM_URL }
+      : { wasmUrl: WASM_URL, loadData, fullWasmUrl: FULL_WASM_URL },
+  );
   return api;
 }
