@@ -1,6 +1,6 @@
 // Wires the page: URL fragment -> config -> core -> views, and form edits -> core -> URL.
 // Views only draw; the core computes; this file decides what runs when.
-import { callJson, callText, describeError, hasCommand, SpecCalcError } from './api.mjs';
+import { callJson, callText, describeError, SpecCalcError } from './api.mjs';
 import { currentFragment, decodeFragment, encodeConfig, writeFragment } from './state.mjs';
 import { $, download } from './dom.mjs';
 import { InputsView } from './views/inputs.mjs';
@@ -91,6 +91,7 @@ async function evaluate(config, { force = false, writeUrl = true } = {}) {
     inputs.clearErrors();
     inputs.tauHint = Number(result.tau.toFixed(2));
     inputs.show(result.config, { force });
+    inputs.showEngine(result.engine);
     results.show(result);
     results.setStale(false);
     root.dataset.fragment = fragment;
@@ -114,10 +115,6 @@ async function evaluate(config, { force = false, writeUrl = true } = {}) {
 // Engine settings that reproduce the current method (the core's export command).
 async function showEngines(config, seq) {
   try {
-    if (!(await hasCommand('export'))) {
-      results.showEngines(null);
-      return;
-    }
     const exp = await callJson('export', config);
     if (seq === state.seq) results.showEngines(exp);
   } catch (e) {

@@ -4,6 +4,7 @@
 //   tau      2 decimals                (3.20)
 //   tokens/s 1 decimal below 1000, else grouped integer
 //   time, bytes, FLOPs: 3 significant digits with an SI prefix
+//   memory in GB: 3 significant digits (65.7 GB)
 
 export function speedup(x) {
   return `${x.toFixed(2)}×`;
@@ -46,6 +47,11 @@ export function bytes(x) {
 
 export function flops(x) {
   return si(x, 'FLOP');
+}
+
+// Memory the core reports in GB (1e9 bytes): 3 significant digits ("65.7 GB", not 65.662895616).
+export function gb(x) {
+  return `${sig3(x)} GB`;
 }
 
 export function intensity(x) {

@@ -321,6 +321,17 @@ export class InputsView {
     return out;
   }
 
+  // The chosen engine in one line, and a badge when no speculative measurement validates it
+  // (the core's `engine` of the evaluated config).
+  showEngine(engine) {
+    $('#engine-text', this.form).textContent = engine.summary;
+    const badge = $('#engine-badge', this.form);
+    badge.hidden = engine.validated;
+    badge.title = engine.validated ? '' : 'No published speculative-decoding measurement on this engine checks these speedups';
+    $('#engine-summary', this.form).dataset.validated = String(engine.validated);
+    $('#engine-summary', this.form).title = engine.validated_by;
+  }
+
   clearErrors() {
     for (const node of this.form.querySelectorAll('.field-error:not(.form-error)')) node.remove();
     for (const node of this.form.querySelectorAll('[aria-invalid]')) {
