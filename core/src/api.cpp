@@ -3,6 +3,8 @@
 #include <cstddef>
 
 #include "commands.hpp"
+#include "engine_import.hpp"
+#include "evaluated_tree.hpp"
 #include "output_guard.hpp"
 #include "speccalc/sizing.hpp"
 #include "speccalc/sweep.hpp"
@@ -23,6 +25,7 @@ struct Command {
 const Command kCommands[] = {
     {"eval", commands::eval},
     {"eval-link", commands::eval_link},
+    {"eval-tree", commands::eval_tree},
     {"link", commands::link},
     {"decode-link", commands::decode_link},
     {"normalize", commands::normalize},
@@ -35,6 +38,7 @@ const Command kCommands[] = {
     {"sweep", commands::sweep},
     {"size", commands::size},
     {"export", commands::export_engines},
+    {"import-engine", commands::import_engine},
     {"tables", commands::tables},
     {"validate", commands::validate},
 };

@@ -182,15 +182,15 @@ TEST(Validation, SizesJustOutsideTheLimitsAreRefused) {
 }
 
 TEST(Validation, HugeNegativeAndFractionalIntegersAreRefused) {
-  EXPECT_TRUE(IsError("eval", R"({"batch": 2.5})", "batch", "must be an integer, got a number"));
-  EXPECT_TRUE(IsError("eval", R"({"batch": 1e300})", "batch", "must be an integer, got a number"));
+  EXPECT_TRUE(IsError("eval", R"({"batch": 2.5})", "batch", "enter a whole number, not a number"));
+  EXPECT_TRUE(IsError("eval", R"({"batch": 1e300})", "batch", "enter a whole number, not a number"));
   EXPECT_TRUE(IsError("eval", R"({"batch": 9223372036854775808})", "batch",
                       "must be an integer between 1 and 4096"));
   EXPECT_TRUE(IsError("eval", R"({"batch": -9223372036854775808})", "batch",
                       "must be between 1 and 4096, got -9223372036854775808"));
   // 2^64 does not fit any integer type; nlohmann reads it as a double.
   EXPECT_TRUE(IsError("eval", R"({"batch": 18446744073709551616})", "batch",
-                      "must be an integer, got a number"));
+                      "enter a whole number, not a number"));
   EXPECT_TRUE(IsError("tree-optimize", R"({"acceptance": {"alpha": 0.5}, "budget": 18446744073709551615})",
                       "budget", "must be in [1, 4096], got 4097"));
   EXPECT_TRUE(IsError("tree-optimize", R"({"acceptance": {"alpha": 0.5}, "budget": -9223372036854775808})",
@@ -297,10 +297,10 @@ TEST(Validation, UnknownKeysAreRefusedEverywhere) {
 }
 
 TEST(Validation, WrongTypesNameTheField) {
-  EXPECT_TRUE(IsError("eval", R"({"batch": "4"})", "batch", "must be an integer, got a string"));
-  EXPECT_TRUE(IsError("eval", R"({"batch": true})", "batch", "must be an integer, got a boolean"));
-  EXPECT_TRUE(IsError("eval", R"({"batch": null})", "batch", "must be an integer, got null"));
-  EXPECT_TRUE(IsError("eval", R"({"batch": [1]})", "batch", "must be an integer, got an array"));
+  EXPECT_TRUE(IsError("eval", R"({"batch": "4"})", "batch", "enter a whole number, not '4'"));
+  EXPECT_TRUE(IsError("eval", R"({"batch": true})", "batch", "enter a whole number, not a boolean"));
+  EXPECT_TRUE(IsError("eval", R"({"batch": null})", "batch", "enter a whole number, not null"));
+  EXPECT_TRUE(IsError("eval", R"({"batch": [1]})", "batch", "enter a whole number, not an array"));
   EXPECT_TRUE(IsError("eval", R"({"acceptance": {"per_position": [0.5, "x"]}})",
                       "acceptance.per_position[1]", "must be a number, got a string"));
   EXPECT_TRUE(IsError("eval", R"({"dtype": 16})", "dtype", "must be a string or an object {weights, kv}"));

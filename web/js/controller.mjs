@@ -77,7 +77,8 @@ const sizing = new SizingView($('#sizing-view'), { onApply: applyConfig });
 
 // Evaluates a config. On success everything is redrawn and the URL updated; on failure the
 // core's message goes beside its field and the last good result stays, marked stale.
-async function evaluate(config, { force = false, writeUrl = true } = {}) {
+// url: 'push' (a user's edit: Back undoes it), 'replace' (a link opened as is) or 'none'.
+async function evaluate(config, { force = false, url = 'push' } = {}) {
   const seq = ++state.seq;
   const done = busy();
   try {
@@ -87,7 +88,7 @@ async function evaluate(config, { force = false, writeUrl = true } = {}) {
     state.config = result.config;
     state.result = result;
     state.fragment = fragment;
-    if (writeUrl) writeFragment(fragment);
+    if (url !== 'none') writeFragment(fragment, { push: url === 'push' });
     inputs.clearErrors();
     inputs.tauHint = Number(result.tau.toFixed(2));
     inputs.show(result.config, { force });
@@ -133,7 +134,16 @@ function onEdit({ field, immediate }) {
     const changed = lastEditField;
     lastEditField = null;
     showBanner('');
-    evaluate(inputs.read(changed));
+    let config;
+    try {
+      config = inputs.read(changed);
+    } catch (e) {
+      // The form itself could not be read (a custom JSON box that does not parse).
+      inputs.showError(e);
+      results.setStale(state.result !== null);
+      return;
+    }
+    evaluate(config);
   }, immediate ? 0 : EDIT_DELAY_MS);
 }
 
@@ -147,12 +157,13 @@ async function openFragment(fragment) {
   const done = busy();
   try {
     const config = await decodeFragment(fragment);
-    await applyConfig(config);
+    showBanner('');
+    await evaluate(config, { force: true, url: 'replace' });
   } catch (e) {
     // A link that cannot be opened: say why, keep (or load) a working calculator, and leave
     // the address bar alone until the user edits something.
     showBanner(`This link could not be opened — ${describeError(e)}`);
-    if (!state.result) await evaluate(await starterConfig(), { force: true, writeUrl: false });
+    if (!state.result) await evaluate(await starterConfig(), { force: true, url: 'none' });
     if (e instanceof SpecCalcError) inputs.showError(e);
   } finally {
     done();
@@ -270,6 +281,25 @@ function wireSharing() {
   });
 }
 
+// Paste a vLLM --speculative-config or SGLang flags: the core's import-engine turns them into
+// a config (on top of the current one), which then evaluates like any other edit.
+function wireImport() {
+  const form = $('#import-form');
+  const status = $('#import-status');
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      const out = await callJson('import-engine', { engine: $('#i-engine').value, text: $('#i-text').value, config: state.config });
+      status.className = 'hint';
+      status.textContent = ['Imported.', ...out.notes].join(' ');
+      await applyConfig(out.config);
+    } catch (err) {
+      status.className = 'field-error';
+      status.textContent = describeError(err);
+    }
+  });
+}
+
 async function loadLists() {
   const kinds = ['models', 'hardware', 'runtimes', 'methods', 'drafts'];
   const lists = await Promise.all(kinds.map((k) => callJson('list', k).catch(() => [])));
@@ -290,17 +320,21 @@ async function main() {
   });
   wireSharing();
   wireExamples();
+  wireImport();
   const done = busy('Loading the calculator…');
   try {
     state.lists = await loadLists();
     inputs.setPresets(state.lists);
     const fragment = currentFragment();
     if (fragment) await openFragment(fragment);
-    else await evaluate(await starterConfig(), { force: true });
-    window.addEventListener('hashchange', () => {
+    else await evaluate(await starterConfig(), { force: true, url: 'replace' });
+    // A pasted link (hashchange) or Back / Forward through edits (popstate): show that state.
+    const follow = () => {
       const f = currentFragment();
       if (f && f !== state.fragment) openFragment(f);
-    });
+    };
+    window.addEventListener('hashchange', follow);
+    window.addEventListener('popstate', follow);
     tables.init().catch((e) => showBanner(`Published data unavailable: ${describeError(e)}`));
   } catch (e) {
     showBanner(`The calculator could not start: ${describeError(e)}`);

@@ -25,11 +25,13 @@ export async function encodeConfig(config) {
   return link.startsWith('#') ? link.slice(1) : link;
 }
 
-// Replace (not push) so editing a field does not fill the history; replaceState fires no
-// hashchange, so the page only reacts to fragments it did not write itself.
-export function writeFragment(fragment) {
+// Each edit pushes one history entry (the controller debounces typing into one edit), so Back
+// and Forward step through edits; opening a link or the first load replaces. Neither fires
+// hashchange, so the page only reacts to fragments it did not write itself (and to popstate).
+export function writeFragment(fragment, { push = false } = {}) {
   if (currentFragment() === fragment) return;
-  history.replaceState(null, '', `#${fragment}`);
+  if (push) history.pushState(null, '', `#${fragment}`);
+  else history.replaceState(null, '', `#${fragment}`);
 }
 
 export function shareUrl() {

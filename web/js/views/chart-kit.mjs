@@ -58,6 +58,20 @@ export class ChartSlot {
     this.note.textContent = text || '';
   }
 
+  // The plotted values as a table under the chart, so they are reachable by keyboard, touch and
+  // screen readers, not only by hovering. rows: arrays of display strings, one per point.
+  setTable(headers, rows) {
+    let box = $('.chart-values', this.figure);
+    if (!box) {
+      box = el('details', { class: 'chart-values', 'data-testid': 'chart-values' }, el('summary', { text: 'Values' }), el('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Chart values' }));
+      this.figure.append(box);
+    }
+    const wrap = clear($('.table-wrap', box));
+    wrap.append(el('table', {},
+      el('thead', {}, el('tr', {}, ...headers.map((h) => el('th', { scope: 'col', text: h })))),
+      el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => (i === 0 ? el('th', { scope: 'row', text: c }) : el('td', { text: c }))))))));
+  }
+
   // JSON and CSV export of what the chart shows (rows: objects with the same keys).
   setExport(name, rows) {
     if (!this.actions) return;

@@ -29,7 +29,7 @@ function roofsOf(result) {
 }
 
 function achieved(p) {
-  return p.achieved_flops_per_s ?? (p.time_s > 0 ? p.flops / p.time_s : null);
+  return p.achieved_flops_per_s;
 }
 
 export class ChartsView {
@@ -78,6 +78,7 @@ export class ChartsView {
       cursor: { points: { size: 10 } },
     }, data);
     slot.figure.dataset.roofs = String(roof ? roof.roofs.length : 0);
+    slot.setTable(['Pass', 'Arithmetic intensity', 'Achieved FLOP/s', 'Bound'], pts.map(({ p, label }) => [label, fmt.intensity(p.arithmetic_intensity), fmt.si(achieved(p), 'FLOP/s'), p.bound]));
     const r = roof && roof.raw;
     slot.setNote(r
       ? `Datasheet roof: ${fmt.si(r.bandwidth_bytes_per_s, 'B/s')}, ${fmt.si(r.peak_flops_per_s, 'FLOP/s')}. Effective roof (this runtime): ${fmt.si(r.effective_bandwidth_bytes_per_s, 'B/s')}, ${fmt.si(r.effective_flops_per_s, 'FLOP/s')}; ridge at ${fmt.plain(r.ridge_point_flops_per_byte)} FLOP/byte. Points sit below the roof by the per-pass overheads.`
@@ -124,9 +125,12 @@ export class ChartsView {
     }, [x, points.map((p) => p.result.speedup), points.map((p) => p.result.tau)]);
     const best = points.reduce((a, b) => (b.result.speedup > a.result.speedup ? b : a));
     slot.setNote(`Best on this grid: ${axis} = ${best.value} (${fmt.speedup(best.result.speedup)}).${measuredNote(dots)}`);
-    slot.setExport(`sweep-${axis}`, points.map((p) => ({ [axis]: p.value, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s })));
+    slot.setTable([axis, 'Speedup', 'τ', 'Fits in memory'], points.map((p) => [String(p.value), fmt.speedup(p.result.speedup), fmt.tau(p.result.tau), p.result.fits_in_memory ? 'yes' : 'no']));
+    slot.setExport(`sweep-${axis}`, points.map((p) => ({ ...setupOf(config), [axis]: p.value, fits_in_memory: p.result.fits_in_memory, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s })));
   }
 
+  // Points the core marks infeasible (they do not fit in memory) are dropped from the lines and
+  // named in the note; the break-even batch is the sweep's own `break_even_batch`.
   async showBatch(config, measured = []) {
     const slot = this.batch;
     const raw = await sweep(config, 'batch', BATCHES);
@@ -138,11 +142,10 @@ export class ChartsView {
       slot.setNote('No valid point in the sweep.');
       return;
     }
-    // The break-even batch is the first swept batch where speculation stops paying (speedup < 1).
-    const firstLoss = points.find((p) => p.result.speedup < 1);
-    const breakEven = raw.meta?.break_even_batch ?? (firstLoss ? firstLoss.value : null);
-    const thr = (r) => r.throughput_tokens_per_s ?? r.tokens_per_s;
-    const baseThr = (r) => r.baseline_throughput_tokens_per_s ?? r.baseline_tokens_per_s;
+    const fits = (p) => p.result.fits_in_memory;
+    const breakEven = raw.meta.break_even_batch ?? null;
+    const tooBig = points.filter((p) => !fits(p)).map((p) => p.value);
+    const shown = (f) => points.map((p) => (fits(p) ? f(p.result) : null));
     slot.draw({
       series: [
         { label: 'batch' },
@@ -158,15 +161,22 @@ export class ChartsView {
       ],
       plugins: [
         markerPlugin(() => breakEven, 'break-even', '--bad'),
+        markerPlugin(() => tooBig[0] ?? null, 'does not fit', '--warn'),
         markerPlugin(() => config.batch, 'current', '--accent'),
         dotsPlugin(dots),
       ],
-    }, [points.map((p) => p.value), points.map((p) => p.result.speedup), points.map((p) => thr(p.result)), points.map((p) => baseThr(p.result) ?? null)]);
+    }, [points.map((p) => p.value), shown((r) => r.speedup), shown((r) => r.tokens_per_s), shown((r) => r.baseline_tokens_per_s)]);
     slot.figure.dataset.breakEven = breakEven === null ? 'none' : String(breakEven);
-    slot.setNote(`${breakEven === null
-      ? `Speculation pays off at every batch up to ${points[points.length - 1].value}.`
-      : `Break-even: speculation stops paying off at batch ${breakEven} on this grid.`}${measuredNote(dots)}`);
-    slot.setExport('sweep-batch', points.map((p) => ({ batch: p.value, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s, baseline_tokens_per_s: p.result.baseline_tokens_per_s })));
+    slot.figure.dataset.infeasible = tooBig.join(',');
+    const fitting = points.filter(fits);
+    const pays = breakEven === null
+      ? (fitting.length ? `Speculation pays off at every batch that fits, up to ${fitting[fitting.length - 1].value}.` : '')
+      : `Break-even: speculation stops paying off at batch ${breakEven} on this grid.`;
+    const memory = tooBig.length ? ` From batch ${tooBig[0]} the setup does not fit in GPU memory (dropped from the chart).` : '';
+    slot.setNote(`${pays}${memory}${measuredNote(dots)}`);
+    slot.setTable(['Batch', 'Speedup', 'Tokens/s, speculative', 'Tokens/s, plain', 'Fits in memory'], points.map((p) => [
+      String(p.value), fits(p) ? fmt.speedup(p.result.speedup) : '—', fits(p) ? fmt.rate(p.result.tokens_per_s) : '—', fmt.rate(p.result.baseline_tokens_per_s), fits(p) ? 'yes' : 'no']));
+    slot.setExport('sweep-batch', points.map((p) => ({ ...setupOf(config), batch: p.value, fits_in_memory: p.result.fits_in_memory, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s, baseline_tokens_per_s: p.result.baseline_tokens_per_s })));
   }
 
   // measured: [{family, speedup, label}] published rows for this model (may be empty).
@@ -208,8 +218,23 @@ export class ChartsView {
     slot.setNote(measuredBy.size
       ? 'Bars: predicted with each family\'s defaults and the acceptance above. Dots: the best published speedup for this model (on the GPU the source used).'
       : 'Bars: predicted with each family\'s defaults and the acceptance above. The dashed line is 1× (no gain).');
-    slot.setExport('families', points.map((p) => ({ family: p.value, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s, published_speedup: measuredBy.get(p.value) ?? '' })));
+    slot.setTable(['Family', 'Speedup', 'τ', 'Fits in memory', 'Published (best row)'], points.map((p) => [p.value, fmt.speedup(p.result.speedup), fmt.tau(p.result.tau), p.result.fits_in_memory ? 'yes' : 'no', measuredBy.has(p.value) ? fmt.speedup(measuredBy.get(p.value)) : '—']));
+    slot.setExport('families', points.map((p) => ({ ...setupOf(config), family: p.value, fits_in_memory: p.result.fits_in_memory, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s, published_speedup: measuredBy.get(p.value) ?? '' })));
   }
+}
+
+// The setup a chart's rows belong to, so an exported CSV says what it was computed for.
+function setupOf(config) {
+  const m = config.method;
+  return {
+    target: typeof config.target === 'string' ? config.target : 'custom',
+    hardware: typeof config.hardware === 'string' ? config.hardware : 'custom',
+    gpus: config.gpus,
+    engine: typeof config.runtime === 'string' ? config.runtime : config.runtime.profile,
+    batch: config.batch,
+    context: config.context,
+    method: m.family,
+  };
 }
 
 // Published rows of this family whose reproducing config states the plotted parameter.

@@ -2,6 +2,7 @@
 // core validation errors beside the field they name. It validates nothing itself: text that is not
 // a number is passed to the core as a string so the core's message explains what is wrong.
 import { el, $, clear } from '../dom.mjs';
+import { SpecCalcError } from '../api.mjs';
 
 const CUSTOM = '__custom__';
 // Keys a custom target / GPU object may have (core/src/config.cpp); a preset's list entry
@@ -265,9 +266,15 @@ export class InputsView {
     for (const field of ['target', 'hardware']) {
       if (v(`#f-${field}`) !== CUSTOM) config[field] = v(`#f-${field}`);
       else {
-        // Text that is not JSON goes to the core as is; it answers with the reason.
+        // The box holds a JSON object: text that does not parse is named as such here (sent on,
+        // the core would read it as an unknown preset name).
         const text = v(`#f-${field}-json`);
-        config[field] = text.trim() ? parseJson(text) : this.custom[field];
+        try {
+          config[field] = text.trim() ? JSON.parse(text) : this.custom[field];
+        } catch (e) {
+          const example = field === 'target' ? '{"num_layers": 32, "hidden": 4096}' : '{"mem_bw_gbps": 2039}';
+          throw new SpecCalcError(field, `is not valid JSON (${e.message}); write an object such as ${example}`);
+        }
       }
     }
     config.gpus = parseScalar(v('#f-gpus'));
