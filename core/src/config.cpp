@@ -192,10 +192,12 @@ bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* er
         r.profile = f->get<std::string>();
       } else if (key == "measured_decode_step_s") {
         if (!fields::number_value(*f, path, 1e-6, 100, &r.measured_decode_step_s, err)) return false;
+      } else if (key == "measured_decode_batch") {
+        if (!fields::int_value(*f, path, 1, ConfigLimits::kMaxBatch, &r.measured_decode_batch, err)) return false;
       } else {
         RuntimeParams probe;
         if (!runtime_param(probe, key)) {
-          std::string list = "profile, measured_decode_step_s";
+          std::string list = "profile, measured_decode_step_s, measured_decode_batch";
           for (const char* const* n = runtime_param_names(); *n; ++n) list += std::string(", ") + *n;
           *err = make_error(path.size() > 80 ? path.substr(0, 80) + "..." : path,
                             "unknown field; expected one of: " + list);
@@ -212,6 +214,10 @@ bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* er
   } else if (it != doc.end()) {
     *err = make_error("runtime", "must be a profile name or an object, got " +
                                      fields::describe_type(*it));
+    return false;
+  }
+  if (r.measured_decode_batch > 0 && r.measured_decode_step_s == 0) {
+    *err = make_error("runtime.measured_decode_batch", "needs runtime.measured_decode_step_s");
     return false;
   }
   r.resolved = catalog.find_runtime(r.profile)->params;
@@ -315,6 +321,21 @@ int64_t default_total_token(const ModelArch& target) {
   return 48;
 }
 
+bool parse_draft_placement(const json& obj, const Catalog& catalog, Config* c, Error* err) {
+  MethodConfig& m = c->method;
+  m.draft_runtime.clear();
+  m.draft_tensor_parallel_size = 1;
+  if (!fields::read_string(obj, "draft_runtime", "method", &m.draft_runtime, err, 32)) return false;
+  if (!m.draft_runtime.empty() && !catalog.find_runtime(m.draft_runtime)) {
+    std::string known;
+    for (const auto& r : catalog.runtimes) known += (known.empty() ? "" : ", ") + r.id;
+    *err = make_error("method.draft_runtime", "unknown runtime profile; known: " + known);
+    return false;
+  }
+  return fields::read_int(obj, "draft_tensor_parallel_size", "method", 1, ConfigLimits::kMaxGpus,
+                          &m.draft_tensor_parallel_size, err);
+}
+
 bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err) {
   MethodConfig& m = c->method;
   auto it = doc.find("method");
@@ -329,8 +350,25 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
       return false;
     }
   }
+  // Keys every family with draft passes takes: where the draft runs.
+  const bool draft_keys = obj.contains("draft_runtime") || obj.contains("draft_tensor_parallel_size");
+  json placement = json::object();
+  for (const char* k : {"draft_runtime", "draft_tensor_parallel_size"}) {
+    if (obj.contains(k)) {
+      placement[k] = obj[k];
+      obj.erase(k);
+    }
+  }
   std::string family = "ar";
   if (!fields::read_string(obj, "family", "method", &family, err, 32)) return false;
+  Family parsed_family = Family::ar;
+  if (family_from_name(family, &parsed_family) && draft_keys && !family_has_draft_passes(parsed_family)) {
+    *err = make_error(placement.contains("draft_runtime") ? "method.draft_runtime"
+                                                          : "method.draft_tensor_parallel_size",
+                      "applies only to methods that run a draft network (sps, hydra, eagle1, eagle2, eagle3)");
+    return false;
+  }
+  if (!parse_draft_placement(placement, catalog, c, err)) return false;
   if (!family_from_name(family, &m.family)) {
     *err = make_error("method.family",
                       "unknown family; expected one of: ar, sps, pld, lookahead, medusa, hydra, "
@@ -550,6 +588,21 @@ bool family_from_name(const std::string& s, Family* out) {
   return false;
 }
 
+bool family_has_draft_passes(Family f) {
+  return f == Family::sps || f == Family::hydra || f == Family::eagle1 || f == Family::eagle2 ||
+         f == Family::eagle3;
+}
+
+bool method_is_tree(const MethodConfig& m) {
+  if (m.family == Family::eagle2 || m.family == Family::eagle3) return m.top_k > 1;
+  if (m.family == Family::medusa || m.family == Family::hydra || m.family == Family::eagle1) {
+    for (const auto& path : m.choices)
+      for (int r : path)
+        if (r > 0) return true;
+  }
+  return false;
+}
+
 bool family_uses_tree(Family f) {
   return f == Family::medusa || f == Family::hydra || f == Family::eagle1 || f == Family::eagle2 ||
          f == Family::eagle3;
@@ -568,12 +621,86 @@ double dtype_bytes(DType d) {
   return 2;
 }
 
+namespace {
+// Whether the setup can run at all: parallelism the model supports, a draft that shares the
+// target's tokenizer, a method the engine runs. Each failure names the field to change.
+bool check_setup(const Catalog& catalog, Config* c, Error* err) {
+  c->engine = *catalog.find_runtime(c->runtime.profile);
+  const RuntimeProfile& engine = c->engine;
+  const ModelArch& t = c->target;
+  if (c->gpus > 1 && c->hardware.interconnect_gbps <= 0) {
+    *err = make_error("hardware.interconnect_gbps",
+                      "must be positive when gpus > 1 (tensor parallelism needs a link)");
+    return false;
+  }
+  if (c->gpus > 1 && engine.tensor_parallel) {
+    // Tensor parallelism splits query heads evenly; KV heads are split when there are at least
+    // as many as GPUs, and replicated (one per GPU) when there are fewer (vLLM's rule: then the
+    // GPU count must be a multiple of the KV-head count).
+    if (t.heads % c->gpus != 0) {
+      *err = make_error("gpus", "must divide the target's " + std::to_string(t.heads) +
+                                    " attention heads for tensor parallelism, got " + std::to_string(c->gpus));
+      return false;
+    }
+    if (t.kv_lora_rank == 0 && ((t.kv_heads >= c->gpus && t.kv_heads % c->gpus != 0) ||
+                                (t.kv_heads < c->gpus && c->gpus % t.kv_heads != 0))) {
+      *err = make_error("gpus", "must divide the target's " + std::to_string(t.kv_heads) +
+                                    " KV heads or be a multiple of them, got " + std::to_string(c->gpus));
+      return false;
+    }
+  }
+  if (c->gpus > t.num_layers) {
+    *err = make_error("gpus", "exceeds the target's " + std::to_string(t.num_layers) + " layers");
+    return false;
+  }
+  MethodConfig& m = c->method;
+  const std::string fam = family_name(m.family);
+  if (!engine.supports(fam)) {
+    std::string runs;
+    for (const auto& f : engine.families) runs += (runs.empty() ? "" : ", ") + f;
+    *err = make_error("method.family", engine.name + " does not run " + fam + "; it runs: " + runs);
+    return false;
+  }
+  if (!engine.trees && method_is_tree(m)) {
+    *err = make_error("method", engine.name + " verifies chains only (one candidate per position); "
+                                "use top_k 1 (eagle2/eagle3) or a chain of choices");
+    return false;
+  }
+  if (family_has_draft_passes(m.family)) {
+    const std::string draft_id =
+        !m.draft_runtime.empty() ? m.draft_runtime
+                                 : (engine.draft_runtime.empty() ? engine.id : engine.draft_runtime);
+    m.draft_profile = *catalog.find_runtime(draft_id);
+    if (m.draft_runtime.empty() && draft_id == c->runtime.profile)
+      m.draft_profile.params = c->runtime.resolved;  // the target's overrides apply to its drafts
+    if (m.draft_tensor_parallel_size > c->gpus) {
+      *err = make_error("method.draft_tensor_parallel_size",
+                        "exceeds the " + std::to_string(c->gpus) + " GPU(s) of the setup");
+      return false;
+    }
+    const ModelArch& d = m.family == Family::sps ? m.draft_model : t;
+    if (m.draft_tensor_parallel_size > 1 && d.heads % m.draft_tensor_parallel_size != 0) {
+      *err = make_error("method.draft_tensor_parallel_size",
+                        "must divide the draft's " + std::to_string(d.heads) + " attention heads");
+      return false;
+    }
+  }
+  if (m.family == Family::sps && m.draft_model.vocab != t.vocab) {
+    *err = make_error("method.draft", m.draft_model.id + " has a " + std::to_string(m.draft_model.vocab) +
+                                          "-token vocabulary and " + t.id + " a " + std::to_string(t.vocab) +
+                                          "-token one: a draft model must share the target's tokenizer");
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
 Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
   if (!doc.is_object()) return make_error("", "the config must be a JSON object");
   Error err;
   if (!fields::check_keys(doc, "",
                           {"version", "target", "hardware", "gpus", "runtime", "batch", "context",
-                           "dtype", "method", "acceptance"},
+                           "memory_utilization", "dtype", "method", "acceptance"},
                           &err))
     return err;
   int64_t version = 1;
@@ -587,18 +714,13 @@ Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
       !parse_runtime(doc, catalog, &c, &err) ||
       !fields::read_int(doc, "batch", "", 1, ConfigLimits::kMaxBatch, &c.batch, &err) ||
       !fields::read_int(doc, "context", "", 0, ConfigLimits::kMaxContext, &c.context, &err) ||
+      !fields::read_number(doc, "memory_utilization", "", 0.05, 1, &c.memory_utilization, &err) ||
       !parse_dtype(doc, &c, &err) || !parse_method(doc, catalog, &c, &err) ||
       !parse_acceptance(doc, &c, &err))
     return err;
-  if (c.gpus > 1 && c.hardware.interconnect_gbps <= 0) {
-    return make_error("hardware.interconnect_gbps",
-                      "must be positive when gpus > 1 (tensor parallelism needs a link)");
-  }
-  if (c.gpus > 1 && (c.target.heads % c.gpus != 0 || c.target.kv_heads % c.gpus != 0) &&
-      c.target.kv_heads >= c.gpus) {
-    return make_error("gpus", "must divide the target's attention heads (" +
-                                  std::to_string(c.target.heads) + ") for tensor parallelism");
-  }
+  if (c.runtime.measured_decode_step_s > 0 && c.runtime.measured_decode_batch == 0)
+    c.runtime.measured_decode_batch = c.batch;  // v1 links: measured at the config's batch
+  if (!check_setup(catalog, &c, &err)) return err;
   return c;
 }
 
@@ -628,11 +750,15 @@ json config_to_json(const Config& c) {
   } else {
     json r = json{{"profile", c.runtime.profile}};
     for (const auto& o : c.runtime.overrides) r[o.first] = o.second;
-    if (c.runtime.measured_decode_step_s > 0) r["measured_decode_step_s"] = c.runtime.measured_decode_step_s;
+    if (c.runtime.measured_decode_step_s > 0) {
+      r["measured_decode_step_s"] = c.runtime.measured_decode_step_s;
+      r["measured_decode_batch"] = c.runtime.measured_decode_batch;
+    }
     out["runtime"] = r;
   }
   out["batch"] = c.batch;
   out["context"] = c.context;
+  out["memory_utilization"] = c.memory_utilization;
   out["dtype"] = json{{"weights", dtype_name(c.dtype.weights)}, {"kv", dtype_name(c.dtype.kv)}};
   const MethodConfig& m = c.method;
   json method = json{{"family", family_name(m.family)}};
@@ -652,6 +778,10 @@ json config_to_json(const Config& c) {
     case Family::eagle3:
       method["total_token"] = m.total_token; method["depth"] = m.depth; method["top_k"] = m.top_k;
       break;
+  }
+  if (family_has_draft_passes(m.family)) {
+    if (!m.draft_runtime.empty()) method["draft_runtime"] = m.draft_runtime;
+    method["draft_tensor_parallel_size"] = m.draft_tensor_parallel_size;
   }
   out["method"] = method;
   const Acceptance& a = c.acceptance;

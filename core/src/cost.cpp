@@ -4,11 +4,32 @@
 
 namespace speccalc {
 
-Work& Work::operator+=(const Work& o) {
+const char* kernel_name(Kernel k) {
+  switch (k) {
+    case Kernel::gemm: return "gemm";
+    case Kernel::attention: return "attention";
+    case Kernel::lm_head: return "lm_head";
+    case Kernel::other: return "other";
+  }
+  return "other";
+}
+
+KernelWork& KernelWork::operator+=(const KernelWork& o) {
   flops += o.flops;
   weights_bytes += o.weights_bytes;
   kv_cache_bytes += o.kv_cache_bytes;
   activations_bytes += o.activations_bytes;
+  return *this;
+}
+
+KernelWork Work::total() const {
+  KernelWork t;
+  for (const auto& k : kernels) t += k;
+  return t;
+}
+
+Work& Work::operator+=(const Work& o) {
+  for (int i = 0; i < kKernelKinds; ++i) kernels[i] += o.kernels[i];
   layers += o.layers;
   allreduces += o.allreduces;
   allreduce_bytes = std::max(allreduce_bytes, o.allreduce_bytes);
@@ -25,6 +46,26 @@ double Machine::peak_flops() const {
 
 double Machine::bandwidth_bytes_s() const { return gpu.mem_bw_gbps * 1e9; }
 
+double weight_bandwidth_factor(DType weights, const Gpu& gpu) {
+  // gpt-fast README (A100-80GB, Llama-2-7B): 1397 / 1069 / 863 GB/s for fp16 / int8 / int4.
+  constexpr double kInt8 = 1069.0 / 1397.0;
+  constexpr double kInt4 = 863.0 / 1397.0;
+  switch (weights) {
+    case DType::fp16:
+    case DType::bf16: return 1.0;
+    case DType::fp8: return gpu.fp8_tflops > 0 ? 1.0 : kInt8;
+    case DType::int8: return kInt8;
+    case DType::int4: return kInt4;
+  }
+  return 1.0;
+}
+
+double Machine::weight_bw_efficiency() const {
+  return runtime.bw_efficiency * weight_bandwidth_factor(dtype.weights, gpu);
+}
+
+const char* KernelCost::bound() const { return compute_time_s > memory_time_s ? "compute" : "memory"; }
+
 namespace {
 // x^n for integer n >= 0 by repeated squaring: only multiplications, so native and WASM
 // round identically (std::pow differs between glibc and musl in the last bit).
@@ -37,6 +78,8 @@ double int_power(double x, int64_t n) {
   }
   return result;
 }
+
+constexpr double kActBytes = 2;  // activations stay fp16/bf16
 }  // namespace
 
 double expected_experts_touched(int64_t experts, int64_t top_k, int64_t tokens) {
@@ -46,110 +89,169 @@ double expected_experts_touched(int64_t experts, int64_t top_k, int64_t tokens) 
   return e * (1.0 - int_power(miss, tokens));
 }
 
-Work linear_work(double params, int64_t rows, const DTypes& dtype) {
+Work linear_work(double params, int64_t rows, const DTypes& dtype, Kernel k) {
   Work w;
-  w.flops = 2.0 * params * static_cast<double>(rows);
-  w.weights_bytes = params * dtype_bytes(dtype.weights);
+  w[k].flops = 2.0 * params * static_cast<double>(rows);
+  w[k].weights_bytes = params * dtype_bytes(dtype.weights);
   return w;
 }
 
 Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tokens, int64_t context,
-                  int64_t lm_head_rows, const DTypes& dtype) {
+                  int64_t lm_head_rows, const DTypes& dtype, const Sharding& shard) {
   const ParamCounts p = count_params(m);
+  const double tp = static_cast<double>(std::max<int64_t>(1, shard.tp));
   const double B = static_cast<double>(batch);
   const double q = static_cast<double>(tokens);
   const double L = static_cast<double>(context);
   const double T = B * q;  // new tokens in this pass
-  const double n_layers = static_cast<double>(layers);
   const double wb = dtype_bytes(dtype.weights);
   const double kvb = dtype_bytes(dtype.kv);
-  constexpr double kActBytes = 2;  // activations stay fp16/bf16
+  const bool mla = m.kv_lora_rank > 0;
 
+  // Per-GPU head counts: query heads split evenly; a KV head is replicated when tp exceeds
+  // the KV-head count (each GPU keeps one). MLA's latent cache is not split by heads.
+  const double heads_g = static_cast<double>(m.heads) / tp;
+  const double kv_heads_g = std::max(1.0, static_cast<double>(m.kv_heads) / tp);
+  const double hd = static_cast<double>(m.head_dim);
+  const double h = static_cast<double>(m.hidden);
+
+  // Layers: the first `first_dense_layers` have a dense MLP of dense_intermediate; the rest
+  // route each token to experts_per_token of `experts` (+ shared experts, always active).
+  const int64_t dense_layers = std::min<int64_t>(layers, m.experts > 1 ? m.first_dense_layers : layers);
+  const double n_dense = static_cast<double>(dense_layers);
+  const double n_moe = static_cast<double>(layers - dense_layers);
+  const double n_layers = static_cast<double>(layers);
+  const double dense_mlp = m.experts > 1 ? 3.0 * h * static_cast<double>(m.dense_intermediate)
+                                         : static_cast<double>(p.mlp_per_expert);
+  const double expert_mlp = static_cast<double>(p.mlp_per_expert);
+  const double shared = static_cast<double>(m.shared_experts);
   const double experts_read =
-      expected_experts_touched(m.experts, m.experts_per_token, batch * tokens);
-  const double active_mlp = static_cast<double>(m.experts_per_token * p.mlp_per_expert);
-  const double read_mlp = experts_read * static_cast<double>(p.mlp_per_expert);
-  const double dense = static_cast<double>(p.attn_per_layer + p.router_per_layer);
+      m.experts > 1 ? expected_experts_touched(m.experts, m.experts_per_token, batch * tokens) : 0.0;
+  const double active_experts = static_cast<double>(m.experts_per_token);
+
+  // Attention projections per GPU: MLA's are counted from the exact parameter count and split
+  // evenly; GQA's from the per-GPU head counts (replicated KV heads replicate their k/v).
+  double attn_params_g;
+  if (mla) {
+    attn_params_g = static_cast<double>(p.attn_per_layer) / tp;
+  } else {
+    attn_params_g = h * (heads_g + 2.0 * kv_heads_g) * hd + heads_g * hd * h;
+    if (m.qkv_bias) attn_params_g += (heads_g + 2.0 * kv_heads_g) * hd;
+  }
+  const double router = static_cast<double>(p.router_per_layer);
 
   Work w;
   w.layers = layers;
-  w.weights_bytes = n_layers * (dense + read_mlp + static_cast<double>(p.norms_per_layer)) * wb;
-  // Matmul FLOPs: every new token goes through the attention projections, the router and its
-  // top-k experts.
-  w.flops = 2.0 * T * n_layers * (dense + active_mlp);
-  // Attention: QK^T and PV, 2 FLOPs per multiply-add each, over the cached context plus the
-  // causal part of the new tokens (on average (q + 1) / 2 of them).
-  const double attn_width = static_cast<double>(m.heads * m.head_dim);
-  w.flops += 4.0 * attn_width * n_layers * B * (q * L + q * (q + 1.0) / 2.0);
-  // KV cache: read every cached token's K and V in every layer, write the new ones.
-  const double kv_per_token_layer = 2.0 * static_cast<double>(m.kv_heads * m.head_dim) * kvb;
-  w.kv_cache_bytes = n_layers * kv_per_token_layer * B * (L + q);
-  // Activations: each matmul input and output is written once and read once.
-  const double h = static_cast<double>(m.hidden);
-  const double act_elems_per_token_layer =
-      5.0 * h + static_cast<double>((2 * m.heads + 2 * m.kv_heads) * m.head_dim) +
-      3.0 * static_cast<double>(m.intermediate * m.experts_per_token);
-  w.activations_bytes = 2.0 * kActBytes * T * n_layers * act_elems_per_token_layer;
-  w.allreduces = 2 * layers;  // after attention and after the MLP
-  w.allreduce_bytes = T * h * kActBytes;
+  KernelWork& gemm = w[Kernel::gemm];
+  // Weights read once per pass: attention projections, the MLP (the experts some token
+  // touches), the router.
+  const double mlp_read_g = (n_dense * dense_mlp + n_moe * (experts_read + shared) * expert_mlp) / tp;
+  gemm.weights_bytes = (n_layers * (attn_params_g + router) + mlp_read_g) * wb;
+  // FLOPs: every new token goes through the projections, the router and its active experts.
+  const double mlp_flops_params_g =
+      (n_dense * dense_mlp + n_moe * (active_experts + shared) * expert_mlp) / tp;
+  gemm.flops = 2.0 * T * (n_layers * (attn_params_g + router) + mlp_flops_params_g);
+
+  // Attention: scores over qk dims and the weighted sum over v dims, per head, over the cached
+  // context plus the new tokens (the whole tokens x tokens block, see the header).
+  KernelWork& attn = w[Kernel::attention];
+  const double qk_dim = mla ? static_cast<double>(m.kv_lora_rank + m.qk_rope_head_dim) : hd;
+  const double v_dim = mla ? static_cast<double>(m.kv_lora_rank) : hd;
+  attn.flops = 2.0 * heads_g * (qk_dim + v_dim) * n_layers * B * q * (L + q);
+  const double kv_elems_g = mla ? kv_elems_per_token_layer(m) : 2.0 * kv_heads_g * hd;
+  // KV cache: every cached token read in every layer, the new ones written.
+  attn.kv_cache_bytes = n_layers * kv_elems_g * kvb * B * (L + q);
+
+  // Other: norms (weights), activations written by one kernel and read by the next.
+  KernelWork& other = w[Kernel::other];
+  other.weights_bytes = n_layers * static_cast<double>(p.norms_per_layer) * wb;
+  const double inter_g = (m.experts > 1 ? static_cast<double>(m.intermediate) * (active_experts + shared)
+                                        : static_cast<double>(m.intermediate)) / tp;
+  const double act_elems_per_token_layer = 5.0 * h + (2.0 * heads_g + 2.0 * kv_heads_g) * hd + 3.0 * inter_g;
+  other.activations_bytes = 2.0 * kActBytes * T * n_layers * act_elems_per_token_layer;
+
+  if (tp > 1) {
+    w.allreduces = 2 * layers;  // after attention and after the MLP
+    w.allreduce_bytes = T * h * kActBytes;
+  }
 
   if (lm_head_rows > 0) {
-    const double vocab = static_cast<double>(m.vocab);
+    KernelWork& lm = w[Kernel::lm_head];
+    const double vocab_g = static_cast<double>(m.vocab) / tp;
     const double rows = B * static_cast<double>(lm_head_rows);
-    w.weights_bytes += vocab * h * wb;  // tied models read the embedding table here
-    w.flops += 2.0 * rows * vocab * h;
-    w.activations_bytes += 2.0 * kActBytes * rows * vocab;  // logits written, then read to sample
+    lm.weights_bytes = vocab_g * h * wb;  // tied models read the embedding table here
+    lm.flops = 2.0 * rows * vocab_g * h;
+    lm.activations_bytes = 2.0 * kActBytes * rows * vocab_g;  // logits written, read to sample
   }
   return w;
 }
 
-PassCost finish_pass(const std::string& name, const Work& w, int64_t tokens_per_pass, int64_t passes,
-                     const Machine& machine, double extra_overhead_s) {
-  PassCost c;
-  c.name = name;
-  c.tokens_per_pass = tokens_per_pass;
-  c.passes_per_cycle = passes;
-  const double g = static_cast<double>(machine.gpus);
-  // Tensor parallelism splits weights, KV heads and FLOPs across GPUs; a layer-sequential
-  // split (HF device_map) keeps one GPU busy at a time, so per-pass totals are unchanged.
-  const double split = machine.tensor_parallel ? g : 1.0;
-  const double n = static_cast<double>(passes);
-  const double flops = w.flops / split;
-  const double weights = w.weights_bytes / split;
-  const double kv = w.kv_cache_bytes / split;
-  const double act = w.activations_bytes / split;
-  const double bytes = weights + kv + act;
-  const double mem_s = bytes / (machine.bandwidth_bytes_s() * machine.runtime.bw_efficiency);
-  const double comp_s = flops / (machine.peak_flops() * machine.runtime.flops_efficiency);
-  double comm_s = 0;
-  if (machine.tensor_parallel && machine.gpus > 1) {
-    // Ring all-reduce: each GPU sends and receives 2 (g - 1) / g of the payload.
-    const double link = machine.gpu.interconnect_gbps * 1e9;
-    comm_s = static_cast<double>(w.allreduces) *
-             (machine.runtime.allreduce_latency_s + 2.0 * (g - 1.0) / g * w.allreduce_bytes / link);
+PassTime time_pass(const Work& w, const Machine& m) {
+  PassTime t;
+  const double bw = m.bandwidth_bytes_s();
+  const double weights_bw = bw * m.weight_bw_efficiency();
+  const double kv_bw = bw * m.runtime.kv_bw_efficiency;
+  const double act_bw = bw * m.runtime.bw_efficiency;
+  const double flops_s = m.peak_flops() * m.runtime.flops_efficiency;
+  for (int i = 0; i < kKernelKinds; ++i) {
+    const KernelWork& k = w.kernels[i];
+    KernelCost& c = t.kernels[i];
+    c.kind = static_cast<Kernel>(i);
+    c.flops = k.flops;
+    c.bytes = k.bytes();
+    c.memory_time_s = k.weights_bytes / weights_bw + k.kv_cache_bytes / kv_bw + k.activations_bytes / act_bw;
+    c.compute_time_s = k.flops / flops_s;
+    c.time_s = c.memory_time_s + c.compute_time_s;
+    t.device_s += c.time_s;
   }
-  // Host time. An eager framework launches each layer's kernels asynchronously, so launch
-  // time per layer overlaps the GPU's work: a pass takes the longer of the two. The per-pass
-  // part (sampling, reading the result back, Python bookkeeping) waits for the GPU and adds.
-  // overhead_s reports the host time the GPU does not hide, so time = device + overhead.
-  const double device_s = std::max(mem_s, comp_s) + comm_s;
-  const double launch_s = static_cast<double>(w.layers) * machine.runtime.layer_overhead_s;
-  const double exposed_s = machine.runtime.pass_overhead_s + std::max(0.0, launch_s - device_s);
+  if (m.tensor_parallel && m.gpus > 1 && w.allreduces > 0) {
+    // Ring all-reduce: each GPU sends and receives 2 (g - 1) / g of the payload.
+    const double g = static_cast<double>(m.gpus);
+    const double link = m.gpu.interconnect_gbps * 1e9;
+    t.comm_s = static_cast<double>(w.allreduces) *
+               (m.runtime.allreduce_latency_s + 2.0 * (g - 1.0) / g * w.allreduce_bytes / link);
+  }
+  t.device_s += t.comm_s;
+  // Eager frameworks launch each layer's kernels asynchronously: launches overlap the GPU's
+  // work and a pass takes the longer of the two. The per-pass part (sync, Python per
+  // forward, graph replay) waits for the GPU and adds.
+  t.launch_s = static_cast<double>(w.layers) * m.runtime.layer_overhead_s;
+  t.overhead_s = m.runtime.pass_overhead_s + std::max(0.0, t.launch_s - t.device_s);
+  t.time_s = t.device_s + t.overhead_s;
+  return t;
+}
 
-  c.flops = n * flops;
-  c.weights_bytes = n * weights;
-  c.kv_cache_bytes = n * kv;
-  c.activations_bytes = n * act;
-  c.bytes = n * bytes;
-  c.memory_time_s = n * mem_s;
-  c.compute_time_s = n * comp_s;
-  c.comm_time_s = n * comm_s;
-  c.overhead_s = (passes > 0 ? n * exposed_s : 0) + extra_overhead_s;
-  c.launch_bound = passes > 0 && launch_s > device_s;
-  c.time_s = n * device_s + c.overhead_s;
-  c.arithmetic_intensity = c.bytes > 0 ? c.flops / c.bytes : 0;
-  if (passes > 0 && c.bytes > 0) c.bound = comp_s > mem_s ? "compute" : "memory";
-  return c;
+void PassCost::add(const PassTime& t, const Work& w, int64_t passes) {
+  const double n = static_cast<double>(passes);
+  const KernelWork total = w.total();
+  passes_per_cycle += passes;
+  flops += n * total.flops;
+  weights_bytes += n * total.weights_bytes;
+  kv_cache_bytes += n * total.kv_cache_bytes;
+  activations_bytes += n * total.activations_bytes;
+  bytes += n * total.bytes();
+  for (int i = 0; i < kKernelKinds; ++i) {
+    KernelCost& k = kernels[i];
+    k.kind = static_cast<Kernel>(i);
+    k.flops += n * t.kernels[i].flops;
+    k.bytes += n * t.kernels[i].bytes;
+    k.memory_time_s += n * t.kernels[i].memory_time_s;
+    k.compute_time_s += n * t.kernels[i].compute_time_s;
+    k.time_s += n * t.kernels[i].time_s;
+    memory_time_s += n * t.kernels[i].memory_time_s;
+    compute_time_s += n * t.kernels[i].compute_time_s;
+  }
+  comm_time_s += n * t.comm_s;
+  overhead_s += n * t.overhead_s;
+  time_s += n * t.time_s;
+  launch_bound = launch_bound || (passes > 0 && t.launch_s > t.device_s);
+  arithmetic_intensity = bytes > 0 ? flops / bytes : 0;
+  if (bytes > 0) bound = compute_time_s > memory_time_s ? "compute" : "memory";
+}
+
+void PassCost::add_host_s(double s) {
+  overhead_s += s;
+  time_s += s;
 }
 
 }  // namespace speccalc

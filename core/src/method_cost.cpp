@@ -8,15 +8,34 @@ namespace speccalc {
 
 namespace {
 
-constexpr double kActBytes = 2;
+constexpr double kActBytes = 2;     // activations fp16/bf16
+constexpr double kLogitBytes = 4;   // logits are sampled in fp32 (vLLM, SGLang, HF)
 
-double kv_bytes_per_token(const ModelArch& m, int64_t layers, const DTypes& d) {
-  return static_cast<double>(layers) * 2.0 * static_cast<double>(m.kv_heads * m.head_dim) *
-         dtype_bytes(d.kv);
+// KV bytes one cached token holds per GPU in `layers` layers of m under tensor parallelism tp.
+double kv_bytes_per_token(const ModelArch& m, int64_t layers, const DTypes& d, int64_t tp) {
+  const double elems =
+      m.kv_lora_rank > 0
+          ? kv_elems_per_token_layer(m)
+          : 2.0 * std::max(1.0, static_cast<double>(m.kv_heads) / static_cast<double>(tp)) *
+                static_cast<double>(m.head_dim);
+  return static_cast<double>(layers) * elems * dtype_bytes(d.kv);
 }
 
 double weights_bytes(const ModelArch& m, const DTypes& d) {
   return static_cast<double>(count_params(m).total) * dtype_bytes(d.weights);
+}
+
+// Peak working set of one sequence in a pass of `tokens` tokens: one layer's activations
+// (hidden, qkv, MLP intermediate) plus the fp32 logits of the rows sampled.
+double activations_per_seq(const ModelArch& m, int64_t tokens, int64_t lm_rows, int64_t tp) {
+  const double g = static_cast<double>(tp);
+  const double inter = static_cast<double>(m.intermediate) *
+                       static_cast<double>(m.experts > 1 ? m.experts_per_token + m.shared_experts : 1);
+  const double per_token = 4.0 * static_cast<double>(m.hidden) +
+                           static_cast<double>((m.heads + 2 * m.kv_heads) * m.head_dim) / g +
+                           2.0 * inter / g;
+  return static_cast<double>(tokens) * per_token * kActBytes +
+         static_cast<double>(lm_rows) * static_cast<double>(m.vocab) / g * kLogitBytes;
 }
 
 int64_t accepted_tokens(double tau) {
@@ -27,11 +46,11 @@ int64_t accepted_tokens(double tau) {
 // fusion layer, followed by an LM head (the target's for EAGLE-1/2, its own reduced-vocabulary
 // one for EAGLE-3).
 struct EagleHead {
-  ModelArch layer;      // one dense decoder layer with the target's widths
-  double fc_params;     // fusion linear: 2h -> h (EAGLE-1/2) or 3h -> h (EAGLE-3)
+  ModelArch layer;          // one dense decoder layer with the target's widths
+  double fc_params;         // fusion linear: 2h -> h (EAGLE-1/2) or 3h -> h (EAGLE-3)
   double extra_qkv_params;  // EAGLE-3: q/k/v take 2h inputs, an extra h x (q + 2 kv) block
-  int64_t lm_vocab;     // rows of the LM head it multiplies
-  bool own_lm_head;     // EAGLE-3 holds its own LM head weights
+  int64_t lm_vocab;         // rows of the LM head it multiplies
+  bool own_lm_head;         // EAGLE-3 holds its own LM head weights
 };
 
 EagleHead eagle_head(const ModelArch& target, bool eagle3) {
@@ -40,6 +59,10 @@ EagleHead eagle_head(const ModelArch& target, bool eagle3) {
   h.layer.num_layers = 1;
   h.layer.experts = 1;
   h.layer.experts_per_token = 1;
+  h.layer.shared_experts = 0;
+  h.layer.first_dense_layers = 0;
+  h.layer.kv_lora_rank = 0;  // EAGLE heads use plain multi-head attention
+  h.layer.qk_rope_head_dim = 0;
   const double hid = static_cast<double>(target.hidden);
   const double qkv_out = static_cast<double>((target.heads + 2 * target.kv_heads) * target.head_dim);
   h.fc_params = eagle3 ? 3.0 * hid * hid : 2.0 * hid * hid + hid;
@@ -52,14 +75,15 @@ EagleHead eagle_head(const ModelArch& target, bool eagle3) {
 
 // One EAGLE draft forward over `tokens` tokens per sequence, sampling from `lm_rows` of them.
 Work eagle_head_work(const EagleHead& h, int64_t batch, int64_t tokens, int64_t lm_rows,
-                     int64_t context, const DTypes& d) {
-  Work w = decoder_work(h.layer, 1, batch, tokens, context, 0, d);
-  w.allreduces = 0;  // the head runs replicated, not sharded
+                     int64_t context, const DTypes& d, const Sharding& s) {
+  Work w = decoder_work(h.layer, 1, batch, tokens, context, 0, d, s);
+  const double tp = static_cast<double>(s.tp);
   const int64_t rows = batch * tokens;
-  w += linear_work(h.fc_params + h.extra_qkv_params, rows, d);
-  const double lm_params = static_cast<double>(h.lm_vocab) * static_cast<double>(h.layer.hidden);
-  Work lm = linear_work(lm_params, batch * lm_rows, d);
-  lm.activations_bytes = 2.0 * kActBytes * static_cast<double>(batch * lm_rows * h.lm_vocab);
+  w += linear_work((h.fc_params + h.extra_qkv_params) / tp, rows, d);
+  const double lm_params = static_cast<double>(h.lm_vocab) * static_cast<double>(h.layer.hidden) / tp;
+  Work lm = linear_work(lm_params, batch * lm_rows, d, Kernel::lm_head);
+  lm[Kernel::lm_head].activations_bytes =
+      2.0 * kActBytes * static_cast<double>(batch * lm_rows) * static_cast<double>(h.lm_vocab) / tp;
   w += lm;
   return w;
 }
@@ -70,30 +94,6 @@ double eagle_head_params(const EagleHead& h) {
                   h.fc_params + h.extra_qkv_params;
   if (h.own_lm_head) params += static_cast<double>(h.lm_vocab * h.layer.hidden);
   return params;
-}
-
-// Adds pass p (its passes_per_cycle passes) to the running total of a cycle's draft work.
-void add_pass(PassCost* total, const PassCost& p) {
-  total->passes_per_cycle += p.passes_per_cycle;
-  total->flops += p.flops;
-  total->weights_bytes += p.weights_bytes;
-  total->kv_cache_bytes += p.kv_cache_bytes;
-  total->activations_bytes += p.activations_bytes;
-  total->bytes += p.bytes;
-  total->memory_time_s += p.memory_time_s;
-  total->compute_time_s += p.compute_time_s;
-  total->comm_time_s += p.comm_time_s;
-  total->overhead_s += p.overhead_s;
-  total->launch_bound = total->launch_bound || p.launch_bound;
-  total->time_s += p.time_s;
-  total->arithmetic_intensity = total->bytes > 0 ? total->flops / total->bytes : 0;
-  if (total->bytes > 0) total->bound = total->compute_time_s > total->memory_time_s ? "compute" : "memory";
-}
-
-PassCost no_draft(const char* name) {
-  PassCost p;
-  p.name = name;
-  return p;
 }
 
 }  // namespace
@@ -114,65 +114,80 @@ TreeShape tree_shape(const Choices& choices) {
   return s;
 }
 
-PassCost baseline_pass(const Config& c, const Machine& machine) {
-  const Work w = decoder_work(c.target, c.target.num_layers, c.batch, 1, c.context, 1, c.dtype);
-  return finish_pass("autoregressive decode step (target, 1 token per sequence)", w, 1, 1, machine);
+Placement placement_for(const Config& c, bool tensor_parallel) {
+  Placement p;
+  p.gpus = c.gpus;
+  p.target.tp = tensor_parallel ? c.gpus : 1;
+  p.draft.tp = tensor_parallel ? c.method.draft_tensor_parallel_size : 1;
+  return p;
 }
 
-MethodPasses method_passes(const Config& c, const Machine& machine, double tau) {
-  MethodPasses out;
+CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
+  CycleWork out;
   const ModelArch& t = c.target;
   const int64_t B = c.batch;
   const int64_t L = c.context;
   const MethodConfig& m = c.method;
-  out.resident_weights_bytes = weights_bytes(t, c.dtype);
-  auto target_kv = [&](int64_t extra_tokens) {
-    return static_cast<double>(B) * static_cast<double>(L + extra_tokens) *
-           kv_bytes_per_token(t, t.num_layers, c.dtype);
-  };
-  auto verify = [&](int64_t tokens, const char* name) {
-    const Work w = decoder_work(t, t.num_layers, B, tokens, L, tokens, c.dtype);
-    return finish_pass(name, w, tokens, 1, machine);
+  const Sharding& ts = place.target;
+  const Sharding& ds = place.draft;
+  const double g = static_cast<double>(place.gpus);
+  const double target_kv_token = kv_bytes_per_token(t, t.num_layers, c.dtype, ts.tp) *
+                                 (ts.tp == 1 && place.gpus > 1 ? 1.0 / g : 1.0);
+
+  out.baseline.work = decoder_work(t, t.num_layers, B, 1, L, 1, c.dtype, ts);
+  out.memory.target_weights_bytes = weights_bytes(t, c.dtype) / g;
+  out.memory.kv_bytes_per_seq_token = target_kv_token;
+  out.memory.tokens_in_flight = 1;
+  out.memory.activations_bytes_per_seq = activations_per_seq(t, 1, 1, ts.tp);
+
+  auto set_verify = [&](int64_t tokens, const std::string& name, int64_t lm_rows) {
+    out.verify.work = decoder_work(t, t.num_layers, B, tokens, L, lm_rows, c.dtype, ts);
+    out.verify.tokens_per_pass = tokens;
+    out.verify_name = name;
+    out.memory.tokens_in_flight = tokens;
+    out.memory.activations_bytes_per_seq = activations_per_seq(t, tokens, lm_rows, ts.tp);
   };
 
   switch (m.family) {
     case Family::ar: {
-      out.draft = no_draft("none");
-      out.verify = baseline_pass(c, machine);
-      out.resident_kv_bytes = target_kv(1);
+      out.has_verify = false;
+      out.draft_name = "none";
       break;
     }
     case Family::sps: {
       // k sequential draft passes of the small model, one token per sequence each, then one
       // target pass over the k drafts plus the position that yields the bonus token.
       const ModelArch& d = m.draft_model;
-      const Work w = decoder_work(d, d.num_layers, B, 1, L, 1, c.dtype);
-      out.draft = finish_pass("draft model " + d.id + " (1 token per pass)", w, 1, m.k, machine);
-      out.verify = verify(m.k + 1, "target verify over k + 1 tokens");
-      out.resident_weights_bytes += weights_bytes(d, c.dtype);
-      out.resident_kv_bytes = target_kv(m.k + 1) + static_cast<double>(B) *
-                                                       static_cast<double>(L + m.k) *
-                                                       kv_bytes_per_token(d, d.num_layers, c.dtype);
-      out.assumptions.push_back("draft model " + d.name + " shares the target's runtime, dtype and GPUs" +
+      PassWork p;
+      p.work = decoder_work(d, d.num_layers, B, 1, L, 1, c.dtype, ds);
+      p.passes = m.k;
+      out.draft.push_back(p);
+      out.draft_name = "draft model " + d.id + " (1 token per pass)";
+      set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
+      out.memory.draft_weights_bytes = weights_bytes(d, c.dtype) / static_cast<double>(ds.tp);
+      out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(d, d.num_layers, c.dtype, ds.tp);
+      out.assumptions.push_back("draft model " + d.name + " on " + std::to_string(ds.tp) +
+                                " GPU(s), same dtype as the target" +
                                 (d.citation.empty() ? "" : " (" + d.citation + ")"));
       break;
     }
     case Family::pld: {
-      out.draft = finish_pass("prompt n-gram lookup (CPU)", Work{}, 0, 0, machine, m.draft_cpu_s);
-      out.verify = verify(m.k + 1, "target verify over k + 1 tokens");
-      out.resident_kv_bytes = target_kv(m.k + 1);
-      out.assumptions.push_back("prompt lookup drafts on the CPU in " +
-                                std::to_string(m.draft_cpu_s) + " s per cycle: no weights are read");
+      out.draft_name = "prompt n-gram lookup (CPU)";
+      out.draft_host_s = m.draft_cpu_s;
+      set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
+      out.assumptions.push_back("prompt lookup drafts on the CPU in " + std::to_string(m.draft_cpu_s) +
+                                " s per cycle: no weights are read");
       break;
     }
     case Family::lookahead: {
       // Lookahead's single pass carries the window (W per level, N - 1 levels) and G guessed
       // n-grams of N - 1 tokens: W(N-1) + G(N-1) + N - 2 tokens per sequence
       // (LookaheadDecoding lade/decoding.py, see core/data/drafts.json).
-      const int64_t tokens = m.window * (m.ngram - 1) + m.guess * (m.ngram - 1) + m.ngram - 2;
-      out.draft = no_draft("none (n-grams come from the lookahead branch of the same pass)");
-      out.verify = verify(std::max<int64_t>(tokens, 1), "target pass over lookahead window + guesses");
-      out.resident_kv_bytes = target_kv(tokens);
+      const int64_t tokens =
+          std::max<int64_t>(1, m.window * (m.ngram - 1) + m.guess * (m.ngram - 1) + m.ngram - 2);
+      out.draft_name = "none (n-grams come from the lookahead branch of the same pass)";
+      set_verify(tokens, "target pass over lookahead window + guesses", tokens);
+      out.tree = true;
       break;
     }
     case Family::medusa: {
@@ -183,14 +198,16 @@ MethodPasses method_passes(const Config& c, const Machine& machine, double tau) 
       const double h = static_cast<double>(t.hidden);
       const double v = static_cast<double>(t.vocab);
       const double heads = static_cast<double>(m.heads);
-      Work w = decoder_work(t, t.num_layers, B, tokens, L, tokens, c.dtype);
-      Work head = linear_work(heads * (h * h + h + h * v), B * tokens, c.dtype);
-      head.activations_bytes = 2.0 * kActBytes * heads * static_cast<double>(B * tokens) * v;
-      w += head;
-      out.draft = no_draft("none (Medusa heads run inside the verify pass)");
-      out.verify = finish_pass("target verify over the tree + Medusa heads", w, tokens, 1, machine);
-      out.resident_weights_bytes += heads * (h * h + h + h * v) * dtype_bytes(c.dtype.weights);
-      out.resident_kv_bytes = target_kv(tokens);
+      const double tp = static_cast<double>(ts.tp);
+      set_verify(tokens, "target verify over the tree + Medusa heads", tokens);
+      Work head = linear_work(heads * (h * h + h) / tp, B * tokens, c.dtype);
+      head += linear_work(heads * h * v / tp, B * tokens, c.dtype, Kernel::lm_head);
+      head[Kernel::lm_head].activations_bytes =
+          2.0 * kActBytes * heads * static_cast<double>(B * tokens) * v / tp;
+      out.verify.work += head;
+      out.draft_name = "none (Medusa heads run inside the verify pass)";
+      out.memory.target_weights_bytes += heads * (h * h + h + h * v) * dtype_bytes(c.dtype.weights) / g;
+      out.tree = true;
       break;
     }
     case Family::hydra: {
@@ -201,36 +218,41 @@ MethodPasses method_passes(const Config& c, const Machine& machine, double tau) 
       const int64_t tokens = shape.total_nodes + 1;
       const double h = static_cast<double>(t.hidden);
       const double v = static_cast<double>(t.vocab);
+      const double tp = static_cast<double>(ds.tp);
       ModelArch prefix = t;
       prefix.experts = 1;
       prefix.experts_per_token = 1;
-      Work prefix_work = decoder_work(prefix, 1, B, accepted_tokens(tau), L, 0, c.dtype);
-      prefix_work.allreduces = 0;
-      PassCost draft;
-      add_pass(&draft, finish_pass("", prefix_work, accepted_tokens(tau), 1, machine));
+      prefix.shared_experts = 0;
+      prefix.kv_lora_rank = 0;
+      PassWork first;
+      first.work = decoder_work(prefix, 1, B, accepted_tokens(tau), L, 0, c.dtype, ds);
+      first.tokens_per_pass = accepted_tokens(tau);
+      out.draft.push_back(first);
       double head_params_total = 0;
       for (std::size_t depth = 0; depth < shape.parents.size(); ++depth) {
         const double width = static_cast<double>(depth + 2) * h;
-        const double own = 2.0 * width * h + h * v + v;
+        const double own = 2.0 * width * h + v;
         const int64_t rows = B * shape.parents[depth];
-        Work step = linear_work(own, rows, c.dtype);
-        Work shared = linear_work(h * h, rows, c.dtype);
-        shared.flops *= 3.0;  // one ResBlock module applied three times
-        step += shared;
-        step.activations_bytes = 2.0 * kActBytes * static_cast<double>(rows) * v;
-        step.layers = 1;
-        add_pass(&draft, finish_pass("", step, shape.parents[depth], 1, machine));
-        head_params_total += own;
+        PassWork step;
+        step.work = linear_work(own / tp, rows, c.dtype);
+        Work shared = linear_work(h * h / tp, rows, c.dtype);
+        shared[Kernel::gemm].flops *= 3.0;  // one ResBlock module applied three times
+        step.work += shared;
+        step.work += linear_work(h * v / tp, rows, c.dtype, Kernel::lm_head);
+        step.work[Kernel::lm_head].activations_bytes = 2.0 * kActBytes * static_cast<double>(rows) * v / tp;
+        step.work.layers = 1;
+        step.tokens_per_pass = shape.parents[depth];
+        out.draft.push_back(step);
+        head_params_total += own + h * v;
       }
-      draft.name = "Hydra++ prefix layer + " + std::to_string(shape.parents.size()) + " sequential head steps";
-      draft.tokens_per_pass = accepted_tokens(tau);
-      out.draft = draft;
-      out.verify = verify(tokens, "target verify over the tree");
-      out.resident_weights_bytes +=
-          (head_params_total + h * h + static_cast<double>(count_params(prefix).attn_per_layer +
-                                                           count_params(prefix).mlp_per_expert)) *
-          dtype_bytes(c.dtype.weights);
-      out.resident_kv_bytes = target_kv(tokens) + static_cast<double>(B * L) * kv_bytes_per_token(t, 1, c.dtype);
+      out.draft_name = "Hydra++ prefix layer + " + std::to_string(shape.parents.size()) + " sequential head steps";
+      set_verify(tokens, "target verify over the tree", tokens);
+      out.memory.draft_weights_bytes =
+          (head_params_total + h * h +
+           static_cast<double>(count_params(prefix).attn_per_layer + count_params(prefix).mlp_per_expert)) *
+          dtype_bytes(c.dtype.weights) / tp;
+      out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(prefix, 1, c.dtype, ds.tp);
+      out.tree = true;
       break;
     }
     case Family::eagle1:
@@ -246,24 +268,30 @@ MethodPasses method_passes(const Config& c, const Machine& machine, double tau) 
         const TreeShape shape = tree_shape(m.choices);
         for (std::size_t d = 1; d < shape.parents.size(); ++d) level_inputs.push_back(shape.parents[d]);
         verify_tokens = shape.total_nodes + 1;
+        out.tree = shape.total_nodes > static_cast<int64_t>(shape.nodes.size());
       } else {
         for (int64_t d = 1; d < m.depth; ++d) level_inputs.push_back(m.top_k);
         verify_tokens = m.total_token;
+        out.tree = m.top_k > 1;
       }
       const char* name = eagle3 ? "EAGLE-3 head" : "EAGLE head";
-      PassCost draft;
-      add_pass(&draft, finish_pass("", eagle_head_work(head, B, accepted_tokens(tau), 1, L, c.dtype),
-                                   accepted_tokens(tau), 1, machine));
-      for (int64_t n : level_inputs)
-        add_pass(&draft, finish_pass("", eagle_head_work(head, B, n, n, L, c.dtype), n, 1, machine));
-      draft.name = std::string(name) + " (" + std::to_string(draft.passes_per_cycle) + " sequential forwards)";
-      draft.tokens_per_pass = level_inputs.empty() ? accepted_tokens(tau) : level_inputs.back();
-      out.draft = draft;
-      out.verify = verify(verify_tokens, m.family == Family::eagle1 ? "target verify over the static tree"
-                                                                    : "target verify over the re-ranked tree");
-      out.resident_weights_bytes += eagle_head_params(head) * dtype_bytes(c.dtype.weights);
-      out.resident_kv_bytes = target_kv(verify_tokens) +
-                              static_cast<double>(B * L) * kv_bytes_per_token(t, 1, c.dtype);
+      PassWork first;
+      first.work = eagle_head_work(head, B, accepted_tokens(tau), 1, L, c.dtype, ds);
+      first.tokens_per_pass = accepted_tokens(tau);
+      out.draft.push_back(first);
+      for (int64_t n : level_inputs) {
+        PassWork p;
+        p.work = eagle_head_work(head, B, n, n, L, c.dtype, ds);
+        p.tokens_per_pass = n;
+        out.draft.push_back(p);
+      }
+      out.draft_name = std::string(name) + " (" + std::to_string(out.draft.size()) + " sequential forwards)";
+      set_verify(verify_tokens, m.family == Family::eagle1 ? "target verify over the static tree"
+                                                          : "target verify over the re-ranked tree",
+                 verify_tokens);
+      out.memory.draft_weights_bytes =
+          eagle_head_params(head) * dtype_bytes(c.dtype.weights) / static_cast<double>(ds.tp);
+      out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(head.layer, 1, c.dtype, ds.tp);
       out.assumptions.push_back(std::string(name) + ": one decoder layer with the target's widths" +
                                 (eagle3 ? ", fused 3h features and its own " + std::to_string(head.lm_vocab) +
                                               "-token LM head"

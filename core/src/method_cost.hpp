@@ -1,4 +1,6 @@
-// The passes of one draft-verify cycle for each method family.
+// The passes of one draft-verify cycle for each method family, as work (bytes, FLOPs per
+// kernel class) that does not depend on the runtime profile, plus the memory the method holds.
+// time_cycle() turns the work into time under the target's and the draft's runtimes.
 #pragma once
 
 #include <string>
@@ -9,20 +11,46 @@
 
 namespace speccalc {
 
-struct MethodPasses {
-  PassCost draft;   // every draft pass of the cycle (passes_per_cycle of them)
-  PassCost verify;  // the target's pass over the drafted tokens
-  double resident_weights_bytes = 0;  // target + draft weights held in memory (all GPUs)
-  double resident_kv_bytes = 0;       // KV caches at this batch and context (all GPUs)
+// Passes of one shape, run `passes` times per cycle.
+struct PassWork {
+  Work work;
+  int64_t passes = 1;
+  int64_t tokens_per_pass = 1;
+};
+
+// Bytes one GPU must hold; the GPU holding the draft (GPU 0) is the fullest.
+struct MemoryNeed {
+  double target_weights_bytes = 0;     // per GPU
+  double draft_weights_bytes = 0;      // on the GPU that runs the draft
+  double kv_bytes_per_seq_token = 0;   // target + draft KV per cached token per sequence, per GPU
+  int64_t tokens_in_flight = 0;        // tokens per sequence cached beyond the context in a cycle
+  double activations_bytes_per_seq = 0;  // peak activation + logits workspace per sequence
+};
+
+struct CycleWork {
+  PassWork baseline;                 // one plain decode step of the target
+  std::vector<PassWork> draft;       // draft passes, timed under the draft's runtime
+  std::string draft_name;
+  PassWork verify;                   // the target's pass over the drafted tokens
+  std::string verify_name;
+  bool has_verify = true;            // false for plain decoding
+  double draft_host_s = 0;           // CPU drafting (prompt lookup)
+  bool tree = false;                 // verifies a token tree (tree bookkeeping applies)
+  MemoryNeed memory;
   std::vector<std::string> assumptions;
 };
 
-// One plain decode step of the target: one token per sequence.
-PassCost baseline_pass(const Config& config, const Machine& machine);
+// How the target and the draft are spread over GPUs.
+struct Placement {
+  Sharding target;     // tp for the target's passes (1 when layer-sequential)
+  Sharding draft;      // tp for the draft's passes
+  int64_t gpus = 1;    // GPUs holding the target
+};
+Placement placement_for(const Config& c, bool tensor_parallel);
 
-// `tau` (tokens per cycle, bonus included) sets how many accepted tokens the draft's first pass
-// re-reads each cycle.
-MethodPasses method_passes(const Config& config, const Machine& machine, double tau);
+// `tau` (tokens per cycle, bonus included) sets how many accepted tokens the draft's first
+// pass re-reads each cycle.
+CycleWork cycle_work(const Config& config, const Placement& placement, double tau);
 
 // Node counts of a tree given as paths: nodes[d] at depth d + 1, parents[d] = distinct nodes at
 // depth d (the root at d = 0) that have children at depth d + 1.

@@ -104,6 +104,8 @@ Expected<Catalog> parse_catalog() {
     g.mem_gb = e["mem_GB"].is_number() ? e["mem_GB"].get<double>() : 0.0;
     g.mem_bw_gbps = e.value("mem_bw_GBps", 0.0);
     g.interconnect_gbps = e.value("interconnect_GBps", 0.0);
+    g.vendor = e.value("vendor", std::string("NVIDIA"));
+    if (e.contains("host_link_GBps") && e["host_link_GBps"].is_number()) g.host_link_gbps = e["host_link_GBps"].get<double>();
     g.citation = first_source(e);
     c.gpus.push_back(g);
   }

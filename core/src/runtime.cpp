@@ -1,5 +1,7 @@
 #include "speccalc/runtime.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "speccalc/embedded_data.hpp"
@@ -7,21 +9,36 @@
 namespace speccalc {
 
 namespace {
-const char* const kParamNames[] = {"bw_efficiency",    "flops_efficiency", "pass_overhead_s",
-                                   "layer_overhead_s", "cycle_overhead_s", "allreduce_latency_s",
-                                   nullptr};
+const char* const kParamNames[] = {"bw_efficiency",    "kv_bw_efficiency", "flops_efficiency",
+                                   "pass_overhead_s",  "layer_overhead_s", "step_overhead_s",
+                                   "seq_overhead_s",   "cycle_overhead_s", "tree_overhead_s",
+                                   "allreduce_latency_s", nullptr};
 }
 
 const char* const* runtime_param_names() { return kParamNames; }
 
 double* runtime_param(RuntimeParams& p, const std::string& name) {
   if (name == "bw_efficiency") return &p.bw_efficiency;
+  if (name == "kv_bw_efficiency") return &p.kv_bw_efficiency;
   if (name == "flops_efficiency") return &p.flops_efficiency;
   if (name == "pass_overhead_s") return &p.pass_overhead_s;
   if (name == "layer_overhead_s") return &p.layer_overhead_s;
+  if (name == "step_overhead_s") return &p.step_overhead_s;
+  if (name == "seq_overhead_s") return &p.seq_overhead_s;
   if (name == "cycle_overhead_s") return &p.cycle_overhead_s;
+  if (name == "tree_overhead_s") return &p.tree_overhead_s;
   if (name == "allreduce_latency_s") return &p.allreduce_latency_s;
   return nullptr;
+}
+
+double runtime_param_value(const RuntimeParams& p, const std::string& name) {
+  RuntimeParams copy = p;
+  const double* v = runtime_param(copy, name);
+  return v ? *v : 0.0;
+}
+
+bool RuntimeProfile::supports(const std::string& family) const {
+  return std::find(families.begin(), families.end(), family) != families.end();
 }
 
 Expected<std::vector<RuntimeProfile>> load_runtime_profiles() {
@@ -33,8 +50,16 @@ Expected<std::vector<RuntimeProfile>> load_runtime_profiles() {
   for (const auto& e : doc["profiles"]) {
     RuntimeProfile r;
     r.id = e.value("id", "");
+    r.name = e.value("name", r.id);
     r.description = e.value("description", "");
     r.fitted_on = e.value("fitted_on", "");
+    r.validated = e.value("validated", false);
+    r.validated_by = e.value("validated_by", "");
+    r.tensor_parallel = e.value("tensor_parallel", true);
+    r.draft_runtime = e.value("draft_runtime", "");
+    r.trees = e.value("trees", true);
+    if (e.contains("families") && e["families"].is_array())
+      for (const auto& f : e["families"]) r.families.push_back(f.get<std::string>());
     for (const char* const* n = kParamNames; *n; ++n) {
       *runtime_param(r.params, *n) = e["params"].value(*n, 0.0);
     }

@@ -58,10 +58,12 @@ void add_summary(const Evaluation& e, json* point) {
   p["cycle_time_s"] = e.cycle_time_s;
   p["draft_time_s"] = e.draft.time_s;
   p["verify_time_s"] = e.verify.time_s;
-  p["baseline_time_s"] = e.baseline.time_s;
+  p["baseline_time_s"] = e.baseline_step_s;
   p["verify_arithmetic_intensity"] = e.verify.arithmetic_intensity;
   p["verify_bound"] = e.verify.bound;
   p["fits_in_memory"] = e.fits_in_memory;
+  p["verdict"] = e.verdict;
+  p["max_batch"] = e.memory.max_batch;
 }
 
 }  // namespace
@@ -204,7 +206,9 @@ Response sweep(const std::string& input) {
           point["result"] = evaluation_to_json(e.value(), config.value());
         } else {
           add_summary(e.value(), &point);
-          if (find_break_even && be.is_null() && e.value().speedup < 1.0) be = values[0];
+          // Break-even: the first feasible batch where speculation stops paying.
+          if (find_break_even && be.is_null() && e.value().fits_in_memory && e.value().speedup < 1.0)
+            be = values[0];
         }
       }
     }

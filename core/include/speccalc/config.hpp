@@ -48,7 +48,17 @@ struct MethodConfig {
   int64_t total_token = 0;
   int64_t depth = 0;
   int64_t top_k = 0;
+  // Where the draft passes run (sps, hydra, eagle*): the runtime profile ("" = the engine's
+  // default for drafts) and the tensor-parallel degree (vLLM's draft_tensor_parallel_size).
+  std::string draft_runtime;
+  int64_t draft_tensor_parallel_size = 1;
+  RuntimeProfile draft_profile;  // resolved at parse time
 };
+
+// Families whose drafting runs passes of a separate network (draft model or draft heads).
+bool family_has_draft_passes(Family f);
+// Whether the configured method verifies a tree (more than one candidate at some depth).
+bool method_is_tree(const MethodConfig& m);
 
 struct Acceptance {
   enum class Kind { tau, alpha, per_position, matrix };
@@ -72,8 +82,10 @@ struct Config {
   bool hardware_preset = true;
   int64_t gpus = 1;
   RuntimeSpec runtime;
+  RuntimeProfile engine;  // the resolved runtime profile (what the engine is and can run)
   int64_t batch = 1;
   int64_t context = 1024;
+  double memory_utilization = 0.9;  // fraction of GPU memory the engine may use (vLLM default)
   DTypes dtype;
   MethodConfig method;
   Acceptance acceptance;

@@ -1,7 +1,14 @@
-// Roofline cost of one forward pass: FLOPs, bytes (weights, KV cache, activations), time
-// and bound. All counts are per pass over the whole batch, per GPU when tensor-parallel.
+// Cost of one forward pass, kernel class by kernel class (cost model v2).
+//
+// A pass is split into the kernel classes a GPU really runs: the decoder's GEMMs (QKV/O and
+// MLP, weights read once per pass), attention over each sequence's KV cache, the LM head, and
+// "other" (norms, elementwise, activations written and read back). Each class gets its own
+// roofline; the classes then add. All counts are per GPU for one pass over the whole batch.
+// Work (bytes, FLOPs) does not depend on the runtime profile; time does (time_pass), so a fit
+// can reuse the work of a pass for many candidate parameter sets.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -9,68 +16,124 @@
 
 namespace speccalc {
 
-// Work of one pass, before it is turned into time. Summable across the parts of a pass
-// (decoder layers, LM head, draft heads).
-struct Work {
+enum class Kernel { gemm = 0, attention = 1, lm_head = 2, other = 3 };
+constexpr int kKernelKinds = 4;
+const char* kernel_name(Kernel k);
+
+// Work of one kernel class in one pass on one GPU.
+struct KernelWork {
   double flops = 0;              // multiply-adds count 2 FLOPs
   double weights_bytes = 0;      // weights read once per pass
   double kv_cache_bytes = 0;     // KV cache read (context) + written (new tokens)
-  double activations_bytes = 0;  // matmul inputs/outputs and logits written to memory
-  int64_t layers = 0;            // decoder layers (host launch overhead scales with them)
-  int64_t allreduces = 0;        // tensor-parallel all-reduces (2 per decoder layer)
-  double allreduce_bytes = 0;    // payload of each all-reduce
+  double activations_bytes = 0;  // matmul inputs/outputs and logits written and read back
+  double bytes() const { return weights_bytes + kv_cache_bytes + activations_bytes; }
+  KernelWork& operator+=(const KernelWork& o);
+};
+
+// Work of one pass on one GPU, by kernel class, plus what host time and communication scale with.
+struct Work {
+  std::array<KernelWork, kKernelKinds> kernels;
+  int64_t layers = 0;          // decoder layers (eager kernel launches scale with them)
+  int64_t allreduces = 0;      // tensor-parallel all-reduces (2 per sharded decoder layer)
+  double allreduce_bytes = 0;  // payload of each all-reduce
+  KernelWork& operator[](Kernel k) { return kernels[static_cast<int>(k)]; }
+  const KernelWork& operator[](Kernel k) const { return kernels[static_cast<int>(k)]; }
+  KernelWork total() const;
   Work& operator+=(const Work& o);
 };
 
+// How a pass is split over GPUs. Tensor parallelism (engines) divides heads, MLP width and
+// vocabulary by tp; a KV head is replicated when tp exceeds the KV-head count (each GPU keeps
+// one, as vLLM does). Layer-sequential execution (HF device_map) keeps whole layers on one GPU
+// and runs the GPUs one after another: per pass, the work is that of one GPU holding them all.
+struct Sharding {
+  int64_t tp = 1;
+};
+
+// Decoder layers of model m over `tokens` new tokens per sequence for `batch` sequences that
+// each attend `context` cached tokens (plus the new ones: causally for a chain; a tree's
+// tokens attend their ancestors, but the masked kernel still computes the whole
+// tokens x tokens block, which is what is counted). When lm_head_rows > 0 the LM head is
+// applied to that many rows per sequence.
+Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tokens, int64_t context,
+                  int64_t lm_head_rows, const DTypes& dtype, const Sharding& shard = {});
+
+// A dense matmul block of `params` weights applied to `rows` rows (FLOPs 2 * params * rows),
+// charged to kernel class k.
+Work linear_work(double params, int64_t rows, const DTypes& dtype, Kernel k = Kernel::gemm);
+
+// Expected number of distinct experts that `tokens` routed tokens touch in one layer when each
+// picks top_k of E experts uniformly: E * (1 - (1 - top_k/E)^tokens). Uniform routing is an
+// assumption (real routers are skewed, which touches fewer experts).
+double expected_experts_touched(int64_t experts, int64_t top_k, int64_t tokens);
+
+// The hardware and runtime parameters a pass runs under.
+struct Machine {
+  Gpu gpu;
+  int64_t gpus = 1;             // GPUs this pass is spread over (tp, or layer-sequential)
+  bool tensor_parallel = true;  // false: layers split across GPUs and run one after another
+  RuntimeParams runtime;
+  DTypes dtype;
+  double peak_flops() const;          // FLOP/s of one GPU for the weight dtype
+  double bandwidth_bytes_s() const;   // peak bytes/s of one GPU
+  // Fraction of peak bandwidth reached while streaming weights of this dtype: the profile's
+  // fp16 figure times a dequantization factor (weight_bandwidth_factor).
+  double weight_bw_efficiency() const;
+};
+
+// Achieved weight-streaming bandwidth of a dtype relative to fp16 in the same stack: gpt-fast
+// on an A100-80GB, Llama-2-7B: 1397 (fp16) / 1069 (int8) / 863 (int4) GB/s (gpt-fast README,
+// Benchmarks, as quoted in issue #10): int8 0.765, int4 0.618. fp8 on a GPU with fp8 tensor
+// cores reads like fp16 (native fp8 GEMMs); without them it is dequantized like int8.
+double weight_bandwidth_factor(DType weights, const Gpu& gpu);
+
+// Cost of one kernel class in one pass.
+struct KernelCost {
+  Kernel kind = Kernel::gemm;
+  double flops = 0;
+  double bytes = 0;
+  double memory_time_s = 0;   // bytes at the effective bandwidth
+  double compute_time_s = 0;  // FLOPs at the effective peak
+  double time_s = 0;          // memory + compute: at the shapes of decoding neither hides the
+                              // other (SpecDecode-Bench's vLLM fit and the A100 multi-token
+                              // anchors grow linearly in tokens from 1 token on; docs/cost-model.md)
+  const char* bound() const;  // "memory" or "compute"
+};
+
+// Time of one pass of work w on machine m.
+struct PassTime {
+  std::array<KernelCost, kKernelKinds> kernels;
+  double device_s = 0;    // sum of the kernel classes + communication
+  double comm_s = 0;      // tensor-parallel all-reduces
+  double launch_s = 0;    // eager kernel launches (layers x layer_overhead_s), overlapping device
+  double overhead_s = 0;  // host time the GPU does not hide: pass overhead + launches beyond device
+  double time_s = 0;      // device + overhead
+};
+PassTime time_pass(const Work& w, const Machine& m);
+
+// A kind of pass in a cycle (baseline step, draft passes, verify), with totals over the cycle.
 struct PassCost {
   std::string name;
   int64_t tokens_per_pass = 0;   // new tokens per sequence in one pass
   int64_t passes_per_cycle = 0;  // passes of this kind per draft-verify cycle
-  // Totals over the cycle's passes of this kind (one pass for baseline and verify).
+  // Totals over the cycle's passes of this kind, per GPU.
   double flops = 0;
   double weights_bytes = 0;
   double kv_cache_bytes = 0;
   double activations_bytes = 0;
   double bytes = 0;
-  double memory_time_s = 0;   // bytes / effective bandwidth
-  double compute_time_s = 0;  // flops / effective peak
-  double comm_time_s = 0;     // tensor-parallel all-reduces
-  double overhead_s = 0;      // host time the GPU does not hide: per pass, launch time beyond
-                              // device time, fixed CPU work
-  // Per pass: max(device, layers x layer_overhead_s) + pass_overhead_s, device =
-  // max(memory, compute) + comm; summed over passes. Equals device time + overhead_s.
-  double time_s = 0;
-  bool launch_bound = false;  // kernel launches take longer than the device work they feed
+  double memory_time_s = 0;
+  double compute_time_s = 0;
+  double comm_time_s = 0;
+  double overhead_s = 0;  // host time not hidden by the GPU (pass + exposed launches + extra)
+  double time_s = 0;      // device + overhead
+  std::array<KernelCost, kKernelKinds> kernels;  // summed over the cycle's passes of this kind
+  bool launch_bound = false;
   double arithmetic_intensity = 0;  // flops / bytes (0 when nothing is read)
-  std::string bound = "none";       // "memory", "compute", "overhead" or "none"
+  std::string bound = "none";       // "memory", "compute" or "none"
+  std::string runtime;              // runtime profile the passes ran under
+  void add(const PassTime& t, const Work& w, int64_t passes = 1);
+  void add_host_s(double s);  // CPU work with no pass (prompt lookup, retrieval)
 };
-
-// How the config's hardware and runtime execute a pass.
-struct Machine {
-  Gpu gpu;
-  int64_t gpus = 1;
-  bool tensor_parallel = true;  // false: layers split across GPUs and run one after another
-  RuntimeParams runtime;
-  DTypes dtype;
-  double peak_flops() const;           // FLOP/s for the weight dtype (fp8 tensor cores if present)
-  double bandwidth_bytes_s() const;    // peak bytes/s of one GPU
-};
-
-// Decoder layers of model m over `tokens` new tokens per sequence for `batch` sequences that
-// each attend `context` cached tokens (plus the new ones, causally). When lm_head_rows > 0
-// the LM head is applied to that many rows per sequence.
-Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tokens, int64_t context,
-                  int64_t lm_head_rows, const DTypes& dtype);
-
-// A dense matmul block of `params` weights applied to `rows` rows (FLOPs 2 * params * rows).
-Work linear_work(double params, int64_t rows, const DTypes& dtype);
-
-// Turns work into time for `passes` identical passes.
-PassCost finish_pass(const std::string& name, const Work& w, int64_t tokens_per_pass, int64_t passes,
-                     const Machine& machine, double extra_overhead_s = 0);
-
-// Expected number of distinct experts that `tokens` routed tokens touch in one layer when each
-// picks top_k of E experts uniformly: E * (1 - (1 - top_k/E)^tokens).
-double expected_experts_touched(int64_t experts, int64_t top_k, int64_t tokens);
 
 }  // namespace speccalc

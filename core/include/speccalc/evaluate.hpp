@@ -1,5 +1,6 @@
 // One evaluation: the cost of a draft-verify cycle for the configured method, the expected
-// tokens per cycle, and the speedup over plain autoregressive decoding on the same machine.
+// tokens per cycle, the memory it needs, and the speedup over plain autoregressive decoding on
+// the same machine and engine, with a verdict that never calls an impossible setup a win.
 #pragma once
 
 #include <string>
@@ -12,22 +13,34 @@
 
 namespace speccalc {
 
+struct MemorySummary {
+  double capacity_gb = 0, usable_gb = 0, utilization = 0;
+  double weights_gb = 0, draft_weights_gb = 0, kv_cache_gb = 0, activations_gb = 0, total_gb = 0;
+  bool fits = true;
+  int64_t max_batch = 0, max_context = 0;
+  std::vector<std::string> suggestions;
+};
+
 struct Evaluation {
   double tau = 1;  // expected tokens per cycle per sequence, bonus token included
   std::string tau_source;          // how tau was obtained
   int64_t max_tokens_per_cycle = 1;
-  PassCost baseline;  // one autoregressive decode step (one token per sequence)
+  PassCost baseline;  // one autoregressive decode pass (one token per sequence)
   PassCost draft;     // all draft work of one cycle
   PassCost verify;    // the target's verification pass
-  double cycle_overhead_s = 0;  // speculative bookkeeping per cycle
-  double cycle_time_s = 0;      // draft + verify + bookkeeping
-  double speedup = 1;           // (tau / cycle_time_s) / (1 / baseline.time_s)
+  double step_overhead_s = 0;   // engine step (scheduler, sampling, output), paid by both
+  double cycle_overhead_s = 0;  // speculative bookkeeping per cycle (+ tree bookkeeping)
+  double baseline_step_s = 0;   // plain decoding: baseline pass + engine step
+  double cycle_time_s = 0;      // draft + verify + engine step + speculative bookkeeping
+  double speedup = 1;           // (tau / cycle_time_s) / (1 / baseline_step_s)
   double tokens_per_s = 0;      // batch * tau / cycle_time_s
   double baseline_tokens_per_s = 0;
-  double weights_memory_gb = 0;   // target (+ draft) weights per GPU
-  double kv_memory_gb = 0;        // KV cache per GPU at this batch and context
+  MemorySummary memory;
   bool fits_in_memory = true;
-  RuntimeParams runtime;          // the parameters used (after testbed calibration)
+  std::string verdict;          // pays | loses | infeasible | baseline
+  std::string verdict_reason;
+  RuntimeParams runtime;        // target's parameters used (after testbed calibration)
+  RuntimeParams draft_runtime;  // the draft's
   std::vector<std::string> assumptions;
 };
 
@@ -36,7 +49,9 @@ class TauMemo;
 Expected<Evaluation> evaluate(const Config& config, TauMemo* memo = nullptr);
 nlohmann::json evaluation_to_json(const Evaluation& e, const Config& config);
 
-// Builds the Machine (GPU, parallelism, runtime parameters) a config runs on.
+// Builds the Machine (GPU, parallelism, runtime parameters) the target runs on.
 Machine machine_for(const Config& config, const RuntimeParams& params);
+// The machine the draft passes run on (draft runtime, draft tensor parallelism).
+Machine draft_machine_for(const Config& config, const RuntimeParams& params);
 
 }  // namespace speccalc

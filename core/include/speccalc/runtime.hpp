@@ -1,5 +1,6 @@
-// Runtime profiles: the few physical parameters that separate a real software stack from
-// the hardware roofline. Values and the data they were fitted on: core/data/runtimes.json.
+// Runtime (engine) profiles: the few physical parameters that separate a real software stack
+// from the hardware roofline, and what each engine can run. Values, and the data each was
+// fitted on: core/data/runtimes.json (written by `speccalc fit`).
 #pragma once
 
 #include <string>
@@ -9,20 +10,36 @@
 
 namespace speccalc {
 
+// Every field is a physical quantity of the stack; docs/cost-model.md says what each stands for.
 struct RuntimeParams {
-  double bw_efficiency = 1;      // fraction of peak memory bandwidth a weight-streaming pass reaches
-  double flops_efficiency = 1;   // fraction of peak tensor FLOP/s a large-token pass reaches
-  double pass_overhead_s = 0;    // fixed host time per forward pass (launch, sampling, sync)
-  double layer_overhead_s = 0;   // host time per decoder layer per pass (eager kernel launches)
-  double cycle_overhead_s = 0;   // speculative bookkeeping per draft-verify cycle
+  double bw_efficiency = 1;      // fraction of peak bandwidth a pass reaches streaming fp16 weights
+  double kv_bw_efficiency = 1;   // fraction of peak bandwidth attention reaches reading the KV cache
+  double flops_efficiency = 1;   // fraction of peak tensor FLOP/s the GEMMs reach
+  double pass_overhead_s = 0;    // host time per forward pass not hidden by the GPU (launch or
+                                 // graph replay, sync, Python per forward)
+  double layer_overhead_s = 0;   // kernel launches per decoder layer (eager); overlap GPU work
+  double step_overhead_s = 0;    // per engine step: scheduler, sampling, output processing;
+                                 // paid by plain decoding too
+  double seq_overhead_s = 0;     // per sequence in the batch per engine step
+  double cycle_overhead_s = 0;   // speculative bookkeeping per cycle: proposer calls,
+                                 // rejection sampling, acceptance, KV-cache update
+  double tree_overhead_s = 0;    // extra per cycle for tree methods: tree build, mask, tree walk
   double allreduce_latency_s = 0;  // latency of one tensor-parallel all-reduce
 };
 
 struct RuntimeProfile {
   std::string id;
-  std::string description;
-  std::string fitted_on;  // the data the parameters were fitted on
+  std::string name;         // what a user would call it ("vLLM V1")
+  std::string description;  // one line on what it is
+  std::string fitted_on;    // the data the parameters were fitted on
+  bool validated = false;   // a published speculative measurement on this stack is predicted
+  std::string validated_by; // which measurements (or why none)
+  bool tensor_parallel = true;  // false: multi-GPU runs layers one GPU after another
+  std::string draft_runtime;    // profile drafts run under by default ("" = this one)
+  bool trees = true;            // can verify token trees (false: chains only)
+  std::vector<std::string> families;  // method families the engine runs
   RuntimeParams params;
+  bool supports(const std::string& family) const;
 };
 
 // Profile choice plus optional overrides, as written in a config.
@@ -30,12 +47,14 @@ struct RuntimeSpec {
   std::string profile = "compiled";
   // Overrides in config order; each name is a RuntimeParams field.
   std::vector<std::pair<std::string, double>> overrides;
-  double measured_decode_step_s = 0;   // testbed calibration (0 = none)
-  RuntimeParams resolved;              // profile params with overrides applied (before calibration)
+  double measured_decode_step_s = 0;  // testbed calibration (0 = none)
+  int64_t measured_decode_batch = 0;  // batch the step was measured at (0 = none)
+  RuntimeParams resolved;             // profile params with overrides applied (before calibration)
 };
 
 Expected<std::vector<RuntimeProfile>> load_runtime_profiles();
 const char* const* runtime_param_names();  // null-terminated list, in RuntimeParams order
 double* runtime_param(RuntimeParams& p, const std::string& name);  // nullptr when unknown
+double runtime_param_value(const RuntimeParams& p, const std::string& name);
 
 }  // namespace speccalc
