@@ -4,7 +4,6 @@
 // Env: SPECCALC_DIST (default dist), SPECCALC_CLI (default build/native/speccalc),
 //      SPECCALC_SCREENSHOTS (default docs/screenshots; "" to skip writing them).
 // Prints "N passed, N failed" and exits non-zero on any failure.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,15 +11,14 @@ import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { CHROMIUM_ARGS } from './browser.mjs';
+import {
+  repo, DIST, CLI, showSpeedup, showTau, counts, test, assert, eq, cli, cliLink, cliEvalLink, cliDecode,
+  waitQuiet, fragmentOf, shownResult, checkAgainstCli,
+} from './lib.mjs';
+import { truthTests } from './truth.mjs';
 
-const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const DIST = path.resolve(repo, process.env.SPECCALC_DIST || 'dist');
-const CLI = path.resolve(repo, process.env.SPECCALC_CLI || 'build/native/speccalc');
 const SHOTS = process.env.SPECCALC_SCREENSHOTS ?? path.join(repo, 'docs/screenshots');
 
-// The page's display format (web/js/format.mjs): speedup with 2 decimals and "×", tau with 2.
-const showSpeedup = (x) => `${x.toFixed(2)}×`;
-const showTau = (x) => x.toFixed(2);
 
 // Share-link corpus: one config per family plus batch, GPU, dtype and acceptance variety.
 const CONFIGS = [
@@ -48,40 +46,8 @@ const HOSTILE = [
   ['unknown key', `v=1&target=llama2-chat-7b&${encodeURIComponent('<b>x</b>')}=1`],
 ];
 
-let passed = 0;
-let failed = 0;
-async function test(name, fn) {
-  try {
-    await fn();
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`FAIL ${name}\n     ${String(e && e.stack ? e.stack : e).split('\n').slice(0, 4).join('\n     ')}`);
-  }
-}
-function assert(cond, message) {
-  if (!cond) throw new Error(message);
-}
-function eq(actual, expected, what) {
-  assert(actual === expected, `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-}
-
-function cli(args, input) {
-  return execFileSync(CLI, args, { input, encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['pipe', 'pipe', 'pipe'] });
-}
-function cliLink(config) {
-  return cli(['link', '--config', '-'], JSON.stringify(config)).trim().replace(/^#/, '');
-}
-function cliEvalLink(link) {
-  return JSON.parse(cli(['eval', '--link', link]));
-}
-
 // The page's sizing request limits (web/js/views/sizing.mjs SIZING_DEFAULTS).
 const SIZING = { budget: 64, max_depth: 8, batches: [1, 2, 4, 8, 16, 32, 64, 128, 256] };
-function cliDecode(link) {
-  return JSON.parse(cli(['run', 'decode-link', '-'], `#${link}`));
-}
 function cliSize(link) {
   return JSON.parse(cli(['run', 'size', '-'], JSON.stringify({ config: cliDecode(link), ...SIZING })));
 }
@@ -99,33 +65,6 @@ async function shownBest(page) {
   return page.$eval('[data-testid=sizing-best]', (e) => ({ ...e.dataset, text: e.textContent }));
 }
 
-async function waitQuiet(page) {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true'
-    && document.documentElement.dataset.pending === '0', null, { timeout: 60000 });
-}
-
-function fragmentOf(url) {
-  const i = url.indexOf('#');
-  return i < 0 ? '' : url.slice(i + 1);
-}
-
-async function shownResult(page) {
-  return page.evaluate(() => {
-    const s = document.querySelector('[data-testid=speedup]');
-    const t = document.querySelector('[data-testid=tau]');
-    return { speedupText: s.textContent, speedup: s.dataset.value, tauText: t.textContent, tau: t.dataset.value };
-  });
-}
-
-async function checkAgainstCli(page, what) {
-  const link = fragmentOf(page.url());
-  const expected = cliEvalLink(link);
-  const shown = await shownResult(page);
-  eq(shown.speedupText, showSpeedup(expected.speedup), `${what}: shown speedup`);
-  eq(Number(shown.speedup), expected.speedup, `${what}: full-precision speedup`);
-  eq(shown.tauText, showTau(expected.tau), `${what}: shown tau`);
-  eq(Number(shown.tau), expected.tau, `${what}: full-precision tau`);
-}
 
 async function main() {
   assert(fs.existsSync(path.join(DIST, 'index.html')), `${DIST}/index.html missing: run scripts/build.sh`);
@@ -628,6 +567,8 @@ async function main() {
     });
   }
 
+  await truthTests({ browser, url, newPage, watch });
+
   await test('no request left 127.0.0.1', async () => {
     eq(outside.length, 0, `outside requests ${outside.slice(0, 5).join(', ')}`);
   });
@@ -643,8 +584,8 @@ async function main() {
 try {
   await main();
 } catch (e) {
-  failed += 1;
+  counts.failed += 1;
   console.log(`FAIL setup: ${e && e.stack ? e.stack : e}`);
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+console.log(`${counts.passed} passed, ${counts.failed} failed`);
+process.exit(counts.failed ? 1 : 0);

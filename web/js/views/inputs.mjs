@@ -137,6 +137,7 @@ export class InputsView {
     $('#f-hardware', this.form).append(el('option', { value: CUSTOM, text: 'Custom GPU (JSON)…' }));
     fillSelect($('#f-runtime', this.form), runtimes);
     fillSelect($('#f-family', this.form), methods);
+    for (const o of $('#f-family', this.form).options) o.dataset.label = o.textContent;
     this.methodSummaries = new Map(methods.filter((m) => typeof m === 'object').map((m) => [m.id, m.summary || '']));
     this.drafts = drafts;
   }
@@ -337,6 +338,15 @@ export class InputsView {
     badge.title = engine.validated ? '' : 'No published speculative-decoding measurement on this engine checks these speedups';
     $('#engine-summary', this.form).dataset.validated = String(engine.validated);
     $('#engine-summary', this.form).title = engine.validated_by;
+    // Method options follow what the engine can run (the core's engine.supports.families); the
+    // family in use stays selectable so a link that names another still shows.
+    const runs = new Set(engine.supports.families);
+    const family = $('#f-family', this.form);
+    for (const o of family.options) {
+      const ok = runs.has(o.value) || o.value === family.value;
+      o.disabled = !ok;
+      o.textContent = ok ? o.dataset.label || o.textContent : `${o.dataset.label || o.textContent} (not in ${engine.name})`;
+    }
   }
 
   clearErrors() {
