@@ -426,16 +426,16 @@ TEST(Validation, QuotedUntrustedTextIsShortAndPrintable) {
 TEST(Validation, ExpensiveRequestsAreRefusedUpFront) {
   // tree-calibrate regenerates an EAGLE-2 tree ~1100 times: 64 + 63 * 64^2 = 258112
   // candidates per tree took 45 s before this limit.
-  EXPECT_TRUE(IsError("tree-calibrate", R"({"eagle2": {"total_token": 1025, "depth": 63, "top_k": 64}, "tau": 1.5})",
+  EXPECT_TRUE(IsError("tree-calibrate", R"({"eagle2": {"total_token": 1025, "depth": 64, "top_k": 64}, "tau": 1.5})",
                       "eagle2",
                       "calibrating regenerates the tree about 1100 times; 258112 candidates per "
-                      "tree (top_k + depth * top_k^2) is over the limit of 8000 (use a smaller "
+                      "tree (top_k + (depth - 1) * top_k^2) is over the limit of 8000 (use a smaller "
                       "depth or top_k)"));
   // 7 * 62^2 + 62 = 26970 candidates: 1.1 s native, a fuzzer timeout under sanitizers.
-  EXPECT_TRUE(IsError("tree-calibrate", R"({"tau": 4.81, "eagle2": {"total_token": 60, "depth": 7, "top_k": 62}})",
+  EXPECT_TRUE(IsError("tree-calibrate", R"({"tau": 4.81, "eagle2": {"total_token": 60, "depth": 8, "top_k": 62}})",
                       "eagle2",
                       "calibrating regenerates the tree about 1100 times; 26970 candidates per "
-                      "tree (top_k + depth * top_k^2) is over the limit of 8000 (use a smaller "
+                      "tree (top_k + (depth - 1) * top_k^2) is over the limit of 8000 (use a smaller "
                       "depth or top_k)"));
   // A 400 x 400 sweep grid is over 100000 points.
   json axes = json::array();
