@@ -71,7 +71,7 @@ function evaluate(c) {
       suggestions: fits ? [] : ['FAKE: use batch 16 or less.', 'FAKE: use 2 GPUs.'],
     },
     cycle: { draft_s: draft, verify_s: cycle - draft - 0.001, overhead_s: 0.0008, comm_s: 0.0002, total_s: cycle },
-    engine: { id: c.runtime, name: c.runtime, summary: `FAKE engine ${c.runtime}.`, validated: c.runtime === 'hf-eager', validated_by: 'fake' },
+    engine: { id: c.runtime, name: c.runtime, summary: `FAKE engine ${c.runtime}.`, validated: c.runtime === 'hf-eager', validated_by: 'fake', supports: { families: Object.keys(METHOD_DEFAULTS), trees: true, tensor_parallel: true } },
     tau, speedup, tokens_per_s: (c.batch * tau) / cycle, baseline_tokens_per_s: c.batch / base, cycle_time_s: cycle,
     baseline: pass(base, 1.4e10 * c.batch, 1.4e10, 'memory'),
     verify: pass(cycle - draft, 1.4e10 * (k + 1) * c.batch, 1.45e10, 'memory'),
@@ -125,6 +125,7 @@ const COMMANDS = {
   eval: (t) => evaluate(normalize(JSON.parse(t))),
   link: (t) => link(normalize(JSON.parse(t))),
   'decode-link': decode,
+  'eval-tree': () => ({ tau: 2.0, choices: [[0], [0, 0]], nodes: 2, depth: 2, acceptance: 'FAKE', node_prob: [0.7, 0.3], tau_pmf: [0.3, 0.4, 0.3] }),
   export: () => ({ vllm: { '--speculative-config': '{"method":"fake"}' }, notes: ['FAKE export'] }),
 };
 

@@ -2,7 +2,7 @@
 // calculator from a row and shows measured vs predicted; "Reproduce the papers" predicts every
 // row that names a model and GPU preset and lists the error, grouped by source.
 import { el, $, clear, download } from '../dom.mjs';
-import { callJson, hasCommand, describeError } from '../api.mjs';
+import { callJson, describeError } from '../api.mjs';
 import { heavyJson } from '../worker/client.mjs';
 import { csvCell } from './results.mjs';
 import * as fmt from '../format.mjs';
@@ -35,10 +35,6 @@ export class TablesView {
   }
 
   async init() {
-    if (!(await hasCommand('tables'))) {
-      this.body.append(el('p', { class: 'placeholder', text: 'This core build has no "tables" command yet; published measurements will appear here.' }));
-      return false;
-    }
     const form = el('form', { class: 'filters', role: 'search', 'aria-label': 'Filter published measurements' });
     this.inputs = {};
     for (const [key, label] of FILTERS) {
@@ -123,62 +119,11 @@ export class TablesView {
     // Let the progress indicator paint before the (synchronous) core call.
     await new Promise((r) => setTimeout(r, 120));
     try {
-      if (await hasCommand('validate')) {
-        this.showValidation(await heavyJson('validate', { format: 'json' }, { slot: 'validate' }));
-        return;
-      }
-      const all = await callJson('tables', { format: 'json' });
-      const rows = all.filter(usable);
-      const bySource = new Map();
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i];
-        let predicted = null;
-        let error = null;
-        try {
-          predicted = (await callJson('eval', configFromRow(row))).speedup;
-        } catch (e) {
-          error = describeError(e);
-        }
-        const key = row.source;
-        if (!bySource.has(key)) bySource.set(key, []);
-        bySource.get(key).push({ row, predicted, error });
-        if (i % 25 === 24) await new Promise((r) => setTimeout(r, 0));
-      }
-      this.showReproduction(bySource, all.length - rows.length);
+      this.showValidation(await heavyJson('validate', { format: 'json' }, { slot: 'validate' }));
     } finally {
       done();
       this.reproduceButton.disabled = false;
     }
-  }
-
-  showReproduction(bySource, skipped) {
-    const out = clear(this.reproduceOut);
-    const flat = [];
-    for (const [source, items] of bySource) {
-      const errs = items.filter((x) => x.predicted !== null).map((x) => Math.abs(x.predicted / x.row.speedup - 1)).sort((a, b) => a - b);
-      const median = errs.length ? errs[Math.floor(errs.length / 2)] : null;
-      const table = el('table', { class: 'published' },
-        el('thead', {}, el('tr', {}, ...['Method', 'Model', 'Dataset', 'GPU', 'Measured', 'Predicted', 'Error'].map((h) => el('th', { scope: 'col', text: h })))));
-      const tbody = el('tbody');
-      for (const { row, predicted, error } of items) {
-        const rel = predicted === null ? null : predicted / row.speedup - 1;
-        flat.push({ source, method: row.method, model: row.target_model, dataset: row.dataset, hardware_id: row.hardware_id, measured_speedup: row.speedup, predicted_speedup: predicted ?? '', relative_error: rel ?? '', error: error ?? '' });
-        tbody.append(el('tr', {},
-          el('td', { text: row.method }), el('td', { text: row.target_model }), el('td', { text: row.dataset }),
-          el('td', { text: row.hardware_id }), el('td', { text: fmt.speedup(row.speedup) }),
-          el('td', { text: predicted === null ? 'error' : fmt.speedup(predicted), title: error || undefined }),
-          el('td', { text: rel === null ? '—' : `${rel >= 0 ? '+' : ''}${(rel * 100).toFixed(0)} %`, class: rel !== null && Math.abs(rel) > 0.25 ? 'bad' : undefined })));
-      }
-      table.append(tbody);
-      out.append(el('details', {},
-        el('summary', { text: `${source} — ${items.length} rows${median === null ? '' : `, median |error| ${(median * 100).toFixed(0)} %`}` }),
-        el('div', { class: 'table-wrap' }, table)));
-    }
-    out.append(el('p', { class: 'hint', text: `${skipped} rows skipped (no model or GPU preset, no τ, or superseded).` }));
-    const keys = Object.keys(flat[0] || {});
-    out.append(el('div', { class: 'exports' },
-      el('button', { type: 'button', text: 'Export JSON', onclick: () => download('speccalc-reproduce.json', JSON.stringify(flat, null, 2)) }),
-      el('button', { type: 'button', text: 'Export CSV', onclick: () => download('speccalc-reproduce.csv', `${keys.join(',')}\n${flat.map((r) => keys.map((k) => csvCell(r[k])).join(',')).join('\n')}\n`, 'text/csv') })));
   }
 
   // The core's "validate" report: per source MAPE, per row predicted vs measured, exclusions.
@@ -222,7 +167,7 @@ export class TablesView {
   // Published rows for this model (speedups measured at latency, not superseded), each with the
   // config the core says reproduces it: the families chart, and the k and batch charts overlay them.
   async measuredFor(targetId) {
-    if (typeof targetId !== 'string' || !(await hasCommand('tables'))) return [];
+    if (typeof targetId !== 'string') return [];
     if (this.measuredCache && this.measuredCache.target === targetId) return this.measuredCache.rows;
     try {
       const rows = (await callJson('tables', { model: targetId, format: 'json' }))
