@@ -567,7 +567,7 @@ async function main() {
     });
   }
 
-  await truthTests({ browser, url, newPage, watch });
+  await truthTests({ browser, url, newPage, watch, shots: SHOTS });
 
   await test('no request left 127.0.0.1', async () => {
     eq(outside.length, 0, `outside requests ${outside.slice(0, 5).join(', ')}`);

@@ -29,7 +29,7 @@ async function open(page, url, config) {
   return { link, expected: cliEvalLink(link) };
 }
 
-export async function truthTests({ browser, url, newPage, watch }) {
+export async function truthTests({ browser, url, newPage, watch, shots }) {
   const page = await newPage();
 
   for (const [state, config] of Object.entries(VERDICTS)) {
@@ -200,6 +200,33 @@ export async function truthTests({ browser, url, newPage, watch }) {
     await page.waitForFunction(() => /^hardware: is not valid JSON/.test(document.querySelector('[data-testid=field-error]')?.textContent || ''), null, { timeout: 10000 });
   });
 
+  await test('compare: A and B side by side, both in the link, differences marked', async () => {
+    const { link: linkA, expected: a } = await open(page, url, VERDICTS.pays);
+    await page.click('[data-testid=compare-start]');
+    await page.waitForFunction((l) => location.hash === `#${l}&compare&${l}`, linkA, { timeout: 10000 });
+    await page.fill('[data-testid=batch]', '16');
+    await page.press('[data-testid=batch]', 'Tab');
+    await page.waitForFunction(() => /&compare&/.test(location.hash) && /^#[^&]*(&[^&]+)*?&batch=16&/.test(location.hash.split('&compare&')[0] + '&'), null, { timeout: 10000 });
+    await waitQuiet(page);
+    const [linkB, other] = fragmentOf(page.url()).split('&compare&');
+    eq(other, linkA, 'A is the kept link');
+    const b = cliEvalLink(linkB);
+    const rows = await page.$$eval('[data-testid=compare-table] tbody tr', (r) => Object.fromEntries(r.map((x) => [x.dataset.row, [x.cells[0].textContent, x.cells[1].textContent, x.dataset.diff]])));
+    eq(JSON.stringify(rows.Speedup), JSON.stringify([`${a.speedup.toFixed(2)}×`, `${b.speedup.toFixed(2)}×`, 'true']), 'speedups of A and B');
+    eq(rows['Batch × context'][2], 'true', 'batch marked as different');
+    eq(rows.Model[2], 'false', 'model not marked');
+    // The link alone restores the comparison.
+    const p = await newPage();
+    await p.goto(page.url());
+    await waitQuiet(p);
+    eq(await p.$eval('[data-testid=compare]', (c) => c.dataset.active), 'true', 'comparison restored from the link');
+    await p.close();
+    await page.click('[data-testid=compare-swap]');
+    await page.waitForFunction((l) => location.hash.startsWith(`#${l}&compare&`), linkA, { timeout: 10000 });
+    await page.click('[data-testid=compare-stop]');
+    await page.waitForFunction((l) => location.hash === `#${l}`, linkA, { timeout: 10000 });
+  });
+
   await test('chart values are in tables reachable by keyboard', async () => {
     await open(page, url, VERDICTS.pays);
     for (const id of ['k', 'batch', 'families']) {
@@ -225,6 +252,19 @@ export async function truthTests({ browser, url, newPage, watch }) {
     }
     await ctx.close();
   });
+
+  if (shots) {
+    await test('screenshots: engine and verdict, cost breakdown, a setup that does not fit', async () => {
+      fs.mkdirSync(shots, { recursive: true });
+      await open(page, url, EAGLE_DEPTH6);
+      await page.$$eval('#kernels-box', (d) => d.forEach((x) => { x.open = true; }));
+      await page.locator('#results').screenshot({ path: path.join(shots, 'cost.png') });
+      await page.locator('[data-for=runtime]').screenshot({ path: path.join(shots, 'engine.png') });
+      await open(page, url, VERDICTS.infeasible);
+      await page.locator('.headline').screenshot({ path: path.join(shots, 'verdict-headline-infeasible.png') });
+      await page.locator('[data-testid=verdict]').screenshot({ path: path.join(shots, 'verdict-infeasible.png') });
+    });
+  }
 
   await page.close();
 }

@@ -1,7 +1,8 @@
 // Wires the page: URL fragment -> config -> core -> views, and form edits -> core -> URL.
 // Views only draw; the core computes; this file decides what runs when.
 import { callJson, callText, describeError, SpecCalcError } from './api.mjs';
-import { currentFragment, decodeFragment, encodeConfig, writeFragment } from './state.mjs';
+import { currentFragment, decodeFragment, encodeConfig, joinFragment, splitFragment, writeFragment } from './state.mjs';
+import { CompareView } from './views/compare.mjs';
 import { $, download } from './dom.mjs';
 import { InputsView } from './views/inputs.mjs';
 import { ResultsView, resultCsv } from './views/results.mjs';
@@ -66,6 +67,7 @@ const state = {
   fragment: null, // the fragment this page wrote last
   seq: 0,         // evaluation sequence number; stale answers are dropped
   lists: null,
+  compare: null,  // the scenario compared against: {config, result, fragment}, or null
 };
 
 const inputs = new InputsView($('#inputs'), onEdit);
@@ -74,6 +76,32 @@ const charts = new ChartsView(document);
 const tree = new TreeView($('#tree-view'));
 const tables = new TablesView($('#data-view'), { onUse: applyConfig, busy });
 const sizing = new SizingView($('#sizing-view'), { onApply: applyConfig });
+const compare = new CompareView($('#compare'), { onStart: startCompare, onStop: stopCompare, onSwap: swapCompare });
+
+// Compare: the scenario on screen becomes "A" (kept), edits go on as "B"; both are in the link.
+async function setCompare(config) {
+  if (!config) {
+    state.compare = null;
+    return;
+  }
+  const result = await callJson('eval', config);
+  state.compare = { config: result.config, result, fragment: await encodeConfig(result.config) };
+}
+async function startCompare() {
+  if (!state.config) return;
+  await setCompare(state.config);
+  await evaluate(state.config, { force: true });
+}
+async function stopCompare() {
+  state.compare = null;
+  if (state.config) await evaluate(state.config, { force: true });
+}
+async function swapCompare() {
+  if (!state.compare) return;
+  const other = state.compare.config;
+  await setCompare(state.config);
+  await evaluate(other, { force: true });
+}
 
 // Evaluates a config. On success everything is redrawn and the URL updated; on failure the
 // core's message goes beside its field and the last good result stays, marked stale.
@@ -87,8 +115,8 @@ async function evaluate(config, { force = false, url = 'push' } = {}) {
     if (seq !== state.seq) return null;
     state.config = result.config;
     state.result = result;
-    state.fragment = fragment;
-    if (url !== 'none') writeFragment(fragment, { push: url === 'push' });
+    state.fragment = joinFragment(fragment, state.compare && state.compare.fragment);
+    if (url !== 'none') writeFragment(state.fragment, { push: url === 'push' });
     inputs.clearErrors();
     inputs.tauHint = Number(result.tau.toFixed(2));
     inputs.show(result.config, { force });
@@ -96,6 +124,7 @@ async function evaluate(config, { force = false, url = 'push' } = {}) {
     results.show(result);
     results.setStale(false);
     root.dataset.fragment = fragment;
+    compare.show(state.compare, result);
     showEngines(result.config, seq);
     scheduleCharts();
     return result;
@@ -156,7 +185,9 @@ async function applyConfig(config) {
 async function openFragment(fragment) {
   const done = busy();
   try {
-    const config = await decodeFragment(fragment);
+    const { main, other } = splitFragment(fragment);
+    const config = await decodeFragment(main);
+    await setCompare(other === null ? null : await decodeFragment(other));
     showBanner('');
     await evaluate(config, { force: true, url: 'replace' });
   } catch (e) {

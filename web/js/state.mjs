@@ -34,6 +34,20 @@ export function writeFragment(fragment, { push = false } = {}) {
   else history.replaceState(null, '', `#${fragment}`);
 }
 
+// A comparison holds two scenarios in one link: the one being edited, then "&compare&" and the
+// other's own v=1 link (each half is a link the core reads alone; a v=1 link never contains
+// "&compare&", since every key has a value). Old one-scenario links are unchanged.
+const COMPARE = '&compare&';
+
+export function splitFragment(fragment) {
+  const i = fragment.indexOf(COMPARE);
+  return i < 0 ? { main: fragment, other: null } : { main: fragment.slice(0, i), other: fragment.slice(i + COMPARE.length) };
+}
+
+export function joinFragment(main, other) {
+  return other ? `${main}${COMPARE}${other}` : main;
+}
+
 export function shareUrl() {
   return location.href;
 }
