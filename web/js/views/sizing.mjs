@@ -138,12 +138,13 @@ export class SizingView {
   showError(e) {
     const field = e instanceof SpecCalcError ? e.field : '';
     const input = field === 'budget' ? this.budget : field === 'max_depth' ? this.depth : null;
-    const msg = el('p', { class: 'field-error', role: 'alert', 'data-testid': 'sizing-error', text: describeError(e) });
     if (input) {
-      input.closest('.field').append(msg);
+      input.closest('.field').append(el('p', { class: 'field-error', role: 'alert', 'data-testid': 'sizing-error', text: describeError(e) }));
       return;
     }
-    clear(this.out).append(msg);
+    // Not a mistake in the sizing inputs (e.g. a method with nothing to size): said plainly,
+    // not as a red failure.
+    clear(this.out).append(el('p', { class: 'hint', role: 'status', 'data-testid': 'sizing-error', text: describeError(e) }));
   }
 
   // One line under the result: what the sizing found, with a way down to the details.
