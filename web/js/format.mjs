@@ -49,9 +49,10 @@ export function flops(x) {
   return si(x, 'FLOP');
 }
 
-// Memory the core reports in GB (1e9 bytes): 3 significant digits ("65.7 GB", not 65.662895616).
+// Memory the core reports in GB (1e9 bytes): 3 significant digits ("65.7 GB", not
+// 65.662895616); below 1 GB in MB or kB ("13.8 MB", not 0.0138 GB).
 export function gb(x) {
-  return `${sig3(x)} GB`;
+  return x >= 1 || x === 0 ? `${sig3(x)} GB` : si(x * 1e9, 'B');
 }
 
 export function intensity(x) {

@@ -12,12 +12,13 @@ const PASSES = [
   ['verify', 'Verify'],
 ];
 
-// The headline sentence for each verdict state; the numbers in it are the core's.
+// A short label for each verdict state; the sentence under it (with the numbers) is the core's
+// verdict_reason.
 const HEADS = {
-  pays: (r) => `Speculation pays off: ${fmt.speedup(r.speedup)} faster than plain decoding.`,
-  loses: (r) => `Speculation does not pay off here: ${fmt.speedup(r.speedup)} of plain decoding speed.`,
-  infeasible: () => 'Does not fit in GPU memory: no speedup to report.',
-  baseline: () => 'Plain decoding: one token per step, no speculation.',
+  pays: 'Speculation pays off',
+  loses: 'Speculation does not pay off here',
+  infeasible: 'Does not fit in GPU memory: no speedup to report',
+  baseline: 'Plain decoding (no speculation)',
 };
 
 function setOutput(node, value, text) {
@@ -58,7 +59,7 @@ export class ResultsView {
     const box = $('#verdict', this.root);
     box.dataset.state = result.verdict;
     box.className = `verdict ${result.verdict}`;
-    $('#verdict-head', this.root).textContent = HEADS[result.verdict](result);
+    $('#verdict-head', this.root).textContent = HEADS[result.verdict];
     $('#verdict-reason', this.root).textContent = result.verdict_reason;
     const list = clear($('#verdict-suggestions', this.root));
     const suggestions = result.verdict === 'infeasible' ? result.memory.suggestions : [];
