@@ -29,9 +29,11 @@ const PARAM_LABELS = {
   top_k: 'top_k — children expanded per node',
 };
 const ACCEPTANCE_LABELS = {
-  alpha: 'α — probability a drafted token is accepted',
+  alpha: 'α — probability a drafted token is accepted (the same at every position)',
   tau: 'τ — tokens per cycle, bonus token included (≥ 1)',
-  per_position: 'Acceptance rate at each draft position (comma separated)',
+  // The core's definition (acceptance_tau.cpp): P(position i accepted | position i-1 accepted);
+  // the tree model's AcceptanceMatrix repeats the last rate for deeper positions.
+  per_position: 'Acceptance rate at each draft position, given the one before was accepted (comma separated; the last rate applies to deeper positions)',
 };
 const ACCEPTANCE_DEFAULTS = { alpha: 0.7, per_position: [0.8, 0.7, 0.6, 0.5] };
 
