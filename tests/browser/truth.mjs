@@ -166,6 +166,22 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
     await page.waitForFunction(() => /^text\.--speculative-config\.method: /.test(document.querySelector('[data-testid=import-status]').textContent), null, { timeout: 10000 });
   });
 
+  await test('a vLLM draft acceptance rate converts to the α the core fits on this draft', async () => {
+    const { expected } = await open(page, url, VERDICTS.pays);
+    const tree = cliRun('eval-tree', expected.config);
+    const conv = cliRun('convert', { choices: tree.choices, draft_acceptance_rate: 0.6 });
+    // Hand check of the chain k = 4: rate 0.6 means tau = 1 + 0.6 * 4 = 3.4.
+    eq(conv.tau, 3.4, 'tau from the rate');
+    await page.click('#metric-convert summary');
+    await page.selectOption('#c-metric', 'draft_acceptance_rate');
+    await page.fill('#c-value', '0.6');
+    await page.click('#c-go');
+    const want = cliLink({ ...expected.config, acceptance: { alpha: conv.alpha } });
+    await page.waitForFunction((l) => location.hash === `#${l}`, want, { timeout: 10000 });
+    await waitQuiet(page);
+    eq(Number(await page.getAttribute('[data-testid=metric-convert-out]', 'data-alpha')), conv.alpha, 'α shown and applied');
+  });
+
   await test('Back and Forward step through edits', async () => {
     await open(page, url, VERDICTS.pays);
     for (const b of ['2', '8']) {

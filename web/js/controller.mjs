@@ -3,6 +3,7 @@
 import { callJson, callText, describeError, SpecCalcError } from './api.mjs';
 import { currentFragment, decodeFragment, encodeConfig, joinFragment, splitFragment, writeFragment } from './state.mjs';
 import { CompareView } from './views/compare.mjs';
+import { wireConvert } from './views/convert.mjs';
 import { $, download } from './dom.mjs';
 import { InputsView } from './views/inputs.mjs';
 import { ResultsView, resultCsv } from './views/results.mjs';
@@ -352,6 +353,7 @@ async function main() {
   wireSharing();
   wireExamples();
   wireImport();
+  wireConvert($('#inputs'), { current: () => state.config, apply: applyConfig });
   const done = busy('Loading the calculator…');
   try {
     state.lists = await loadLists();
