@@ -51,7 +51,7 @@ export function engineBlocks(exp, testid) {
     });
     wrap.append(el('div', { class: 'engine', 'data-engine': engine },
       el('div', { class: 'engine-head' }, el('h4', { text: ENGINE_TITLES[engine] || engine }), copy),
-      el('pre', {}, code),
+      el('pre', { tabindex: '0', 'aria-label': `${ENGINE_TITLES[engine] || engine} settings` }, code),
       typeof settings.note === 'string' ? el('p', { class: 'hint', text: settings.note }) : null));
   }
   for (const n of exp.notes || []) wrap.append(el('p', { class: 'hint', text: n }));

@@ -241,15 +241,21 @@ export class SizingView {
       el('thead', {}, el('tr', {}, ...['Batch', 'Speculate?', chain ? 'k' : 'Draft nodes', 'Depth', 'τ', 'Speedup'].map((h) => el('th', { scope: 'col', text: h })))));
     const tbody = el('tbody');
     for (const s of schedule) {
+      // A batch the core marks infeasible does not fit in memory: neither speculate nor not.
+      if (s.verdict === 'infeasible') {
+        tbody.append(el('tr', { class: 'idle', 'data-verdict': 'infeasible' }, el('td', { text: String(s.batch) }),
+          el('td', { text: 'does not fit in memory' }), el('td', { text: '—' }), el('td', { text: '—' }), el('td', { text: '—' }), el('td', { text: '—' })));
+        continue;
+      }
       tbody.append(s.speculate
         ? el('tr', {}, el('td', { text: String(s.batch) }), el('td', { text: 'yes' }), el('td', { text: String(s.nodes) }),
           el('td', { text: String(s.depth) }), el('td', { text: fmt.tau(s.tau) }), el('td', { text: fmt.speedup(s.speedup) }))
-        : el('tr', { class: 'idle' }, el('td', { text: String(s.batch) }), el('td', { class: 'bad', text: 'don\'t speculate' }),
+        : el('tr', { class: 'idle' }, el('td', { text: String(s.batch) }), el('td', { text: 'don\'t speculate' }),
           el('td', { text: '—' }), el('td', { text: '—' }), el('td', { text: '—' }),
           el('td', { text: `best ${fmt.speedup(s.best_speedup)}` })));
     }
     table.append(tbody);
-    return el('div', { class: 'table-wrap' }, table);
+    return el('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Schedule by batch size' }, table);
   }
 
   // Writes the best choice into the config, in the method's own parameters.

@@ -50,7 +50,7 @@ export class TablesView {
     });
     this.count = el('p', { class: 'count', 'aria-live': 'polite' });
     this.compare = el('div', { class: 'compare', 'data-testid': 'measured-vs-predicted', 'aria-live': 'polite' });
-    this.tableWrap = el('div', { class: 'table-wrap' });
+    this.tableWrap = el('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Published measurements' });
     this.reproduceButton = el('button', { type: 'button', text: 'Reproduce the papers', onclick: () => this.reproduce() });
     this.reproduceOut = el('div', { class: 'reproduce', 'data-testid': 'reproduce' });
     this.body.append(form, this.count, this.compare, this.tableWrap,
@@ -155,7 +155,7 @@ export class TablesView {
       const cal = src.calibrated && src.calibrated.rows ? `; calibrated MAPE ${src.calibrated.mape_pct.toFixed(1)} %` : '';
       out.append(el('details', {},
         el('summary', { text: `${src.source} — ${src.stock.rows} rows, MAPE ${src.stock.mape_pct.toFixed(1)} %${cal}` }),
-        el('div', { class: 'table-wrap' }, table)));
+        el('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Rows of this source' }, table)));
     }
     const excluded = el('ul', {}, ...report.excluded.slice(0, 200).map((x) => el('li', { text: `${x.id}: ${x.reason}` })));
     out.append(el('details', {}, el('summary', { text: `${report.excluded.length} rows not predicted, with the reason` }), excluded));
