@@ -141,7 +141,7 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     return emit(speccalc::run("tables", query), out, err);
   }
   if (cmd == "tree" || cmd == "run" || cmd == "convert" || cmd == "validate" || cmd == "sweep" ||
-      cmd == "calibrate" || cmd == "size" || cmd == "export") {
+      cmd == "calibrate" || cmd == "size" || cmd == "export" || cmd == "fit") {
     std::string command = cmd;
     std::size_t file_arg = 1;
     if (cmd == "tree") {
@@ -158,7 +158,7 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     if (args.size() == file_arg + 1) {
       std::string problem;
       if (!read_input(args[file_arg], in, &text, &problem)) return usage_error(err, problem);
-    } else if (cmd == "validate") {
+    } else if (cmd == "validate" || cmd == "fit") {
       text = "{}";
     } else {
       return usage_error(err, cmd + " needs FILE or -");

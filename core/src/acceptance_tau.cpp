@@ -57,7 +57,19 @@ Expected<TauResult> expected_tau(const Config& c) {
       out.source = "plain decoding yields one token per step";
       return out;
     case Family::sps:
-    case Family::pld: draft = tree::chain_tree(static_cast<int>(m.k)); break;
+      if (m.sps_tree != MethodConfig::SpsTree::chain) {
+        auto t = tree::make_tree(m.choices, "method.choices");
+        if (!t.ok()) return t.error();
+        draft = t.value();
+        break;
+      }
+      draft = tree::chain_tree(static_cast<int>(m.k));
+      break;
+    case Family::pld:
+    case Family::mtp:
+    case Family::layerskip:
+    case Family::streaming:
+    case Family::retrieval: draft = tree::chain_tree(static_cast<int>(m.k)); break;
     case Family::lookahead:
       // Lookahead verifies guessed n-grams of N - 1 tokens: at most N - 1 accepted + 1.
       draft = tree::chain_tree(static_cast<int>(m.ngram - 1));
@@ -144,7 +156,8 @@ Expected<const TauResult*> TauMemo::get(const Config& config) {
   const MethodConfig& m = config.method;
   const Acceptance& a = config.acceptance;
   std::string key = family_name(m.family);
-  for (int64_t v : {m.k, m.ngram, m.window, m.guess, m.heads, m.total_token, m.depth, m.top_k}) {
+  for (int64_t v : {m.k, m.ngram, m.window, m.guess, m.heads, m.total_token, m.depth, m.top_k,
+                    static_cast<int64_t>(m.sps_tree)}) {
     key += ',' + std::to_string(v);
   }
   key += '|';

@@ -41,6 +41,8 @@ const Command kCommands[] = {
     {"import-engine", commands::import_engine},
     {"tables", commands::tables},
     {"validate", commands::validate},
+    {"fit", commands::fit},
+    {"calibrate", commands::calibrate},
 };
 
 // Inputs larger than this are refused before parsing (a share link or config is a few KB).

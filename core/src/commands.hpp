@@ -14,6 +14,8 @@ Response link(const std::string& config_json);             // link_codec.cpp
 Response decode_link(const std::string& link);             // link_codec.cpp
 Response normalize(const std::string& config_json);        // config.cpp
 Response list(const std::string& kind);                    // presets.cpp
+Response fit(const std::string& input);                    // fit_commands.cpp
+Response calibrate(const std::string& input);              // fit_commands.cpp
 
 // Shared helpers for handlers.
 Response ok_json(std::string json_text);

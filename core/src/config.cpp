@@ -1,5 +1,8 @@
 #include "speccalc/config.hpp"
 
+#include "acceptance_tau.hpp"
+#include "speccalc/tree_optimize.hpp"
+
 #include <cmath>
 
 #include "commands.hpp"
@@ -22,6 +25,8 @@ const FamilyName kFamilies[] = {
     {Family::ar, "ar"},         {Family::sps, "sps"},       {Family::pld, "pld"},
     {Family::lookahead, "lookahead"}, {Family::medusa, "medusa"}, {Family::hydra, "hydra"},
     {Family::eagle1, "eagle1"}, {Family::eagle2, "eagle2"}, {Family::eagle3, "eagle3"},
+    {Family::mtp, "mtp"},       {Family::layerskip, "layerskip"}, {Family::streaming, "streaming"},
+    {Family::retrieval, "retrieval"},
 };
 
 const char* const kDTypeNames[] = {"fp16", "bf16", "fp8", "int8", "int4"};
@@ -321,6 +326,66 @@ int64_t default_total_token(const ModelArch& target) {
   return 48;
 }
 
+// Host time of one retrieval lookup per cycle, by drafter. No measurement of these is in the
+// reference data: order-of-magnitude assumptions, said in every result (docs/cost-model.md).
+double retrieval_lookup_s(const std::string& source) {
+  if (source == "rest") return 1e-3;             // datastore (suffix array) search on the CPU
+  if (source == "sam") return 5e-5;              // suffix automaton: amortized O(1) per token
+  if (source == "suffix") return 1e-4;           // suffix tree over prompt + past outputs
+  return 5e-5;                                   // token-recycling: adjacency-matrix lookup
+}
+
+// sps: a chain of k, or one of three tree forms (exactly one may be given).
+bool parse_sps_tree(const json& obj, MethodConfig* m, Error* err) {
+  const bool choices = obj.contains("choices");
+  const bool optimal = obj.contains("tree_size") || obj.contains("depth");
+  const bool sequences = obj.contains("sequences");
+  if (static_cast<int>(choices) + static_cast<int>(optimal) + static_cast<int>(sequences) > 1) {
+    *err = make_error("method", "give one draft tree form: choices, tree_size + depth, or sequences + k");
+    return false;
+  }
+  m->sps_tree = MethodConfig::SpsTree::chain;
+  if (choices) {
+    if (!parse_choices(obj["choices"], "method.choices", m, err)) return false;
+    m->sps_tree = MethodConfig::SpsTree::choices;
+    return true;
+  }
+  if (optimal) {
+    if (!obj.contains("tree_size") || !obj.contains("depth")) {
+      *err = make_error(obj.contains("tree_size") ? "method.depth" : "method.tree_size",
+                        "is required with " + std::string(obj.contains("tree_size") ? "tree_size" : "depth"));
+      return false;
+    }
+    if (!fields::read_int(obj, "tree_size", "method", 1, ConfigLimits::kMaxTreeNodes, &m->tree_size, err) ||
+        !fields::read_int(obj, "depth", "method", 1, ConfigLimits::kMaxDepth, &m->depth, err))
+      return false;
+    m->sps_tree = MethodConfig::SpsTree::optimal;
+    return true;  // the tree itself depends on the acceptance: resolve_sps_tree()
+  }
+  if (sequences) {
+    if (!fields::read_int(obj, "sequences", "method", 1, 64, &m->sequences, err)) return false;
+    if (m->sequences * m->k > ConfigLimits::kMaxTreeNodes) {
+      *err = make_error("method.sequences", "x k exceeds " + std::to_string(ConfigLimits::kMaxTreeNodes) + " draft nodes");
+      return false;
+    }
+    if (m->k < 1) {
+      *err = make_error("method.k", "must be at least 1 with sequences");
+      return false;
+    }
+    // SpecInfer's independent sampled chains merged into one token tree: under the rank model
+    // chain j starts at the j-th most likely first token and continues with the most likely one.
+    m->choices.clear();
+    for (int64_t j = 0; j < m->sequences; ++j)
+      for (int64_t d = 1; d <= m->k; ++d) {
+        std::vector<int> path(static_cast<std::size_t>(d), 0);
+        path[0] = static_cast<int>(j);
+        m->choices.push_back(path);
+      }
+    m->sps_tree = MethodConfig::SpsTree::sequences;
+  }
+  return true;
+}
+
 bool parse_draft_placement(const json& obj, const Catalog& catalog, Config* c, Error* err) {
   MethodConfig& m = c->method;
   m.draft_runtime.clear();
@@ -372,7 +437,7 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
   if (!family_from_name(family, &m.family)) {
     *err = make_error("method.family",
                       "unknown family; expected one of: ar, sps, pld, lookahead, medusa, hydra, "
-                      "eagle1, eagle2, eagle3");
+                      "eagle1, eagle2, eagle3, mtp, layerskip, streaming, retrieval");
     return false;
   }
   const std::string p = "method";
@@ -380,7 +445,8 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
     case Family::ar:
       return fields::check_keys(obj, p, {"family"}, err);
     case Family::sps: {
-      if (!fields::check_keys(obj, p, {"family", "draft", "k"}, err)) return false;
+      if (!fields::check_keys(obj, p, {"family", "draft", "k", "choices", "tree_size", "depth", "sequences"}, err))
+        return false;
       m.draft = "vicuna-68m";
       m.k = 4;
       if (!fields::read_string(obj, "draft", p, &m.draft, err, 64) ||
@@ -395,7 +461,44 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
         return false;
       }
       m.draft_model = *draft;
+      return parse_sps_tree(obj, &m, err);
+    }
+    case Family::mtp:
+      if (!fields::check_keys(obj, p, {"family", "k"}, err)) return false;
+      m.k = 1;  // DeepSeek-V3 ships one MTP module (config.json num_nextn_predict_layers = 1)
+      return fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxK, &m.k, err);
+    case Family::layerskip:
+      if (!fields::check_keys(obj, p, {"family", "exit_layer", "k"}, err)) return false;
+      m.k = 4;
+      m.exit_layer = std::max<int64_t>(1, c->target.num_layers / 4);  // LayerSkip: early exit ~E = L/4
+      if (!fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxK, &m.k, err) ||
+          !fields::read_int(obj, "exit_layer", p, 1, 1024, &m.exit_layer, err))
+        return false;
+      if (m.exit_layer >= c->target.num_layers) {
+        *err = make_error("method.exit_layer", "must be below the target's " +
+                                                   std::to_string(c->target.num_layers) + " layers");
+        return false;
+      }
       return true;
+    case Family::streaming:
+      if (!fields::check_keys(obj, p, {"family", "k", "kv_budget"}, err)) return false;
+      m.k = 4;
+      m.kv_budget = 512;  // MagicDec's StreamingLLM draft budget (KV window of 512 tokens)
+      return fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxK, &m.k, err) &&
+             fields::read_int(obj, "kv_budget", p, 1, ConfigLimits::kMaxContext, &m.kv_budget, err);
+    case Family::retrieval: {
+      if (!fields::check_keys(obj, p, {"family", "k", "source", "draft_cpu_s"}, err)) return false;
+      m.k = 10;
+      m.source = "rest";
+      if (!fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxTreeNodes, &m.k, err) ||
+          !fields::read_string(obj, "source", p, &m.source, err, 32))
+        return false;
+      if (m.source != "rest" && m.source != "sam" && m.source != "suffix" && m.source != "token-recycling") {
+        *err = make_error("method.source", "must be one of: rest, sam, suffix, token-recycling");
+        return false;
+      }
+      m.draft_cpu_s = retrieval_lookup_s(m.source);
+      return fields::read_number(obj, "draft_cpu_s", p, 0, 1, &m.draft_cpu_s, err);
     }
     case Family::pld:
       if (!fields::check_keys(obj, p, {"family", "k", "ngram", "draft_cpu_s"}, err)) return false;
@@ -590,12 +693,14 @@ bool family_from_name(const std::string& s, Family* out) {
 
 bool family_has_draft_passes(Family f) {
   return f == Family::sps || f == Family::hydra || f == Family::eagle1 || f == Family::eagle2 ||
-         f == Family::eagle3;
+         f == Family::eagle3 || f == Family::mtp;
 }
 
 bool method_is_tree(const MethodConfig& m) {
   if (m.family == Family::eagle2 || m.family == Family::eagle3) return m.top_k > 1;
-  if (m.family == Family::medusa || m.family == Family::hydra || m.family == Family::eagle1) {
+  if (m.family == Family::retrieval) return m.source == "rest" || m.source == "token-recycling";
+  if (m.family == Family::medusa || m.family == Family::hydra || m.family == Family::eagle1 ||
+      (m.family == Family::sps && m.sps_tree != MethodConfig::SpsTree::chain)) {
     for (const auto& path : m.choices)
       for (int r : path)
         if (r > 0) return true;
@@ -622,6 +727,57 @@ double dtype_bytes(DType d) {
 }
 
 namespace {
+// offload: {"target_weights": "host", "host_link_gbps": x}. The link defaults to the GPU's
+// host link (PCIe) from the hardware preset.
+bool parse_offload(const json& doc, Config* c, Error* err) {
+  auto it = doc.find("offload");
+  if (it == doc.end()) return true;
+  if (!it->is_object() || !fields::check_keys(*it, "offload", {"target_weights", "host_link_gbps"}, err)) {
+    if (err->message.empty()) *err = make_error("offload", "must be an object {target_weights, host_link_gbps}");
+    return false;
+  }
+  std::string where = "gpu";
+  if (!fields::read_string(*it, "target_weights", "offload", &where, err, 16)) return false;
+  if (where != "host" && where != "gpu") {
+    *err = make_error("offload.target_weights", "must be \"host\" (stream from host memory) or \"gpu\"");
+    return false;
+  }
+  c->offload_target = where == "host";
+  c->host_link_gbps = c->hardware.host_link_gbps;
+  if (!fields::read_number(*it, "host_link_gbps", "offload", 0.1, 10000, &c->host_link_gbps, err)) return false;
+  if (c->offload_target && c->host_link_gbps <= 0) {
+    *err = make_error("offload.host_link_gbps", "is required: the hardware has no host link bandwidth on record");
+    return false;
+  }
+  return true;
+}
+
+// sps with tree_size + depth: the optimal tree for the acceptance, built once at parse time.
+bool resolve_sps_tree(Config* c, Error* err) {
+  MethodConfig& m = c->method;
+  if (m.family != Family::sps || m.sps_tree != MethodConfig::SpsTree::optimal) return true;
+  if (c->acceptance.kind == Acceptance::Kind::tau) {
+    *err = make_error("method.tree_size", "needs an acceptance model (alpha, per_position or p) to build the optimal "
+                                          "tree; a single tau does not say which branches pay");
+    return false;
+  }
+  auto matrix = acceptance_matrix(c->acceptance);
+  if (!matrix.ok()) {
+    *err = matrix.error();
+    return false;
+  }
+  auto opt = tree::optimize_tree(matrix.value(), static_cast<int>(m.tree_size), static_cast<int>(m.depth),
+                                 tree::kMaxRank);
+  if (!opt.ok()) {
+    *err = opt.error();
+    err->field = "method.tree_size";
+    return false;
+  }
+  const auto all = opt.value().tree.choices();
+  m.choices.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(all.size(), m.tree_size)));
+  return true;
+}
+
 // Whether the setup can run at all: parallelism the model supports, a draft that shares the
 // target's tokenizer, a method the engine runs. Each failure names the field to change.
 bool check_setup(const Catalog& catalog, Config* c, Error* err) {
@@ -666,6 +822,11 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
                                 "use top_k 1 (eagle2/eagle3) or a chain of choices");
     return false;
   }
+  if (m.family == Family::mtp && t.mtp_modules <= 0) {
+    *err = make_error("method.family", t.id + " ships no multi-token-prediction module; mtp needs a model that "
+                                              "does (e.g. deepseek-v3)");
+    return false;
+  }
   if (family_has_draft_passes(m.family)) {
     const std::string draft_id =
         !m.draft_runtime.empty() ? m.draft_runtime
@@ -700,7 +861,7 @@ Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
   Error err;
   if (!fields::check_keys(doc, "",
                           {"version", "target", "hardware", "gpus", "runtime", "batch", "context",
-                           "memory_utilization", "dtype", "method", "acceptance"},
+                           "memory_utilization", "offload", "dtype", "method", "acceptance"},
                           &err))
     return err;
   int64_t version = 1;
@@ -715,8 +876,8 @@ Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
       !fields::read_int(doc, "batch", "", 1, ConfigLimits::kMaxBatch, &c.batch, &err) ||
       !fields::read_int(doc, "context", "", 0, ConfigLimits::kMaxContext, &c.context, &err) ||
       !fields::read_number(doc, "memory_utilization", "", 0.05, 1, &c.memory_utilization, &err) ||
-      !parse_dtype(doc, &c, &err) || !parse_method(doc, catalog, &c, &err) ||
-      !parse_acceptance(doc, &c, &err))
+      !parse_offload(doc, &c, &err) || !parse_dtype(doc, &c, &err) || !parse_method(doc, catalog, &c, &err) ||
+      !parse_acceptance(doc, &c, &err) || !resolve_sps_tree(&c, &err))
     return err;
   if (c.runtime.measured_decode_step_s > 0 && c.runtime.measured_decode_batch == 0)
     c.runtime.measured_decode_batch = c.batch;  // v1 links: measured at the config's batch
@@ -759,12 +920,28 @@ json config_to_json(const Config& c) {
   out["batch"] = c.batch;
   out["context"] = c.context;
   out["memory_utilization"] = c.memory_utilization;
+  if (c.offload_target)
+    out["offload"] = json{{"target_weights", "host"}, {"host_link_gbps", c.host_link_gbps}};
   out["dtype"] = json{{"weights", dtype_name(c.dtype.weights)}, {"kv", dtype_name(c.dtype.kv)}};
   const MethodConfig& m = c.method;
   json method = json{{"family", family_name(m.family)}};
   switch (m.family) {
     case Family::ar: break;
-    case Family::sps: method["draft"] = m.draft; method["k"] = m.k; break;
+    case Family::sps:
+      method["draft"] = m.draft;
+      method["k"] = m.k;
+      if (m.sps_tree == MethodConfig::SpsTree::choices) method["choices"] = m.choices;
+      if (m.sps_tree == MethodConfig::SpsTree::optimal) {
+        method["tree_size"] = m.tree_size;
+        method["depth"] = m.depth;
+      }
+      if (m.sps_tree == MethodConfig::SpsTree::sequences) method["sequences"] = m.sequences;
+      break;
+    case Family::mtp: method["k"] = m.k; break;
+    case Family::layerskip: method["exit_layer"] = m.exit_layer; method["k"] = m.k; break;
+    case Family::streaming: method["k"] = m.k; method["kv_budget"] = m.kv_budget; break;
+    case Family::retrieval:
+      method["k"] = m.k; method["source"] = m.source; method["draft_cpu_s"] = m.draft_cpu_s; break;
     case Family::pld:
       method["k"] = m.k; method["ngram"] = m.ngram; method["draft_cpu_s"] = m.draft_cpu_s; break;
     case Family::lookahead:

@@ -82,6 +82,12 @@ double int_power(double x, int64_t n) {
 constexpr double kActBytes = 2;  // activations stay fp16/bf16
 }  // namespace
 
+double kernel_time_s(double memory_s, double compute_s, double overlap) {
+  const double longer = std::max(memory_s, compute_s);
+  const double shorter = std::min(memory_s, compute_s);
+  return longer + (1.0 - overlap) * shorter;
+}
+
 double expected_experts_touched(int64_t experts, int64_t top_k, int64_t tokens) {
   if (experts <= 1) return 1;
   const double e = static_cast<double>(experts);
@@ -189,7 +195,8 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
 PassTime time_pass(const Work& w, const Machine& m) {
   PassTime t;
   const double bw = m.bandwidth_bytes_s();
-  const double weights_bw = bw * m.weight_bw_efficiency();
+  // Offloaded weights arrive over the host link at its peak, once per pass, whatever the tokens.
+  const double weights_bw = m.weights_link_gbps > 0 ? m.weights_link_gbps * 1e9 : bw * m.weight_bw_efficiency();
   const double kv_bw = bw * m.runtime.kv_bw_efficiency;
   const double act_bw = bw * m.runtime.bw_efficiency;
   const double flops_s = m.peak_flops() * m.runtime.flops_efficiency;
@@ -201,7 +208,7 @@ PassTime time_pass(const Work& w, const Machine& m) {
     c.bytes = k.bytes();
     c.memory_time_s = k.weights_bytes / weights_bw + k.kv_cache_bytes / kv_bw + k.activations_bytes / act_bw;
     c.compute_time_s = k.flops / flops_s;
-    c.time_s = c.memory_time_s + c.compute_time_s;
+    c.time_s = kernel_time_s(c.memory_time_s, c.compute_time_s, m.runtime.overlap);
     t.device_s += c.time_s;
   }
   if (m.tensor_parallel && m.gpus > 1 && w.allreduces > 0) {

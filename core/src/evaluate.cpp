@@ -24,12 +24,14 @@ Machine machine_for(const Config& config, const RuntimeParams& params) {
   m.tensor_parallel = config.engine.tensor_parallel;
   m.runtime = params;
   m.dtype = config.dtype;
+  if (config.offload_target) m.weights_link_gbps = config.host_link_gbps;
   return m;
 }
 
 Machine draft_machine_for(const Config& config, const RuntimeParams& params) {
   Machine m = machine_for(config, params);
   m.gpus = m.tensor_parallel ? config.method.draft_tensor_parallel_size : 1;
+  m.weights_link_gbps = 0;  // the draft stays resident on the GPU
   return m;
 }
 
@@ -192,6 +194,10 @@ void add_setup_assumptions(const Config& config, const Evaluation& e, std::vecto
                              "GPUs); 2 ring all-reduces per layer; bytes and FLOPs are per GPU"
                        : "layers split over " + std::to_string(config.gpus) +
                              " GPUs and run one GPU after another (HF device_map), as eager research code does");
+  if (config.offload_target)
+    out->push_back("target weights in host memory, streamed over the host link at " +
+                   fields::format_number(config.host_link_gbps) + " GB/s (its peak) once per pass; the draft and the KV "
+                   "cache stay on the GPU");
   if (config.target.experts > 1)
     out->push_back("MoE: a pass reads the experts its tokens touch, E(1 - (1 - k/E)^tokens) per layer, assuming "
                    "uniform routing (real routers are skewed and touch fewer)");

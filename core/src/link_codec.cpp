@@ -19,7 +19,8 @@ bool is_string_key(const std::string& key) {
   static const char* const kStringKeys[] = {
       "target", "hardware", "runtime", "runtime.profile", "dtype", "dtype.weights", "dtype.kv",
       "method",
-      "method.family", "method.draft", "target.name", "hardware.name", "acceptance.medusa"};
+      "method.family", "method.draft", "method.draft_runtime", "target.name", "hardware.name",
+      "acceptance.medusa", "acceptance.workload", "method.source", "offload.target_weights"};
   for (const char* k : kStringKeys)
     if (key == k) return true;
   return false;

@@ -51,7 +51,15 @@ Response list(const std::string& kind_text) {
         RuntimeParams p = r.params;
         params[*n] = *runtime_param(p, *n);
       }
-      out.push_back(json{{"id", r.id}, {"description", r.description}, {"fitted_on", r.fitted_on},
+      out.push_back(json{{"id", r.id},
+                         {"name", r.name},
+                         {"description", r.description},
+                         {"validated", r.validated},
+                         {"validated_by", r.validated_by},
+                         {"families", r.families},
+                         {"trees", r.trees},
+                         {"tensor_parallel", r.tensor_parallel},
+                         {"fitted_on", r.fitted_on},
                          {"params", params}});
     }
     return ok_json(out.dump());

@@ -1,5 +1,7 @@
 #include "method_cost.hpp"
 
+#include "json_fields.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -136,6 +138,10 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
 
   out.baseline.work = decoder_work(t, t.num_layers, B, 1, L, 1, c.dtype, ts);
   out.memory.target_weights_bytes = weights_bytes(t, c.dtype) / g;
+  if (c.offload_target) {
+    // Streamed layer by layer: two layers' weights resident (one in use, one arriving).
+    out.memory.target_weights_bytes = 2.0 * weights_bytes(t, c.dtype) / static_cast<double>(t.num_layers) / g;
+  }
   out.memory.kv_bytes_per_seq_token = target_kv_token;
   out.memory.tokens_in_flight = 1;
   out.memory.activations_bytes_per_seq = activations_per_seq(t, 1, 1, ts.tp);
@@ -158,12 +164,29 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
       // k sequential draft passes of the small model, one token per sequence each, then one
       // target pass over the k drafts plus the position that yields the bonus token.
       const ModelArch& d = m.draft_model;
-      PassWork p;
-      p.work = decoder_work(d, d.num_layers, B, 1, L, 1, c.dtype, ds);
-      p.passes = m.k;
-      out.draft.push_back(p);
-      out.draft_name = "draft model " + d.id + " (1 token per pass)";
-      set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
+      if (m.sps_tree == MethodConfig::SpsTree::chain) {
+        PassWork p;
+        p.work = decoder_work(d, d.num_layers, B, 1, L, 1, c.dtype, ds);
+        p.passes = m.k;
+        out.draft.push_back(p);
+        out.draft_name = "draft model " + d.id + " (1 token per pass)";
+        set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
+      } else {
+        // Level-batched tree drafting: one pass per tree level over the nodes expanded there
+        // (the root at level 0), sampling their children; verify the whole tree with its mask.
+        const TreeShape shape = tree_shape(m.choices);
+        for (std::size_t level = 0; level < shape.parents.size(); ++level) {
+          PassWork p;
+          const int64_t n = shape.parents[level];
+          p.work = decoder_work(d, d.num_layers, B, n, L, n, c.dtype, ds);
+          p.tokens_per_pass = n;
+          out.draft.push_back(p);
+        }
+        out.draft_name = "draft model " + d.id + " (" + std::to_string(shape.parents.size()) +
+                         " level-batched passes over a " + std::to_string(shape.total_nodes) + "-node tree)";
+        set_verify(shape.total_nodes + 1, "target verify over the draft tree + root", shape.total_nodes + 1);
+        out.tree = true;
+      }
       out.memory.draft_weights_bytes = weights_bytes(d, c.dtype) / static_cast<double>(ds.tp);
       out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(d, d.num_layers, c.dtype, ds.tp);
       out.assumptions.push_back("draft model " + d.name + " on " + std::to_string(ds.tp) +
@@ -253,6 +276,83 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
           dtype_bytes(c.dtype.weights) / tp;
       out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(prefix, 1, c.dtype, ds.tp);
       out.tree = true;
+      break;
+    }
+    case Family::mtp: {
+      // DeepSeek-V3-style MTP: each draft step runs one MTP module (a projection of
+      // [embedding; hidden] 2h -> h, one decoder layer of the target's shape) and the target's
+      // shared LM head. A model with fewer modules than k reuses its last one, as vLLM and
+      // SGLang do: the cost per step is the same.
+      ModelArch module = t;
+      module.num_layers = 1;
+      module.first_dense_layers = 0;
+      const double h = static_cast<double>(t.hidden);
+      const double tp = static_cast<double>(ds.tp);
+      for (int64_t step = 0; step < m.k; ++step) {
+        PassWork p;
+        const int64_t tokens = step == 0 ? accepted_tokens(tau) : 1;
+        p.work = decoder_work(module, 1, B, tokens, L, 1, c.dtype, ds);
+        p.work += linear_work(2.0 * h * h / tp, B * tokens, c.dtype);
+        p.tokens_per_pass = tokens;
+        out.draft.push_back(p);
+      }
+      out.draft_name = "MTP module (" + std::to_string(m.k) + " sequential steps, shared LM head)";
+      set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
+      const ParamCounts pc = count_params(module);
+      const double module_params = static_cast<double>(pc.total - pc.embedding - pc.lm_head) + 2.0 * h * h;
+      out.memory.draft_weights_bytes =
+          static_cast<double>(std::max<int64_t>(1, t.mtp_modules)) * module_params * dtype_bytes(c.dtype.weights) / tp;
+      out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(module, 1, c.dtype, ds.tp);
+      out.assumptions.push_back(t.id + " ships " + std::to_string(t.mtp_modules) + " MTP module(s); " +
+                                (m.k > t.mtp_modules ? "steps beyond them reuse the last module" : "one per step") +
+                                (t.experts > 1 ? "; MoE coverage of the k + 1 verify tokens assumes uniform routing" : ""));
+      break;
+    }
+    case Family::layerskip: {
+      // Self-speculation (LayerSkip, draft & verify, SWIFT, Kangaroo): the draft is the
+      // target's first exit_layer layers + its LM head, 1 token per pass; no extra weights, its
+      // KV is the target's. Verification reuses the early layers' KV and exit states (LayerSkip's
+      // cache reuse): the remaining layers run over the k drafts + bonus position.
+      PassWork p;
+      p.work = decoder_work(t, m.exit_layer, B, 1, L, 1, c.dtype, ts);
+      p.passes = m.k;
+      out.draft.push_back(p);
+      out.draft_name = "target's first " + std::to_string(m.exit_layer) + " layers + LM head (1 token per pass)";
+      set_verify(m.k + 1, "target's remaining layers over k + 1 tokens", m.k + 1);
+      out.verify.work = decoder_work(t, t.num_layers - m.exit_layer, B, m.k + 1, L, m.k + 1, c.dtype, ts);
+      out.assumptions.push_back("self-speculation: the draft shares the target's weights and KV; verification runs "
+                                "layers " + std::to_string(m.exit_layer + 1) + ".." + std::to_string(t.num_layers) +
+                                " only (early-layer cache reused)");
+      break;
+    }
+    case Family::streaming: {
+      // Long-context self-speculation (MagicDec / TriForce / StreamingLLM drafts): the full
+      // target drafts attending only a window of kv_budget cached tokens; verify reads the full
+      // KV. The draft keeps its own compressed cache of kv_budget tokens per sequence.
+      const int64_t window = std::min<int64_t>(L, m.kv_budget);
+      PassWork p;
+      p.work = decoder_work(t, t.num_layers, B, 1, window, 1, c.dtype, ts);
+      p.passes = m.k;
+      out.draft.push_back(p);
+      out.draft_name = "target with a " + std::to_string(m.kv_budget) + "-token KV window (1 token per pass)";
+      set_verify(m.k + 1, "target verify over k + 1 tokens (full KV)", m.k + 1);
+      out.memory.activations_bytes_per_seq +=
+          static_cast<double>(m.kv_budget) * kv_bytes_per_token(t, t.num_layers, c.dtype, ts.tp);
+      out.assumptions.push_back("StreamingLLM-style draft: attention sinks + recent window of " +
+                                std::to_string(m.kv_budget) + " tokens, stored besides the full cache");
+      break;
+    }
+    case Family::retrieval: {
+      // Retrieval drafters (REST, SAM-Decoding, suffix decoding, Token Recycling): candidates
+      // come from a lookup on the host, then one verify over k candidate tokens (a tree for REST
+      // and Token Recycling, a chain otherwise).
+      out.draft_name = m.source + " lookup (host, " + fields::format_number(m.draft_cpu_s * 1e3) + " ms)";
+      out.draft_host_s = m.draft_cpu_s;
+      set_verify(m.k + 1, "target verify over k retrieved tokens + root", m.k + 1);
+      out.tree = m.source == "rest" || m.source == "token-recycling";
+      out.assumptions.push_back("retrieval lookup time per cycle is an order-of-magnitude assumption (" +
+                                fields::format_number(m.draft_cpu_s * 1e3) +
+                                " ms for " + m.source + "): no measurement of it is in the reference data");
       break;
     }
     case Family::eagle1:

@@ -9,7 +9,7 @@
 namespace speccalc {
 
 namespace {
-const char* const kParamNames[] = {"bw_efficiency",    "kv_bw_efficiency", "flops_efficiency",
+const char* const kParamNames[] = {"bw_efficiency",    "kv_bw_efficiency", "flops_efficiency", "overlap",
                                    "pass_overhead_s",  "layer_overhead_s", "step_overhead_s",
                                    "seq_overhead_s",   "cycle_overhead_s", "tree_overhead_s",
                                    "allreduce_latency_s", nullptr};
@@ -21,6 +21,7 @@ double* runtime_param(RuntimeParams& p, const std::string& name) {
   if (name == "bw_efficiency") return &p.bw_efficiency;
   if (name == "kv_bw_efficiency") return &p.kv_bw_efficiency;
   if (name == "flops_efficiency") return &p.flops_efficiency;
+  if (name == "overlap") return &p.overlap;
   if (name == "pass_overhead_s") return &p.pass_overhead_s;
   if (name == "layer_overhead_s") return &p.layer_overhead_s;
   if (name == "step_overhead_s") return &p.step_overhead_s;

@@ -22,6 +22,8 @@ struct Candidate {
   double tau = 1;
   double speedup = 0;
   double tokens_per_s = 0;
+  bool fits = true;       // fits in GPU memory at this batch and context
+  int64_t max_batch = 0;  // largest batch that fits (for the schedule's infeasible rows)
   Choices choices;
 };
 
@@ -70,13 +72,15 @@ Expected<Candidate> evaluate_candidate(Config c, const Choices& choices, int64_t
   out.tau = tau;
   out.speedup = e.value().speedup;
   out.tokens_per_s = e.value().tokens_per_s;
+  out.fits = e.value().fits_in_memory;
+  out.max_batch = e.value().memory.max_batch;
   out.choices = choices;
   return out;
 }
 
 json candidate_json(const Candidate& c, bool with_choices) {
   json j = json{{"nodes", c.nodes}, {"depth", c.depth}, {"tau", c.tau}, {"speedup", c.speedup},
-                {"tokens_per_s", c.tokens_per_s}};
+                {"tokens_per_s", c.tokens_per_s}, {"fits", c.fits}};
   if (with_choices) j["choices"] = c.choices;
   return j;
 }
@@ -85,7 +89,8 @@ json candidate_json(const Candidate& c, bool with_choices) {
 Expected<std::vector<Candidate>> best_by_nodes(const Config& c, const tree::AcceptanceMatrix& matrix,
                                                int64_t budget, int64_t max_depth) {
   std::vector<Candidate> best;
-  const bool chain = c.method.family == Family::sps || c.method.family == Family::pld;
+  // Chain methods, and every method on an engine that verifies chains only (vLLM).
+  const bool chain = c.method.family == Family::sps || c.method.family == Family::pld || !c.engine.trees;
   if (chain) {
     for (int64_t k = 1; k <= budget; ++k) {
       const tree::Tree t = tree::chain_tree(static_cast<int>(k));
@@ -118,10 +123,11 @@ Expected<std::vector<Candidate>> best_by_nodes(const Config& c, const tree::Acce
   return best;
 }
 
+// The fastest candidate that fits in memory; null when none does.
 const Candidate* argmax(const std::vector<Candidate>& v) {
   const Candidate* b = nullptr;
   for (const auto& c : v)
-    if (!b || c.speedup > b->speedup) b = &c;
+    if (c.fits && (!b || c.speedup > b->speedup)) b = &c;
   return b;
 }
 
@@ -163,7 +169,7 @@ Response size(const std::string& input) {
   const Family f = c.method.family;
   if (f == Family::ar || f == Family::lookahead)
     return fail(make_error("config.method.family", "sizing needs a draft length or tree to choose: sps, pld, medusa, hydra, eagle1, eagle2 or eagle3"));
-  if ((f == Family::sps || f == Family::pld) && budget > ConfigLimits::kMaxK)
+  if ((f == Family::sps || f == Family::pld || !c.engine.trees) && budget > ConfigLimits::kMaxK)
     return fail(make_error("budget", "chain methods draft at most " + std::to_string(ConfigLimits::kMaxK) +
                                          " tokens per cycle; got " + std::to_string(budget)));
 
@@ -175,7 +181,13 @@ Response size(const std::string& input) {
   auto curve = best_by_nodes(c, matrix.value(), budget, max_depth);
   if (!curve.ok()) return fail(curve.error());
   if (curve.value().empty()) return fail(make_error("config.acceptance", "no draft node has a nonzero acceptance probability"));
-  const Candidate best = *argmax(curve.value());
+  const Candidate* best_fit = argmax(curve.value());
+  if (!best_fit) {
+    return fail(make_error("config", "no draft size fits in GPU memory at batch " + std::to_string(c.batch) +
+                                         " and context " + std::to_string(c.context) +
+                                         ": lower the batch or context, or add GPUs"));
+  }
+  const Candidate best = *best_fit;
 
   json schedule = json::array();
   json trt_schedule = json::array();
@@ -185,13 +197,20 @@ Response size(const std::string& input) {
     auto cv = best_by_nodes(cb, matrix.value(), budget, max_depth);
     if (!cv.ok()) return fail(cv.error());
     const Candidate* bb = argmax(cv.value());
-    if (bb && bb->speedup > 1.0) {
-      schedule.push_back(json{{"batch", b}, {"speculate", true}, {"nodes", bb->nodes}, {"depth", bb->depth},
-                              {"tau", bb->tau}, {"speedup", bb->speedup}});
+    if (!bb) {
+      // Not even plain decoding's memory plus the smallest draft fits: never scheduled.
+      const int64_t max_batch = cv.value().empty() ? 0 : cv.value().front().max_batch;
+      schedule.push_back(json{{"batch", b}, {"speculate", false}, {"verdict", "infeasible"},
+                              {"max_batch", max_batch}});
+      continue;
+    }
+    if (bb->speedup > 1.0) {
+      schedule.push_back(json{{"batch", b}, {"speculate", true}, {"verdict", "pays"}, {"nodes", bb->nodes},
+                              {"depth", bb->depth}, {"tau", bb->tau}, {"speedup", bb->speedup}});
       trt_schedule.push_back(json::array({b, bb->nodes}));
     } else {
-      schedule.push_back(json{{"batch", b}, {"speculate", false},
-                              {"best_speedup", bb ? bb->speedup : 0.0}});
+      schedule.push_back(json{{"batch", b}, {"speculate", false}, {"verdict", "loses"},
+                              {"best_speedup", bb->speedup}});
       trt_schedule.push_back(json::array({b, 0}));
     }
   }
@@ -210,7 +229,9 @@ Response size(const std::string& input) {
   }
   json curve_json = json::array();
   for (const auto& cand : curve.value()) curve_json.push_back(candidate_json(cand, false));
-  if (f == Family::eagle2 || f == Family::eagle3)
+  if (!c.engine.trees)
+    notes.push_back(c.engine.name + " verifies chains only: sizing chooses the draft length k");
+  else if (f == Family::eagle2 || f == Family::eagle3)
     notes.push_back("EAGLE-2/3 are sized as the optimal static tree under this acceptance, costed with EAGLE's one-layer head; "
                     "the engines' dynamic trees re-rank per step, which this approximates");
   notes.push_back("tau*(n, D) is the exact optimum over prefix-closed trees of n draft nodes and depth <= D (docs/tree-model.md)");

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "commands.hpp"
+#include "cross_validation.hpp"
 #include "json_fields.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/evaluate.hpp"
@@ -46,8 +47,10 @@ std::map<StepKey, BaselineStep> baseline_steps(const std::vector<PublishedRow>& 
   return out;
 }
 
+}  // namespace
+
 // Why a row with tau and speedup is not validated; empty when it is.
-std::string exclusion(const PublishedRow& r) {
+std::string validate_exclusion(const PublishedRow& r) {
   if (r.superseded)
     return "superseded Spec-Bench leaderboard version (the current version of the cell is "
            "validated)";
@@ -62,6 +65,8 @@ std::string exclusion(const PublishedRow& r) {
   if (r.runtime.empty()) return "no runtime profile";
   return "";
 }
+
+namespace {
 
 json row_config(const PublishedRow& r, const ValidateOptions& o, double measured_step_s) {
   json method = json::parse(r.method_params_json, nullptr, false);
@@ -136,7 +141,7 @@ Expected<ValidateReport> validate_rows(const std::vector<PublishedRow>& rows,
   std::map<std::string, std::size_t> source_index;
   for (const auto& r : rows) {
     if (!r.tau || !r.speedup || !matches(r, query)) continue;
-    std::string why = exclusion(r);
+    std::string why = validate_exclusion(r);
     ValidatedRow v;
     v.row = &r;
     v.measured = *r.speedup;
@@ -328,8 +333,9 @@ Response validate(const std::string& options_json) {
       return fail(make_error("runtimes", "must be an object {profile: {parameter: value}}"));
     for (const auto& [profile, params] : rt.items()) {
       const std::string path = "runtimes." + profile;
-      if (profile != "hf-eager" && profile != "compiled")
-        return fail(make_error(path, "unknown runtime profile; expected hf-eager or compiled"));
+      if (profile != "hf-eager" && profile != "compiled" && profile != "vllm" && profile != "sglang" &&
+          profile != "tensorrt-llm")
+        return fail(make_error(path, "unknown runtime profile; expected hf-eager, vllm, sglang, tensorrt-llm or compiled"));
       if (!params.is_object())
         return fail(make_error(path, "must be an object {parameter: value}"));
       std::vector<std::pair<std::string, double>> list;
@@ -348,8 +354,32 @@ Response validate(const std::string& options_json) {
   if (!rows.ok()) return fail(rows.error());
   auto rep = validate_rows(rows.value(), o);
   if (!rep.ok()) return fail(rep.error());
-  if (format == "table") return ok_json(report_text(rep.value(), o));
-  return ok_json(report_json(rep.value(), o).dump());
+  auto catalog = load_catalog();
+  if (!catalog.ok()) return fail(catalog.error());
+  json cv = nullptr, engines = nullptr;
+  if (o.source.empty() && o.runtimes.empty()) {
+    auto c = cross_validation_json(catalog.value());
+    if (!c.ok()) return fail(c.error());
+    cv = c.value();
+    auto e = engine_rows_json(catalog.value());
+    if (!e.ok()) return fail(e.error());
+    engines = e.value();
+  }
+  if (format == "table") {
+    std::string t;
+    if (!cv.is_null())
+      t += "cross-validated (leave-one-source-out): MAPE " + pct(cv["mape_pct"].get<double>()) + "% over " +
+           std::to_string(cv["rows"].get<int>()) + " rows; in-sample below\n";
+    if (!engines.is_null())
+      for (const auto& [engine, s] : engines["by_engine"].items())
+        t += "engine " + engine + ": MAPE " + pct(s["mape_pct"].get<double>()) + "% over " +
+             std::to_string(s["rows"].get<int>()) + " speedup rows\n";
+    return ok_json(t + report_text(rep.value(), o));
+  }
+  json out = report_json(rep.value(), o);
+  if (!cv.is_null()) out["cross_validation"] = cv;
+  if (!engines.is_null()) out["engines"] = engines;
+  return ok_json(out.dump());
 }
 
 }  // namespace commands

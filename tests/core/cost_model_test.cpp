@@ -1,13 +1,14 @@
-// Physics of the cost model (issue 3, item 7). Every expected number is derived by hand in
-// the comment above its check, from the architecture (Llama-2-7B: hidden 4096, 32 layers,
-// 32 heads of 128, MLP 11008, vocab 32000, untied LM head; Mixtral: 8 experts, top 2, MLP
-// 14336), the GPU datasheet (A100-80GB SXM: 2039 GB/s, 312 TFLOP/s fp16) and the fitted
-// runtime profile values in core/data/runtimes.json (compiled: bw 0.8222, FLOPs 0.6514,
-// 1.432 ms per pass, 0.5 ms per cycle).
+// Physics of cost model v2 (issue 10). Work (bytes, FLOPs) is checked exactly against hand
+// counts from the architectures (Llama-2-7B: hidden 4096, 32 layers, 32 heads of 128, MLP 11008,
+// vocab 32000, untied LM head; Llama-3-70B: 64 heads, 8 KV heads; Mixtral: 8 experts, top 2,
+// MLP 14336). Times depend on the fitted profiles, so those checks assert what the issue states
+// about the physics (orderings and bounds), each with the reasoning written out.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
+#include "speccalc/api.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/cost.hpp"
 #include "speccalc/evaluate.hpp"
@@ -16,21 +17,18 @@
 namespace speccalc {
 namespace {
 
-Evaluation eval_text(const std::string& text) {
-  auto catalog = load_catalog();
-  EXPECT_TRUE(catalog.ok());
-  auto config = parse_config_text(text, catalog.value());
-  EXPECT_TRUE(config.ok()) << (config.ok() ? "" : config.error().describe());
-  auto e = evaluate(config.value());
-  EXPECT_TRUE(e.ok()) << (e.ok() ? "" : e.error().describe());
-  return e.value();
+using nlohmann::json;
+
+json eval_ok(const std::string& config) {
+  const Response r = run("eval", config);
+  EXPECT_TRUE(r.ok) << r.error.describe() << " for " << config;
+  return r.ok ? json::parse(r.output) : json();
 }
 
-std::string a100_7b_compiled(const std::string& method, const std::string& acceptance,
-                             int batch = 1) {
-  return R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":"compiled","batch":)" +
-         std::to_string(batch) + R"(,"context":1024,"method":)" + method + R"(,"acceptance":)" +
-         acceptance + "}";
+Error eval_error(const std::string& config) {
+  const Response r = run("eval", config);
+  EXPECT_FALSE(r.ok) << "expected an error for " << config;
+  return r.error;
 }
 
 ModelArch target(const std::string& id) {
@@ -41,140 +39,207 @@ ModelArch target(const std::string& id) {
   return m ? *m : ModelArch{};
 }
 
-TEST(CostModel, Llama2SevenBDecodeStepWorkByHand) {
+TEST(CostModel, Llama2SevenBDecodeStepWorkByKernelByHand) {
   const Work w = decoder_work(target("llama2-chat-7b"), 32, 1, 1, 1024, 1, DTypes{});
-  // Weights read once per step, fp16 (2 bytes), everything except the embedding table:
-  //   per layer q,k,v,o 4 x 4096^2 = 67,108,864; gate,up,down 3 x 4096 x 11008 = 135,266,304;
-  //   two RMSNorms 2 x 4096 = 8,192 -> 202,383,360; x 32 layers = 6,476,267,520;
-  //   LM head 32000 x 4096 = 131,072,000 -> 6,607,339,520 params -> 13,214,679,040 bytes.
-  EXPECT_DOUBLE_EQ(w.weights_bytes, 13214679040.0);
-  // FLOPs: 2 per multiply-add. Matmuls 2 x 32 x (67,108,864 + 135,266,304) = 12,952,010,752;
-  // LM head 2 x 131,072,000 = 262,144,000; attention QK^T and PV over 1024 cached + 1 new
-  // token: 4 x 4096 x 32 x 1025 = 537,395,200. Total 13,751,549,952 (about 2 x 6.74e9 x 1.02).
-  EXPECT_DOUBLE_EQ(w.flops, 13751549952.0);
-  // KV cache: K and V, 32 layers x 2 x 4096 x 2 bytes = 524,288 bytes per token, read for
-  // 1024 cached tokens and written for 1 new one: 524,288 x 1025 = 537,395,200.
-  EXPECT_DOUBLE_EQ(w.kv_cache_bytes, 537395200.0);
+  // GEMMs: per layer q,k,v,o 4 x 4096^2 = 67,108,864 + gate,up,down 3 x 4096 x 11008 =
+  // 135,266,304 -> 202,375,168 x 32 layers = 6,476,005,376 weights, 2 bytes each, read once.
+  EXPECT_DOUBLE_EQ(w[Kernel::gemm].weights_bytes, 12952010752.0);
+  // ... and 2 FLOPs per weight for the one token.
+  EXPECT_DOUBLE_EQ(w[Kernel::gemm].flops, 12952010752.0);
+  // LM head: 32000 x 4096 = 131,072,000 weights (262,144,000 bytes), 2 FLOPs each.
+  EXPECT_DOUBLE_EQ(w[Kernel::lm_head].weights_bytes, 262144000.0);
+  EXPECT_DOUBLE_EQ(w[Kernel::lm_head].flops, 262144000.0);
+  // Attention: QK^T and PV, 2 x 32 heads x (128 + 128) x 32 layers x (1024 + 1) = 537,395,200
+  // FLOPs; KV: 32 layers x 2 x 4096 x 2 bytes = 524,288 bytes per token x 1025 tokens.
+  EXPECT_DOUBLE_EQ(w[Kernel::attention].flops, 537395200.0);
+  EXPECT_DOUBLE_EQ(w[Kernel::attention].kv_cache_bytes, 537395200.0);
+  // Norms: 2 x 4096 per layer x 32 = 262,144 weights (524,288 bytes) in "other".
+  EXPECT_DOUBLE_EQ(w[Kernel::other].weights_bytes, 524288.0);
+  // The total weights read equal the parameter count less the input embedding, in fp16.
+  EXPECT_DOUBLE_EQ(w.total().weights_bytes, 13214679040.0);
 }
 
 TEST(CostModel, MixtralExpectedExpertsGrowWithVerifiedTokens) {
   // E (1 - (1 - k/E)^n) with E = 8, k = 2: n = 1 -> 2; n = 2 -> 8 (1 - 0.5625) = 3.5;
-  // n = 4 -> 8 (1 - 0.31640625) = 5.46875; n = 60 -> 8 (1 - 0.75^60), 0.75^60 = 3.2e-8.
+  // n = 4 -> 8 (1 - 0.31640625) = 5.46875.
   EXPECT_DOUBLE_EQ(expected_experts_touched(8, 2, 1), 2.0);
   EXPECT_DOUBLE_EQ(expected_experts_touched(8, 2, 2), 3.5);
   EXPECT_DOUBLE_EQ(expected_experts_touched(8, 2, 4), 5.46875);
-  EXPECT_NEAR(expected_experts_touched(8, 2, 60), 8.0, 1e-6);
-  // A 4-token Mixtral pass reads 5.46875 - 2 = 3.46875 more experts per layer than a 1-token
-  // pass: 32 layers x 3.46875 = 111 experts of 3 x 4096 x 14336 = 176,160,768 params, fp16:
-  // 111 x 176,160,768 x 2 = 39,107,690,496 more bytes (no LM head in either pass).
+  // A 4-token Mixtral pass reads 3.46875 more experts per layer than a 1-token pass:
+  // 32 layers x 3.46875 = 111 experts of 3 x 4096 x 14336 = 176,160,768 weights, fp16:
+  // 111 x 176,160,768 x 2 = 39,107,690,496 more bytes.
   const ModelArch m = target("mixtral-8x7b");
-  const double one = decoder_work(m, 32, 1, 1, 1024, 0, DTypes{}).weights_bytes;
-  const double four = decoder_work(m, 32, 1, 4, 1024, 0, DTypes{}).weights_bytes;
+  const double one = decoder_work(m, 32, 1, 1, 1024, 0, DTypes{})[Kernel::gemm].weights_bytes;
+  const double four = decoder_work(m, 32, 1, 4, 1024, 0, DTypes{})[Kernel::gemm].weights_bytes;
   EXPECT_DOUBLE_EQ(four - one, 39107690496.0);
 }
 
-TEST(CostModel, VerifyUpTo32TokensCostsAboutOneDecodeStep) {
-  // A100, 7B, compiled, batch 1. PLD with k = 31 verifies 32 tokens. Extra bytes per extra
-  // token: activations 2 x 2 bytes x 32 layers x (5 x 4096 + 256 x 128 + 3 x 11008) =
-  // 8,945,664, logits 4 x 32000 = 128,000, KV write 524,288 -> ~9.6 MB; 31 tokens -> 0.30 GB,
-  // 2.2 % of the step's 13.75 GB. Compute 2 x 6.6e9 x 32 / (312e12 x 0.6514) = 2.1 ms stays
-  // under memory 13.75e9 / (2039e9 x 0.8222) = 8.2 ms; both passes add 1.43 ms. Ratio about
-  // (8.2 x 1.022 + 1.43) / (8.2 + 1.43) = 1.019.
-  const Evaluation e = eval_text(a100_7b_compiled(R"({"family":"pld","k":31})", R"({"tau":2})"));
-  EXPECT_EQ(e.verify.tokens_per_pass, 32);
-  EXPECT_EQ(e.verify.bound, "memory");
-  const double ratio = e.verify.time_s / e.baseline.time_s;
-  EXPECT_GT(ratio, 1.0);
-  EXPECT_LT(ratio, 1.03);
+TEST(CostModel, TensorParallelSplitsHeadsAndReplicatesKvHeadsBeyondTheirCount) {
+  const ModelArch m = target("llama3-instruct-70b");  // 80 layers, 64 heads, 8 KV heads of 128
+  // TP 8: one KV head per GPU: 80 layers x 2 x 1 x 128 x 2 bytes = 40,960 bytes per token.
+  const Work tp8 = decoder_work(m, 80, 1, 1, 1023, 0, DTypes{}, Sharding{8});
+  EXPECT_DOUBLE_EQ(tp8[Kernel::attention].kv_cache_bytes, 40960.0 * 1024);
+  // TP 16: 8 KV heads cannot be split 16 ways: each GPU keeps one (replicated), so the KV per
+  // GPU stays 40,960 bytes per token instead of halving.
+  const Work tp16 = decoder_work(m, 80, 1, 1, 1023, 0, DTypes{}, Sharding{16});
+  EXPECT_DOUBLE_EQ(tp16[Kernel::attention].kv_cache_bytes, 40960.0 * 1024);
+  // Query heads do split: attention FLOPs halve from TP 8 to TP 16.
+  EXPECT_DOUBLE_EQ(tp16[Kernel::attention].flops * 2, tp8[Kernel::attention].flops);
 }
 
-TEST(CostModel, VerifyArithmeticIntensityGrowsLinearlyUntilRidge) {
-  // AI(t) = FLOPs / bytes ~ (13.5e9 t) / (13.75e9 + 9.6e6 t): doubling t from 1 to 32
-  // doubles AI within 1.5 % (bytes grow 0.07 % per token). Ridge of this machine:
-  // 312e12 x 0.6514 / (2039e9 x 0.8222) = 121 FLOP/byte, so a 64-token verify (AI ~ 61) is
-  // memory bound and a 192-token one (AI ~ 165) is compute bound.
-  double prev = 0;
-  for (int tokens : {1, 2, 4, 8, 16, 32, 64}) {
-    const Evaluation e = eval_text(a100_7b_compiled(
-        R"({"family":"pld","k":)" + std::to_string(tokens - 1) + "}", R"({"tau":1})"));
-    const double ai = e.verify.arithmetic_intensity;
-    if (prev > 0) {
-      EXPECT_GT(ai / prev, 1.9) << tokens;
-      EXPECT_LT(ai / prev, 2.02) << tokens;
-    }
-    prev = ai;
-    EXPECT_EQ(e.verify.bound, "memory") << tokens;
+TEST(CostModel, Qwen25SevenBAtEightGpusIsRefused) {
+  // 28 query heads do not split over 8 GPUs (28 / 8 = 3.5).
+  const Error e = eval_error(R"({"target":"qwen2.5-7b","hardware":"h100-sxm","gpus":8,"runtime":"vllm"})");
+  EXPECT_EQ(e.field, "gpus");
+  // 4 GPUs: 7 heads each, and the 4 KV heads one per GPU.
+  eval_ok(R"({"target":"qwen2.5-7b","hardware":"h100-sxm","gpus":4,"runtime":"vllm"})");
+}
+
+TEST(CostModel, KernelTimeIsTheRooflineMaxPlusTheUnhiddenShorterPart) {
+  // max + (1 - overlap) min: 3 ms memory, 2 ms compute.
+  EXPECT_DOUBLE_EQ(kernel_time_s(3e-3, 2e-3, 1.0), 3e-3);    // ideal roofline
+  EXPECT_DOUBLE_EQ(kernel_time_s(3e-3, 2e-3, 0.0), 5e-3);    // no overlap
+  EXPECT_DOUBLE_EQ(kernel_time_s(2e-3, 3e-3, 0.25), 4.5e-3); // 3 + 0.75 x 2
+}
+
+TEST(CostModel, A128TokenForwardOfA7BOnAnA100CostsAtLeast1Point4Steps) {
+  // Measured stacks: lmdeploy 11 ms (1 token) vs 22 ms (128 tokens), TensorRT-LLM 16 ms for 128
+  // (empirical.json prefill anchors); SpecDecode-Bench's vLLM fit charges ~21 us per extra token
+  // on an H100 8B. A pure roofline max would give ~1.07 (intensity 128 < the A100's ridge).
+  for (const char* runtime : {"vllm", "sglang", "tensorrt-llm", "compiled"}) {
+    auto catalog = load_catalog();
+    auto c = parse_config_text(std::string(R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":")") +
+                                   runtime + R"("})",
+                               catalog.value());
+    ASSERT_TRUE(c.ok());
+    const Machine m = machine_for(c.value(), c.value().runtime.resolved);
+    const ModelArch& t = c.value().target;
+    const double one = time_pass(decoder_work(t, 32, 1, 1, 0, 1, DTypes{}), m).time_s;
+    const double many = time_pass(decoder_work(t, 32, 1, 128, 0, 1, DTypes{}), m).time_s;
+    EXPECT_GE(many / one, 1.4) << runtime;
   }
-  const Evaluation wide = eval_text(a100_7b_compiled(
-      R"({"family":"eagle2","total_token":192,"depth":6,"top_k":10})", R"({"tau":1})"));
-  EXPECT_EQ(wide.verify.bound, "compute");
-  EXPECT_GT(wide.verify.arithmetic_intensity, 121.0);
 }
 
-TEST(CostModel, PromptLookupSpeedupIsNearTauWhenCompiled) {
-  // Baseline 8.2 + 1.43 = 9.66 ms (memory part 13.75e9 / (2039e9 x 0.8222) = 8.20 ms).
-  // Verify of 11 tokens adds 10 x 9.6 MB = 0.7 % of bytes: 8.26 + 1.43 = 9.69 ms; the
-  // n-gram match 0.2 ms and the cycle bookkeeping 0.5 ms -> cycle 10.39 ms.
-  // Speedup = tau x 9.66 / 10.39 = 0.930 tau.
-  const Evaluation e =
-      eval_text(a100_7b_compiled(R"({"family":"pld","k":10,"ngram":3})", R"({"tau":3})"));
-  EXPECT_NEAR(e.speedup / 3.0, 0.930, 0.01);
+TEST(CostModel, SmallDraftPassUnderAGraphEngineIsCheap) {
+  // vicuna-68m: 136 MB of weights -> 0.08 ms at 2039 GB/s x 0.8; a graph replay adds a fraction
+  // of a millisecond, never the 1.43 ms the v1 "compiled" profile charged per pass.
+  for (const char* runtime : {"vllm", "sglang", "tensorrt-llm", "compiled"}) {
+    const json r = eval_ok(std::string(R"({"target":"vicuna-7b-v1.3","hardware":"a100-80gb-sxm","runtime":")") +
+                           runtime + R"(","method":{"family":"sps","draft":"vicuna-68m","k":4}})");
+    EXPECT_LE(r["draft"]["time_per_pass_s"].get<double>(), 0.6e-3) << runtime;
+  }
 }
 
-TEST(CostModel, SpeculationLosesAtLargeBatchEagle2BreakEven) {
-  // EAGLE-2 (60 verified tokens, depth 6, top_k 10) on an A100 with Llama-2-7B, compiled,
-  // context 1024, tau 4. Per sequence the 60-token verify costs 2 x 6.6e9 x 60 /
-  // (312e12 x 0.6514) = 3.9 ms once compute bound, while a decode step costs 8.2 ms + 1.43 ms
-  // for the weights plus 524,288 x 1025 / (2039e9 x 0.8222) = 0.32 ms of KV per sequence.
-  // At B = 1: verify 14.32e9 bytes -> 8.54 + 1.43 = 9.97 ms; 6 draft passes of the head
-  // (0.2e9 layer params + 0.13e9 LM head, 0.67 GB -> 0.4 ms) at 1.43 + 0.4 = 1.83 ms each =
-  // 11 ms; bookkeeping 0.5 ms -> cycle 21.5 ms, speedup 4 x 9.63 / 21.5 = 1.79.
-  // tau x step = 4 x (9.6 + 0.32 B) ms against cycle ~ 3.9 B + ~12 ms once the verify is
-  // compute bound: equal near B = (38.5 - 12) / (3.9 - 1.28) ~ 10.
-  auto speedup_at = [](int batch) {
-    return eval_text(
-               a100_7b_compiled(R"({"family":"eagle2","total_token":60,"depth":6,"top_k":10})",
-                                R"({"tau":4})", batch))
-        .speedup;
+TEST(CostModel, GraphDraftingIsNeverSlowerThanEager) {
+  // Same EAGLE-2 draft, once under the engine's graphs and once eager (HF research code).
+  for (const char* method : {R"({"family":"eagle2"})", R"({"family":"sps","draft":"vicuna-68m","k":5})"}) {
+    const std::string base = std::string(R"({"target":"vicuna-7b-v1.3","hardware":"h100-sxm","runtime":"sglang","method":)") +
+                             method;
+    const json graph = eval_ok(base + "}");
+    json eager_cfg = json::parse(base + "}");
+    eager_cfg["method"]["draft_runtime"] = "hf-eager";
+    const json eager = eval_ok(eager_cfg.dump());
+    EXPECT_LE(graph["draft"]["time_s"].get<double>(), eager["draft"]["time_s"].get<double>()) << method;
+  }
+}
+
+TEST(CostModel, SmallDraftOnAnMhaTargetPaysLessAtLargeBatch) {
+  // Vicuna-7B has 32 KV heads (MHA): at batch 100 each verify token's attention reads the whole
+  // KV of its sequence and the k + 1 verify tokens multiply the GEMM FLOPs by 100 x 5: the
+  // verify pass is no longer almost free, so the speedup falls (it rose in v1).
+  auto at = [](int batch) {
+    return eval_ok(R"({"target":"vicuna-7b-v1.3","hardware":"a100-80gb-sxm","runtime":"vllm","batch":)" +
+                   std::to_string(batch) + R"(,"method":{"family":"sps","draft":"vicuna-68m","k":4},"acceptance":{"alpha":0.7}})");
   };
-  EXPECT_NEAR(speedup_at(1), 1.79, 0.03);
-  EXPECT_LT(speedup_at(256), 1.0);
-  int break_even = 0;
-  for (int b = 1; b <= 256; ++b) {
-    if (speedup_at(b) < 1.0) {
-      break_even = b;
-      break;
-    }
-  }
-  std::printf(
-      "EAGLE-2, Llama-2-7B, A100-80GB SXM, compiled, tau 4, context 1024: break-even batch %d\n",
-      break_even);
-  EXPECT_GE(break_even, 6);
-  EXPECT_LE(break_even, 16);
+  const json b1 = at(1), b100 = at(100);
+  EXPECT_EQ(b100["verdict"], "pays");
+  EXPECT_LT(b100["speedup"].get<double>(), b1["speedup"].get<double>());
 }
 
-TEST(CostModel, EagerLaunchTimeOverlapsDeviceTime) {
-  // hf-eager, RTX 3090, Llama-2-7B: device 13.75e9 / (936e9 x 0.6484) = 22.66 ms; launches
-  // 32 x 0.7708 ms = 24.67 ms hide it, so the step is 24.67 + 0.36 = 25.03 ms, not the sum
-  // 22.66 + 24.67 + 0.36 = 47.7 ms.
-  const Evaluation e = eval_text(
-      R"({"target":"llama2-chat-7b","hardware":"rtx-3090","runtime":"hf-eager","method":{"family":"ar"},"acceptance":{"tau":1}})");
-  EXPECT_NEAR(e.baseline.time_s, 0.02503, 0.0002);
+TEST(CostModel, MemoryIsAHardLimitAndMaxBatchIsExact) {
+  // Llama-2-7B, batch 128 x 8192 on one A100-80GB: 128 x 8193 x 524,288 bytes = 550 GB of KV.
+  const json r = eval_ok(R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":"vllm","batch":128,
+                             "context":8192,"method":{"family":"eagle2","top_k":1,"depth":4,"total_token":5}})");
+  EXPECT_EQ(r["verdict"], "infeasible");
+  EXPECT_FALSE(r["memory"]["fits"].get<bool>());
+  EXPECT_FALSE(r["memory"]["suggestions"].empty());
+  // max_batch is the largest batch that fits: it fits, one more does not (brute force).
+  const int64_t max_batch = r["memory"]["max_batch"].get<int64_t>();
+  ASSERT_GT(max_batch, 0);
+  auto fits = [](int64_t batch) {
+    return eval_ok(R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":"vllm","batch":)" +
+                   std::to_string(batch) +
+                   R"(,"context":8192,"method":{"family":"eagle2","top_k":1,"depth":4,"total_token":5}})")["memory"]["fits"]
+        .get<bool>();
+  };
+  EXPECT_TRUE(fits(max_batch));
+  EXPECT_FALSE(fits(max_batch + 1));
+}
+
+TEST(CostModel, PromptLookupSpeedupIsNearTauOnAGraphEngine) {
+  // PLD drafts on the CPU; an 11-token verify of an 8B on an H100 costs one decode step plus
+  // ~10 x 21 us (SpecDecode-Bench's fit): within a few percent of the step, so speedup ~ tau.
+  const json r = eval_ok(R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","runtime":"vllm",
+                             "method":{"family":"pld","k":10},"acceptance":{"tau":2.0}})");
+  EXPECT_NEAR(r["speedup"].get<double>(), 2.0, 0.15);
+}
+
+TEST(CostModel, ServingEngineBatchTrendFallsAsPublished) {
+  // SpecDecode-Bench (production-engines.json): vLLM EAGLE on Llama-3.1-8B, 1 x H100, k = 3.
+  // GSM8K tau(k = 3) = 2.3908 (vllm-acceptance tau_by_k); context = prompt 94.5 + output 166.2 / 2.
+  // Published: batch 128 -> 1.21x; the speedup falls with batch. The vLLM profile is fitted on
+  // step times only, so the 1.21 is a held-out check.
+  auto at = [](int batch) {
+    return eval_ok(R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","runtime":"vllm","batch":)" +
+                   std::to_string(batch) +
+                   R"(,"context":178,"method":{"family":"eagle1","choices":[[0],[0,0],[0,0,0]]},"acceptance":{"tau":2.3908}})")["speedup"]
+        .get<double>();
+  };
+  const double s1 = at(1), s32 = at(32), s128 = at(128);
+  EXPECT_GT(s1, s32);
+  EXPECT_GT(s32, s128);
+  EXPECT_NEAR(s128, 1.21, 0.08 * 1.21);
+}
+
+TEST(CostModel, DraftMustShareTheTargetsTokenizer) {
+  // vicuna-68m has a 32,000-token vocabulary, Llama-3.1-8B 128,256.
+  const Error e = eval_error(R"({"target":"llama3.1-8b-instruct","method":{"family":"sps","draft":"vicuna-68m"}})");
+  EXPECT_EQ(e.field, "method.draft");
+  EXPECT_NE(e.message.find("tokenizer"), std::string::npos);
+}
+
+TEST(CostModel, EnginesRunOnlyWhatTheySupport) {
+  // vLLM verifies chains: an EAGLE-2 tree (top_k 10) is refused with what to change.
+  EXPECT_EQ(eval_error(R"({"runtime":"vllm","method":{"family":"eagle2"}})").field, "method");
+  eval_ok(R"({"runtime":"vllm","method":{"family":"eagle2","top_k":1,"depth":5,"total_token":6}})");
+  // SGLang has no lookahead decoding.
+  EXPECT_EQ(eval_error(R"({"runtime":"sglang","method":{"family":"lookahead"}})").field, "method.family");
+}
+
+TEST(CostModel, CycleBreakdownAddsUpToTheCycle) {
+  const json r = eval_ok(R"({"runtime":"vllm","gpus":2,"target":"llama3.1-8b-instruct","hardware":"h100-sxm",
+                             "method":{"family":"eagle3","top_k":1,"depth":3,"total_token":4}})");
+  const json& c = r["cycle"];
+  EXPECT_NEAR(c["draft_s"].get<double>() + c["verify_s"].get<double>() + c["overhead_s"].get<double>() +
+                  c["comm_s"].get<double>(),
+              r["cycle_time_s"].get<double>(), 1e-15);
+  EXPECT_GT(c["comm_s"].get<double>(), 0.0);  // TP 2: all-reduces in the verify pass
+  // The per-kernel times of a pass add up to its device time (memory + compute per kernel,
+  // communication and host overhead apart).
+  double kernels = 0;
+  for (const auto& k : r["verify"]["kernels"]) kernels += k["time_s"].get<double>();
+  EXPECT_NEAR(kernels + r["verify"]["comm_time_s"].get<double>() + r["verify"]["overhead_s"].get<double>(),
+              r["verify"]["time_per_pass_s"].get<double>(), 1e-12);
 }
 
 TEST(CostModel, SpsDraftMayBeATargetPreset) {
-  // 70B target drafted by Llama-2-7B-chat (a target preset), k = 4, tensor parallel over 2
-  // GPUs: the draft cycle reads the 7B's 13,214,679,040 weight bytes (see the decode-work
-  // test) once per pass, split over 2 GPUs: 4 x 13,214,679,040 / 2 = 26,429,358,080 per GPU.
-  const Evaluation e = eval_text(
-      R"({"target":"llama2-chat-70b","hardware":"a100-80gb-sxm","gpus":2,"runtime":"compiled",)"
-      R"("method":{"family":"sps","draft":"llama2-chat-7b","k":4},"acceptance":{"tau":3}})");
-  EXPECT_EQ(e.draft.passes_per_cycle, 4);
-  EXPECT_DOUBLE_EQ(e.draft.weights_bytes, 26429358080.0);
-  auto catalog = load_catalog();
-  auto bad = parse_config_text(R"({"method":{"family":"sps","draft":"gpt-9"}})", catalog.value());
-  ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.error().field, "method.draft");
+  // 70B targets are drafted by a 7B chat model in the SpS literature (same tokenizer).
+  const json r = eval_ok(R"({"target":"llama2-chat-70b","hardware":"a100-80gb-sxm","gpus":4,"runtime":"vllm",
+                             "method":{"family":"sps","draft":"llama2-chat-7b","k":4}})");
+  // Draft tensor parallelism defaults to 1: each of the 4 draft passes reads the whole 7B,
+  // 13,214,679,040 bytes (see Llama2SevenBDecodeStepWorkByKernelByHand).
+  EXPECT_EQ(r["draft"]["passes_per_cycle"], 4);
+  EXPECT_DOUBLE_EQ(r["draft"]["weights_bytes"].get<double>(), 4 * 13214679040.0);
 }
 
 }  // namespace

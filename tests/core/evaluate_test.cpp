@@ -55,17 +55,20 @@ TEST(Evaluate, GivenTauIsUsedAndBoundedByDraftLength) {
 }
 
 TEST(Evaluate, SpeedupIsTokensPerCycleOverCycleTimeInBaselineSteps) {
-  // speedup = (tau / cycle) / (1 / baseline) and cycle = draft + verify + bookkeeping.
+  // speedup = (tau / cycle) / (1 / baseline step) with cycle = draft + verify + engine step +
+  // speculative bookkeeping and baseline step = one decode pass + the engine step.
   for (const char* family : {"sps", "pld", "lookahead", "medusa", "hydra", "eagle1", "eagle2", "eagle3"}) {
     const json r = eval_ok(std::string(R"({"method":{"family":")") + family + R"("},"acceptance":{"alpha":0.7}})");
     const double cycle = r["draft"]["time_s"].get<double>() + r["verify"]["time_s"].get<double>() +
-                         r["cycle_overhead_s"].get<double>();
+                         r["step_overhead_s"].get<double>() + r["cycle_overhead_s"].get<double>();
     EXPECT_NEAR(r["cycle_time_s"].get<double>(), cycle, 1e-15) << family;
-    const double speedup = r["tau"].get<double>() * r["baseline"]["time_s"].get<double>() / cycle;
+    const double step = r["baseline"]["time_s"].get<double>() + r["step_overhead_s"].get<double>();
+    EXPECT_NEAR(r["baseline_step_s"].get<double>(), step, 1e-15) << family;
+    const double speedup = r["tau"].get<double>() * step / cycle;
     EXPECT_NEAR(r["speedup"].get<double>(), speedup, 1e-12) << family;
     // tokens/s at batch 1 = tau / cycle; the baseline makes 1 / step.
     EXPECT_NEAR(r["tokens_per_s"].get<double>(), r["tau"].get<double>() / cycle, 1e-9) << family;
-    EXPECT_NEAR(r["baseline_tokens_per_s"].get<double>(), 1.0 / r["baseline"]["time_s"].get<double>(), 1e-9) << family;
+    EXPECT_NEAR(r["baseline_tokens_per_s"].get<double>(), 1.0 / step, 1e-9) << family;
   }
 }
 
@@ -78,13 +81,14 @@ TEST(Evaluate, PlainDecodingHasSpeedupOneAndNoDraft) {
 }
 
 TEST(Evaluate, FreeDraftWithoutOverheadsGivesTauTimesStepOverVerify) {
-  // PLD with no CPU draft time and no bookkeeping: cycle = verify only, so
-  // speedup = tau * baseline / verify exactly.
+  // PLD with no CPU draft time and no bookkeeping: cycle = verify + engine step, so
+  // speedup = tau * (baseline + step) / (verify + step) exactly.
   const json r = eval_ok(
       R"({"method":{"family":"pld","k":3,"draft_cpu_s":0},"acceptance":{"alpha":0.5},
           "runtime":{"profile":"compiled","cycle_overhead_s":0}})");
-  const double expected = r["tau"].get<double>() * r["baseline"]["time_s"].get<double>() /
-                          r["verify"]["time_s"].get<double>();
+  const double step = r["step_overhead_s"].get<double>();
+  const double expected = r["tau"].get<double>() * (r["baseline"]["time_s"].get<double>() + step) /
+                          (r["verify"]["time_s"].get<double>() + step);
   EXPECT_NEAR(r["speedup"].get<double>(), expected, 1e-12);
   // tau for k = 3, alpha = 0.5: 1 + 0.5 + 0.25 + 0.125 = 1.875.
   EXPECT_NEAR(r["tau"].get<double>(), 1.875, 1e-12);

@@ -158,7 +158,7 @@ TEST(Link, KeysThatAreNotFieldPathsAreRefused) {
   EXPECT_TRUE(LinkError("v=1&=1", "link", "'' is not a config field path"));
   EXPECT_TRUE(LinkError("v=1&no.such.field=1", "no",
                         "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-                        "batch, context, dtype, method, acceptance"));
+                        "batch, context, memory_utilization, offload, dtype, method, acceptance"));
 }
 
 TEST(Link, NonFiniteNumbersAreRefused) {

@@ -22,11 +22,33 @@ const ValidateReport& report() {
   return rep;
 }
 
-TEST(Validate, OverallMapeStaysWithinTenPercent) {
-  // The issue's target: MAPE <= 10 % over every validated row with the stock profiles
-  // (fitted value 9.83 % over 455 rows, scripts/fit_runtimes.py). Fails on a regression.
+TEST(Validate, InSampleMapeStaysWithinTenPercent) {
+  // In-sample over every validated published row with the stored hf-eager profile (fitted by
+  // `speccalc fit` on these rows and 6 eager decode steps): 9.5 % when fitted. Fails on a
+  // regression of the model or the fit.
   EXPECT_GE(report().overall.rows, 450);
   EXPECT_LE(report().overall.mape_pct, 10.0);
+}
+
+TEST(Validate, CrossValidatedMapeIsTheHeadlineAndMeetsTheTarget) {
+  // Issue 10's target: leave-one-source-out MAPE <= 12 %. Each fold refits from the neutral
+  // start without one source, so no fold sees the rows it predicts.
+  const speccalc::Response r = speccalc::run("validate", "{}");
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const nlohmann::json j = nlohmann::json::parse(r.output);
+  const nlohmann::json& cv = j["cross_validation"];
+  EXPECT_EQ(cv["method"], "leave-one-source-out");
+  EXPECT_GE(cv["rows"].get<int>(), 450);
+  EXPECT_LE(cv["mape_pct"].get<double>(), 12.0);
+  // Every source is held out once, and its fold saw fewer observations than the full fit.
+  int sources = 0;
+  for (const auto& s : cv["by_source"]) {
+    EXPECT_GT(s["rows"].get<int>(), 0) << s["source"];
+    ++sources;
+  }
+  EXPECT_GE(sources, 8);  // six published sources (hf-eager) + three vLLM sources
+  // The engines' own speedup rows are reported with the stored profiles.
+  EXPECT_GE(j["engines"]["by_engine"]["vllm"]["rows"].get<int>(), 16);
 }
 
 TEST(Validate, ExcludesSupersededAndNonLatencyRowsWithReasons) {
@@ -49,18 +71,15 @@ TEST(Validate, ExcludesSupersededAndNonLatencyRowsWithReasons) {
   }
 }
 
-TEST(Validate, PromptLookupRowOnRtx3090ByHand) {
-  // hf-eager on an RTX 3090 with a 7B (vicuna-7b-v1.3 = Llama shapes), PLD k = 10: the
-  // decode step is launch bound, 32 x 0.7708 ms + 0.3618 ms = 25.03 ms (device 22.7 ms
-  // hidden). The 11-token verify is still launch bound (device 22.8 ms memory, 3.1 ms
-  // compute), so also 25.03 ms; the cycle adds the n-gram match 0.2 ms and bookkeeping
-  // 0.4756 ms: 25.71 ms. Predicted speedup = tau x 25.03 / 25.71 = 0.9737 tau.
+TEST(Validate, PromptLookupRowsAreCloseToTau) {
+  // PLD drafts on the CPU (0.2 ms) and verifies 11 tokens: under hf-eager on a 3090 the verify
+  // pass is launch-bound like the decode step, so the cycle is one step plus the n-gram match
+  // and bookkeeping: the predicted speedup is a little under tau, never above it.
   int checked = 0;
   for (const auto& v : report().rows) {
-    if (v.row->family != "pld" || v.row->target_id != "vicuna-7b-v1.3" ||
-        v.row->hardware_id != "rtx-3090")
-      continue;
-    EXPECT_NEAR(v.predicted / *v.row->tau, 0.9737, 0.002) << v.row->id;
+    if (v.row->family != "pld") continue;
+    EXPECT_LE(v.predicted, *v.row->tau) << v.row->id;
+    EXPECT_GE(v.predicted, 0.85 * *v.row->tau) << v.row->id;
     EXPECT_NEAR(v.error_pct, 100.0 * (v.predicted - *v.row->speedup) / *v.row->speedup, 1e-9);
     ++checked;
   }

@@ -265,15 +265,16 @@ TEST(Validation, ExtremeAllowedCustomGpusStayFinite) {
 TEST(Validation, UnknownKeysAreRefusedEverywhere) {
   EXPECT_TRUE(IsError("eval", R"({"bogus": 1})", "bogus",
                       "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-                      "batch, context, dtype, method, acceptance"));
+                      "batch, context, memory_utilization, offload, dtype, method, acceptance"));
   EXPECT_TRUE(IsError("eval", R"({"method": {"family": "sps", "kk": 1}})", "method.kk",
                       "unknown field; expected one of: family, draft, k"));
   EXPECT_TRUE(IsError("eval", R"({"dtype": {"weights": "fp16", "act": "fp16"}})", "dtype.act",
                       "unknown field; expected one of: weights, kv"));
   EXPECT_TRUE(IsError("eval", R"({"runtime": {"warp_speed": 1}})", "runtime.warp_speed",
-                      "unknown field; expected one of: profile, measured_decode_step_s, "
-                      "bw_efficiency, flops_efficiency, pass_overhead_s, layer_overhead_s, "
-                      "cycle_overhead_s, allreduce_latency_s"));
+                      "unknown field; expected one of: profile, measured_decode_step_s, measured_decode_batch, "
+                      "bw_efficiency, kv_bw_efficiency, flops_efficiency, overlap, pass_overhead_s, "
+                      "layer_overhead_s, step_overhead_s, seq_overhead_s, cycle_overhead_s, "
+                      "tree_overhead_s, allreduce_latency_s"));
   EXPECT_TRUE(IsError("eval", R"({"acceptance": {"beta": 0.5}})", "acceptance.beta",
                       "unknown field; expected one of: tau, alpha, per_position, p, medusa"));
   EXPECT_TRUE(IsError("tree-expect", R"({"choices": [[0]], "acceptance": {"alpha": 0.5}, "bogus": 1})",
@@ -399,7 +400,7 @@ TEST(Validation, ScriptTagsComeBackOnlyInsideJsonStrings) {
   // In errors the text is data too: the page shows the message as text.
   EXPECT_TRUE(IsError("eval", R"({"<script>alert(1)</script>": 1})", "<script>alert(1)</script>",
                       "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-                      "batch, context, dtype, method, acceptance"));
+                      "batch, context, memory_utilization, offload, dtype, method, acceptance"));
 }
 
 TEST(Validation, QuotedUntrustedTextIsShortAndPrintable) {
@@ -407,7 +408,7 @@ TEST(Validation, QuotedUntrustedTextIsShortAndPrintable) {
   // they reach a message.
   EXPECT_TRUE(IsError("eval", R"({"a\u0001b\nc": 1})", "a?b?c",
                       "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-                      "batch, context, dtype, method, acceptance"));
+                      "batch, context, memory_utilization, offload, dtype, method, acceptance"));
   std::string key;
   for (int i = 0; i < 40; ++i) key += "\xC3\xA9";  // 40 x U+00E9 = 80 bytes
   // 64 bytes = 32 whole characters, then "...".
@@ -415,7 +416,7 @@ TEST(Validation, QuotedUntrustedTextIsShortAndPrintable) {
   for (int i = 0; i < 32; ++i) shown += "\xC3\xA9";
   EXPECT_TRUE(IsError("eval", "{\"" + key + "\": 1}", shown + "...",
                       "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-                      "batch, context, dtype, method, acceptance"));
+                      "batch, context, memory_utilization, offload, dtype, method, acceptance"));
   EXPECT_TRUE(IsError("tree-preset", "\xFF\xFE", "name", "is not valid UTF-8 text"));
   EXPECT_TRUE(IsError("tree-preset", std::string(65, 'x'), "name",
                       "is not a tree preset name (longer than 64 characters)"));

@@ -15,7 +15,7 @@
 
 namespace speccalc {
 
-enum class Family { ar, sps, pld, lookahead, medusa, hydra, eagle1, eagle2, eagle3 };
+enum class Family { ar, sps, pld, lookahead, medusa, hydra, eagle1, eagle2, eagle3, mtp, layerskip, streaming, retrieval };
 const char* family_name(Family f);
 bool family_from_name(const std::string& s, Family* out);
 bool family_uses_tree(Family f);  // medusa, hydra, eagle1/2/3
@@ -48,6 +48,18 @@ struct MethodConfig {
   int64_t total_token = 0;
   int64_t depth = 0;
   int64_t top_k = 0;
+  // sps trees: an explicit tree (choices), the optimal tree of tree_size draft nodes and depth
+  // at most `depth` (Sequoia's question), or `sequences` independent chains of k (SpecInfer).
+  enum class SpsTree { chain, choices, optimal, sequences };
+  SpsTree sps_tree = SpsTree::chain;
+  int64_t tree_size = 0;
+  int64_t sequences = 0;
+  // layerskip: the draft is the target's first exit_layer layers + its LM head.
+  int64_t exit_layer = 0;
+  // streaming: the target drafts attending only kv_budget cached tokens (StreamingLLM window).
+  int64_t kv_budget = 0;
+  // retrieval: where the drafts come from (rest, sam, suffix, token-recycling).
+  std::string source;
   // Where the draft passes run (sps, hydra, eagle*): the runtime profile ("" = the engine's
   // default for drafts) and the tensor-parallel degree (vLLM's draft_tensor_parallel_size).
   std::string draft_runtime;
@@ -86,6 +98,10 @@ struct Config {
   int64_t batch = 1;
   int64_t context = 1024;
   double memory_utilization = 0.9;  // fraction of GPU memory the engine may use (vLLM default)
+  // Offloading: the target's weights stay in host memory and stream over the host link every
+  // pass (the draft and the KV cache stay on the GPU).
+  bool offload_target = false;
+  double host_link_gbps = 0;  // per-direction host-to-GPU bandwidth used for the streaming
   DTypes dtype;
   MethodConfig method;
   Acceptance acceptance;

@@ -74,6 +74,7 @@ struct Machine {
   bool tensor_parallel = true;  // false: layers split across GPUs and run one after another
   RuntimeParams runtime;
   DTypes dtype;
+  double weights_link_gbps = 0;  // > 0: weights stream from host memory over this link (offload)
   double peak_flops() const;          // FLOP/s of one GPU for the weight dtype
   double bandwidth_bytes_s() const;   // peak bytes/s of one GPU
   // Fraction of peak bandwidth reached while streaming weights of this dtype: the profile's
@@ -94,11 +95,15 @@ struct KernelCost {
   double bytes = 0;
   double memory_time_s = 0;   // bytes at the effective bandwidth
   double compute_time_s = 0;  // FLOPs at the effective peak
-  double time_s = 0;          // memory + compute: at the shapes of decoding neither hides the
-                              // other (SpecDecode-Bench's vLLM fit and the A100 multi-token
-                              // anchors grow linearly in tokens from 1 token on; docs/cost-model.md)
+  double time_s = 0;          // kernel_time_s(memory, compute, overlap)
   const char* bound() const;  // "memory" or "compute"
 };
+
+// A kernel's time from its memory and compute times: the longer plus the part of the shorter
+// the stack does not hide under it, max + (1 - overlap) x min. Measured stacks sit between the
+// ideal roofline (overlap 1) and no overlap at all (SpecDecode-Bench's vLLM step-time fit grows
+// linearly in tokens from the first token on); the profile's fit decides (docs/cost-model.md).
+double kernel_time_s(double memory_s, double compute_s, double overlap);
 
 // Time of one pass of work w on machine m.
 struct PassTime {

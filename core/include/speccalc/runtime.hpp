@@ -15,6 +15,8 @@ struct RuntimeParams {
   double bw_efficiency = 1;      // fraction of peak bandwidth a pass reaches streaming fp16 weights
   double kv_bw_efficiency = 1;   // fraction of peak bandwidth attention reaches reading the KV cache
   double flops_efficiency = 1;   // fraction of peak tensor FLOP/s the GEMMs reach
+  double overlap = 0;            // fraction of the shorter of a kernel's memory and compute time
+                                 // hidden under the longer (1: ideal roofline max, 0: they add)
   double pass_overhead_s = 0;    // host time per forward pass not hidden by the GPU (launch or
                                  // graph replay, sync, Python per forward)
   double layer_overhead_s = 0;   // kernel launches per decoder layer (eager); overlap GPU work

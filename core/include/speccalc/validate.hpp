@@ -21,6 +21,8 @@ namespace speccalc {
 // no model, GPU, batch or modelled method. Front ends use it so "use this row" shows exactly
 // what validate predicts.
 nlohmann::json published_row_config(const PublishedRow& row);
+// Why `validate` leaves a row with tau and speedup out; empty when it predicts it.
+std::string validate_exclusion(const PublishedRow& row);
 
 struct ValidateOptions {
   std::string source;      // TableQuery-style source filter ("" = all)

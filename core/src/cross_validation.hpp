@@ -1,0 +1,22 @@
+// Honest fidelity: leave-one-source-out cross-validation of the runtime profiles, and the
+// engines' own speedup rows (core/data/engine-measurements.json) predicted with the stored
+// profiles. `validate` reports both; the cross-validated figure is its headline.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "speccalc/presets.hpp"
+#include "speccalc/status.hpp"
+
+namespace speccalc {
+
+// For every profile with speedup rows and every source S among them: refit the profile's
+// shared parameters from the neutral start without S (fit_specs(): same procedure as the
+// in-sample fit), predict S's speedup rows, and pool the errors.
+Expected<nlohmann::json> cross_validation_json(const Catalog& catalog);
+
+// Engine speedup rows with the stored profile parameters (in-sample where the profile was
+// fitted on them; the vLLM profile is fitted on step times only).
+Expected<nlohmann::json> engine_rows_json(const Catalog& catalog);
+
+}  // namespace speccalc
