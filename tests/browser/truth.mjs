@@ -115,6 +115,9 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
     assert(heads.includes('Time per pass') && heads.includes('Time per cycle') && heads.some((h) => /per GPU/.test(h)), `headers: ${heads}`);
     const cycle = await page.$$eval('[data-testid=cycle-legend] li', (l) => l.map((x) => Number(x.dataset.value)));
     eq(JSON.stringify(cycle), JSON.stringify([expected.cycle.draft_s, expected.cycle.verify_s, expected.cycle.overhead_s, expected.cycle.comm_s]), 'cycle parts');
+    // The parts sum to the cycle (core contract), so the drawn segments fill the bar.
+    const bar = await page.$eval('[data-testid=cycle] .stack', (b) => ({ width: b.getBoundingClientRect().width, parts: [...b.children].reduce((a, c) => a + c.getBoundingClientRect().width, 0) }));
+    assert(Math.abs(bar.width - bar.parts) < 2, `cycle segments ${bar.parts.toFixed(1)} px of a ${bar.width.toFixed(1)} px bar`);
     const memory = await page.$$eval('[data-testid=memory-legend] li', (l) => l.map((x) => Number(x.dataset.value)));
     const m = expected.memory;
     eq(JSON.stringify(memory), JSON.stringify([m.weights_gb_per_gpu, m.draft_weights_gb_per_gpu, m.kv_cache_gb_per_gpu, m.activations_gb_per_gpu]), 'memory parts');

@@ -1,6 +1,6 @@
 // Where the time and the memory go, drawn from the core's `cycle`, each pass's `kernels` and
 // `memory`. Bars are geometry only: each segment's length is the core's number on a shared
-// axis (CSS flex-grow, or a share of the axis's end); every figure shown is a core field.
+// axis (a share of the axis's end); every figure shown is a core field.
 import { el, clear } from '../dom.mjs';
 import * as fmt from '../format.mjs';
 
@@ -32,7 +32,8 @@ export function showCycle(box, cycle) {
   const legend = el('ul', { class: 'legend', 'data-testid': 'cycle-legend' });
   for (const [key, label, cls] of CYCLE_PARTS) {
     const seg = el('span', { class: `seg ${cls}`, title: `${label}: ${fmt.seconds(cycle[key])}`, 'data-part': key });
-    seg.style.flexGrow = String(cycle[key]);
+    // A share of the bar (flex-grow would fill only that fraction when the parts sum below 1).
+    seg.style.width = `${(100 * cycle[key]) / cycle.total_s}%`;
     bar.append(seg);
     legend.append(legendItem(label, cls, fmt.seconds(cycle[key]), cycle[key]));
   }
