@@ -1,7 +1,7 @@
 // The bench/cases.json cases through the WASM module in Node: loads dist/speccalc.mjs (the file
 // the page ships) with {wasmBinary} and calls run(command, input), so each time includes the
 // JSON text in and out and the Embind string crossing, like the native run() benchmark.
-// Also times build-bench/algo-wasm/algo.cjs (the optimizer alone, no JSON) when it exists.
+// Also times build-bench/wasm/bench/algo.cjs (the optimizer alone, no JSON) when it exists.
 // Usage: node bench/wasm_bench.mjs [DIST_DIR] [--out FILE]   (prints JSON; --out writes it too)
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,8 +30,8 @@ for (const c of resolveCases(readCases(), runText)) {
   results.cases[c.name] = timeIt(() => mod.run(c.command, c.text));
   process.stderr.write(`wasm ${c.name}: ${results.cases[c.name].min_ms.toFixed(4)} ms\n`);
 }
-// The optimizer alone (bench/algo_wasm.cpp, built by scripts/bench.sh), when present.
-const algoPath = path.resolve('build-bench/algo-wasm/algo.cjs');
+// The optimizer alone (bench/algo_wasm.cpp, built by bench/CMakeLists.txt), when present.
+const algoPath = path.resolve('build-bench/wasm/bench/algo.cjs');
 if (fs.existsSync(algoPath)) {
   const algo = await createRequire(import.meta.url)(algoPath)();
   for (const budget of [64, 512, 4096]) {

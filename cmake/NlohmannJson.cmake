@@ -10,4 +10,9 @@ if(NOT EXISTS ${_shim}/nlohmann)
 endif()
 add_library(speccalc_json INTERFACE)
 target_include_directories(speccalc_json SYSTEM INTERFACE ${_shim})
-target_compile_definitions(speccalc_json INTERFACE JSON_NOEXCEPTION=0)
+# Exceptions off in nlohmann, in both builds: its throw sites become abort(). nlohmann only tests
+# whether JSON_NOEXCEPTION is defined, so the former "JSON_NOEXCEPTION=0" meant the same while
+# reading as "exceptions on". Core never lets nlohmann throw (non-throwing parse, checked types
+# and UTF-8 before dump()); a bug that would throw aborts natively (the fuzzers and sanitizers
+# catch it) exactly as it traps in WASM (see wasm/CMakeLists.txt).
+target_compile_definitions(speccalc_json INTERFACE JSON_NOEXCEPTION)

@@ -10,7 +10,8 @@ namespace speccalc::cli {
 
 namespace {
 
-const char kUsage[] =
+// The CLI's own forms; the core commands are listed from the core's table (usage()).
+const char kUsageHead[] =
     "speccalc - will speculative decoding pay off for my model, GPU, batch and runtime?\n"
     "\n"
     "Usage:\n"
@@ -19,17 +20,39 @@ const char kUsage[] =
     "  speccalc link --config FILE|-          print the share link (URL fragment) of a config\n"
     "  speccalc normalize --config FILE|-     print the config with every default filled in\n"
     "  speccalc list models|drafts|hardware|methods|runtimes\n"
-    "  speccalc tables [--method M] [--model X] [--dataset D] [--source S] [--format json|csv|table]\n"
-    "  speccalc tree expect|optimize|preset FILE|-   tree solver (see docs/tree-model.md)\n"
-    "  speccalc convert FILE|-                metric converter (alpha, tau, vLLM rates)\n"
-    "  speccalc run COMMAND [FILE|-]          call any core command with the file's text\n"
+    "  speccalc tables [--method M] [--model X] [--dataset D] [--source S] [--hardware H]\n"
+    "                  [--format json|csv|table]   (default table)\n"
+    "  speccalc validate [FILE|-]             (no FILE: every row, JSON)\n"
+    "  speccalc tree expect|optimize|preset|calibrate FILE|-   tree solver (docs/tree-model.md)\n"
+    "  speccalc COMMAND FILE|-                any core command below, input from the file\n"
+    "  speccalc run COMMAND FILE|-            the same\n"
     "  speccalc batch                         many calls in one process (framed, for tests):\n"
     "                                         stdin 'COMMAND LENGTH\\n' + LENGTH bytes, repeated;\n"
     "                                         stdout 'ok|error LENGTH\\n' + output or 'field: message'\n"
     "  speccalc --help\n"
     "\n"
+    "Core commands (input -> output):\n";
+
+const char kUsageTail[] =
+    "\n"
     "Results are JSON on stdout. Bad input exits with code 2 and one line on stderr naming\n"
     "the field. FILE may be - for standard input.\n";
+
+std::string usage() {
+  std::string text = kUsageHead;
+  for (const CommandInfo& c : command_table()) {
+    std::string line = std::string("  ") + c.name;
+    line.resize(18, ' ');
+    text += line + c.input + "\n" + std::string(18, ' ') + c.summary + "\n";
+  }
+  return text + kUsageTail;
+}
+
+bool is_core_command(const std::string& name) {
+  for (const CommandInfo& c : command_table())
+    if (name == c.name) return true;
+  return false;
+}
 
 bool read_input(const std::string& path, std::istream& in, std::string* text, std::string* problem) {
   std::ostringstream buffer;
@@ -89,7 +112,7 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
   if (args.empty()) return usage_error(err, "no command given");
   const std::string& cmd = args[0];
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    out << kUsage;
+    out << usage();
     return 0;
   }
 
@@ -140,12 +163,11 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     if (query.find("\"format\"") == std::string::npos) query.insert(query.size() - 1, std::string(query.size() > 2 ? "," : "") + "\"format\":\"table\"");
     return emit(speccalc::run("tables", query), out, err);
   }
-  if (cmd == "tree" || cmd == "run" || cmd == "convert" || cmd == "validate" || cmd == "sweep" ||
-      cmd == "calibrate" || cmd == "size" || cmd == "export" || cmd == "fit") {
+  if (cmd == "tree" || cmd == "run" || is_core_command(cmd)) {
     std::string command = cmd;
     std::size_t file_arg = 1;
     if (cmd == "tree") {
-      if (args.size() < 2) return usage_error(err, "tree needs expect, optimize or preset");
+      if (args.size() < 2) return usage_error(err, "tree needs expect, optimize, preset or calibrate");
       command = "tree-" + args[1];
       file_arg = 2;
     } else if (cmd == "run") {
@@ -158,14 +180,14 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     if (args.size() == file_arg + 1) {
       std::string problem;
       if (!read_input(args[file_arg], in, &text, &problem)) return usage_error(err, problem);
-    } else if (cmd == "validate" || cmd == "fit") {
+    } else if (cmd == "validate" || cmd == "fit") {  // options optional: all rows, all profiles
       text = "{}";
     } else {
       return usage_error(err, cmd + " needs FILE or -");
     }
     return emit(speccalc::run(command, text), out, err);
   }
-  return usage_error(err, "unknown command '" + cmd.substr(0, 40) + "'");
+  return usage_error(err, "unknown command '" + cmd.substr(0, 40) + "'; known: " + command_names());
 }
 
 }  // namespace speccalc::cli

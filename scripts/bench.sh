@@ -11,18 +11,13 @@ jobs=${SPECCALC_JOBS:-2}
 out=build-bench/results
 dist=${BENCH_DIST:-dist}
 
-if [[ ! -f build-bench/CMakeCache.txt ]]; then
-  cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DSPECCALC_BUILD_BENCH=ON \
-    -DSPECCALC_BUILD_TESTS=OFF >/dev/null
-fi
+# Presets "bench" (Google Benchmark, native) and "bench-wasm" (the optimizer alone in WASM,
+# bench/algo_wasm.cpp): SPECCALC_BUILD_BENCH=ON, see bench/CMakeLists.txt.
+[[ -f build-bench/CMakeCache.txt ]] || cmake --preset bench >/dev/null
 cmake --build build-bench -j"$jobs" --target speccalc_bench >/dev/null
-# The optimizer alone in WASM (no JSON): a few-KB module straight from tree_optimize.cpp.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
-mkdir -p build-bench/algo-wasm
-em++ -std=c++17 -O3 -DNDEBUG -ffp-contract=off -Icore/include bench/algo_wasm.cpp \
-  core/src/tree_optimize.cpp -o build-bench/algo-wasm/algo.cjs -sSINGLE_FILE=1 \
-  -sENVIRONMENT=node -sMODULARIZE=1 -sALLOW_MEMORY_GROWTH=1 \
-  -sEXPORTED_FUNCTIONS=_bench_tree_optimize
+[[ -f build-bench/wasm/CMakeCache.txt ]] || cmake --preset bench-wasm >/dev/null
+cmake --build build-bench/wasm -j"$jobs" --target speccalc_algo_bench >/dev/null
 [[ -f "$dist/speccalc.wasm" ]] || { echo "bench: $dist/ is missing; run scripts/build.sh first" >&2; exit 1; }
 mkdir -p "$out"
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds everything: native (build/: CLI + GoogleTest binary), WASM (build-wasm/: the page's
 # module) and assembles dist/ (web/ + the module + its JS wrapper), the folder `npm start` serves.
-# Configures a build dir only when it has no cache yet; after that cmake re-runs itself
-# when a CMakeLists changes. SPECCALC_JOBS overrides the parallelism (default 2).
+# Configures a build dir from its preset (CMakePresets.json) only when it has no cache yet;
+# after that cmake re-runs itself when a CMakeLists changes. SPECCALC_JOBS overrides the
+# parallelism (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${SPECCALC_JOBS:-2}
@@ -11,7 +12,7 @@ step() { printf '\n== %s\n' "$*"; }
 
 step "native build (build/)"
 if [[ ! -f build/CMakeCache.txt ]]; then
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+  cmake --preset native
 fi
 cmake --build build -j"$jobs"
 
@@ -20,11 +21,9 @@ step "wasm build (build-wasm/)"
 # the wasm CMakeLists also sets it on the link line so plain `cmake --build` works.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 if [[ ! -f build-wasm/CMakeCache.txt ]]; then
-  # -O2 rather than Release's -O3 for compile; never -Oz (different libm -> parity breaks).
-  # Plain node as emulator: the toolchain default adds a flag Node 20 rejects.
-  emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release \
-    "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" \
-    "-DCMAKE_CROSSCOMPILING_EMULATOR=$(command -v node)"
+  # The preset's toolchain finds Emscripten from emcc on PATH; the optimization levels are
+  # per target in wasm/CMakeLists.txt (never -Oz: a different libm would break parity).
+  cmake --preset wasm
 fi
 cmake --build build-wasm -j"$jobs"
 

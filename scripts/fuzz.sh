@@ -21,25 +21,14 @@ if ! command -v clang++ >/dev/null; then
   exit 1
 fi
 
-# Core with coverage instrumentation and sanitizers; the fuzz drivers add libFuzzer's main.
-flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g"
+# The preset "fuzz" (CMakePresets.json): clang, SPECCALC_BUILD_FUZZ=ON, which instruments the
+# core and builds one fuzz/fuzz_<target> executable per target (fuzz/CMakeLists.txt).
 if [[ ! -f $build/CMakeCache.txt ]]; then
-  cmake -S . -B $build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-    -DSPECCALC_BUILD_TESTS=OFF "-DCMAKE_CXX_FLAGS=$flags" >/dev/null
+  cmake --preset fuzz >/dev/null
 fi
-cmake --build $build --target speccalc_core -j"$jobs"
-lib=$build/core/libspeccalc_core.a
-mkdir -p $build/fuzz
+cmake --build $build -j"$jobs" --target "${targets[@]/#/fuzz_}"
 for t in "${targets[@]}"; do
-  src=fuzz/fuzz_$t.cpp
-  bin=$build/fuzz/fuzz_$t
-  [[ -f $src ]] || { echo "fuzz: no target '$t' ($src)" >&2; exit 1; }
-  if [[ ! -x $bin || $src -nt $bin || $lib -nt $bin || fuzz/fuzz_common.hpp -nt $bin ]]; then
-    echo "fuzz: building $bin"
-    clang++ -std=c++17 -O1 -g -ffp-contract=off -fsanitize=fuzzer,address,undefined \
-      -fno-sanitize-recover=all -fno-omit-frame-pointer -DJSON_NOEXCEPTION=0 \
-      -Icore/include -I$build/nlohmann_shim "$src" "$lib" -o "$bin"
-  fi
+  [[ -x $build/fuzz/fuzz_$t ]] || { echo "fuzz: no target '$t' (fuzz/fuzz_$t.cpp)" >&2; exit 1; }
 done
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(cmake make g++ emscripten nlohmann-json3-dev libgtest-dev googletest
-              libbenchmark-dev clang libclang-rt-14-dev chromium)
+              libbenchmark-dev clang clang-format libclang-rt-14-dev chromium)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

@@ -7,8 +7,7 @@ cd "$(dirname "$0")/.."
 jobs=${SPECCALC_JOBS:-2}
 
 if [[ ! -f build-sanitize/CMakeCache.txt ]]; then
-  cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
-    -DSPECCALC_SANITIZE=ON
+  cmake --preset sanitize
 fi
 cmake --build build-sanitize -j"$jobs"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test against what scripts/build.sh built: the native GoogleTest suite (ctest),
-# the native<->WASM parity corpus, and the browser test when it exists.
+# the golden corpus (native and WASM against committed answers), the native<->WASM parity
+# corpus, the JS wrapper, and the browser test when it exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,11 +10,17 @@ step() { printf '\n== %s\n' "$*"; }
 step "GoogleTest (ctest, build/)"
 ctest --test-dir build --output-on-failure --no-tests=error -j"${SPECCALC_JOBS:-2}"
 
+step "golden corpus (tests/golden: native and WASM against the committed answers)"
+node scripts/golden.mjs
+
 step "native <-> WASM parity"
 node tests/parity/run.mjs
 
 step "parity property test (tree commands, sweep, links)"
 node tests/parity/property.mjs
+
+step "JS wrapper (dist/speccalc-api.mjs)"
+node tests/wasm/wrapper.mjs
 
 if [[ -f tests/browser/run.mjs ]]; then
   step "browser"

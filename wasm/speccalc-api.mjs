@@ -19,12 +19,14 @@ export class SpecCalcError extends Error {
 }
 
 let modulePromise = null;
+let loadOptions = {};
 
 // Resolves to the Emscripten module. Options apply to the first call only (the module is
-// memoised); a failed load is forgotten so a later call can retry.
+// memoised) and are kept for a reload; a failed load is forgotten so a later call can retry.
 export function load(options = {}) {
   if (!modulePromise) {
-    modulePromise = createSpecCalcModule({ ...options }).catch((err) => {
+    if (Object.keys(options).length > 0) loadOptions = { ...options };
+    modulePromise = createSpecCalcModule({ ...loadOptions }).catch((err) => {
       modulePromise = null;
       throw err;
     });
@@ -34,9 +36,20 @@ export function load(options = {}) {
 
 // Runs a core command ('eval', 'link', ...) on its input text and returns the output text
 // exactly as core produced it (never re-serialized: parity depends on those bytes).
+// The core is built without C++ exceptions, so a bug that would throw (or running out of
+// memory) aborts: the instance traps and every later call on it would fail too. The wrapper
+// then drops that instance, so the next call loads a fresh one, and throws a plain Error
+// (not a SpecCalcError: no input field is at fault).
 export async function call(command, input, options) {
   const mod = await load(options);
-  const r = mod.run(String(command), String(input));
+  let r;
+  try {
+    r = mod.run(String(command), String(input));
+  } catch (err) {
+    modulePromise = null;
+    const why = err && err.message ? err.message : String(err);
+    throw new Error(`the core stopped on '${String(command)}' (${why}); it will be reloaded`);
+  }
   if (!r.ok) throw new SpecCalcError(r.field, r.message);
   return r.output;
 }
@@ -44,5 +57,8 @@ export async function call(command, input, options) {
 // The registered command names, as an array.
 export async function commandNames(options) {
   const mod = await load(options);
-  return mod.commandNames().split(', ').filter((s) => s.length > 0);
+  return mod
+    .commandNames()
+    .split(', ')
+    .filter((s) => s.length > 0);
 }

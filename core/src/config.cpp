@@ -97,12 +97,11 @@ bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, 
 
 bool parse_target(const json& doc, const Catalog& catalog, Config* c, Error* err) {
   auto it = doc.find("target");
-  if (it == doc.end()) {
-    c->target = *catalog.find_target("llama2-chat-7b");
-    return true;
-  }
-  if (it->is_string()) {
-    const ModelArch* m = catalog.find_target(it->get<std::string>());
+  // An omitted target is the default preset, looked up like a given id (never dereferenced
+  // unchecked: a catalog without it is an error naming the field).
+  if (it == doc.end() || it->is_string()) {
+    const ModelArch* m =
+        catalog.find_target(it == doc.end() ? "llama2-chat-7b" : it->get<std::string>());
     if (!m) {
       *err = make_error("target", "unknown model preset; known: " + target_ids(catalog));
       return false;
@@ -122,12 +121,10 @@ bool parse_target(const json& doc, const Catalog& catalog, Config* c, Error* err
 
 bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* err) {
   auto it = doc.find("hardware");
-  if (it == doc.end()) {
-    c->hardware = *catalog.find_gpu("a100-80gb-sxm");
-    return true;
-  }
-  if (it->is_string()) {
-    const Gpu* g = catalog.find_gpu(it->get<std::string>());
+  // An omitted hardware is the default preset, looked up like a given id (see parse_target).
+  if (it == doc.end() || it->is_string()) {
+    const Gpu* g =
+        catalog.find_gpu(it == doc.end() ? "a100-80gb-sxm" : it->get<std::string>());
     if (!g) {
       *err = make_error("hardware", "unknown GPU preset; known: " + gpu_ids(catalog));
       return false;

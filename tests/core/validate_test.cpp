@@ -59,8 +59,9 @@ TEST(Validate, ExcludesSupersededAndNonLatencyRowsWithReasons) {
       ++superseded;
       EXPECT_NE(x.reason.find("superseded"), std::string::npos) << x.row->id;
     }
-    if (x.row->speedup_kind != "latency")
+    if (x.row->speedup_kind != "latency") {
       EXPECT_NE(x.reason.find("speedup_kind"), std::string::npos);
+    }
   }
   // 16 superseded Spec-Bench rows carry tau and speedup (13 modelled + 3 'other' families,
   // counted in core/data/published.json with superseded = true).

@@ -267,7 +267,8 @@ TEST(Validation, UnknownKeysAreRefusedEverywhere) {
                       "unknown field; expected one of: version, target, hardware, gpus, runtime, "
                       "batch, context, memory_utilization, offload, dtype, method, acceptance"));
   EXPECT_TRUE(IsError("eval", R"({"method": {"family": "sps", "kk": 1}})", "method.kk",
-                      "unknown field; expected one of: family, draft, k"));
+                      "unknown field; expected one of: family, draft, k, choices, tree_size, "
+                      "depth, sequences"));
   EXPECT_TRUE(IsError("eval", R"({"dtype": {"weights": "fp16", "act": "fp16"}})", "dtype.act",
                       "unknown field; expected one of: weights, kv"));
   EXPECT_TRUE(IsError("eval", R"({"runtime": {"warp_speed": 1}})", "runtime.warp_speed",

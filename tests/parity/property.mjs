@@ -8,13 +8,12 @@
 // Usage: node tests/parity/property.mjs [--count N] [--seed S] [--native PATH] [--dist DIR]
 //                                        [--jobs J]
 // Prints "N passed, N failed" and exits 1 on any mismatch.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { makeRng, randomConfigs } from './random.mjs';
-import { loadWasmAfterChecks } from './harness.mjs';
+import { loadWasmAfterChecks, runNative, runWasm } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -163,32 +162,9 @@ function randomRequest(rng, configs) {
   }
 }
 
-function runNative(bin, command, input) {
-  return new Promise((resolve) => {
-    const child = spawn(bin, ['run', command, '-'], { stdio: ['pipe', 'pipe', 'pipe'], timeout: 30000, killSignal: 'SIGKILL' });
-    const out = [];
-    const err = [];
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => err.push(d));
-    child.on('error', (e) => resolve(`<spawn failed: ${e.message}>`));
-    child.on('close', (code, signal) => {
-      const stdout = Buffer.concat(out).toString('utf8');
-      const stderr = Buffer.concat(err).toString('utf8');
-      if (code === 0 && stderr === '') resolve(`ok\n${stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout}`);
-      else if (code === 2 && stdout === '' && /^speccalc: error: [^\n]*\n$/.test(stderr)) resolve(`error\n${stderr.slice(17, -1)}`);
-      else resolve(`<native exit ${code}${signal ? ' signal ' + signal : ''}: ${stderr.slice(0, 200)}>`);
-    });
-    child.stdin.on('error', () => {});
-    child.stdin.end(input);
-  });
-}
-
-function runWasm(mod, command, input) {
-  const r = mod.run(command, input);
-  if (r.ok) return `ok\n${r.output}`;
-  // The CLI prints newlines in messages as spaces (one line on stderr).
-  return `error\n${(r.field ? `${r.field}: ${r.message}` : r.message).replace(/[\r\n]/g, ' ')}`;
-}
+// Results as one comparable string. The CLI prints newlines in an error message as spaces
+// (one line on stderr), so the WASM side's message is compared the same way.
+const asText = (r) => (r.ok ? `ok\n${r.text}` : `error\n${r.text.replace(/[\r\n]/g, ' ')}`);
 
 async function main() {
   const opts = parseArgs(process.argv);
@@ -208,8 +184,8 @@ async function main() {
   async function worker() {
     while (next < cases.length) {
       const c = cases[next++];
-      const native = await runNative(opts.native, c.command, c.input);
-      const w = runWasm(mod, c.command, c.input);
+      const native = asText(await runNative(opts.native, c.command, c.input));
+      const w = asText(runWasm(mod, c.command, c.input));
       if (native !== w) failures.push({ c, native, wasm: w });
       const key = `${c.command} ${w.startsWith('ok') ? 'ok' : 'error'}`;
       okCount[key] = (okCount[key] || 0) + 1;

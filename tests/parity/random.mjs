@@ -46,8 +46,10 @@ function loadTables() {
   const hw = JSON.parse(fs.readFileSync(path.join(dataDir, 'hardware.json'), 'utf8'));
   const rt = JSON.parse(fs.readFileSync(path.join(dataDir, 'runtimes.json'), 'utf8'));
   return {
-    targets: models.targets.map((m) => ({ id: m.id, heads: m.heads, kv_heads: m.kv_heads, params: m.total_params })),
+    targets: models.targets.map((m) => ({ id: m.id, heads: m.heads, kv_heads: m.kv_heads, params: m.total_params, vocab: m.vocab, layers: m.num_layers })),
     drafts: models.drafts.map((m) => m.id),
+    draftVocab: Object.fromEntries(models.drafts.map((m) => [m.id, m.vocab])),
+    profiles: Object.fromEntries(rt.profiles.map((p) => [p.id, p])),
     gpus: hw.gpus.map((g) => ({ id: g.id, interconnect: g.interconnect_GBps || 0 })),
     runtimes: rt.profiles.map((p) => p.id),
     runtimeParams: Object.keys(rt.profiles[0].params),
@@ -112,6 +114,19 @@ function randomTree(rng, maxNodes, maxDepth) {
     paths.push(child);
   }
   return paths;
+}
+
+// Turns a drafted tree into a chain for engines that verify chains only.
+function chainOnly(m) {
+  if (m.family === 'eagle2' || m.family === 'eagle3') {
+    const depth = m.depth ?? (m.family === 'eagle2' ? 6 : 8);
+    m.depth = depth;
+    m.top_k = 1;
+    m.total_token = depth + 1;
+  } else if (m.family === 'medusa' || m.family === 'hydra' || m.family === 'eagle1') {
+    const depth = m.family === 'eagle1' ? 4 : Math.min(m.heads ?? (m.family === 'medusa' ? 5 : 4), 4);
+    m.choices = Array.from({ length: depth }, (_, i) => Array(i + 1).fill(0));
+  }
 }
 
 function method(rng, tables, family) {
@@ -201,6 +216,8 @@ function oneConfig(rng, tables) {
   const cfg = {};
   let heads = 32;
   let kvHeads = 8;
+  let vocab = 32000;
+  let layers = 32;
   let interconnect = 0;
   let smallPreset = false;
   if (rng.chance(0.85)) {
@@ -209,10 +226,14 @@ function oneConfig(rng, tables) {
     smallPreset = t.params < 10e9;
     heads = t.heads;
     kvHeads = t.kv_heads;
+    vocab = t.vocab;
+    layers = t.layers;
   } else {
     cfg.target = customTarget(rng);
     heads = cfg.target.heads;
     kvHeads = cfg.target.kv_heads ?? heads;
+    vocab = cfg.target.vocab;
+    layers = cfg.target.num_layers;
   }
   const presetGpu = rng.chance(0.85);
   if (presetGpu) {
@@ -224,14 +245,17 @@ function oneConfig(rng, tables) {
     interconnect = cfg.hardware.interconnect_gbps;
   }
   // Tensor parallelism must divide the heads (or KV heads are replicated when fewer than gpus).
-  const tp = [2, 4, 8, 16].filter((g) => interconnect > 0 && heads % g === 0 && (kvHeads % g === 0 || kvHeads < g));
+  const tp = [2, 4, 8, 16].filter((g) => interconnect > 0 && heads % g === 0 &&
+    (kvHeads % g === 0 || (kvHeads < g && g % kvHeads === 0)) && g <= layers);
   if (tp.length && rng.chance(0.3)) cfg.gpus = rng.pick(tp);
   else if (rng.chance(0.3)) cfg.gpus = 1;
 
   const rt = rng.int(0, 3);
-  if (rt === 1) cfg.runtime = rng.pick(tables.runtimes);
+  let profile = 'compiled';  // the config default
+  if (rt === 1) cfg.runtime = profile = rng.pick(tables.runtimes);
   if (rt >= 2) {
-    cfg.runtime = { profile: rng.pick(tables.runtimes) };
+    profile = rng.pick(tables.runtimes);
+    cfg.runtime = { profile };
     for (const p of tables.runtimeParams) {
       if (rng.chance(0.3)) cfg.runtime[p] = p.includes('efficiency') ? rng.real(0.05, 1) : rng.real(0, 0.01);
     }
@@ -251,8 +275,17 @@ function oneConfig(rng, tables) {
     if (rng.chance(0.8)) cfg.dtype.weights = rng.pick(DTYPES);
     if (rng.chance(0.8)) cfg.dtype.kv = rng.pick(KV_DTYPES);
   }
-  const family = rng.pick(['ar', 'sps', 'pld', 'lookahead', 'medusa', 'hydra', 'eagle1', 'eagle2', 'eagle3']);
-  cfg.method = method(rng, tables, family);
+  // Only what the engine runs (runtimes.json families), chains on chain-only engines, and draft
+  // models that share the target's vocabulary: core refuses the rest (tested in the corpus).
+  const engine = tables.profiles[profile];
+  const drafts = tables.drafts.filter((d) => tables.draftVocab[d] === vocab);
+  const families = ['ar', 'sps', 'pld', 'lookahead', 'medusa', 'hydra', 'eagle1', 'eagle2', 'eagle3']
+    .filter((f) => engine.families.includes(f) && (f !== 'sps' || drafts.length > 0));
+  const family = rng.pick(families);
+  cfg.method = method(rng, { ...tables, drafts }, family);
+  if (!engine.trees) chainOnly(cfg.method);
+  // The default draft (vicuna-68m) has a 32k vocabulary: name one that matches otherwise.
+  if (family === 'sps' && !cfg.method.draft && !drafts.includes('vicuna-68m')) cfg.method.draft = rng.pick(drafts);
   if (rng.chance(0.9)) cfg.acceptance = acceptance(rng, maxTauOf(cfg.method));
   if (rng.chance(0.2)) cfg.version = 1;
   return cfg;

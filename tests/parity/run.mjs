@@ -7,20 +7,21 @@
 // the commands eval, link and normalize are compared, and eval-link on the link that
 // `link` produced; for accepted configs the runner also checks the share-link contract
 // eval(config) == eval-link(link(config)) (on the WASM side; parity covers native).
-// commands.json adds inputs for every other registered command (list, decode-link, tree-*,
-// convert, sweep, tables) and an unknown one.
+// commands.json adds inputs for other commands (list, decode-link, tree-*, convert, sweep,
+// tables) and an unknown one. Every registered command (size, export and validate included) is
+// covered on both sides by the golden corpus (scripts/golden.mjs), which runs each case natively
+// and in WASM and fails on a registered command that no case runs successfully.
 //
 // Usage: node tests/parity/run.mjs [--random N] [--seed S] [--native PATH] [--dist DIR]
 //                                  [--jobs J] [--verbose] [--write-failures DIR]
 // Prints "N passed, N failed" and exits 1 on any mismatch.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { randomConfigs } from './random.mjs';
-import { loadWasmAfterChecks } from './harness.mjs';
+import { loadWasmAfterChecks, runNative, runNativeBatch, runWasm } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -56,82 +57,8 @@ function parseArgs(argv) {
   return opts;
 }
 
-// A command's result as one comparable string: "ok\n<output>" or "error\n<field>: <message>".
-function okResult(output) { return { ok: true, text: output }; }
-function errResult(describe) { return { ok: false, text: describe }; }
 function show(r) { return `${r.ok ? 'ok' : 'error'}: ${r.text}`; }
 function same(a, b) { return a.ok === b.ok && a.text === b.text; }
-
-// Native: `speccalc run COMMAND -` with the input on stdin. Exit 0: stdout (one trailing
-// newline dropped). Exit 2: stderr must be exactly one line "speccalc: error: <describe>".
-// Anything else (crash, other exit code, extra output) is reported as such and never matches.
-function runNative(bin, command, input) {
-  return new Promise((resolve) => {
-    // A hung or crashing command must fail the test, not stall it.
-    const child = spawn(bin, ['run', command, '-'], { stdio: ['pipe', 'pipe', 'pipe'], timeout: 30000, killSignal: 'SIGKILL' });
-    const out = [];
-    const err = [];
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => err.push(d));
-    child.on('error', (e) => resolve(errResult(`<spawn failed: ${e.message}>`)));
-    child.on('close', (code, signal) => {
-      const stdout = Buffer.concat(out).toString('utf8');
-      const stderr = Buffer.concat(err).toString('utf8');
-      if (code === 0 && stderr === '') {
-        resolve(okResult(stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout));
-      } else if (code === 2 && stdout === '' && /^speccalc: error: [^\n]*\n$/.test(stderr)) {
-        resolve(errResult(stderr.slice('speccalc: error: '.length, -1)));
-      } else {
-        resolve(errResult(`<native exit ${code}${signal ? ' signal ' + signal : ''}; ` +
-                          `stdout ${JSON.stringify(stdout.slice(0, 200))}; stderr ${JSON.stringify(stderr.slice(0, 200))}>`));
-      }
-    });
-    child.stdin.on('error', () => {});  // the child may exit before reading everything
-    child.stdin.end(input);
-  });
-}
-
-// Native, many calls in one process: `speccalc batch` reads frames "COMMAND LENGTH\n" + bytes
-// and answers "ok|error LENGTH\n" + output (or "field: message"). Same core call as `run`,
-// without a process start per call; per-process runs still cover the corpus (exit codes, stderr).
-function runNativeBatch(bin, items) {
-  return new Promise((resolve) => {
-    const child = spawn(bin, ['batch'], { stdio: ['pipe', 'pipe', 'pipe'], timeout: 120000, killSignal: 'SIGKILL' });
-    const out = [];
-    const err = [];
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => err.push(d));
-    child.on('close', (code, signal) => {
-      const buf = Buffer.concat(out);
-      const results = [];
-      let pos = 0;
-      while (pos < buf.length && results.length < items.length) {
-        const nl = buf.indexOf(10, pos);
-        if (nl < 0) break;
-        const m = /^(ok|error) (\d+)$/.exec(buf.slice(pos, nl).toString('utf8'));
-        if (!m) break;
-        const len = Number(m[2]);
-        const body = buf.slice(nl + 1, nl + 1 + len).toString('utf8');
-        results.push(m[1] === 'ok' ? okResult(body) : errResult(body));
-        pos = nl + 1 + len;
-      }
-      const problem = `<native batch exit ${code}${signal ? ' signal ' + signal : ''}; stderr ${JSON.stringify(Buffer.concat(err).toString('utf8').slice(0, 200))}>`;
-      while (results.length < items.length) results.push(errResult(problem));
-      resolve(results);
-    });
-    child.stdin.on('error', () => {});
-    const frames = items.map((k) => {
-      const body = Buffer.from(k.input, 'utf8');
-      return Buffer.concat([Buffer.from(`${k.command} ${body.length}\n`, 'utf8'), body]);
-    });
-    child.stdin.end(Buffer.concat(frames));
-  });
-}
-
-function runWasm(mod, command, input) {
-  const r = mod.run(command, input);
-  return r.ok ? okResult(r.output) : errResult(r.field ? `${r.field}: ${r.message}` : r.message);
-}
 
 // Runs async tasks with at most `limit` in flight, preserving order of results.
 async function pool(items, limit, fn) {

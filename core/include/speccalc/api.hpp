@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "speccalc/status.hpp"
 
@@ -25,7 +26,16 @@ struct Response {
 // Further commands are registered in api.cpp's table; an unknown command is an Error.
 Response run(const std::string& command, const std::string& input);
 
-// The names of all registered commands, comma separated (for --help and the binding).
+// The names of all registered commands, comma separated (for error messages and the binding).
 std::string command_names();
+
+// One registered command: its name, what its input is and what it answers (for --help).
+struct CommandInfo {
+  const char* name;
+  const char* input;
+  const char* summary;
+};
+// Every registered command, in the table's order.
+std::vector<CommandInfo> command_table();
 
 }  // namespace speccalc

@@ -1,4 +1,5 @@
-// The JSON tables under core/data/, compiled into the library (see cmake/EmbedData.cmake).
+// The JSON tables under core/data/ that the core reads, compiled into the library (the list is
+// SPECCALC_EMBEDDED_DATA in cmake/EmbedData.cmake).
 #pragma once
 
 #include <string_view>
@@ -6,10 +7,8 @@
 namespace speccalc::data {
 std::string_view models();     // core/data/models.json
 std::string_view hardware();   // core/data/hardware.json
-std::string_view drafts();     // core/data/drafts.json
 std::string_view runtimes();   // core/data/runtimes.json
 std::string_view published();  // core/data/published.json
-std::string_view empirical();  // core/data/empirical.json
 std::string_view medusa_head_accuracy();  // core/data/medusa-head-accuracy.json
 std::string_view engine_measurements();   // core/data/engine-measurements.json
 }  // namespace speccalc::data
