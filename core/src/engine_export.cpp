@@ -55,7 +55,9 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
   const json choices_json = choices;
   const int64_t tp = c.gpus;
   auto vllm = [&](json spec) {
-    return json{{"--model", repo.target}, {"--tensor-parallel-size", tp}, {"--speculative-config", spec.dump()}};
+    return json{{"--model", repo.target},
+                {"--tensor-parallel-size", tp},
+                {"--speculative-config", spec.dump()}};
   };
   auto sglang = [&](json flags) {
     json f = json{{"--model-path", repo.target}, {"--tp-size", tp}};
@@ -75,38 +77,58 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
                       " yet: see the engine's documentation");
       break;
     case Family::sps:
-      out["vllm"] = vllm(json{{"method", "draft_model"}, {"model", repo.draft}, {"num_speculative_tokens", m.k}});
+      out["vllm"] = vllm(
+          json{{"method", "draft_model"}, {"model", repo.draft}, {"num_speculative_tokens", m.k}});
       out["sglang"] = sglang(json{{"--speculative-algorithm", "STANDALONE"},
                                   {"--speculative-draft-model-path", repo.draft},
                                   {"--speculative-num-steps", m.k},
                                   {"--speculative-eagle-topk", 1},
                                   {"--speculative-num-draft-tokens", m.k + 1}});
-      out["tensorrt_llm"] = json{{"decoding_type", "DraftTarget"}, {"speculative_model", repo.draft}, {"max_draft_len", m.k}};
+      out["tensorrt_llm"] = json{{"decoding_type", "DraftTarget"},
+                                 {"speculative_model", repo.draft},
+                                 {"max_draft_len", m.k}};
       // "constant": transformers' default heuristic schedule would change k every step.
-      out["hf_transformers"] = json{{"model", repo.target}, {"assistant_model", repo.draft},
-                                    {"num_assistant_tokens", m.k}, {"num_assistant_tokens_schedule", "constant"}};
+      out["hf_transformers"] = json{{"model", repo.target},
+                                    {"assistant_model", repo.draft},
+                                    {"num_assistant_tokens", m.k},
+                                    {"num_assistant_tokens_schedule", "constant"}};
       break;
     case Family::pld:
-      out["vllm"] = vllm(json{{"method", "ngram"}, {"num_speculative_tokens", m.k},
-                              {"prompt_lookup_max", m.ngram}, {"prompt_lookup_min", 1}});
-      out["hf_transformers"] = json{{"model", repo.target}, {"prompt_lookup_num_tokens", m.k}, {"max_matching_ngram_size", m.ngram}};
-      out["tensorrt_llm"] = json{{"decoding_type", "NGram"}, {"max_draft_len", m.k}, {"max_matching_ngram_size", m.ngram}};
+      out["vllm"] = vllm(json{{"method", "ngram"},
+                              {"num_speculative_tokens", m.k},
+                              {"prompt_lookup_max", m.ngram},
+                              {"prompt_lookup_min", 1}});
+      out["hf_transformers"] = json{{"model", repo.target},
+                                    {"prompt_lookup_num_tokens", m.k},
+                                    {"max_matching_ngram_size", m.ngram}};
+      out["tensorrt_llm"] = json{
+          {"decoding_type", "NGram"}, {"max_draft_len", m.k}, {"max_matching_ngram_size", m.ngram}};
       break;
     case Family::lookahead:
-      out["lookahead_decoding"] = json{{"model", repo.target}, {"LEVEL", m.ngram}, {"WINDOW_SIZE", m.window}, {"GUESS_SET_SIZE", m.guess}};
-      out["tensorrt_llm"] = json{{"decoding_type", "Lookahead"}, {"max_window_size", m.window},
-                                 {"max_ngram_size", m.ngram}, {"max_verification_set_size", m.guess}};
+      out["lookahead_decoding"] = json{{"model", repo.target},
+                                       {"LEVEL", m.ngram},
+                                       {"WINDOW_SIZE", m.window},
+                                       {"GUESS_SET_SIZE", m.guess}};
+      out["tensorrt_llm"] = json{{"decoding_type", "Lookahead"},
+                                 {"max_window_size", m.window},
+                                 {"max_ngram_size", m.ngram},
+                                 {"max_verification_set_size", m.guess}};
       break;
     case Family::medusa:
     case Family::hydra: {
       const bool medusa = m.family == Family::medusa;
-      out[medusa ? "medusa" : "hydra"] = json{{"model", repo.draft}, {medusa ? "medusa_choices" : "hydra_choices", choices_json},
-                                              {"num_heads", m.heads}};
+      out[medusa ? "medusa" : "hydra"] =
+          json{{"model", repo.draft},
+               {medusa ? "medusa_choices" : "hydra_choices", choices_json},
+               {"num_heads", m.heads}};
       if (medusa) {
-        out["tensorrt_llm"] = json{{"decoding_type", "Medusa"}, {"speculative_model", repo.draft},
-                                   {"num_medusa_heads", m.heads}, {"medusa_choices", choices_json},
+        out["tensorrt_llm"] = json{{"decoding_type", "Medusa"},
+                                   {"speculative_model", repo.draft},
+                                   {"num_medusa_heads", m.heads},
+                                   {"medusa_choices", choices_json},
                                    {"max_draft_len", static_cast<int64_t>(choices.size())}};
-        json v = vllm(json{{"method", "medusa"}, {"model", repo.draft}, {"num_speculative_tokens", m.heads}});
+        json v = vllm(
+            json{{"method", "medusa"}, {"model", repo.draft}, {"num_speculative_tokens", m.heads}});
         v["note"] = "vLLM's Medusa drafts a chain (top-1 per head), not this tree";
         out["vllm"] = v;
       }
@@ -119,23 +141,35 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
       // One depth convention: the config's depth and the tree's are draft levels.
       const int64_t levels = m.family == Family::eagle1 ? tree_depth(choices) : m.depth;
       const int64_t top_k = m.family == Family::eagle1 ? max_rank_plus_one(choices) : m.top_k;
-      const int64_t total = m.family == Family::eagle1 ? static_cast<int64_t>(choices.size()) + 1 : m.total_token;
+      const int64_t total =
+          m.family == Family::eagle1 ? static_cast<int64_t>(choices.size()) + 1 : m.total_token;
       if (m.family == Family::eagle1) {
-        out["eagle"] = json{{"base_model_path", repo.target}, {"ea_model_path", repo.draft}, {"tree_choices", choices_json}};
+        out["eagle"] = json{{"base_model_path", repo.target},
+                            {"ea_model_path", repo.draft},
+                            {"tree_choices", choices_json}};
       } else {
-        out["eagle"] = json{{"base_model_path", repo.target}, {"ea_model_path", repo.draft}, {"total_token", total},
-                            {"depth", levels - 1}, {"top_k", top_k}, {"use_eagle3", eagle3}};
+        out["eagle"] = json{{"base_model_path", repo.target},
+                            {"ea_model_path", repo.draft},
+                            {"total_token", total},
+                            {"depth", levels - 1},
+                            {"top_k", top_k},
+                            {"use_eagle3", eagle3}};
       }
       out["sglang"] = sglang(json{{"--speculative-algorithm", eagle3 ? "EAGLE3" : "EAGLE"},
                                   {"--speculative-draft-model-path", repo.draft},
                                   {"--speculative-num-steps", levels},
                                   {"--speculative-eagle-topk", top_k},
                                   {"--speculative-num-draft-tokens", total}});
-      json v = vllm(json{{"method", eagle3 ? "eagle3" : "eagle"}, {"model", repo.draft}, {"num_speculative_tokens", levels}});
-      v["note"] = "vLLM's EAGLE drafts a chain of num_speculative_tokens; the tree's width is not used";
+      json v = vllm(json{{"method", eagle3 ? "eagle3" : "eagle"},
+                         {"model", repo.draft},
+                         {"num_speculative_tokens", levels}});
+      v["note"] =
+          "vLLM's EAGLE drafts a chain of num_speculative_tokens; the tree's width is not used";
       out["vllm"] = v;
-      json trt = json{{"decoding_type", eagle3 ? "Eagle3" : "Eagle"}, {"speculative_model", repo.draft},
-                      {"max_draft_len", levels}, {"max_total_draft_tokens", total - 1}};
+      json trt = json{{"decoding_type", eagle3 ? "Eagle3" : "Eagle"},
+                      {"speculative_model", repo.draft},
+                      {"max_draft_len", levels},
+                      {"max_total_draft_tokens", total - 1}};
       if (!choices.empty()) trt["eagle_choices"] = choices_json;
       out["tensorrt_llm"] = trt;
       break;
@@ -153,11 +187,15 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
       out["tensorrt_llm"]["draft_len_schedule"] = by_batch;
       out["tensorrt_llm"]["max_draft_len"] = longest;
     } else {
-      notes.push_back("TensorRT-LLM's draft_len_schedule adjusts linear drafting only; this tree's size by batch is the schedule above");
+      notes.push_back(
+          "TensorRT-LLM's draft_len_schedule adjusts linear drafting only; this tree's size by "
+          "batch is the schedule above");
     }
   }
   for (const std::string& n : repo.missing) notes.push_back(n);
-  notes.push_back("SGLang's --speculative-num-draft-tokens and EAGLE's total_token count the verified tokens including the last accepted one (draft nodes + 1)");
+  notes.push_back(
+      "SGLang's --speculative-num-draft-tokens and EAGLE's total_token count the verified tokens "
+      "including the last accepted one (draft nodes + 1)");
   out["notes"] = notes;
   return out;
 }

@@ -33,11 +33,16 @@ std::string head_repo(const json& drafts, const char* section, const std::string
 const char* head_section(Family f) {
   switch (f) {
     case Family::eagle1:
-    case Family::eagle2: return "eagle_1_2";
-    case Family::eagle3: return "eagle_3";
-    case Family::medusa: return "medusa";
-    case Family::hydra: return "hydra";
-    default: return nullptr;
+    case Family::eagle2:
+      return "eagle_1_2";
+    case Family::eagle3:
+      return "eagle_3";
+    case Family::medusa:
+      return "medusa";
+    case Family::hydra:
+      return "hydra";
+    default:
+      return nullptr;
   }
 }
 
@@ -50,14 +55,17 @@ EngineRepos engine_repos(const Config& c) {
   out.target = model_repo(models, "targets", target_id);
   if (out.target.empty()) {
     out.target = "PATH/TO/TARGET-MODEL";
-    out.missing.push_back("the target is not a preset with a Hugging Face repository: replace PATH/TO/TARGET-MODEL");
+    out.missing.push_back(
+        "the target is not a preset with a Hugging Face repository: replace PATH/TO/TARGET-MODEL");
   }
   const Family f = c.method.family;
   if (f == Family::sps) {
     out.draft = model_repo(models, "drafts", c.method.draft);
     if (out.draft.empty()) {
       out.draft = "PATH/TO/DRAFT-MODEL";
-      out.missing.push_back("the draft model has no Hugging Face repository in the presets: replace PATH/TO/DRAFT-MODEL");
+      out.missing.push_back(
+          "the draft model has no Hugging Face repository in the presets: replace "
+          "PATH/TO/DRAFT-MODEL");
     }
   } else if (const char* section = head_section(f)) {
     out.draft = head_repo(parse(data::drafts()), section, target_id);

@@ -15,10 +15,14 @@ namespace {
 // What the node labels mean, in the acceptance's own terms.
 std::string acceptance_words(const Acceptance& a) {
   switch (a.kind) {
-    case Acceptance::Kind::alpha: return "alpha = " + fields::format_number(a.alpha);
-    case Acceptance::Kind::per_position: return "the per-position acceptance rates";
-    case Acceptance::Kind::matrix: return "the acceptance matrix p[depth][rank]";
-    case Acceptance::Kind::tau: break;
+    case Acceptance::Kind::alpha:
+      return "alpha = " + fields::format_number(a.alpha);
+    case Acceptance::Kind::per_position:
+      return "the per-position acceptance rates";
+    case Acceptance::Kind::matrix:
+      return "the acceptance matrix p[depth][rank]";
+    case Acceptance::Kind::tau:
+      break;
   }
   return "tau given directly: no per-node acceptance";
 }
@@ -40,8 +44,9 @@ Expected<json> evaluated_tree(const Config& config) {
   if (config.method.family == Family::eagle2 || config.method.family == Family::eagle3) {
     out["eagle_depth"] = config.method.depth - 1;
     if (config.acceptance.kind == Acceptance::Kind::tau) {
-      out["acceptance"] = "tau given directly: the tree's shape is EAGLE-2's under alpha = 0.7; "
-                          "no per-node acceptance";
+      out["acceptance"] =
+          "tau given directly: the tree's shape is EAGLE-2's under alpha = 0.7; "
+          "no per-node acceptance";
     }
   }
   if (config.acceptance.kind == Acceptance::Kind::tau || config.method.family == Family::ar) {
