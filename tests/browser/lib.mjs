@@ -19,18 +19,31 @@ export async function test(name, fn) {
     console.log(`ok   ${name}`);
   } catch (e) {
     counts.failed += 1;
-    console.log(`FAIL ${name}\n     ${String(e && e.stack ? e.stack : e).split('\n').slice(0, 4).join('\n     ')}`);
+    console.log(
+      `FAIL ${name}\n     ${String(e && e.stack ? e.stack : e)
+        .split('\n')
+        .slice(0, 4)
+        .join('\n     ')}`,
+    );
   }
 }
 export function assert(cond, message) {
   if (!cond) throw new Error(message);
 }
 export function eq(actual, expected, what) {
-  assert(actual === expected, `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  assert(
+    actual === expected,
+    `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`,
+  );
 }
 
 export function cli(args, input) {
-  return execFileSync(CLI, args, { input, encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['pipe', 'pipe', 'pipe'] });
+  return execFileSync(CLI, args, {
+    input,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
 }
 export function cliLink(config) {
   return cli(['link', '--config', '-'], JSON.stringify(config)).trim().replace(/^#/, '');
@@ -44,8 +57,13 @@ export function cliDecode(link) {
 }
 
 export async function waitQuiet(page) {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true'
-    && document.documentElement.dataset.pending === '0', null, { timeout: 60000 });
+  await page.waitForFunction(
+    () =>
+      document.documentElement.dataset.ready === 'true' &&
+      document.documentElement.dataset.pending === '0',
+    null,
+    { timeout: 60000 },
+  );
 }
 
 export function fragmentOf(url) {
@@ -57,7 +75,12 @@ export async function shownResult(page) {
   return page.evaluate(() => {
     const s = document.querySelector('[data-testid=speedup]');
     const t = document.querySelector('[data-testid=tau]');
-    return { speedupText: s.textContent, speedup: s.dataset.value, tauText: t.textContent, tau: t.dataset.value };
+    return {
+      speedupText: s.textContent,
+      speedup: s.dataset.value,
+      tauText: t.textContent,
+      tau: t.dataset.value,
+    };
   });
 }
 

@@ -1,7 +1,14 @@
 // Wires the page: URL fragment -> config -> core -> views, and form edits -> core -> URL.
 // Views only draw; the core computes; this file decides what runs when.
 import { callJson, callText, describeError, SpecCalcError } from './api.mjs';
-import { currentFragment, decodeFragment, encodeConfig, joinFragment, splitFragment, writeFragment } from './state.mjs';
+import {
+  currentFragment,
+  decodeFragment,
+  encodeConfig,
+  joinFragment,
+  splitFragment,
+  writeFragment,
+} from './state.mjs';
 import { CompareView } from './views/compare.mjs';
 import { wireConvert } from './views/convert.mjs';
 import { $, download } from './dom.mjs';
@@ -15,13 +22,41 @@ import { initTheme } from './views/theme.mjs';
 import { onModeChange, startWorker } from './worker/client.mjs';
 
 // What a first visit shows: a common 7B chat model on an A100 with a small draft model.
-const STARTER = { target: 'llama2-chat-7b', hardware: 'a100-80gb-sxm', method: { family: 'sps' }, acceptance: { alpha: 0.7 } };
+const STARTER = {
+  target: 'llama2-chat-7b',
+  hardware: 'a100-80gb-sxm',
+  method: { family: 'sps' },
+  acceptance: { alpha: 0.7 },
+};
 // The example buttons under the header (index.html), in order.
 const EXAMPLES = [
-  { target: 'llama3-instruct-70b', hardware: 'h100-sxm', gpus: 4, method: { family: 'eagle2' }, acceptance: { alpha: 0.8 } },
-  { target: 'llama2-chat-7b', hardware: 'rtx-3090', runtime: 'hf-eager', method: { family: 'sps' }, acceptance: { alpha: 0.7 } },
-  { target: 'vicuna-7b-v1.3', hardware: 'a100-80gb-sxm', batch: 64, method: { family: 'pld' }, acceptance: { tau: 1.6 } },
-  { target: 'vicuna-7b-v1.3', hardware: 'a100-80gb-sxm', method: { family: 'medusa' }, acceptance: { tau: 2.5 } },
+  {
+    target: 'llama3-instruct-70b',
+    hardware: 'h100-sxm',
+    gpus: 4,
+    method: { family: 'eagle2' },
+    acceptance: { alpha: 0.8 },
+  },
+  {
+    target: 'llama2-chat-7b',
+    hardware: 'rtx-3090',
+    runtime: 'hf-eager',
+    method: { family: 'sps' },
+    acceptance: { alpha: 0.7 },
+  },
+  {
+    target: 'vicuna-7b-v1.3',
+    hardware: 'a100-80gb-sxm',
+    batch: 64,
+    method: { family: 'pld' },
+    acceptance: { tau: 1.6 },
+  },
+  {
+    target: 'vicuna-7b-v1.3',
+    hardware: 'a100-80gb-sxm',
+    method: { family: 'medusa' },
+    acceptance: { tau: 2.5 },
+  },
 ];
 const EDIT_DELAY_MS = 300;
 const CHART_DELAY_MS = 150;
@@ -63,12 +98,12 @@ function showBanner(text, kind = 'error') {
 }
 
 const state = {
-  config: null,   // last normalized config that evaluated
-  result: null,   // its result
+  config: null, // last normalized config that evaluated
+  result: null, // its result
   fragment: null, // the fragment this page wrote last
-  seq: 0,         // evaluation sequence number; stale answers are dropped
+  seq: 0, // evaluation sequence number; stale answers are dropped
   lists: null,
-  compare: null,  // the scenario compared against: {config, result, fragment}, or null
+  compare: null, // the scenario compared against: {config, result, fragment}, or null
 };
 
 const inputs = new InputsView($('#inputs'), onEdit);
@@ -77,7 +112,11 @@ const charts = new ChartsView(document);
 const tree = new TreeView($('#tree-view'));
 const tables = new TablesView($('#data-view'), { onUse: applyConfig, busy });
 const sizing = new SizingView($('#sizing-view'), { onApply: applyConfig });
-const compare = new CompareView($('#compare'), { onStart: startCompare, onStop: stopCompare, onSwap: swapCompare });
+const compare = new CompareView($('#compare'), {
+  onStart: startCompare,
+  onStop: stopCompare,
+  onSwap: swapCompare,
+});
 
 // Compare: the scenario on screen becomes "A" (kept), edits go on as "B"; both are in the link.
 async function setCompare(config) {
@@ -160,21 +199,24 @@ function onEdit({ field, immediate }) {
   // A family or acceptance-mode switch must be read as such even if a text edit is pending.
   if (lastEditField !== 'method.family' && lastEditField !== 'acceptance') lastEditField = field;
   else if (field === 'method.family' || field === 'acceptance') lastEditField = field;
-  editTimer = setTimeout(() => {
-    const changed = lastEditField;
-    lastEditField = null;
-    showBanner('');
-    let config;
-    try {
-      config = inputs.read(changed);
-    } catch (e) {
-      // The form itself could not be read (a custom JSON box that does not parse).
-      inputs.showError(e);
-      results.setStale(state.result !== null);
-      return;
-    }
-    evaluate(config);
-  }, immediate ? 0 : EDIT_DELAY_MS);
+  editTimer = setTimeout(
+    () => {
+      const changed = lastEditField;
+      lastEditField = null;
+      showBanner('');
+      let config;
+      try {
+        config = inputs.read(changed);
+      } catch (e) {
+        // The form itself could not be read (a custom JSON box that does not parse).
+        inputs.showError(e);
+        results.setStale(state.result !== null);
+        return;
+      }
+      evaluate(config);
+    },
+    immediate ? 0 : EDIT_DELAY_MS,
+  );
 }
 
 // Replaces the whole state (a new link, an imported file, a published row).
@@ -287,13 +329,17 @@ function wireSharing() {
       showBanner(`Share link: ${location.href}`, 'info');
       button.textContent = 'Link shown above';
     }
-    setTimeout(() => { button.textContent = 'Copy link'; }, 2000);
+    setTimeout(() => {
+      button.textContent = 'Copy link';
+    }, 2000);
   });
   $('#export-config').addEventListener('click', () => {
-    if (state.config) download('speccalc-config.json', `${JSON.stringify(state.config, null, 2)}\n`);
+    if (state.config)
+      download('speccalc-config.json', `${JSON.stringify(state.config, null, 2)}\n`);
   });
   $('#export-result-json').addEventListener('click', () => {
-    if (state.result) download('speccalc-result.json', `${JSON.stringify(state.result, null, 2)}\n`);
+    if (state.result)
+      download('speccalc-result.json', `${JSON.stringify(state.result, null, 2)}\n`);
   });
   $('#export-result-csv').addEventListener('click', () => {
     if (state.result) download('speccalc-result.csv', resultCsv(state.result), 'text/csv');
@@ -321,7 +367,11 @@ function wireImport() {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     try {
-      const out = await callJson('import-engine', { engine: $('#i-engine').value, text: $('#i-text').value, config: state.config });
+      const out = await callJson('import-engine', {
+        engine: $('#i-engine').value,
+        text: $('#i-text').value,
+        config: state.config,
+      });
       status.className = 'hint';
       status.textContent = ['Imported.', ...out.notes].join(' ');
       await applyConfig(out.config);

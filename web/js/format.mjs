@@ -19,8 +19,15 @@ export function rate(x) {
 }
 
 const PREFIXES = [
-  [1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k'], [1, ''],
-  [1e-3, 'm'], [1e-6, 'µ'], [1e-9, 'n'],
+  [1e15, 'P'],
+  [1e12, 'T'],
+  [1e9, 'G'],
+  [1e6, 'M'],
+  [1e3, 'k'],
+  [1, ''],
+  [1e-3, 'm'],
+  [1e-6, 'µ'],
+  [1e-9, 'n'],
 ];
 
 export function si(x, unit) {

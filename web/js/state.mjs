@@ -13,7 +13,9 @@ export function currentFragment() {
 
 export async function decodeFragment(fragment) {
   if (fragment.length > MAX_FRAGMENT_CHARS) {
-    const e = new Error(`the link is ${fragment.length} characters; the limit is ${MAX_FRAGMENT_CHARS}`);
+    const e = new Error(
+      `the link is ${fragment.length} characters; the limit is ${MAX_FRAGMENT_CHARS}`,
+    );
     e.field = '';
     throw e;
   }
@@ -41,7 +43,9 @@ const COMPARE = '&compare&';
 
 export function splitFragment(fragment) {
   const i = fragment.indexOf(COMPARE);
-  return i < 0 ? { main: fragment, other: null } : { main: fragment.slice(0, i), other: fragment.slice(i + COMPARE.length) };
+  return i < 0
+    ? { main: fragment, other: null }
+    : { main: fragment.slice(0, i), other: fragment.slice(i + COMPARE.length) };
 }
 
 export function joinFragment(main, other) {

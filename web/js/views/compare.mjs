@@ -15,14 +15,21 @@ const ROWS = [
   ['Engine', (r) => r.engine.name],
   ['Batch × context', (r) => `${r.config.batch} × ${r.config.context}`],
   ['Method', (r) => r.config.method.family],
-  ['Method settings', (r) => json(Object.fromEntries(Object.entries(r.config.method).filter(([k]) => k !== 'family')))],
+  [
+    'Method settings',
+    (r) =>
+      json(Object.fromEntries(Object.entries(r.config.method).filter(([k]) => k !== 'family'))),
+  ],
   ['Acceptance', (r) => json(r.config.acceptance)],
   ['Verdict', (r) => r.verdict],
   ['Speedup', (r) => (r.verdict === 'infeasible' ? 'does not fit' : fmt.speedup(r.speedup))],
   ['τ', (r) => fmt.tau(r.tau)],
   ['Tokens/s', (r) => (r.verdict === 'infeasible' ? '—' : fmt.rate(r.tokens_per_s))],
   ['Cycle time', (r) => fmt.seconds(r.cycle_time_s)],
-  ['Memory per GPU', (r) => `${fmt.gb(r.memory.total_gb_per_gpu)} of ${fmt.gb(r.memory.usable_gb_per_gpu)}`],
+  [
+    'Memory per GPU',
+    (r) => `${fmt.gb(r.memory.total_gb_per_gpu)} of ${fmt.gb(r.memory.usable_gb_per_gpu)}`,
+  ],
 ];
 
 export class CompareView {
@@ -42,17 +49,60 @@ export class CompareView {
     const rows = ROWS.map(([label, text]) => {
       const a = text(other.result);
       const b = text(current);
-      return el('tr', { class: a === b ? undefined : 'diff', 'data-diff': String(a !== b), 'data-row': label },
-        el('th', { scope: 'row', text: label }), el('td', { text: a }), el('td', { text: b }));
+      return el(
+        'tr',
+        { class: a === b ? undefined : 'diff', 'data-diff': String(a !== b), 'data-row': label },
+        el('th', { scope: 'row', text: label }),
+        el('td', { text: a }),
+        el('td', { text: b }),
+      );
     });
     body.append(
-      el('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'A and B side by side' },
-        el('table', { class: 'compare-table', 'data-testid': 'compare-table' },
-          el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: '' }), el('th', { scope: 'col', text: 'A (kept)' }), el('th', { scope: 'col', text: 'B (editing)' }))),
-          el('tbody', {}, ...rows))),
-      el('p', { class: 'hint', text: 'Marked rows differ. Edit the form to change B; both are in the link.' }),
-      el('div', { class: 'compare-actions' },
-        el('button', { type: 'button', text: 'Swap A and B', 'data-testid': 'compare-swap', onclick: this.actions.onSwap }),
-        el('button', { type: 'button', text: 'Stop comparing', 'data-testid': 'compare-stop', onclick: this.actions.onStop })));
+      el(
+        'div',
+        {
+          class: 'table-wrap',
+          tabindex: '0',
+          role: 'region',
+          'aria-label': 'A and B side by side',
+        },
+        el(
+          'table',
+          { class: 'compare-table', 'data-testid': 'compare-table' },
+          el(
+            'thead',
+            {},
+            el(
+              'tr',
+              {},
+              el('th', { scope: 'col', text: '' }),
+              el('th', { scope: 'col', text: 'A (kept)' }),
+              el('th', { scope: 'col', text: 'B (editing)' }),
+            ),
+          ),
+          el('tbody', {}, ...rows),
+        ),
+      ),
+      el('p', {
+        class: 'hint',
+        text: 'Marked rows differ. Edit the form to change B; both are in the link.',
+      }),
+      el(
+        'div',
+        { class: 'compare-actions' },
+        el('button', {
+          type: 'button',
+          text: 'Swap A and B',
+          'data-testid': 'compare-swap',
+          onclick: this.actions.onSwap,
+        }),
+        el('button', {
+          type: 'button',
+          text: 'Stop comparing',
+          'data-testid': 'compare-stop',
+          onclick: this.actions.onStop,
+        }),
+      ),
+    );
   }
 }

@@ -21,7 +21,10 @@ export function wireConvert(root, { current, apply }) {
     try {
       const tree = await callJson('eval-tree', config);
       const metric = $('#c-metric', root).value;
-      const conv = await callJson('convert', { choices: tree.choices, [metric]: valueOf($('#c-value', root).value) });
+      const conv = await callJson('convert', {
+        choices: tree.choices,
+        [metric]: valueOf($('#c-value', root).value),
+      });
       out.className = 'hint';
       out.textContent = `τ ${fmt.tau(conv.tau)} on this draft (${tree.nodes} nodes): α ${fmt.plain(conv.alpha)}, applied.`;
       out.dataset.alpha = String(conv.alpha);

@@ -35,12 +35,21 @@ export class ResultsView {
     const state = result.verdict;
     const infeasible = state === 'infeasible';
     // An infeasible setup has no speedup: the number stays in data-value, the text says why.
-    setOutput($('#o-speedup', this.root), result.speedup, infeasible ? 'does not fit' : fmt.speedup(result.speedup));
+    setOutput(
+      $('#o-speedup', this.root),
+      result.speedup,
+      infeasible ? 'does not fit' : fmt.speedup(result.speedup),
+    );
     $('#o-speedup', this.root).closest('.metric').dataset.state = state;
     setOutput($('#o-tau', this.root), result.tau, fmt.tau(result.tau));
-    setOutput($('#o-tps', this.root), result.tokens_per_s, infeasible ? '—' : fmt.rate(result.tokens_per_s));
+    setOutput(
+      $('#o-tps', this.root),
+      result.tokens_per_s,
+      infeasible ? '—' : fmt.rate(result.tokens_per_s),
+    );
     setOutput($('#o-cycle', this.root), result.cycle_time_s, fmt.seconds(result.cycle_time_s));
-    $('#o-base-tps', this.root).textContent = `plain decoding: ${fmt.rate(result.baseline_tokens_per_s)}`;
+    $('#o-base-tps', this.root).textContent =
+      `plain decoding: ${fmt.rate(result.baseline_tokens_per_s)}`;
 
     $('#l-tau', this.root).title = result.tau_definition;
     document.title = `${infeasible ? 'Does not fit' : fmt.speedup(result.speedup)} · SpecCalc`;
@@ -76,20 +85,47 @@ export class ResultsView {
       const bytesTitle = ['weights_bytes', 'kv_cache_bytes', 'activations_bytes']
         .map((k) => `${k.replace('_bytes', '').replace('_', ' ')}: ${fmt.bytes(p[k])} per cycle`)
         .join(', ');
-      body.append(el('tr', { 'data-pass': key, class: idle ? 'idle' : undefined },
-        el('th', { scope: 'row', text: label }),
-        el('td', { text: idle ? '—' : fmt.seconds(p.time_per_pass_s), 'data-value': p.time_per_pass_s, 'data-col': 'time-per-pass' }),
-        el('td', { text: fmt.plain(p.passes_per_cycle), 'data-col': 'passes' }),
-        el('td', { text: fmt.seconds(p.time_s), 'data-value': p.time_s, 'data-col': 'time-per-cycle' }),
-        el('td', { text: fmt.plain(p.tokens_per_pass), 'data-col': 'tokens' }),
-        el('td', { text: idle ? '—' : fmt.bytes(p.bytes_per_pass), 'data-value': p.bytes_per_pass, 'data-col': 'bytes-per-pass', title: bytesTitle }),
-        el('td', { text: idle ? '—' : fmt.flops(p.flops_per_pass), 'data-value': p.flops_per_pass, 'data-col': 'flops-per-pass' }),
-        el('td', { text: idle ? '—' : fmt.intensity(p.arithmetic_intensity) }),
-        el('td', {
-          text: p.limited_by && p.limited_by !== p.bound ? `${p.bound} (${p.limited_by}-limited)` : p.bound,
-          class: `bound-${p.bound}`,
-          title: p.limited_by ? `roofline bound: ${p.bound}; largest time term: ${p.limited_by}` : undefined,
-        })));
+      body.append(
+        el(
+          'tr',
+          { 'data-pass': key, class: idle ? 'idle' : undefined },
+          el('th', { scope: 'row', text: label }),
+          el('td', {
+            text: idle ? '—' : fmt.seconds(p.time_per_pass_s),
+            'data-value': p.time_per_pass_s,
+            'data-col': 'time-per-pass',
+          }),
+          el('td', { text: fmt.plain(p.passes_per_cycle), 'data-col': 'passes' }),
+          el('td', {
+            text: fmt.seconds(p.time_s),
+            'data-value': p.time_s,
+            'data-col': 'time-per-cycle',
+          }),
+          el('td', { text: fmt.plain(p.tokens_per_pass), 'data-col': 'tokens' }),
+          el('td', {
+            text: idle ? '—' : fmt.bytes(p.bytes_per_pass),
+            'data-value': p.bytes_per_pass,
+            'data-col': 'bytes-per-pass',
+            title: bytesTitle,
+          }),
+          el('td', {
+            text: idle ? '—' : fmt.flops(p.flops_per_pass),
+            'data-value': p.flops_per_pass,
+            'data-col': 'flops-per-pass',
+          }),
+          el('td', { text: idle ? '—' : fmt.intensity(p.arithmetic_intensity) }),
+          el('td', {
+            text:
+              p.limited_by && p.limited_by !== p.bound
+                ? `${p.bound} (${p.limited_by}-limited)`
+                : p.bound,
+            class: `bound-${p.bound}`,
+            title: p.limited_by
+              ? `roofline bound: ${p.bound}; largest time term: ${p.limited_by}`
+              : undefined,
+          }),
+        ),
+      );
     }
   }
 
@@ -119,8 +155,16 @@ function flatten(value, prefix, out) {
 // One CSV row per setup key, headline number and pass field, for spreadsheets.
 export function resultCsv(result) {
   const lines = ['quantity,pass,value'];
-  for (const [k, v] of flatten(result.config, '', [])) lines.push(`config.${csvCell(k)},,${csvCell(v)}`);
-  for (const k of ['verdict', 'speedup', 'tau', 'tokens_per_s', 'baseline_tokens_per_s', 'cycle_time_s']) {
+  for (const [k, v] of flatten(result.config, '', []))
+    lines.push(`config.${csvCell(k)},,${csvCell(v)}`);
+  for (const k of [
+    'verdict',
+    'speedup',
+    'tau',
+    'tokens_per_s',
+    'baseline_tokens_per_s',
+    'cycle_time_s',
+  ]) {
     lines.push(`${k},,${csvCell(result[k])}`);
   }
   for (const [key] of PASSES) {

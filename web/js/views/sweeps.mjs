@@ -7,8 +7,8 @@ import { heavyJson } from '../worker/client.mjs';
 // `slot` lets a newer sweep of the same chart replace a waiting one.
 export async function sweep(config, path, values, slot = `sweep:${path}`) {
   const out = await heavyJson('sweep', { config, axis: path, values }, { slot });
-  const points = out.points.map((p) => (p.error
-    ? { value: p.values[0], error: p.error }
-    : { value: p.values[0], result: p }));
+  const points = out.points.map((p) =>
+    p.error ? { value: p.values[0], error: p.error } : { value: p.values[0], result: p },
+  );
   return Object.assign(points, { meta: out });
 }

@@ -32,19 +32,33 @@ export class TreeView {
       return;
     }
     const body = clear(this.body);
-    const summary = el('p', { 'data-testid': 'tree-summary' },
+    const summary = el(
+      'p',
+      { 'data-testid': 'tree-summary' },
       `${t.nodes} draft nodes, depth ${t.depth} (draft levels${t.eagle_depth === undefined ? '' : `; EAGLE's --depth ${t.eagle_depth}`}); τ `,
       el('output', { 'data-testid': 'tree-tau', 'data-value': t.tau, text: fmt.tau(t.tau) }),
-      ` under ${t.acceptance}.`);
+      ` under ${t.acceptance}.`,
+    );
     body.append(summary);
     if (t.nodes === 0) return;
-    const treeBox = el('div', { class: 'tree-drawing', 'data-testid': 'tree-drawing', tabindex: '0', role: 'region', 'aria-label': 'Draft tree' });
+    const treeBox = el('div', {
+      class: 'tree-drawing',
+      'data-testid': 'tree-drawing',
+      tabindex: '0',
+      role: 'region',
+      'aria-label': 'Draft tree',
+    });
     const grid = el('div', { class: 'tree-grid' }, treeBox);
     body.append(grid);
     drawTree(treeBox, t.choices, t.node_prob);
     if (t.tau_pmf) {
-      const tauFig = el('figure', { class: 'chart', 'data-testid': 'chart-tau' },
-        el('figcaption', { text: 'Distribution of τ (tokens per cycle)' }), el('div', { class: 'chart-body' }), el('p', { class: 'chart-note' }));
+      const tauFig = el(
+        'figure',
+        { class: 'chart', 'data-testid': 'chart-tau' },
+        el('figcaption', { text: 'Distribution of τ (tokens per cycle)' }),
+        el('div', { class: 'chart-body' }),
+        el('p', { class: 'chart-note' }),
+      );
       grid.append(tauFig);
       this.drawTau(tauFig, t.tau_pmf);
     }
@@ -53,13 +67,32 @@ export class TreeView {
   drawTau(figure, pmf) {
     const slot = new ChartSlot(figure);
     const x = pmf.map((_, j) => j + 1);
-    const bars = globalThis.uPlot && globalThis.uPlot.paths ? globalThis.uPlot.paths.bars({ size: [0.7, 40] }) : undefined;
-    slot.draw({
-      series: [{ label: 'τ' }, { label: 'P(τ)', stroke: color('--c3'), fill: color('--c3-soft'), paths: bars, points: { show: false }, value: (u, v) => (v == null ? '—' : fmt.plain(v)) }],
-      scales: { x: { time: false, range: [0.5, x.length + 0.5] }, y: { range: [0, 1] } },
-      axes: [{ label: 'τ, tokens per cycle', splits: () => x }, { label: 'Probability' }],
-    }, [x, pmf]);
-    slot.setTable(['τ', 'P(τ)'], x.map((v, i) => [String(v), fmt.plain(pmf[i])]));
+    const bars =
+      globalThis.uPlot && globalThis.uPlot.paths
+        ? globalThis.uPlot.paths.bars({ size: [0.7, 40] })
+        : undefined;
+    slot.draw(
+      {
+        series: [
+          { label: 'τ' },
+          {
+            label: 'P(τ)',
+            stroke: color('--c3'),
+            fill: color('--c3-soft'),
+            paths: bars,
+            points: { show: false },
+            value: (u, v) => (v == null ? '—' : fmt.plain(v)),
+          },
+        ],
+        scales: { x: { time: false, range: [0.5, x.length + 0.5] }, y: { range: [0, 1] } },
+        axes: [{ label: 'τ, tokens per cycle', splits: () => x }, { label: 'Probability' }],
+      },
+      [x, pmf],
+    );
+    slot.setTable(
+      ['τ', 'P(τ)'],
+      x.map((v, i) => [String(v), fmt.plain(pmf[i])]),
+    );
   }
 }
 
@@ -68,7 +101,9 @@ export class TreeView {
 // consecutive rows, parents centred on their children.
 export function drawTree(box, choices, prob) {
   if (choices.length > MAX_DRAWN_NODES) {
-    box.append(el('p', { class: 'placeholder', text: `${choices.length} nodes: too many to draw.` }));
+    box.append(
+      el('p', { class: 'placeholder', text: `${choices.length} nodes: too many to draw.` }),
+    );
     return;
   }
   const key = (path) => path.join(',');
@@ -82,7 +117,8 @@ export function drawTree(box, choices, prob) {
     const parent = key(path.slice(0, -1));
     if (children.has(parent)) children.get(parent).push(key(path));
   }
-  for (const list of children.values()) list.sort((a, b) => info.get(a).path.at(-1) - info.get(b).path.at(-1));
+  for (const list of children.values())
+    list.sort((a, b) => info.get(a).path.at(-1) - info.get(b).path.at(-1));
   let row = 0;
   const pos = new Map();
   const place = (k, depth) => {
@@ -100,21 +136,41 @@ export function drawTree(box, choices, prob) {
   const dy = 22;
   const width = (maxDepth + 1) * dx + 40;
   const height = Math.max(1, row) * dy + 20;
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': `Draft tree with ${choices.length} nodes; labels are acceptance probabilities` });
+  const root = svg('svg', {
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
+    role: 'img',
+    'aria-label': `Draft tree with ${choices.length} nodes; labels are acceptance probabilities`,
+  });
   const xy = (k) => ({ x: 20 + pos.get(k).depth * dx, y: 10 + pos.get(k).row * dy + dy / 2 });
   for (const [k, kids] of children) {
     for (const c of kids) {
       const a = xy(k);
       const b = xy(c);
-      root.append(svg('path', { d: `M${a.x},${a.y} C${a.x + dx / 2},${a.y} ${b.x - dx / 2},${b.y} ${b.x},${b.y}`, class: 'edge' }));
+      root.append(
+        svg('path', {
+          d: `M${a.x},${a.y} C${a.x + dx / 2},${a.y} ${b.x - dx / 2},${b.y} ${b.x},${b.y}`,
+          class: 'edge',
+        }),
+      );
     }
   }
   for (const [k, { p }] of info) {
     const { x, y } = xy(k);
     const known = p !== null;
-    const circle = svg('circle', { cx: x, cy: y, r: 7, class: 'node', 'fill-opacity': known ? (0.15 + 0.85 * p).toFixed(3) : '0.5' });
+    const circle = svg('circle', {
+      cx: x,
+      cy: y,
+      r: 7,
+      class: 'node',
+      'fill-opacity': known ? (0.15 + 0.85 * p).toFixed(3) : '0.5',
+    });
     const title = svg('title');
-    title.textContent = k === '' ? 'root (last accepted token)' : `path [${k}]${known ? `: accepted with probability ${fmt.plain(p)}` : ''}`;
+    title.textContent =
+      k === ''
+        ? 'root (last accepted token)'
+        : `path [${k}]${known ? `: accepted with probability ${fmt.plain(p)}` : ''}`;
     circle.append(title);
     root.append(circle);
     if (k !== '' && known) {
