@@ -1,10 +1,11 @@
 # Embeds the core/data tables the core reads into a generated C++ source so both builds carry
 # the same tables (one source of truth, no copy in JavaScript). Each file becomes
 #   std::string_view speccalc::data::<name>()   (name: file stem, '-' -> '_').
-# An explicit list: drafts.json and empirical.json stay in core/data as the cited sources that
-# the presets, docs and scripts/fit_runtimes.py quote, but no core code reads them, so they are
-# not compiled in.
-set(SPECCALC_EMBEDDED_DATA models hardware runtimes published medusa-head-accuracy engine-measurements)
+# An explicit list: empirical.json stays in core/data as a cited source that the presets, docs
+# and scripts/fit_runtimes.py quote, but no core code reads it, so it is not compiled in.
+# drafts.json is read by the engine export and import (the published EAGLE / Medusa / Hydra
+# heads' repositories by target).
+set(SPECCALC_EMBEDDED_DATA models hardware runtimes published medusa-head-accuracy engine-measurements drafts)
 function(speccalc_embed_data out_cpp)
   set(_files)
   foreach(_name IN LISTS SPECCALC_EMBEDDED_DATA)
