@@ -5,6 +5,8 @@
 // (the library's command_table.cpp is then never pulled in).
 #include "command_registry.hpp"
 #include "commands.hpp"
+#include "engine_import.hpp"
+#include "evaluated_tree.hpp"
 #include "speccalc/sizing.hpp"
 #include "speccalc/sweep.hpp"
 #include "speccalc/tree_commands.hpp"

@@ -107,7 +107,7 @@ Expected<TauResult> expected_tau(const Config& c) {
     matrix = mat.value();
   }
   if (dynamic) {
-    auto t = tree::eagle2_tree(matrix, static_cast<int>(m.total_token), static_cast<int>(m.depth - 1),
+    auto t = tree::eagle2_tree(matrix, static_cast<int>(m.total_token), static_cast<int>(m.depth),
                                static_cast<int>(m.top_k));
     if (!t.ok()) {
       Error e = t.error();

@@ -1,6 +1,8 @@
 // Every command of commands.def (the CLI, the tests and the page's full module).
 #include "command_registry.hpp"
 #include "commands.hpp"
+#include "engine_import.hpp"
+#include "evaluated_tree.hpp"
 #include "speccalc/sizing.hpp"
 #include "speccalc/sweep.hpp"
 #include "speccalc/tree_commands.hpp"

@@ -4,6 +4,7 @@
 
 #include "acceptance_tau.hpp"
 #include "commands.hpp"
+#include "engine_repos.hpp"
 #include "speccalc/sizing.hpp"
 
 namespace speccalc {
@@ -25,28 +26,44 @@ int64_t max_rank_plus_one(const Choices& choices) {
   return r;
 }
 
-// The Hugging Face repository of a preset (its id for custom models, which have none).
-std::string repo_of(const ModelArch& m) { return m.repo_id.empty() ? m.id : m.repo_id; }
-
-// The published speculator head of that family for the target, or "" (said in the notes).
-std::string head_repo(const Config& c, const std::string& family, json* notes) {
-  auto catalog = load_catalog();
-  const SpeculatorHead* h =
-      catalog.ok() && c.target_preset ? catalog.value().find_head(family, c.target.id) : nullptr;
-  if (h) return h->repo_id;
-  notes->push_back("no published " + family + " head for " +
-                   (c.target_preset ? c.target.id : std::string("a custom target")) +
-                   " in core/data/models.json: train one and put its path where DRAFT_REPO stands");
-  return "DRAFT_REPO";
-}
-
 }  // namespace
 
+// Flag and key names, as each engine documents them:
+//   vLLM    `vllm serve` engine args --model, --tensor-parallel-size, --speculative-config with
+//           method / model / num_speculative_tokens / prompt_lookup_max / prompt_lookup_min
+//           (docs.vllm.ai features/spec_decode and speculative_decoding/eagle).
+//   SGLang  --model-path, --tp-size, --speculative-algorithm (EAGLE, EAGLE3, STANDALONE),
+//           --speculative-draft-model-path, --speculative-num-steps ("depth of autoregressive
+//           drafting": draft levels), --speculative-eagle-topk, --speculative-num-draft-tokens
+//           (docs.sglang.io advanced_features/speculative_decoding).
+//   TensorRT-LLM  LLM API speculative_config: decoding_type (DraftTarget, NGram, Lookahead,
+//           Medusa, Eagle, Eagle3), speculative_model, max_draft_len (draft levels),
+//           max_total_draft_tokens (tree nodes), eagle_choices, draft_len_schedule
+//           {batch: draft length}, max_matching_ngram_size, max_window_size, max_ngram_size,
+//           max_verification_set_size, medusa_choices, num_medusa_heads
+//           (nvidia.github.io/TensorRT-LLM llm-api reference, EagleDecodingConfig et al.).
+//   EAGLE   EaModel.from_pretrained(base_model_path, ea_model_path, total_token, depth, top_k,
+//           use_eagle3); its `depth` counts expansion steps after the first draft level, so
+//           it is the tree's levels - 1 (SafeAILab/EAGLE eagle/model/cnets.py topK_genrate).
+//   transformers generate(assistant_model, num_assistant_tokens, num_assistant_tokens_schedule,
+//           prompt_lookup_num_tokens, max_matching_ngram_size) (GenerationConfig docs).
 json engine_settings(const Config& c, const Choices& choices, const json& schedule) {
   const MethodConfig& m = c.method;
+  const EngineRepos repo = engine_repos(c);
   json out = json::object();
   json notes = json::array();
   const json choices_json = choices;
+  const int64_t tp = c.gpus;
+  auto vllm = [&](json spec) {
+    return json{{"--model", repo.target},
+                {"--tensor-parallel-size", tp},
+                {"--speculative-config", spec.dump()}};
+  };
+  auto sglang = [&](json flags) {
+    json f = json{{"--model-path", repo.target}, {"--tp-size", tp}};
+    for (auto it = flags.begin(); it != flags.end(); ++it) f[it.key()] = it.value();
+    return f;
+  };
   switch (m.family) {
     case Family::ar:
       notes.push_back("plain decoding: no speculative settings");
@@ -55,87 +72,130 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
     case Family::layerskip:
     case Family::streaming:
     case Family::retrieval:
-      notes.push_back(std::string(family_name(m.family)) + ": no engine settings are exported yet");
+      // Not exported until each engine's flags for these are checked against its docs.
+      notes.push_back(std::string("no engine settings exported for ") + family_name(m.family) +
+                      " yet: see the engine's documentation");
       break;
     case Family::sps:
-      out["vllm"] = json{{"--speculative-config",
-                          json{{"method", "draft_model"}, {"model", repo_of(m.draft_model)},
-                               {"num_speculative_tokens", m.k}}.dump()}};
-      out["sglang"] = json{{"--speculative-algorithm", "STANDALONE"},
-                           {"--speculative-draft-model-path", repo_of(m.draft_model)},
-                           {"--speculative-num-steps", m.k},
-                           {"--speculative-eagle-topk", 1},
-                           {"--speculative-num-draft-tokens", m.k + 1}};
-      out["tensorrt_llm"] = json{{"max_draft_len", m.k}};
-      out["hf_transformers"] = json{{"assistant_model", repo_of(m.draft_model)}, {"num_assistant_tokens", m.k}};
+      out["vllm"] = vllm(
+          json{{"method", "draft_model"}, {"model", repo.draft}, {"num_speculative_tokens", m.k}});
+      out["sglang"] = sglang(json{{"--speculative-algorithm", "STANDALONE"},
+                                  {"--speculative-draft-model-path", repo.draft},
+                                  {"--speculative-num-steps", m.k},
+                                  {"--speculative-eagle-topk", 1},
+                                  {"--speculative-num-draft-tokens", m.k + 1}});
+      out["tensorrt_llm"] = json{{"decoding_type", "DraftTarget"},
+                                 {"speculative_model", repo.draft},
+                                 {"max_draft_len", m.k}};
+      // "constant": transformers' default heuristic schedule would change k every step.
+      out["hf_transformers"] = json{{"model", repo.target},
+                                    {"assistant_model", repo.draft},
+                                    {"num_assistant_tokens", m.k},
+                                    {"num_assistant_tokens_schedule", "constant"}};
       break;
     case Family::pld:
-      out["vllm"] = json{{"--speculative-config", json{{"method", "ngram"},
-                                                       {"num_speculative_tokens", m.k},
-                                                       {"prompt_lookup_max", m.ngram},
-                                                       {"prompt_lookup_min", 1}}.dump()}};
-      out["hf_transformers"] = json{{"prompt_lookup_num_tokens", m.k}, {"max_matching_ngram_size", m.ngram}};
-      out["tensorrt_llm"] = json{{"max_draft_len", m.k}, {"max_matching_ngram_size", m.ngram}};
+      out["vllm"] = vllm(json{{"method", "ngram"},
+                              {"num_speculative_tokens", m.k},
+                              {"prompt_lookup_max", m.ngram},
+                              {"prompt_lookup_min", 1}});
+      out["hf_transformers"] = json{{"model", repo.target},
+                                    {"prompt_lookup_num_tokens", m.k},
+                                    {"max_matching_ngram_size", m.ngram}};
+      out["tensorrt_llm"] = json{
+          {"decoding_type", "NGram"}, {"max_draft_len", m.k}, {"max_matching_ngram_size", m.ngram}};
       break;
     case Family::lookahead:
-      out["lookahead_decoding"] = json{{"LEVEL", m.ngram}, {"WINDOW_SIZE", m.window}, {"GUESS_SET_SIZE", m.guess}};
-      out["tensorrt_llm"] = json{{"lookahead_config", json::array({m.window, m.ngram, m.guess})},
-                                 {"note", "[W, N, G] as in LookaheadDecodingConfig(max_window_size, max_ngram_size, max_verification_set_size)"}};
+      out["lookahead_decoding"] = json{{"model", repo.target},
+                                       {"LEVEL", m.ngram},
+                                       {"WINDOW_SIZE", m.window},
+                                       {"GUESS_SET_SIZE", m.guess}};
+      out["tensorrt_llm"] = json{{"decoding_type", "Lookahead"},
+                                 {"max_window_size", m.window},
+                                 {"max_ngram_size", m.ngram},
+                                 {"max_verification_set_size", m.guess}};
       break;
     case Family::medusa:
-    case Family::hydra:
-      out[m.family == Family::medusa ? "medusa" : "hydra"] =
-          json{{m.family == Family::medusa ? "medusa_choices" : "hydra_choices", choices_json},
-               {"num_heads", m.heads},
-               {"heads_repo", head_repo(c, m.family == Family::medusa ? "medusa" : "hydra", &notes)}};
-      if (m.family == Family::medusa) {
-        out["tensorrt_llm"] = json{{"medusa_choices", choices_json},
+    case Family::hydra: {
+      const bool medusa = m.family == Family::medusa;
+      out[medusa ? "medusa" : "hydra"] =
+          json{{"model", repo.draft},
+               {medusa ? "medusa_choices" : "hydra_choices", choices_json},
+               {"num_heads", m.heads}};
+      if (medusa) {
+        out["tensorrt_llm"] = json{{"decoding_type", "Medusa"},
+                                   {"speculative_model", repo.draft},
+                                   {"num_medusa_heads", m.heads},
+                                   {"medusa_choices", choices_json},
                                    {"max_draft_len", static_cast<int64_t>(choices.size())}};
-        out["vllm"] = json{{"--speculative-config",
-                            json{{"method", "medusa"}, {"num_speculative_tokens", m.heads}}.dump()},
-                           {"note", "vLLM's Medusa drafts a chain (top-1 per head), not this tree"}};
+        json v = vllm(
+            json{{"method", "medusa"}, {"model", repo.draft}, {"num_speculative_tokens", m.heads}});
+        v["note"] = "vLLM's Medusa drafts a chain (top-1 per head), not this tree";
+        out["vllm"] = v;
       }
       break;
+    }
     case Family::eagle1:
     case Family::eagle2:
     case Family::eagle3: {
       const bool eagle3 = m.family == Family::eagle3;
-      const std::string draft_repo = head_repo(c, eagle3 ? "eagle3" : "eagle", &notes);
-      const int64_t depth = m.family == Family::eagle1 ? tree_depth(choices) : m.depth;
+      // One depth convention: the config's depth and the tree's are draft levels.
+      const int64_t levels = m.family == Family::eagle1 ? tree_depth(choices) : m.depth;
       const int64_t top_k = m.family == Family::eagle1 ? max_rank_plus_one(choices) : m.top_k;
-      const int64_t total = m.family == Family::eagle1 ? static_cast<int64_t>(choices.size()) + 1 : m.total_token;
+      const int64_t total =
+          m.family == Family::eagle1 ? static_cast<int64_t>(choices.size()) + 1 : m.total_token;
       if (m.family == Family::eagle1) {
-        out["eagle"] = json{{"tree_choices", choices_json}, {"ea_model_path", draft_repo}};
+        out["eagle"] = json{{"base_model_path", repo.target},
+                            {"ea_model_path", repo.draft},
+                            {"tree_choices", choices_json}};
       } else {
-        // EAGLE's --depth counts expansion steps after the first draft forward: levels - 1.
-        out["eagle"] = json{{"total_token", total}, {"depth", depth - 1}, {"top_k", top_k},
-                            {"use_eagle3", eagle3}, {"ea_model_path", draft_repo}};
+        out["eagle"] = json{{"base_model_path", repo.target},
+                            {"ea_model_path", repo.draft},
+                            {"total_token", total},
+                            {"depth", levels - 1},
+                            {"top_k", top_k},
+                            {"use_eagle3", eagle3}};
       }
-      out["sglang"] = json{{"--speculative-algorithm", eagle3 ? "EAGLE3" : "EAGLE"},
-                           {"--speculative-draft-model-path", draft_repo},
-                           {"--speculative-num-steps", depth},
-                           {"--speculative-eagle-topk", top_k},
-                           {"--speculative-num-draft-tokens", total}};
-      out["vllm"] = json{{"--speculative-config",
-                          json{{"method", eagle3 ? "eagle3" : "eagle"}, {"model", draft_repo},
-                               {"num_speculative_tokens", depth}}.dump()},
-                         {"note", "vLLM's EAGLE drafts a chain of num_speculative_tokens; the tree's width is not used"}};
-      json trt = json{{"max_draft_len", total - 1}};
+      out["sglang"] = sglang(json{{"--speculative-algorithm", eagle3 ? "EAGLE3" : "EAGLE"},
+                                  {"--speculative-draft-model-path", repo.draft},
+                                  {"--speculative-num-steps", levels},
+                                  {"--speculative-eagle-topk", top_k},
+                                  {"--speculative-num-draft-tokens", total}});
+      json v = vllm(json{{"method", eagle3 ? "eagle3" : "eagle"},
+                         {"model", repo.draft},
+                         {"num_speculative_tokens", levels}});
+      v["note"] =
+          "vLLM's EAGLE drafts a chain of num_speculative_tokens; the tree's width is not used";
+      out["vllm"] = v;
+      json trt = json{{"decoding_type", eagle3 ? "Eagle3" : "Eagle"},
+                      {"speculative_model", repo.draft},
+                      {"max_draft_len", levels},
+                      {"max_total_draft_tokens", total - 1}};
       if (!choices.empty()) trt["eagle_choices"] = choices_json;
       out["tensorrt_llm"] = trt;
       break;
     }
   }
-  // The target's repository where each engine takes it (vLLM and SGLang --model / --model-path flags).
-  const std::string target = repo_of(c.target);
-  if (out.contains("vllm")) out["vllm"]["--model"] = target;
-  if (out.contains("sglang")) out["sglang"]["--model-path"] = target;
-  if (out.contains("hf_transformers")) out["hf_transformers"]["model"] = target;
-  if (!schedule.is_null()) {
-    if (!out.contains("tensorrt_llm")) out["tensorrt_llm"] = json::object();
-    out["tensorrt_llm"]["draft_len_schedule"] = schedule;
+  if (schedule.is_array() && out.contains("tensorrt_llm")) {
+    if (m.family == Family::sps || m.family == Family::pld) {
+      // {batch: draft length}; max_draft_len must cover every scheduled length.
+      json by_batch = json::object();
+      int64_t longest = out["tensorrt_llm"]["max_draft_len"].get<int64_t>();
+      for (const json& row : schedule) {
+        by_batch[std::to_string(row[0].get<int64_t>())] = row[1];
+        longest = std::max(longest, row[1].get<int64_t>());
+      }
+      out["tensorrt_llm"]["draft_len_schedule"] = by_batch;
+      out["tensorrt_llm"]["max_draft_len"] = longest;
+    } else {
+      notes.push_back(
+          "TensorRT-LLM's draft_len_schedule adjusts linear drafting only; this tree's size by "
+          "batch is the schedule above");
+    }
   }
-  notes.push_back("SGLang's --speculative-num-draft-tokens and EAGLE's total_token count the verified tokens including the last accepted one (draft nodes + 1)");
+  for (const std::string& n : repo.missing) notes.push_back(n);
+  notes.push_back(
+      "SGLang's --speculative-num-draft-tokens and EAGLE's total_token count the verified tokens "
+      "including the last accepted one (draft nodes + 1)");
   out["notes"] = notes;
   return out;
 }

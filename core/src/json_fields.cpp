@@ -189,7 +189,15 @@ bool int_value(const json& v, const std::string& path, int64_t lo, int64_t hi, i
              std::floor(v.get<double>()) == v.get<double>() && std::fabs(v.get<double>()) < 9e15) {
     value = static_cast<int64_t>(v.get<double>());  // 4.0 is accepted as 4
   } else {
-    *err = make_error(path, "must be an integer, got " + describe_type(v));
+    // Plain words for the form (issue 12): what to type, and what was typed when it was text.
+    std::string got;
+    if (v.is_string()) {
+      const std::string& text = v.get_ref<const std::string&>();
+      got = text.empty() ? "" : ", not '" + excerpt(text, 40) + "'";
+    } else {
+      got = ", not " + describe_type(v);
+    }
+    *err = make_error(path, "enter a whole number" + got);
     return false;
   }
   if (value < lo || value > hi) {

@@ -266,7 +266,7 @@ std::string optimize_output(const OptimalTrees& best, const TreeExpectation& e, 
 struct Draft {
   Tree tree;
   bool eagle2 = false;
-  int total_token = 60, depth = 5, top_k = 10;
+  int total_token = 60, depth = 6, top_k = 10;  // depth: draft levels (EAGLE's --depth 5)
 };
 
 Expected<Draft> parse_draft(const json& in, bool allow_eagle2) {
@@ -305,7 +305,7 @@ Expected<Draft> parse_draft(const json& in, bool allow_eagle2) {
   Error err;
   if (!fields::check_keys(e, "eagle2", {"total_token", "depth", "top_k"}, &err)) return err;
   Expected<int> total = get_int(e, "total_token", 2, kMaxNodes + 1, 60, false);
-  Expected<int> depth = get_int(e, "depth", 0, kMaxDepth - 1, 5, false);
+  Expected<int> depth = get_int(e, "depth", 1, kMaxDepth, 6, false);
   Expected<int> top_k = get_int(e, "top_k", 1, kMaxRank, 10, false);
   for (const Expected<int>* x : {&total, &depth, &top_k}) {
     if (!x->ok()) return make_error("eagle2." + x->error().field, x->error().message);
@@ -443,13 +443,13 @@ Response tree_preset(const std::string& input) {
   if (name == "eagle2") {
     Expected<int> total = get_int(in, "total_token", 2, kMaxNodes + 1, 60, false);
     if (!total.ok()) return fail(total.error());
-    Expected<int> depth = get_int(in, "depth", 0, kMaxDepth - 1, 5, false);
+    Expected<int> depth = get_int(in, "depth", 1, kMaxDepth, 6, false);
     if (!depth.ok()) return fail(depth.error());
     Expected<int> top_k = get_int(in, "top_k", 1, kMaxRank, 10, false);
     if (!top_k.ok()) return fail(top_k.error());
     tree = eagle2_tree(acc, total.value(), depth.value(), top_k.value());
     out["total_token"] = total.value();
-    out["eagle_depth"] = depth.value();
+    out["eagle_depth"] = depth.value() - 1;  // EAGLE's --depth: expansions after level 1
     out["top_k"] = top_k.value();
   } else {
     tree = preset_tree(name, "name");
@@ -561,14 +561,14 @@ Response tree_calibrate(const std::string& input) {
   if (!draft.ok()) return fail(draft.error());
   if (draft.value().eagle2) {
     // The fit regenerates the EAGLE-2 tree ~1100 times (1024-point scan, then bisection), each
-    // time ranking top_k + depth * top_k^2 candidates: bound that work (8000: ~0.3 s native).
+    // time ranking top_k + (depth - 1) * top_k^2 candidates: bound that work (8000: ~0.3 s native).
     const Draft& d = draft.value();
-    const long long candidates = d.top_k + static_cast<long long>(d.depth) * d.top_k * d.top_k;
+    const long long candidates = d.top_k + static_cast<long long>(d.depth - 1) * d.top_k * d.top_k;
     constexpr long long kMaxCandidates = 8000;
     if (candidates > kMaxCandidates) {
       return fail(make_error(
           "eagle2", "calibrating regenerates the tree about 1100 times; " +
-                        std::to_string(candidates) + " candidates per tree (top_k + depth * "
+                        std::to_string(candidates) + " candidates per tree (top_k + (depth - 1) * "
                         "top_k^2) is over the limit of " + std::to_string(kMaxCandidates) +
                         " (use a smaller depth or top_k)"));
     }

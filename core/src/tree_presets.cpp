@@ -50,21 +50,24 @@ Expected<Tree> preset_tree(const std::string& name, const std::string& field) {
 
 Expected<Tree> eagle2_tree(const AcceptanceMatrix& acceptance, int total_token, int depth,
                            int top_k) {
+  // `depth` is the draft levels (the config's convention); EAGLE's own --depth is depth - 1.
+  const int expansions = depth - 1;
   if (top_k < 1 || top_k > kMaxRank) {
     return make_error("top_k", "must be an integer in [1, 64], got " + std::to_string(top_k));
   }
-  if (depth < 0 || depth > kMaxDepth - 1) {
-    return make_error("depth", "must be an integer in [0, 63], got " + std::to_string(depth));
+  if (depth < 1 || depth > kMaxDepth) {
+    return make_error("depth", "must be an integer in [1, 64] (draft levels; EAGLE's --depth + 1), got " +
+                                   std::to_string(depth));
   }
   if (total_token < 2 || total_token > kMaxNodes + 1) {
     return make_error("total_token",
                       "must be an integer in [2, 4097], got " + std::to_string(total_token));
   }
-  const long long candidates_max = top_k + static_cast<long long>(depth) * top_k * top_k;
+  const long long candidates_max = top_k + static_cast<long long>(expansions) * top_k * top_k;
   if (total_token - 1 > candidates_max) {
     return make_error("total_token", "total_token - 1 = " + std::to_string(total_token - 1) +
                                          " exceeds the " + std::to_string(candidates_max) +
-                                         " candidates that top_k + depth * top_k^2 yields");
+                                         " candidates that top_k + (depth - 1) * top_k^2 yields");
   }
   // Children of a node at parent depth d, ranked by p (the draft's own top-k order).
   auto ranked = [&](int d) {
@@ -85,7 +88,7 @@ Expected<Tree> eagle2_tree(const AcceptanceMatrix& acceptance, int total_token, 
   auto by_value = [&](int a, int b) {
     return all[a].value > all[b].value || (all[a].value == all[b].value && a < b);
   };
-  for (int level = 1; level <= depth; ++level) {
+  for (int level = 1; level <= expansions; ++level) {
     const std::vector<int> order = ranked(level);
     const int start = static_cast<int>(all.size());
     for (int b : beam) {

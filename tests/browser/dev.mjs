@@ -20,12 +20,22 @@ if (!/export (async )?function commandNames\b/.test(fake)) {
 fs.writeFileSync(path.join(dir, 'speccalc-api.mjs'), fake);
 const { server, url } = await startServer({ root: dir, port: 0 });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-const page = await browser.newPage({ viewport: { width: Number(process.env.W || 1280), height: Number(process.env.H || 800) } });
+const page = await browser.newPage({
+  viewport: { width: Number(process.env.W || 1280), height: Number(process.env.H || 800) },
+});
 page.on('console', (m) => console.log(`console.${m.type()}: ${m.text()}`));
 page.on('pageerror', (e) => console.log(`pageerror: ${e.message}`));
 page.on('requestfailed', (r) => console.log(`requestfailed: ${r.url()}`));
 await page.goto(`${url}#${process.argv[2] || ''}`);
-await page.waitForFunction(() => document.documentElement.dataset.ready === 'true' && document.documentElement.dataset.pending === '0', null, { timeout: 15000 }).catch((e) => console.log(e.message));
+await page
+  .waitForFunction(
+    () =>
+      document.documentElement.dataset.ready === 'true' &&
+      document.documentElement.dataset.pending === '0',
+    null,
+    { timeout: 15000 },
+  )
+  .catch((e) => console.log(e.message));
 await page.waitForTimeout(500);
 console.log('url:', page.url());
 console.log('speedup:', await page.textContent('[data-testid=speedup]'));

@@ -4,7 +4,6 @@
 // Env: SPECCALC_DIST (default dist), SPECCALC_CLI (default build/native/speccalc),
 //      SPECCALC_SCREENSHOTS (default docs/screenshots; "" to skip writing them).
 // Prints "N passed, N failed" and exits non-zero on any failure.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,27 +11,86 @@ import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { CHROMIUM_ARGS } from './browser.mjs';
+import {
+  repo,
+  DIST,
+  CLI,
+  showSpeedup,
+  showTau,
+  counts,
+  test,
+  assert,
+  eq,
+  cli,
+  cliLink,
+  cliEvalLink,
+  cliDecode,
+  waitQuiet,
+  fragmentOf,
+  shownResult,
+  checkAgainstCli,
+} from './lib.mjs';
+import { truthTests } from './truth.mjs';
 import { distFile } from '../parity/harness.mjs';
 
-const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const DIST = path.resolve(repo, process.env.SPECCALC_DIST || 'dist');
-const CLI = path.resolve(repo, process.env.SPECCALC_CLI || 'build/native/speccalc');
 const SHOTS = process.env.SPECCALC_SCREENSHOTS ?? path.join(repo, 'docs/screenshots');
-
-// The page's display format (web/js/format.mjs): speedup with 2 decimals and "×", tau with 2.
-const showSpeedup = (x) => `${x.toFixed(2)}×`;
-const showTau = (x) => x.toFixed(2);
 
 // Share-link corpus: one config per family plus batch, GPU, dtype and acceptance variety.
 const CONFIGS = [
-  { target: 'llama2-chat-7b', hardware: 'a100-80gb-sxm', method: { family: 'sps', draft: 'llama-68m', k: 4 }, acceptance: { alpha: 0.7 } },
-  { target: 'vicuna-7b-v1.3', hardware: 'rtx-3090', method: { family: 'pld', k: 10 }, acceptance: { tau: 1.6 } },
-  { target: 'vicuna-13b-v1.3', hardware: 'a100-80gb-sxm', method: { family: 'medusa' }, acceptance: { tau: 2.5 } },
-  { target: 'llama3-instruct-70b', hardware: 'h100-sxm', gpus: 4, batch: 16, method: { family: 'eagle2' }, acceptance: { alpha: 0.8 } },
-  { target: 'llama3-instruct-8b', hardware: 'h100-sxm', batch: 64, context: 4096, dtype: 'bf16', method: { family: 'eagle3' }, acceptance: { tau: 5.5 } },
-  { target: 'vicuna-7b-v1.3', hardware: 'a100-80gb-sxm', method: { family: 'lookahead' }, acceptance: { tau: 1.6 } },
-  { target: 'llama2-chat-13b', hardware: 'a100-80gb-sxm', method: { family: 'eagle1' }, acceptance: { alpha: 0.75 } },
-  { target: 'llama2-chat-7b', hardware: 'rtx-3090', runtime: 'compiled', method: { family: 'sps', k: 6 }, acceptance: { per_position: [0.9, 0.8, 0.7, 0.6, 0.5, 0.4] } },
+  {
+    target: 'llama2-chat-7b',
+    hardware: 'a100-80gb-sxm',
+    method: { family: 'sps', draft: 'llama-68m', k: 4 },
+    acceptance: { alpha: 0.7 },
+  },
+  {
+    target: 'vicuna-7b-v1.3',
+    hardware: 'rtx-3090',
+    method: { family: 'pld', k: 10 },
+    acceptance: { tau: 1.6 },
+  },
+  {
+    target: 'vicuna-13b-v1.3',
+    hardware: 'a100-80gb-sxm',
+    method: { family: 'medusa' },
+    acceptance: { tau: 2.5 },
+  },
+  {
+    target: 'llama3-instruct-70b',
+    hardware: 'h100-sxm',
+    gpus: 4,
+    batch: 16,
+    method: { family: 'eagle2' },
+    acceptance: { alpha: 0.8 },
+  },
+  {
+    target: 'llama3-instruct-8b',
+    hardware: 'h100-sxm',
+    batch: 64,
+    context: 4096,
+    dtype: 'bf16',
+    method: { family: 'eagle3' },
+    acceptance: { tau: 5.5 },
+  },
+  {
+    target: 'vicuna-7b-v1.3',
+    hardware: 'a100-80gb-sxm',
+    method: { family: 'lookahead' },
+    acceptance: { tau: 1.6 },
+  },
+  {
+    target: 'llama2-chat-13b',
+    hardware: 'a100-80gb-sxm',
+    method: { family: 'eagle1' },
+    acceptance: { alpha: 0.75 },
+  },
+  {
+    target: 'llama2-chat-7b',
+    hardware: 'rtx-3090',
+    runtime: 'compiled',
+    method: { family: 'sps', k: 6 },
+    acceptance: { per_position: [0.9, 0.8, 0.7, 0.6, 0.5, 0.4] },
+  },
 ];
 
 // Hostile links: each must show an error, run no script and make no outside request.
@@ -40,106 +98,66 @@ const PWN = 'window.__pwned=1';
 const nested = (n) => '['.repeat(n) + ']'.repeat(n);
 const HOSTILE = [
   ['script tag', `v=1&target=${encodeURIComponent(`<script>${PWN}</script>`)}`],
-  ['img onerror', `v=1&target=${encodeURIComponent(`<img src=x onerror="${PWN}">`)}&hardware=${encodeURIComponent('"><svg onload=window.__pwned=1>')}`],
-  ['javascript: URL', `v=1&target=${encodeURIComponent(`javascript:${PWN}`)}&method.family=${encodeURIComponent(`javascript:${PWN}`)}`],
+  [
+    'img onerror',
+    `v=1&target=${encodeURIComponent(`<img src=x onerror="${PWN}">`)}&hardware=${encodeURIComponent('"><svg onload=window.__pwned=1>')}`,
+  ],
+  [
+    'javascript: URL',
+    `v=1&target=${encodeURIComponent(`javascript:${PWN}`)}&method.family=${encodeURIComponent(`javascript:${PWN}`)}`,
+  ],
   ['1 MB fragment', `v=1&target=${'A'.repeat(1 << 20)}`],
-  ['deeply nested JSON', `v=1&target=llama2-chat-7b&method.family=medusa&method.choices=${encodeURIComponent(nested(5000))}`],
+  [
+    'deeply nested JSON',
+    `v=1&target=llama2-chat-7b&method.family=medusa&method.choices=${encodeURIComponent(nested(5000))}`,
+  ],
   ['unknown version v=99', 'v=99&target=llama2-chat-7b&hardware=a100-80gb-sxm'],
   ['no version', 'target=llama2-chat-7b'],
   ['unknown key', `v=1&target=llama2-chat-7b&${encodeURIComponent('<b>x</b>')}=1`],
 ];
 
-let passed = 0;
-let failed = 0;
-async function test(name, fn) {
-  try {
-    await fn();
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`FAIL ${name}\n     ${String(e && e.stack ? e.stack : e).split('\n').slice(0, 4).join('\n     ')}`);
-  }
-}
-function assert(cond, message) {
-  if (!cond) throw new Error(message);
-}
-function eq(actual, expected, what) {
-  assert(actual === expected, `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-}
-
-function cli(args, input) {
-  return execFileSync(CLI, args, { input, encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['pipe', 'pipe', 'pipe'] });
-}
-function cliLink(config) {
-  return cli(['link', '--config', '-'], JSON.stringify(config)).trim().replace(/^#/, '');
-}
-function cliEvalLink(link) {
-  return JSON.parse(cli(['eval', '--link', link]));
-}
-
 // The page's sizing request limits (web/js/views/sizing.mjs SIZING_DEFAULTS).
 const SIZING = { budget: 64, max_depth: 8, batches: [1, 2, 4, 8, 16, 32, 64, 128, 256] };
-function cliDecode(link) {
-  return JSON.parse(cli(['run', 'decode-link', '-'], `#${link}`));
-}
 function cliSize(link) {
-  return JSON.parse(cli(['run', 'size', '-'], JSON.stringify({ config: cliDecode(link), ...SIZING })));
+  return JSON.parse(
+    cli(['run', 'size', '-'], JSON.stringify({ config: cliDecode(link), ...SIZING })),
+  );
 }
 // Waits until the sizing section has finished sizing the config of `link` (default: the
 // address bar's), so a result left over from the previous link is never read.
 async function waitSized(page, link) {
   await waitQuiet(page);
   const config = JSON.stringify(cliDecode(link ?? fragmentOf(page.url())));
-  await page.waitForFunction((c) => {
-    const s = document.querySelector('[data-testid=sizing]');
-    return s.dataset.config === c && ['done', 'error'].includes(s.dataset.state);
-  }, config, { timeout: 60000 });
+  await page.waitForFunction(
+    (c) => {
+      const s = document.querySelector('[data-testid=sizing]');
+      return s.dataset.config === c && ['done', 'error'].includes(s.dataset.state);
+    },
+    config,
+    { timeout: 60000 },
+  );
 }
 async function shownBest(page) {
   return page.$eval('[data-testid=sizing-best]', (e) => ({ ...e.dataset, text: e.textContent }));
-}
-
-async function waitQuiet(page) {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true'
-    && document.documentElement.dataset.pending === '0', null, { timeout: 60000 });
-}
-
-function fragmentOf(url) {
-  const i = url.indexOf('#');
-  return i < 0 ? '' : url.slice(i + 1);
-}
-
-async function shownResult(page) {
-  return page.evaluate(() => {
-    const s = document.querySelector('[data-testid=speedup]');
-    const t = document.querySelector('[data-testid=tau]');
-    return { speedupText: s.textContent, speedup: s.dataset.value, tauText: t.textContent, tau: t.dataset.value };
-  });
-}
-
-async function checkAgainstCli(page, what) {
-  const link = fragmentOf(page.url());
-  const expected = cliEvalLink(link);
-  const shown = await shownResult(page);
-  eq(shown.speedupText, showSpeedup(expected.speedup), `${what}: shown speedup`);
-  eq(Number(shown.speedup), expected.speedup, `${what}: full-precision speedup`);
-  eq(shown.tauText, showTau(expected.tau), `${what}: shown tau`);
-  eq(Number(shown.tau), expected.tau, `${what}: full-precision tau`);
 }
 
 async function main() {
   assert(fs.existsSync(path.join(DIST, 'index.html')), `${DIST}/index.html missing: run scripts/build.sh`);
   const glue = distFile(DIST, 'speccalc.mjs');
   if (fs.existsSync(glue) && /new Function/.test(fs.readFileSync(glue, 'utf8'))) {
-    console.log('note: dist/speccalc.mjs uses new Function (Embind without -sDYNAMIC_EXECUTION=0); '
-      + "the page's CSP (no 'unsafe-eval') will refuse it and every test that computes will fail");
+    console.log(
+      'note: dist/speccalc.mjs uses new Function (Embind without -sDYNAMIC_EXECUTION=0); ' +
+        "the page's CSP (no 'unsafe-eval') will refuse it and every test that computes will fail",
+    );
   }
   // A hostile link must add no script element to the ones the shipped page has.
   const scriptsInHtml = (fs.readFileSync(path.join(DIST, 'index.html'), 'utf8').match(/<script\b/g) || []).length;
   const { server, url } = await startServer({ root: DIST, port: 0 });
   const origin = new URL(url).origin;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 
   // Every request any page makes, and every script error or CSP complaint.
@@ -148,7 +166,8 @@ async function main() {
   const watch = (page) => {
     page.on('request', (r) => {
       const u = r.url();
-      if (!u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:')) outside.push(u);
+      if (!u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'))
+        outside.push(u);
     });
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
     page.on('console', (m) => {
@@ -170,7 +189,9 @@ async function main() {
   page.on('response', async (r) => {
     try {
       transfers.set(r.url(), await r.body());
-    } catch { /* redirects have no body */ }
+    } catch {
+      /* redirects have no body */
+    }
   });
 
   await test('first visit computes a result with no error', async () => {
@@ -186,7 +207,7 @@ async function main() {
   // The 250 KB gzip budget is a performance target (issue 7): `npm run bench` checks it and
   // reports met or not; here the test only requires that every transferred file is one of
   // the page's own and reports the sizes.
-  await test('transfer: only the page\'s own files, sizes reported', async () => {
+  await test("transfer: only the page's own files, sizes reported", async () => {
     let total = 0;
     const lines = [];
     for (const [u, body] of transfers) {
@@ -195,13 +216,21 @@ async function main() {
       lines.push(`${u.replace(origin, '')} ${body.length} B raw, ${gz} B gzip`);
     }
     console.log(`     transfer: ${lines.join('; ')}; total ${total} B gzip`);
-    for (const u of transfers.keys()) assert(u.startsWith(origin), `transfer from another origin: ${u}`);
+    for (const u of transfers.keys())
+      assert(u.startsWith(origin), `transfer from another origin: ${u}`);
     assert(total > 0, 'nothing was transferred');
   });
 
   await test('every form control has a label', async () => {
-    const unlabeled = await page.evaluate(() => [...document.querySelectorAll('#inputs input, #inputs select, #inputs textarea, #sizing-form input')]
-      .filter((n) => !n.labels || n.labels.length === 0).map((n) => n.id || n.outerHTML.slice(0, 60)));
+    const unlabeled = await page.evaluate(() =>
+      [
+        ...document.querySelectorAll(
+          '#inputs input, #inputs select, #inputs textarea, #sizing-form input',
+        ),
+      ]
+        .filter((n) => !n.labels || n.labels.length === 0)
+        .map((n) => n.id || n.outerHTML.slice(0, 60)),
+    );
     eq(unlabeled.length, 0, `unlabeled controls ${unlabeled.join(', ')}`);
   });
 
@@ -222,18 +251,24 @@ async function main() {
     const before = await shownResult(page);
     await page.fill('#f-batch', '32');
     await page.press('#f-batch', 'Tab');
-    await page.waitForFunction(() => /(^|&)batch=32(&|$)/.test(location.hash), null, { timeout: 10000 });
+    await page.waitForFunction(() => /(^|&)batch=32(&|$)/.test(location.hash), null, {
+      timeout: 10000,
+    });
     await waitQuiet(page);
     const after = await shownResult(page);
     assert(after.speedup !== before.speedup, 'speedup changed');
     await checkAgainstCli(page, 'after edit');
   });
 
-  await test('switching family fills the new family\'s parameters from the core', async () => {
+  await test("switching family fills the new family's parameters from the core", async () => {
     await page.selectOption('#f-family', 'eagle2');
-    await page.waitForFunction(() => /method\.family=eagle2/.test(location.hash), null, { timeout: 10000 });
+    await page.waitForFunction(() => /method\.family=eagle2/.test(location.hash), null, {
+      timeout: 10000,
+    });
     await waitQuiet(page);
-    const fields = await page.evaluate(() => [...document.querySelectorAll('#method-params [data-field]')].map((n) => n.dataset.field));
+    const fields = await page.evaluate(() =>
+      [...document.querySelectorAll('#method-params [data-field]')].map((n) => n.dataset.field),
+    );
     assert(fields.includes('method.total_token'), `EAGLE-2 fields: ${fields.join(', ')}`);
     await checkAgainstCli(page, 'after family switch');
   });
@@ -243,16 +278,22 @@ async function main() {
     await waitQuiet(page);
     const tauShown = await page.textContent('[data-testid=tau]');
     await page.selectOption('#f-acc-mode', 'tau');
-    await page.waitForFunction(() => /acceptance\.tau=/.test(location.hash), null, { timeout: 10000 });
+    await page.waitForFunction(() => /acceptance\.tau=/.test(location.hash), null, {
+      timeout: 10000,
+    });
     await waitQuiet(page);
     eq(await page.textContent('[data-testid=tau]'), tauShown, 'τ carried over from the α result');
     await checkAgainstCli(page, 'tau mode');
     await page.selectOption('#f-acc-mode', 'per_position');
-    await page.waitForFunction(() => /acceptance\.per_position/.test(location.hash), null, { timeout: 10000 });
+    await page.waitForFunction(() => /acceptance\.per_position/.test(location.hash), null, {
+      timeout: 10000,
+    });
     await waitQuiet(page);
     await checkAgainstCli(page, 'per-position mode');
     await page.selectOption('#f-family', 'ar');
-    await page.waitForFunction(() => /method\.family=ar(&|$)/.test(location.hash), null, { timeout: 10000 });
+    await page.waitForFunction(() => /method\.family=ar(&|$)/.test(location.hash), null, {
+      timeout: 10000,
+    });
     await waitQuiet(page);
     await checkAgainstCli(page, 'plain decoding');
   });
@@ -263,20 +304,34 @@ async function main() {
     await page.selectOption('#f-hardware', '__custom__');
     await page.waitForSelector('#f-hardware-json', { state: 'visible' });
     const start = JSON.parse(await page.inputValue('#f-hardware-json'));
-    assert(typeof start.mem_bw_gbps === 'number', `template from the preset: ${JSON.stringify(start)}`);
+    assert(
+      typeof start.mem_bw_gbps === 'number',
+      `template from the preset: ${JSON.stringify(start)}`,
+    );
     await page.fill('#f-hardware-json', JSON.stringify({ ...start, mem_bw_gbps: 1000 }));
     await page.press('#f-hardware-json', 'Tab');
-    await page.waitForFunction(() => /hardware\.mem_bw_gbps=1000(\.0)?(&|$)/.test(location.hash), null, { timeout: 10000 });
+    await page.waitForFunction(
+      () => /hardware\.mem_bw_gbps=1000(\.0)?(&|$)/.test(location.hash),
+      null,
+      { timeout: 10000 },
+    );
     await waitQuiet(page);
     await checkAgainstCli(page, 'custom GPU');
     await page.fill('#f-hardware-json', JSON.stringify({ name: 'x' }));
     await page.press('#f-hardware-json', 'Tab');
     await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
-    const err = await page.$eval('[data-testid=field-error]', (e) => ({ for: e.dataset.errorFor, text: e.textContent, inCustom: !!e.closest('[data-for="hardware-json"]') }));
-    assert(err.inCustom && /^hardware\./.test(err.text), `error beside the JSON editor: ${JSON.stringify(err)}`);
+    const err = await page.$eval('[data-testid=field-error]', (e) => ({
+      for: e.dataset.errorFor,
+      text: e.textContent,
+      inCustom: !!e.closest('[data-for="hardware-json"]'),
+    }));
+    assert(
+      err.inCustom && /^hardware\./.test(err.text),
+      `error beside the JSON editor: ${JSON.stringify(err)}`,
+    );
   });
 
-  await test('an invalid value shows the core\'s message beside its field and keeps the last result', async () => {
+  await test("an invalid value shows the core's message beside its field and keeps the last result", async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
     await waitQuiet(page);
     const before = await shownResult(page);
@@ -285,7 +340,11 @@ async function main() {
     await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
     const err = await page.evaluate(() => {
       const e = document.querySelector('[data-testid=field-error]');
-      return { text: e.textContent, for: e.dataset.errorFor, besideBatch: e.closest('.field').contains(document.querySelector('#f-batch')) };
+      return {
+        text: e.textContent,
+        for: e.dataset.errorFor,
+        besideBatch: e.closest('.field').contains(document.querySelector('#f-batch')),
+      };
     });
     eq(err.for, 'batch', 'error placed at batch');
     assert(err.besideBatch, 'message sits in the batch field');
@@ -297,8 +356,12 @@ async function main() {
 
   await test('a pasted link (hashchange) replaces the state without a reload', async () => {
     const link = cliLink(CONFIGS[1]);
-    await page.evaluate((l) => { location.hash = l; }, link);
-    await page.waitForFunction(() => document.querySelector('#f-family').value === 'pld', null, { timeout: 10000 });
+    await page.evaluate((l) => {
+      location.hash = l;
+    }, link);
+    await page.waitForFunction(() => document.querySelector('#f-family').value === 'pld', null, {
+      timeout: 10000,
+    });
     await waitQuiet(page);
     await checkAgainstCli(page, 'hashchange');
     eq(await page.isVisible('[data-testid=field-error]'), false, 'old error cleared');
@@ -307,8 +370,14 @@ async function main() {
   await test('charts are drawn', async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
     await waitQuiet(page);
-    const counts = await page.evaluate(() => Object.fromEntries(['roofline', 'k', 'batch', 'families']
-      .map((k) => [k, Number(document.querySelector(`[data-testid=chart-${k}]`).dataset.points || 0)])));
+    const counts = await page.evaluate(() =>
+      Object.fromEntries(
+        ['roofline', 'k', 'batch', 'families'].map((k) => [
+          k,
+          Number(document.querySelector(`[data-testid=chart-${k}]`).dataset.points || 0),
+        ]),
+      ),
+    );
     for (const [k, n] of Object.entries(counts)) assert(n > 0, `chart ${k} has ${n} points`);
   });
 
@@ -328,12 +397,29 @@ async function main() {
     await page.locator('#data-view').scrollIntoViewIfNeeded();
     await page.fill('#t-model', 'vicuna-7b');
     await page.fill('#t-method', 'eagle2');
-    await page.waitForFunction(() => {
-      const rows = [...document.querySelectorAll('[data-testid=published-table] tbody tr')];
-      return rows.length > 0 && rows.every((r) => /eagle-?2/i.test(r.cells[2].textContent) && /vicuna-7b/i.test(r.cells[3].textContent));
-    }, null, { timeout: 10000 });
+    await page.waitForFunction(
+      () => {
+        const rows = [...document.querySelectorAll('[data-testid=published-table] tbody tr')];
+        return (
+          rows.length > 0 &&
+          rows.every(
+            (r) =>
+              /eagle-?2/i.test(r.cells[2].textContent) && /vicuna-7b/i.test(r.cells[3].textContent),
+          )
+        );
+      },
+      null,
+      { timeout: 10000 },
+    );
     await page.click('[data-testid=published-table] tbody button');
-    await page.waitForFunction(() => /Measured .* vs predicted/.test(document.querySelector('[data-testid=measured-vs-predicted]').textContent), null, { timeout: 10000 });
+    await page.waitForFunction(
+      () =>
+        /Measured .* vs predicted/.test(
+          document.querySelector('[data-testid=measured-vs-predicted]').textContent,
+        ),
+      null,
+      { timeout: 10000 },
+    );
     await waitQuiet(page);
     eq(await page.inputValue('#f-family'), 'eagle2', 'family from the row');
     eq(await page.inputValue('#f-target'), 'vicuna-7b-v1.3', 'model from the row');
@@ -346,20 +432,31 @@ async function main() {
     await page.evaluate(() => {
       window.__busySeen = false;
       const box = document.querySelector('#busy');
-      new MutationObserver(() => { if (!box.hidden) window.__busySeen = true; }).observe(box, { attributes: true });
+      new MutationObserver(() => {
+        if (!box.hidden) window.__busySeen = true;
+      }).observe(box, { attributes: true });
     });
     await page.click('button:has-text("Reproduce the papers")');
     await page.waitForSelector('[data-testid=reproduce] details', { timeout: 60000 });
     eq(await page.evaluate(() => window.__busySeen), true, 'progress indicator shown');
     await waitQuiet(page);
-    const sources = await page.$$eval('[data-testid=reproduce] details summary', (s) => s.map((x) => x.textContent));
+    const sources = await page.$$eval('[data-testid=reproduce] details summary', (s) =>
+      s.map((x) => x.textContent),
+    );
     assert(sources.length >= 3, `sources: ${sources.length}`);
-    assert(sources.every((s) => /\d+ rows/.test(s)), `summaries: ${sources.slice(0, 2).join(' | ')}`);
+    assert(
+      sources.every((s) => /\d+ rows/.test(s)),
+      `summaries: ${sources.slice(0, 2).join(' | ')}`,
+    );
   });
 
   await test('example buttons load a working configuration', async () => {
     await page.click('[data-example="2"]');
-    await page.waitForFunction(() => /method\.family=pld/.test(location.hash) && /(^|&)batch=64(&|$)/.test(location.hash), null, { timeout: 10000 });
+    await page.waitForFunction(
+      () => /method\.family=pld/.test(location.hash) && /(^|&)batch=64(&|$)/.test(location.hash),
+      null,
+      { timeout: 10000 },
+    );
     await waitQuiet(page);
     await checkAgainstCli(page, 'example');
   });
@@ -368,11 +465,18 @@ async function main() {
     await page.goto(`${url}#${cliLink(CONFIGS[4])}`);
     await waitQuiet(page);
     const link = fragmentOf(page.url());
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-config')]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#export-config'),
+    ]);
     const file = path.join(os.tmpdir(), `speccalc-export-${process.pid}.json`);
     await download.saveAs(file);
     const exported = JSON.parse(fs.readFileSync(file, 'utf8'));
-    eq(JSON.stringify(exported), cli(['normalize', '--config', file]).trim(), 'exported config is the normalized config');
+    eq(
+      JSON.stringify(exported),
+      cli(['normalize', '--config', file]).trim(),
+      'exported config is the normalized config',
+    );
     await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
     await waitQuiet(page);
     await page.setInputFiles('#import-config', file);
@@ -389,10 +493,14 @@ async function main() {
     await page.keyboard.press('Control+A');
     await page.keyboard.type('4');
     await page.keyboard.press('Tab');
-    await page.waitForFunction(() => /(^|&)batch=4(&|$)/.test(location.hash), null, { timeout: 10000 });
+    await page.waitForFunction(() => /(^|&)batch=4(&|$)/.test(location.hash), null, {
+      timeout: 10000,
+    });
     await page.focus('#f-family');
     await page.keyboard.press('ArrowDown');
-    await page.waitForFunction(() => !/method\.family=sps(&|$)/.test(location.hash), null, { timeout: 10000 });
+    await page.waitForFunction(() => !/method\.family=sps(&|$)/.test(location.hash), null, {
+      timeout: 10000,
+    });
     await waitQuiet(page);
     await checkAgainstCli(page, 'keyboard edits');
   });
@@ -404,7 +512,9 @@ async function main() {
       await waitQuiet(p);
       const state = await p.evaluate(() => ({
         pwned: window.__pwned === 1,
-        banner: document.querySelector('[data-testid=banner]').hidden ? '' : document.querySelector('[data-testid=banner]').textContent,
+        banner: document.querySelector('[data-testid=banner]').hidden
+          ? ''
+          : document.querySelector('[data-testid=banner]').textContent,
         scripts: document.querySelectorAll('script').length,
         injected: document.querySelectorAll('img[src=x], svg[onload], b').length,
       }));
@@ -427,16 +537,31 @@ async function main() {
       eq(Number(best.depth), expected.best.depth, 'best depth');
       eq(Number(best.speedup), expected.best.speedup, 'best speedup (full precision)');
       eq(Number(best.tau), expected.best.tau, 'best tau (full precision)');
-      assert(best.text.includes(showSpeedup(expected.best.speedup)), `summary shows ${showSpeedup(expected.best.speedup)}: ${best.text}`);
-      const schedule = await page.$$eval('[data-testid=sizing-schedule] tbody tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+      assert(
+        best.text.includes(showSpeedup(expected.best.speedup)),
+        `summary shows ${showSpeedup(expected.best.speedup)}: ${best.text}`,
+      );
+      const schedule = await page.$$eval('[data-testid=sizing-schedule] tbody tr', (rows) =>
+        rows.map((r) => [...r.cells].map((c) => c.textContent)),
+      );
       eq(schedule.length, expected.schedule.length, 'schedule rows');
       for (const [j, s] of expected.schedule.entries()) {
         eq(schedule[j][0], String(s.batch), `schedule row ${j} batch`);
         eq(schedule[j][2], s.speculate ? String(s.nodes) : '—', `schedule row ${j} nodes`);
       }
-      const engines = await page.$$eval('[data-testid=sizing-export] [data-engine]', (n) => n.map((x) => x.dataset.engine));
-      eq(engines.join(','), Object.keys(expected.export).filter((k) => k !== 'notes').join(','), 'engine blocks');
-      const curvePoints = await page.$eval('[data-testid=chart-sizing]', (f) => Number(f.dataset.points || 0));
+      const engines = await page.$$eval('[data-testid=sizing-export] [data-engine]', (n) =>
+        n.map((x) => x.dataset.engine),
+      );
+      eq(
+        engines.join(','),
+        Object.keys(expected.export)
+          .filter((k) => k !== 'notes')
+          .join(','),
+        'engine blocks',
+      );
+      const curvePoints = await page.$eval('[data-testid=chart-sizing]', (f) =>
+        Number(f.dataset.points || 0),
+      );
       eq(curvePoints, expected.curve.length, 'curve points');
       // The tree is drawn with one circle per draft node plus the root, labelled by probability.
       const circles = await page.$$eval('[data-testid=sizing-tree] circle', (c) => c.length);
@@ -449,26 +574,42 @@ async function main() {
   await test('sizing runs in a Web Worker', async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
     await waitSized(page, cliLink(CONFIGS[3]));
-    const state = await page.evaluate(() => ({ mode: document.documentElement.dataset.worker, calls: Number(document.documentElement.dataset.workerCalls || 0), text: document.querySelector('[data-testid=worker-mode]').textContent }));
+    const state = await page.evaluate(() => ({
+      mode: document.documentElement.dataset.worker,
+      calls: Number(document.documentElement.dataset.workerCalls || 0),
+      text: document.querySelector('[data-testid=worker-mode]').textContent,
+    }));
     eq(state.mode, 'worker', 'worker mode');
     assert(state.calls >= 4, `calls through the worker: ${state.calls}`);
     assert(/background worker/.test(state.text), `mode shown: ${state.text}`);
     assert(page.workers().length >= 1, 'a dedicated worker exists');
     // The page answers while the worker sizes: a main-thread timer fires on time.
     await page.fill('#s-budget', '128');
-    await page.waitForFunction(() => document.querySelector('[data-testid=sizing]').dataset.state === 'running', null, { timeout: 10000 });
-    const lag = await page.evaluate(() => new Promise((resolve) => {
-      const t0 = performance.now();
-      setTimeout(() => resolve(performance.now() - t0 - 20), 20);
-    }));
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=sizing]').dataset.state === 'running',
+      null,
+      { timeout: 10000 },
+    );
+    const lag = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const t0 = performance.now();
+          setTimeout(() => resolve(performance.now() - t0 - 20), 20);
+        }),
+    );
     assert(lag < 100, `main thread blocked ${lag.toFixed(0)} ms during sizing`);
     await waitSized(page);
     const best = await shownBest(page);
-    const expected = JSON.parse(cli(['run', 'size', '-'], JSON.stringify({ config: cliDecode(fragmentOf(page.url())), ...SIZING, budget: 128 })));
+    const expected = JSON.parse(
+      cli(
+        ['run', 'size', '-'],
+        JSON.stringify({ config: cliDecode(fragmentOf(page.url())), ...SIZING, budget: 128 }),
+      ),
+    );
     eq(Number(best.speedup), expected.best.speedup, 'best speedup at budget 128');
   });
 
-  await test('the worker\'s own requests are watched too (and stay on 127.0.0.1)', async () => {
+  await test("the worker's own requests are watched too (and stay on 127.0.0.1)", async () => {
     const p = await newPage();
     const wasm = [];
     p.on('request', (r) => { if (/\/speccalc\.[0-9a-f]+\.wasm$/.test(r.url())) wasm.push(r.url()); });
@@ -484,50 +625,80 @@ async function main() {
     const p = await context.newPage();
     p.on('request', (r) => {
       const u = r.url();
-      if (!u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:')) outside.push(u);
+      if (!u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'))
+        outside.push(u);
     });
     await p.route(/\/core-worker\.[0-9a-f]+\.mjs$/, (route) => route.abort());
     const link = cliLink(CONFIGS[0]);
     await p.goto(`${url}#${link}`);
     await waitSized(p, link);
-    const state = await p.evaluate(() => ({ mode: document.documentElement.dataset.worker, text: document.querySelector('[data-testid=worker-mode]').textContent }));
+    const state = await p.evaluate(() => ({
+      mode: document.documentElement.dataset.worker,
+      text: document.querySelector('[data-testid=worker-mode]').textContent,
+    }));
     const best = await shownBest(p);
     await p.close();
     eq(state.mode, 'fallback', 'mode');
-    assert(/could not start/.test(state.text) && /page thread/.test(state.text), `the page says so: ${state.text}`);
+    assert(
+      /could not start/.test(state.text) && /page thread/.test(state.text),
+      `the page says so: ${state.text}`,
+    );
     eq(Number(best.speedup), cliSize(link).best.speedup, 'same best on the page thread');
   });
 
-  await test('a custom model starts from the preset\'s full architecture and evaluates', async () => {
+  await test("a custom model starts from the preset's full architecture and evaluates", async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
     await waitQuiet(page);
     await page.selectOption('#f-target', '__custom__');
     await page.waitForSelector('#f-target-json', { state: 'visible' });
     const start = JSON.parse(await page.inputValue('#f-target-json'));
     const preset = JSON.parse(cli(['list', 'models'])).find((m) => m.id === CONFIGS[0].target);
-    for (const k of ['num_layers', 'hidden', 'intermediate', 'heads', 'kv_heads', 'head_dim', 'vocab', 'tied_embeddings', 'experts', 'experts_per_token', 'qkv_bias']) {
-      eq(JSON.stringify(start[k]), JSON.stringify(preset[k]), `editor starts with ${k} of the preset`);
+    for (const k of [
+      'num_layers',
+      'hidden',
+      'intermediate',
+      'heads',
+      'kv_heads',
+      'head_dim',
+      'vocab',
+      'tied_embeddings',
+      'experts',
+      'experts_per_token',
+      'qkv_bias',
+    ]) {
+      eq(
+        JSON.stringify(start[k]),
+        JSON.stringify(preset[k]),
+        `editor starts with ${k} of the preset`,
+      );
     }
     await page.fill('#f-target-json', JSON.stringify({ ...start, num_layers: 16 }));
     await page.press('#f-target-json', 'Tab');
-    await page.waitForFunction(() => /target\.num_layers=16(&|$)/.test(location.hash), null, { timeout: 10000 });
+    await page.waitForFunction(() => /target\.num_layers=16(&|$)/.test(location.hash), null, {
+      timeout: 10000,
+    });
     await waitQuiet(page);
     await checkAgainstCli(page, 'custom model');
   });
 
-  await test('a bad sizing limit shows the core\'s message beside it', async () => {
+  await test("a bad sizing limit shows the core's message beside it", async () => {
     await page.fill('#s-budget', '9999');
     await page.waitForSelector('[data-testid=sizing-error]', { timeout: 20000 });
     const text = await page.textContent('[data-testid=sizing-error]');
     assert(/^budget: /.test(text), `message names the field: ${text}`);
-    const inField = await page.$eval('[data-testid=sizing-error]', (e) => !!e.closest('[data-for=budget]'));
+    const inField = await page.$eval(
+      '[data-testid=sizing-error]',
+      (e) => !!e.closest('[data-for=budget]'),
+    );
     assert(inField, 'message beside the budget input');
     await page.fill('#s-budget', String(SIZING.budget));
-    await page.waitForFunction(() => !document.querySelector('[data-testid=sizing-error]'), null, { timeout: 20000 });
+    await page.waitForFunction(() => !document.querySelector('[data-testid=sizing-error]'), null, {
+      timeout: 20000,
+    });
     await waitSized(page);
   });
 
-  await test('sizing a method without a draft length says why (the core\'s message)', async () => {
+  await test("sizing a method without a draft length says why (the core's message)", async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[5])}`);
     await waitSized(page, cliLink(CONFIGS[5]));
     const text = await page.textContent('[data-testid=sizing-error]');
@@ -536,12 +707,20 @@ async function main() {
 
   for (const [name, config, check] of [
     ['k for sps', CONFIGS[0], (best, m) => eq(m.k, best.nodes, 'k')],
-    ['total_token, depth and top_k for EAGLE-2', CONFIGS[3], (best, m, exp) => {
-      eq(m.total_token, best.nodes + 1, 'total_token');
-      eq(m.depth, best.depth, 'depth (draft levels)');
-      eq(m.top_k, exp.export.eagle.top_k, 'top_k');
-    }],
-    ['choices for Medusa', CONFIGS[2], (best, m) => eq(JSON.stringify(m.choices), JSON.stringify(best.choices), 'choices')],
+    [
+      'total_token, depth and top_k for EAGLE-2',
+      CONFIGS[3],
+      (best, m, exp) => {
+        eq(m.total_token, best.nodes + 1, 'total_token');
+        eq(m.depth, best.depth, 'depth (draft levels)');
+        eq(m.top_k, exp.export.eagle.top_k, 'top_k');
+      },
+    ],
+    [
+      'choices for Medusa',
+      CONFIGS[2],
+      (best, m) => eq(JSON.stringify(m.choices), JSON.stringify(best.choices), 'choices'),
+    ],
   ]) {
     await test(`"Apply best" writes ${name} into the config`, async () => {
       const link = cliLink(config);
@@ -553,29 +732,49 @@ async function main() {
       await waitQuiet(page);
       const applied = cliDecode(fragmentOf(page.url()));
       check(expected.best, applied.method, expected);
-      if ('tau' in config.acceptance) assert(typeof applied.acceptance.alpha === 'number', `a measured τ is replaced by the fitted α: ${JSON.stringify(applied.acceptance)}`);
+      if ('tau' in config.acceptance)
+        assert(
+          typeof applied.acceptance.alpha === 'number',
+          `a measured τ is replaced by the fitted α: ${JSON.stringify(applied.acceptance)}`,
+        );
       await checkAgainstCli(page, `applied ${name}`);
     });
   }
 
-  await test('engine settings for the current setup come from the core\'s export', async () => {
+  await test("engine settings for the current setup come from the core's export", async () => {
     const link = cliLink(CONFIGS[3]);
     await page.goto(`${url}#${link}`);
     await waitQuiet(page);
     const expected = JSON.parse(cli(['run', 'export', '-'], JSON.stringify(cliDecode(link))));
     await page.click('#engine-settings summary');
-    const blocks = await page.$$eval('[data-testid=engine-settings-blocks] [data-engine]', (n) => n.map((x) => [x.dataset.engine, x.querySelector('pre').textContent]));
-    eq(blocks.map((b) => b[0]).join(','), Object.keys(expected).filter((k) => k !== 'notes').join(','), 'engine blocks');
+    const blocks = await page.$$eval('[data-testid=engine-settings-blocks] [data-engine]', (n) =>
+      n.map((x) => [x.dataset.engine, x.querySelector('pre').textContent]),
+    );
+    eq(
+      blocks.map((b) => b[0]).join(','),
+      Object.keys(expected)
+        .filter((k) => k !== 'notes')
+        .join(','),
+      'engine blocks',
+    );
     const sglang = blocks.find((b) => b[0] === 'sglang')[1];
-    for (const [flag, value] of Object.entries(expected.sglang)) assert(sglang.includes(`${flag} ${value}`), `SGLang block has ${flag} ${value}: ${sglang}`);
+    for (const [flag, value] of Object.entries(expected.sglang))
+      assert(sglang.includes(`${flag} ${value}`), `SGLang block has ${flag} ${value}: ${sglang}`);
     const vllm = blocks.find((b) => b[0] === 'vllm')[1];
-    assert(vllm.includes(`'${expected.vllm['--speculative-config']}'`), `vLLM block quotes the JSON: ${vllm}`);
+    assert(
+      vllm.includes(`'${expected.vllm['--speculative-config']}'`),
+      `vLLM block quotes the JSON: ${vllm}`,
+    );
   });
 
-  await test('the roofline is drawn from the core\'s roofs', async () => {
+  await test("the roofline is drawn from the core's roofs", async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
     await waitQuiet(page);
-    eq(await page.$eval('[data-testid=chart-roofline]', (f) => f.dataset.roofs), '2', 'datasheet and effective roofs');
+    eq(
+      await page.$eval('[data-testid=chart-roofline]', (f) => f.dataset.roofs),
+      '2',
+      'datasheet and effective roofs',
+    );
     const note = await page.textContent('[data-testid=chart-roofline] .chart-note');
     const r = cliEvalLink(fragmentOf(page.url())).roofline;
     assert(note.includes('ridge at'), `note: ${note}`);
@@ -583,11 +782,25 @@ async function main() {
   });
 
   await test('published measurements are overlaid on the k and batch charts', async () => {
-    const config = { target: 'vicuna-7b-v1.3', hardware: 'rtx-3090', method: { family: 'pld' }, acceptance: { tau: 1.6 } };
+    const config = {
+      target: 'vicuna-7b-v1.3',
+      hardware: 'rtx-3090',
+      method: { family: 'pld' },
+      acceptance: { tau: 1.6 },
+    };
     await page.goto(`${url}#${cliLink(config)}`);
     await waitQuiet(page);
-    const rows = JSON.parse(cli(['run', 'tables', '-'], JSON.stringify({ model: 'vicuna-7b-v1.3', method: 'pld' })))
-      .filter((r) => r.family === 'pld' && r.target_id === 'vicuna-7b-v1.3' && r.config && typeof r.speedup === 'number' && !r.superseded && r.speedup_kind !== 'throughput');
+    const rows = JSON.parse(
+      cli(['run', 'tables', '-'], JSON.stringify({ model: 'vicuna-7b-v1.3', method: 'pld' })),
+    ).filter(
+      (r) =>
+        r.family === 'pld' &&
+        r.target_id === 'vicuna-7b-v1.3' &&
+        r.config &&
+        typeof r.speedup === 'number' &&
+        !r.superseded &&
+        r.speedup_kind !== 'throughput',
+    );
     const withK = rows.filter((r) => typeof r.config.method.k === 'number');
     const shown = await page.evaluate(() => ({
       k: Number(document.querySelector('[data-testid=chart-k]').dataset.measured || 0),
@@ -595,7 +808,11 @@ async function main() {
     }));
     assert(withK.length > 0, 'the tables have pld rows with k for this model');
     eq(shown.k, withK.length, 'dots on the k chart');
-    eq(shown.batch, rows.filter((r) => typeof r.config.batch === 'number').length, 'dots on the batch chart');
+    eq(
+      shown.batch,
+      rows.filter((r) => typeof r.config.batch === 'number').length,
+      'dots on the batch chart',
+    );
   });
 
   await test('the theme toggle switches to dark', async () => {
@@ -612,8 +829,16 @@ async function main() {
     await test('screenshots at desktop and phone width', async () => {
       fs.mkdirSync(SHOTS, { recursive: true });
       const link = cliLink(CONFIGS[3]);
-      for (const [name, viewport, theme] of [['desktop', { width: 1280, height: 800 }, 'light'], ['desktop-dark', { width: 1280, height: 800 }, 'dark'], ['phone', { width: 390, height: 844 }, 'light']]) {
-        const ctx = await browser.newContext({ viewport, colorScheme: theme, deviceScaleFactor: 1 });
+      for (const [name, viewport, theme] of [
+        ['desktop', { width: 1280, height: 800 }, 'light'],
+        ['desktop-dark', { width: 1280, height: 800 }, 'dark'],
+        ['phone', { width: 390, height: 844 }, 'light'],
+      ]) {
+        const ctx = await browser.newContext({
+          viewport,
+          colorScheme: theme,
+          deviceScaleFactor: 1,
+        });
         const p = await ctx.newPage();
         watch(p);
         await p.goto(`${url}#${link}`);
@@ -624,15 +849,23 @@ async function main() {
           // The charts, tree and data views below the fold.
           await p.locator('.charts').screenshot({ path: path.join(SHOTS, 'charts.png') });
           await p.locator('#tree-view').screenshot({ path: path.join(SHOTS, 'tree.png') });
-          await p.waitForFunction(() => document.querySelector('[data-testid=sizing]').dataset.state === 'done', null, { timeout: 60000 });
+          await p.waitForFunction(
+            () => document.querySelector('[data-testid=sizing]').dataset.state === 'done',
+            null,
+            { timeout: 60000 },
+          );
           await p.locator('#sizing-view').screenshot({ path: path.join(SHOTS, 'sizing.png') });
         }
-        const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        const overflow = await p.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
         await ctx.close();
         assert(overflow <= 0, `${name}: page is ${overflow}px wider than the viewport`);
       }
     });
   }
+
+  await truthTests({ browser, url, newPage, watch, shots: SHOTS });
 
   await test('no request left 127.0.0.1', async () => {
     eq(outside.length, 0, `outside requests ${outside.slice(0, 5).join(', ')}`);
@@ -649,8 +882,8 @@ async function main() {
 try {
   await main();
 } catch (e) {
-  failed += 1;
+  counts.failed += 1;
   console.log(`FAIL setup: ${e && e.stack ? e.stack : e}`);
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+console.log(`${counts.passed} passed, ${counts.failed} failed`);
+process.exit(counts.failed ? 1 : 0);

@@ -211,7 +211,7 @@ TEST(TreeCommands, CalibrateRecoversKnownParameters) {
   const json gen = ok(tree_preset(R"({"name": "eagle2", "acceptance": {"alpha": 0.65}})"));
   const double target = gen["expected_tau"].get<double>();
   const json e2 =
-      ok(tree_calibrate(R"({"eagle2": {"total_token": 60, "depth": 5, "top_k": 10}, "tau": )" +
+      ok(tree_calibrate(R"({"eagle2": {"total_token": 60, "depth": 6, "top_k": 10}, "tau": )" +
                         json(target).dump() + "}"));
   EXPECT_NEAR(e2["expected_tau"].get<double>(), target, 1e-9);
   EXPECT_NEAR(e2["alpha"].get<double>(), 0.65, 1e-9);
@@ -234,7 +234,7 @@ TEST(TreeCommands, CalibrateErrorsNameTheField) {
             "acceptance");
   EXPECT_EQ(tree_calibrate(R"({"k": 4, "tau": 2, "family": "scale"})").error.field, "acceptance");
   EXPECT_EQ(tree_calibrate(R"({"eagle2": {"top_k": 0}, "tau": 2})").error.field, "eagle2.top_k");
-  EXPECT_EQ(tree_calibrate(R"({"eagle2": {"total_token": 100, "depth": 1, "top_k": 2}, "tau": 2})")
+  EXPECT_EQ(tree_calibrate(R"({"eagle2": {"total_token": 100, "depth": 2, "top_k": 2}, "tau": 2})")
                 .error.field,
             "eagle2.total_token");
   EXPECT_EQ(tree_calibrate(R"({"k": 2, "preset": "eagle1", "tau": 2})").error.field, "k");

@@ -48,30 +48,30 @@ TEST(TreePresets, LooksUpByNameAndRejectsUnknown) {
 }
 
 TEST(Eagle2Tree, SmallCaseMatchesHandCalculation) {
-  // p = [0.6, 0.3], top_k 2, depth 1, total_token 4 (3 draft nodes).
+  // p = [0.6, 0.3], top_k 2, depth 2 (levels), total_token 4 (3 draft nodes).
   // Level 1: [0] 0.6, [1] 0.3. Level 2 (beam = both): [0,0] 0.36, [0,1] 0.18, [1,0] 0.18,
   // [1,1] 0.09. Top 3 of all: 0.6, 0.36, 0.3 -> [[0], [1], [0, 0]]; tau = 2.26.
   const AcceptanceMatrix m = make_acceptance({{0.6, 0.3}}).value();
-  const Tree t = eagle2_tree(m, 4, 1, 2).value();
+  const Tree t = eagle2_tree(m, 4, 2, 2).value();
   EXPECT_EQ(t.choices(), (std::vector<std::vector<int>>{{0}, {1}, {0, 0}}));
   EXPECT_NEAR(expect_tree(t, m).expected_tau, 2.26, 1e-15);
 }
 
 TEST(Eagle2Tree, BeamLimitsItBelowTheOptimum) {
-  // p = [0.5, 0.4], top_k 1, depth 2, total_token 3: the beam keeps only rank 0, so the
+  // p = [0.5, 0.4], top_k 1, depth 3 (levels), total_token 3: the beam keeps only rank 0, so the
   // candidates are [0] 0.5, [0,0] 0.25, [0,0,0] 0.125 -> [[0], [0, 0]], tau 1.75, while the
   // optimal 2-node tree is [[0], [1]] with tau 1 + 0.5 + 0.4 = 1.9.
   const AcceptanceMatrix m = make_acceptance({{0.5, 0.4}}).value();
-  const Tree t = eagle2_tree(m, 3, 2, 1).value();
+  const Tree t = eagle2_tree(m, 3, 3, 1).value();
   EXPECT_EQ(t.choices(), (std::vector<std::vector<int>>{{0}, {0, 0}}));
   EXPECT_NEAR(expect_tree(t, m).expected_tau, 1.75, 1e-15);
   EXPECT_NEAR(optimize_tree(m, 2, 3, 2).value().expected_tau, 1.9, 1e-15);
 }
 
 TEST(Eagle2Tree, DefaultSettingsGiveA59NodeTreeOfDepthAtMost6) {
-  // EAGLE-2 defaults (drafts.json eagle2_dynamic_tree): total_token 60, depth 5, top_k 10.
+  // EAGLE-2 defaults (drafts.json eagle2_dynamic_tree): total_token 60, EAGLE depth 5 = 6 levels, top_k 10.
   const AcceptanceMatrix m = acceptance_from_alpha(0.7).value();
-  const Tree t = eagle2_tree(m, 60, 5, 10).value();
+  const Tree t = eagle2_tree(m, 60, 6, 10).value();
   EXPECT_EQ(t.size(), 59);
   EXPECT_LE(t.max_depth(), 6);
   EXPECT_TRUE(make_tree(t.choices()).ok());
@@ -82,10 +82,10 @@ TEST(Eagle2Tree, DefaultSettingsGiveA59NodeTreeOfDepthAtMost6) {
 
 TEST(Eagle2Tree, RejectsBadSettingsNamingTheField) {
   const AcceptanceMatrix m = acceptance_from_alpha(0.7).value();
-  EXPECT_EQ(eagle2_tree(m, 60, 5, 0).error().field, "top_k");
-  EXPECT_EQ(eagle2_tree(m, 60, 64, 10).error().field, "depth");
-  EXPECT_EQ(eagle2_tree(m, 1, 5, 10).error().field, "total_token");
-  EXPECT_EQ(eagle2_tree(m, 8, 1, 2).error().field, "total_token");  // 7 > 2 + 4 candidates
+  EXPECT_EQ(eagle2_tree(m, 60, 6, 0).error().field, "top_k");
+  EXPECT_EQ(eagle2_tree(m, 60, 65, 10).error().field, "depth");
+  EXPECT_EQ(eagle2_tree(m, 1, 6, 10).error().field, "total_token");
+  EXPECT_EQ(eagle2_tree(m, 8, 2, 2).error().field, "total_token");  // 7 > 2 + 4 candidates
 }
 
 }  // namespace

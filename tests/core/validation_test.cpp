@@ -183,15 +183,15 @@ TEST(Validation, SizesJustOutsideTheLimitsAreRefused) {
 }
 
 TEST(Validation, HugeNegativeAndFractionalIntegersAreRefused) {
-  EXPECT_TRUE(IsError("eval", R"({"batch": 2.5})", "batch", "must be an integer, got a number"));
-  EXPECT_TRUE(IsError("eval", R"({"batch": 1e300})", "batch", "must be an integer, got a number"));
+  EXPECT_TRUE(IsError("eval", R"({"batch": 2.5})", "batch", "enter a whole number, not a number"));
+  EXPECT_TRUE(IsError("eval", R"({"batch": 1e300})", "batch", "enter a whole number, not a number"));
   EXPECT_TRUE(IsError("eval", R"({"batch": 9223372036854775808})", "batch",
                       "must be an integer between 1 and 4096"));
   EXPECT_TRUE(IsError("eval", R"({"batch": -9223372036854775808})", "batch",
                       "must be between 1 and 4096, got -9223372036854775808"));
   // 2^64 does not fit any integer type; nlohmann reads it as a double.
   EXPECT_TRUE(IsError("eval", R"({"batch": 18446744073709551616})", "batch",
-                      "must be an integer, got a number"));
+                      "enter a whole number, not a number"));
   EXPECT_TRUE(IsError("tree-optimize", R"({"acceptance": {"alpha": 0.5}, "budget": 18446744073709551615})",
                       "budget", "must be in [1, 4096], got 4097"));
   EXPECT_TRUE(IsError("tree-optimize", R"({"acceptance": {"alpha": 0.5}, "budget": -9223372036854775808})",
@@ -301,10 +301,10 @@ TEST(Validation, UnknownKeysAreRefusedEverywhere) {
 }
 
 TEST(Validation, WrongTypesNameTheField) {
-  EXPECT_TRUE(IsError("eval", R"({"batch": "4"})", "batch", "must be an integer, got a string"));
-  EXPECT_TRUE(IsError("eval", R"({"batch": true})", "batch", "must be an integer, got a boolean"));
-  EXPECT_TRUE(IsError("eval", R"({"batch": null})", "batch", "must be an integer, got null"));
-  EXPECT_TRUE(IsError("eval", R"({"batch": [1]})", "batch", "must be an integer, got an array"));
+  EXPECT_TRUE(IsError("eval", R"({"batch": "4"})", "batch", "enter a whole number, not '4'"));
+  EXPECT_TRUE(IsError("eval", R"({"batch": true})", "batch", "enter a whole number, not a boolean"));
+  EXPECT_TRUE(IsError("eval", R"({"batch": null})", "batch", "enter a whole number, not null"));
+  EXPECT_TRUE(IsError("eval", R"({"batch": [1]})", "batch", "enter a whole number, not an array"));
   EXPECT_TRUE(IsError("eval", R"({"acceptance": {"per_position": [0.5, "x"]}})",
                       "acceptance.per_position[1]", "must be a number, got a string"));
   EXPECT_TRUE(IsError("eval", R"({"dtype": 16})", "dtype", "must be a string or an object {weights, kv}"));
@@ -430,16 +430,16 @@ TEST(Validation, QuotedUntrustedTextIsShortAndPrintable) {
 TEST(Validation, ExpensiveRequestsAreRefusedUpFront) {
   // tree-calibrate regenerates an EAGLE-2 tree ~1100 times: 64 + 63 * 64^2 = 258112
   // candidates per tree took 45 s before this limit.
-  EXPECT_TRUE(IsError("tree-calibrate", R"({"eagle2": {"total_token": 1025, "depth": 63, "top_k": 64}, "tau": 1.5})",
+  EXPECT_TRUE(IsError("tree-calibrate", R"({"eagle2": {"total_token": 1025, "depth": 64, "top_k": 64}, "tau": 1.5})",
                       "eagle2",
                       "calibrating regenerates the tree about 1100 times; 258112 candidates per "
-                      "tree (top_k + depth * top_k^2) is over the limit of 8000 (use a smaller "
+                      "tree (top_k + (depth - 1) * top_k^2) is over the limit of 8000 (use a smaller "
                       "depth or top_k)"));
   // 7 * 62^2 + 62 = 26970 candidates: 1.1 s native, a fuzzer timeout under sanitizers.
-  EXPECT_TRUE(IsError("tree-calibrate", R"({"tau": 4.81, "eagle2": {"total_token": 60, "depth": 7, "top_k": 62}})",
+  EXPECT_TRUE(IsError("tree-calibrate", R"({"tau": 4.81, "eagle2": {"total_token": 60, "depth": 8, "top_k": 62}})",
                       "eagle2",
                       "calibrating regenerates the tree about 1100 times; 26970 candidates per "
-                      "tree (top_k + depth * top_k^2) is over the limit of 8000 (use a smaller "
+                      "tree (top_k + (depth - 1) * top_k^2) is over the limit of 8000 (use a smaller "
                       "depth or top_k)"));
   // A 400 x 400 sweep grid is over 100000 points.
   json axes = json::array();

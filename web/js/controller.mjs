@@ -1,7 +1,16 @@
 // Wires the page: URL fragment -> config -> core -> views, and form edits -> core -> URL.
 // Views only draw; the core computes; this file decides what runs when.
-import { callJson, callText, describeError, hasCommand, SpecCalcError } from './api.mjs';
-import { currentFragment, decodeFragment, encodeConfig, writeFragment } from './state.mjs';
+import { callJson, callText, describeError, SpecCalcError } from './api.mjs';
+import {
+  currentFragment,
+  decodeFragment,
+  encodeConfig,
+  joinFragment,
+  splitFragment,
+  writeFragment,
+} from './state.mjs';
+import { CompareView } from './views/compare.mjs';
+import { wireConvert } from './views/convert.mjs';
 import { $, download } from './dom.mjs';
 import { InputsView } from './views/inputs.mjs';
 import { ResultsView, resultCsv } from './views/results.mjs';
@@ -13,13 +22,41 @@ import { initTheme } from './views/theme.mjs';
 import { onModeChange, startWorker } from './worker/client.mjs';
 
 // What a first visit shows: a common 7B chat model on an A100 with a small draft model.
-const STARTER = { target: 'llama2-chat-7b', hardware: 'a100-80gb-sxm', method: { family: 'sps' }, acceptance: { alpha: 0.7 } };
+const STARTER = {
+  target: 'llama2-chat-7b',
+  hardware: 'a100-80gb-sxm',
+  method: { family: 'sps' },
+  acceptance: { alpha: 0.7 },
+};
 // The example buttons under the header (index.html), in order.
 const EXAMPLES = [
-  { target: 'llama3-instruct-70b', hardware: 'h100-sxm', gpus: 4, method: { family: 'eagle2' }, acceptance: { alpha: 0.8 } },
-  { target: 'llama2-chat-7b', hardware: 'rtx-3090', runtime: 'hf-eager', method: { family: 'sps' }, acceptance: { alpha: 0.7 } },
-  { target: 'vicuna-7b-v1.3', hardware: 'a100-80gb-sxm', batch: 64, method: { family: 'pld' }, acceptance: { tau: 1.6 } },
-  { target: 'vicuna-7b-v1.3', hardware: 'a100-80gb-sxm', method: { family: 'medusa' }, acceptance: { tau: 2.5 } },
+  {
+    target: 'llama3-instruct-70b',
+    hardware: 'h100-sxm',
+    gpus: 4,
+    method: { family: 'eagle2' },
+    acceptance: { alpha: 0.8 },
+  },
+  {
+    target: 'llama2-chat-7b',
+    hardware: 'rtx-3090',
+    runtime: 'hf-eager',
+    method: { family: 'sps' },
+    acceptance: { alpha: 0.7 },
+  },
+  {
+    target: 'vicuna-7b-v1.3',
+    hardware: 'a100-80gb-sxm',
+    batch: 64,
+    method: { family: 'pld' },
+    acceptance: { tau: 1.6 },
+  },
+  {
+    target: 'vicuna-7b-v1.3',
+    hardware: 'a100-80gb-sxm',
+    method: { family: 'medusa' },
+    acceptance: { tau: 2.5 },
+  },
 ];
 const EDIT_DELAY_MS = 300;
 const CHART_DELAY_MS = 150;
@@ -61,11 +98,12 @@ function showBanner(text, kind = 'error') {
 }
 
 const state = {
-  config: null,   // last normalized config that evaluated
-  result: null,   // its result
+  config: null, // last normalized config that evaluated
+  result: null, // its result
   fragment: null, // the fragment this page wrote last
-  seq: 0,         // evaluation sequence number; stale answers are dropped
+  seq: 0, // evaluation sequence number; stale answers are dropped
   lists: null,
+  compare: null, // the scenario compared against: {config, result, fragment}, or null
 };
 
 const inputs = new InputsView($('#inputs'), onEdit);
@@ -74,10 +112,41 @@ const charts = new ChartsView(document);
 const tree = new TreeView($('#tree-view'));
 const tables = new TablesView($('#data-view'), { onUse: applyConfig, busy });
 const sizing = new SizingView($('#sizing-view'), { onApply: applyConfig });
+const compare = new CompareView($('#compare'), {
+  onStart: startCompare,
+  onStop: stopCompare,
+  onSwap: swapCompare,
+});
+
+// Compare: the scenario on screen becomes "A" (kept), edits go on as "B"; both are in the link.
+async function setCompare(config) {
+  if (!config) {
+    state.compare = null;
+    return;
+  }
+  const result = await callJson('eval', config);
+  state.compare = { config: result.config, result, fragment: await encodeConfig(result.config) };
+}
+async function startCompare() {
+  if (!state.config) return;
+  await setCompare(state.config);
+  await evaluate(state.config, { force: true });
+}
+async function stopCompare() {
+  state.compare = null;
+  if (state.config) await evaluate(state.config, { force: true });
+}
+async function swapCompare() {
+  if (!state.compare) return;
+  const other = state.compare.config;
+  await setCompare(state.config);
+  await evaluate(other, { force: true });
+}
 
 // Evaluates a config. On success everything is redrawn and the URL updated; on failure the
 // core's message goes beside its field and the last good result stays, marked stale.
-async function evaluate(config, { force = false, writeUrl = true } = {}) {
+// url: 'push' (a user's edit: Back undoes it), 'replace' (a link opened as is) or 'none'.
+async function evaluate(config, { force = false, url = 'push' } = {}) {
   const seq = ++state.seq;
   const done = busy();
   try {
@@ -86,14 +155,16 @@ async function evaluate(config, { force = false, writeUrl = true } = {}) {
     if (seq !== state.seq) return null;
     state.config = result.config;
     state.result = result;
-    state.fragment = fragment;
-    if (writeUrl) writeFragment(fragment);
+    state.fragment = joinFragment(fragment, state.compare && state.compare.fragment);
+    if (url !== 'none') writeFragment(state.fragment, { push: url === 'push' });
     inputs.clearErrors();
     inputs.tauHint = Number(result.tau.toFixed(2));
     inputs.show(result.config, { force });
+    inputs.showEngine(result.engine);
     results.show(result);
     results.setStale(false);
     root.dataset.fragment = fragment;
+    compare.show(state.compare, result);
     showEngines(result.config, seq);
     scheduleCharts();
     return result;
@@ -114,10 +185,6 @@ async function evaluate(config, { force = false, writeUrl = true } = {}) {
 // Engine settings that reproduce the current method (the core's export command).
 async function showEngines(config, seq) {
   try {
-    if (!(await hasCommand('export'))) {
-      results.showEngines(null);
-      return;
-    }
     const exp = await callJson('export', config);
     if (seq === state.seq) results.showEngines(exp);
   } catch (e) {
@@ -132,12 +199,24 @@ function onEdit({ field, immediate }) {
   // A family or acceptance-mode switch must be read as such even if a text edit is pending.
   if (lastEditField !== 'method.family' && lastEditField !== 'acceptance') lastEditField = field;
   else if (field === 'method.family' || field === 'acceptance') lastEditField = field;
-  editTimer = setTimeout(() => {
-    const changed = lastEditField;
-    lastEditField = null;
-    showBanner('');
-    evaluate(inputs.read(changed));
-  }, immediate ? 0 : EDIT_DELAY_MS);
+  editTimer = setTimeout(
+    () => {
+      const changed = lastEditField;
+      lastEditField = null;
+      showBanner('');
+      let config;
+      try {
+        config = inputs.read(changed);
+      } catch (e) {
+        // The form itself could not be read (a custom JSON box that does not parse).
+        inputs.showError(e);
+        results.setStale(state.result !== null);
+        return;
+      }
+      evaluate(config);
+    },
+    immediate ? 0 : EDIT_DELAY_MS,
+  );
 }
 
 // Replaces the whole state (a new link, an imported file, a published row).
@@ -149,13 +228,16 @@ async function applyConfig(config) {
 async function openFragment(fragment) {
   const done = busy();
   try {
-    const config = await decodeFragment(fragment);
-    await applyConfig(config);
+    const { main, other } = splitFragment(fragment);
+    const config = await decodeFragment(main);
+    await setCompare(other === null ? null : await decodeFragment(other));
+    showBanner('');
+    await evaluate(config, { force: true, url: 'replace' });
   } catch (e) {
     // A link that cannot be opened: say why, keep (or load) a working calculator, and leave
     // the address bar alone until the user edits something.
     showBanner(`This link could not be opened — ${describeError(e)}`);
-    if (!state.result) await evaluate(await starterConfig(), { force: true, writeUrl: false });
+    if (!state.result) await evaluate(await starterConfig(), { force: true, url: 'none' });
     if (e instanceof SpecCalcError) inputs.showError(e);
   } finally {
     done();
@@ -248,13 +330,17 @@ function wireSharing() {
       showBanner(`Share link: ${location.href}`, 'info');
       button.textContent = 'Link shown above';
     }
-    setTimeout(() => { button.textContent = 'Copy link'; }, 2000);
+    setTimeout(() => {
+      button.textContent = 'Copy link';
+    }, 2000);
   });
   $('#export-config').addEventListener('click', () => {
-    if (state.config) download('speccalc-config.json', `${JSON.stringify(state.config, null, 2)}\n`);
+    if (state.config)
+      download('speccalc-config.json', `${JSON.stringify(state.config, null, 2)}\n`);
   });
   $('#export-result-json').addEventListener('click', () => {
-    if (state.result) download('speccalc-result.json', `${JSON.stringify(state.result, null, 2)}\n`);
+    if (state.result)
+      download('speccalc-result.json', `${JSON.stringify(state.result, null, 2)}\n`);
   });
   $('#export-result-csv').addEventListener('click', () => {
     if (state.result) download('speccalc-result.csv', resultCsv(state.result), 'text/csv');
@@ -270,6 +356,29 @@ function wireSharing() {
       await applyConfig(config);
     } catch (err) {
       showBanner(`The file could not be imported — ${describeError(err)}`);
+    }
+  });
+}
+
+// Paste a vLLM --speculative-config or SGLang flags: the core's import-engine turns them into
+// a config (on top of the current one), which then evaluates like any other edit.
+function wireImport() {
+  const form = $('#import-form');
+  const status = $('#import-status');
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      const out = await callJson('import-engine', {
+        engine: $('#i-engine').value,
+        text: $('#i-text').value,
+        config: state.config,
+      });
+      status.className = 'hint';
+      status.textContent = ['Imported.', ...out.notes].join(' ');
+      await applyConfig(out.config);
+    } catch (err) {
+      status.className = 'field-error';
+      status.textContent = describeError(err);
     }
   });
 }
@@ -308,17 +417,23 @@ async function main() {
   });
   wireSharing();
   wireExamples();
+  wireImport();
+  wireConvert($('#inputs'), { current: () => state.config, apply: applyConfig });
   const done = busy('Loading the calculator…');
   try {
     state.lists = await loadLists();
     inputs.setPresets(state.lists);
     const fragment = currentFragment();
     if (fragment) await openFragment(fragment);
-    else await evaluate(await starterConfig(), { force: true });
-    window.addEventListener('hashchange', () => {
+    else await evaluate(await starterConfig(), { force: true, url: 'replace' });
+    // A pasted link (hashchange) or Back / Forward through edits (popstate): show that state.
+    const follow = () => {
       const f = currentFragment();
       if (f && f !== state.fragment) openFragment(f);
-    });
+    };
+    window.addEventListener('hashchange', follow);
+    window.addEventListener('popstate', follow);
+    // The published table (1.1 MB) and the full module load when their section is first shown.
     whenShown($('#data-view'), () => tables.init().then(() => {
       tablesLoaded = true;
       if (state.result) scheduleCharts();

@@ -7,7 +7,8 @@ export function el(tag, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === 'text') node.textContent = String(value);
     else if (key === 'class') node.className = value;
-    else if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value);
+    else if (key.startsWith('on') && typeof value === 'function')
+      node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, value === true ? '' : String(value));
   }
   for (const child of children.flat()) {

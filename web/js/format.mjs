@@ -4,6 +4,7 @@
 //   tau      2 decimals                (3.20)
 //   tokens/s 1 decimal below 1000, else grouped integer
 //   time, bytes, FLOPs: 3 significant digits with an SI prefix
+//   memory in GB: 3 significant digits (65.7 GB)
 
 export function speedup(x) {
   return `${x.toFixed(2)}×`;
@@ -18,8 +19,15 @@ export function rate(x) {
 }
 
 const PREFIXES = [
-  [1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k'], [1, ''],
-  [1e-3, 'm'], [1e-6, 'µ'], [1e-9, 'n'],
+  [1e15, 'P'],
+  [1e12, 'T'],
+  [1e9, 'G'],
+  [1e6, 'M'],
+  [1e3, 'k'],
+  [1, ''],
+  [1e-3, 'm'],
+  [1e-6, 'µ'],
+  [1e-9, 'n'],
 ];
 
 export function si(x, unit) {
@@ -46,6 +54,12 @@ export function bytes(x) {
 
 export function flops(x) {
   return si(x, 'FLOP');
+}
+
+// Memory the core reports in GB (1e9 bytes): 3 significant digits ("65.7 GB", not
+// 65.662895616); below 1 GB in MB or kB ("13.8 MB", not 0.0138 GB).
+export function gb(x) {
+  return x >= 1 || x === 0 ? `${sig3(x)} GB` : si(x * 1e9, 'B');
 }
 
 export function intensity(x) {

@@ -13,7 +13,9 @@ export function currentFragment() {
 
 export async function decodeFragment(fragment) {
   if (fragment.length > MAX_FRAGMENT_CHARS) {
-    const e = new Error(`the link is ${fragment.length} characters; the limit is ${MAX_FRAGMENT_CHARS}`);
+    const e = new Error(
+      `the link is ${fragment.length} characters; the limit is ${MAX_FRAGMENT_CHARS}`,
+    );
     e.field = '';
     throw e;
   }
@@ -25,11 +27,29 @@ export async function encodeConfig(config) {
   return link.startsWith('#') ? link.slice(1) : link;
 }
 
-// Replace (not push) so editing a field does not fill the history; replaceState fires no
-// hashchange, so the page only reacts to fragments it did not write itself.
-export function writeFragment(fragment) {
+// Each edit pushes one history entry (the controller debounces typing into one edit), so Back
+// and Forward step through edits; opening a link or the first load replaces. Neither fires
+// hashchange, so the page only reacts to fragments it did not write itself (and to popstate).
+export function writeFragment(fragment, { push = false } = {}) {
   if (currentFragment() === fragment) return;
-  history.replaceState(null, '', `#${fragment}`);
+  if (push) history.pushState(null, '', `#${fragment}`);
+  else history.replaceState(null, '', `#${fragment}`);
+}
+
+// A comparison holds two scenarios in one link: the one being edited, then "&compare&" and the
+// other's own v=1 link (each half is a link the core reads alone; a v=1 link never contains
+// "&compare&", since every key has a value). Old one-scenario links are unchanged.
+const COMPARE = '&compare&';
+
+export function splitFragment(fragment) {
+  const i = fragment.indexOf(COMPARE);
+  return i < 0
+    ? { main: fragment, other: null }
+    : { main: fragment.slice(0, i), other: fragment.slice(i + COMPARE.length) };
+}
+
+export function joinFragment(main, other) {
+  return other ? `${main}${COMPARE}${other}` : main;
 }
 
 export function shareUrl() {

@@ -43,7 +43,11 @@ export class ChartSlot {
     }
     const axes = themeAxes();
     opts.axes = (opts.axes || []).map((a) => ({ ...axes, ...a }));
-    this.plot = new globalThis.uPlot({ width: this.width(), height: this.height(), ...opts }, data, this.body);
+    this.plot = new globalThis.uPlot(
+      { width: this.width(), height: this.height(), ...opts },
+      data,
+      this.body,
+    );
     this.figure.dataset.points = String(data[0].length);
   }
 
@@ -58,6 +62,47 @@ export class ChartSlot {
     this.note.textContent = text || '';
   }
 
+  // The plotted values as a table under the chart, so they are reachable by keyboard, touch and
+  // screen readers, not only by hovering. rows: arrays of display strings, one per point.
+  setTable(headers, rows) {
+    let box = $('.chart-values', this.figure);
+    if (!box) {
+      box = el(
+        'details',
+        { class: 'chart-values', 'data-testid': 'chart-values' },
+        el('summary', { text: 'Values' }),
+        el('div', {
+          class: 'table-wrap',
+          tabindex: '0',
+          role: 'region',
+          'aria-label': 'Chart values',
+        }),
+      );
+      this.figure.append(box);
+    }
+    const wrap = clear($('.table-wrap', box));
+    wrap.append(
+      el(
+        'table',
+        {},
+        el('thead', {}, el('tr', {}, ...headers.map((h) => el('th', { scope: 'col', text: h })))),
+        el(
+          'tbody',
+          {},
+          ...rows.map((r) =>
+            el(
+              'tr',
+              {},
+              ...r.map((c, i) =>
+                i === 0 ? el('th', { scope: 'row', text: c }) : el('td', { text: c }),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
   // JSON and CSV export of what the chart shows (rows: objects with the same keys).
   setExport(name, rows) {
     if (!this.actions) return;
@@ -66,8 +111,19 @@ export class ChartSlot {
     const keys = Object.keys(rows[0]);
     const csv = `${keys.join(',')}\n${rows.map((r) => keys.map((k) => csvCell(r[k] ?? '')).join(',')).join('\n')}\n`;
     this.actions.append(
-      el('button', { type: 'button', text: 'JSON', 'aria-label': `Export ${name} as JSON`, onclick: () => download(`speccalc-${name}.json`, JSON.stringify(rows, null, 2)) }),
-      el('button', { type: 'button', text: 'CSV', 'aria-label': `Export ${name} as CSV`, onclick: () => download(`speccalc-${name}.csv`, csv, 'text/csv') }));
+      el('button', {
+        type: 'button',
+        text: 'JSON',
+        'aria-label': `Export ${name} as JSON`,
+        onclick: () => download(`speccalc-${name}.json`, JSON.stringify(rows, null, 2)),
+      }),
+      el('button', {
+        type: 'button',
+        text: 'CSV',
+        'aria-label': `Export ${name} as CSV`,
+        onclick: () => download(`speccalc-${name}.csv`, csv, 'text/csv'),
+      }),
+    );
   }
 }
 
@@ -75,24 +131,26 @@ export class ChartSlot {
 export function markerPlugin(getX, label, cssVar = '--bad') {
   return {
     hooks: {
-      draw: [(u) => {
-        const x = getX();
-        if (x === null || x === undefined) return;
-        const left = u.valToPos(x, 'x', true);
-        const { ctx } = u;
-        ctx.save();
-        ctx.strokeStyle = color(cssVar);
-        ctx.fillStyle = color(cssVar);
-        ctx.setLineDash([6, 4]);
-        ctx.lineWidth = 1.5 * devicePixelRatio;
-        ctx.beginPath();
-        ctx.moveTo(left, u.bbox.top);
-        ctx.lineTo(left, u.bbox.top + u.bbox.height);
-        ctx.stroke();
-        ctx.font = `${12 * devicePixelRatio}px system-ui, sans-serif`;
-        ctx.fillText(label, left + 4 * devicePixelRatio, u.bbox.top + 14 * devicePixelRatio);
-        ctx.restore();
-      }],
+      draw: [
+        (u) => {
+          const x = getX();
+          if (x === null || x === undefined) return;
+          const left = u.valToPos(x, 'x', true);
+          const { ctx } = u;
+          ctx.save();
+          ctx.strokeStyle = color(cssVar);
+          ctx.fillStyle = color(cssVar);
+          ctx.setLineDash([6, 4]);
+          ctx.lineWidth = 1.5 * devicePixelRatio;
+          ctx.beginPath();
+          ctx.moveTo(left, u.bbox.top);
+          ctx.lineTo(left, u.bbox.top + u.bbox.height);
+          ctx.stroke();
+          ctx.font = `${12 * devicePixelRatio}px system-ui, sans-serif`;
+          ctx.fillText(label, left + 4 * devicePixelRatio, u.bbox.top + 14 * devicePixelRatio);
+          ctx.restore();
+        },
+      ],
     },
   };
 }
@@ -102,23 +160,25 @@ export function markerPlugin(getX, label, cssVar = '--bad') {
 export function dotsPlugin(points, cssVar = '--c2') {
   return {
     hooks: {
-      draw: [(u) => {
-        const { ctx } = u;
-        ctx.save();
-        ctx.fillStyle = color(cssVar);
-        ctx.strokeStyle = color('--panel');
-        ctx.lineWidth = devicePixelRatio;
-        for (const p of points) {
-          const cx = u.valToPos(p.x, 'x', true);
-          const cy = u.valToPos(p.y, 'y', true);
-          if (!Number.isFinite(cx) || !Number.isFinite(cy)) continue;
-          ctx.beginPath();
-          ctx.arc(cx, cy, 4.5 * devicePixelRatio, 0, 2 * Math.PI);
-          ctx.fill();
-          ctx.stroke();
-        }
-        ctx.restore();
-      }],
+      draw: [
+        (u) => {
+          const { ctx } = u;
+          ctx.save();
+          ctx.fillStyle = color(cssVar);
+          ctx.strokeStyle = color('--panel');
+          ctx.lineWidth = devicePixelRatio;
+          for (const p of points) {
+            const cx = u.valToPos(p.x, 'x', true);
+            const cy = u.valToPos(p.y, 'y', true);
+            if (!Number.isFinite(cx) || !Number.isFinite(cy)) continue;
+            ctx.beginPath();
+            ctx.arc(cx, cy, 4.5 * devicePixelRatio, 0, 2 * Math.PI);
+            ctx.fill();
+            ctx.stroke();
+          }
+          ctx.restore();
+        },
+      ],
     },
   };
 }
@@ -142,19 +202,21 @@ export function rangeWith(points, pad = 0.08) {
 export function oneLine(scale = 'y') {
   return {
     hooks: {
-      draw: [(u) => {
-        const y = u.valToPos(1, scale, true);
-        if (!Number.isFinite(y) || y < u.bbox.top || y > u.bbox.top + u.bbox.height) return;
-        const { ctx } = u;
-        ctx.save();
-        ctx.strokeStyle = color('--fg-muted');
-        ctx.setLineDash([4, 4]);
-        ctx.beginPath();
-        ctx.moveTo(u.bbox.left, y);
-        ctx.lineTo(u.bbox.left + u.bbox.width, y);
-        ctx.stroke();
-        ctx.restore();
-      }],
+      draw: [
+        (u) => {
+          const y = u.valToPos(1, scale, true);
+          if (!Number.isFinite(y) || y < u.bbox.top || y > u.bbox.top + u.bbox.height) return;
+          const { ctx } = u;
+          ctx.save();
+          ctx.strokeStyle = color('--fg-muted');
+          ctx.setLineDash([4, 4]);
+          ctx.beginPath();
+          ctx.moveTo(u.bbox.left, y);
+          ctx.lineTo(u.bbox.left + u.bbox.width, y);
+          ctx.stroke();
+          ctx.restore();
+        },
+      ],
     },
   };
 }

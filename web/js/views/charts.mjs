@@ -23,13 +23,25 @@ function roofsOf(result) {
   if (!r) return null;
   const pos = (x) => typeof x === 'number' && x > 0;
   const roofs = [];
-  if (pos(r.peak_flops_per_s) && pos(r.bandwidth_bytes_per_s)) roofs.push({ label: 'Roof, datasheet', peak: r.peak_flops_per_s, bw: r.bandwidth_bytes_per_s, dash: [6, 4] });
-  if (pos(r.effective_flops_per_s) && pos(r.effective_bandwidth_bytes_per_s)) roofs.push({ label: 'Roof, effective', peak: r.effective_flops_per_s, bw: r.effective_bandwidth_bytes_per_s, dash: [] });
+  if (pos(r.peak_flops_per_s) && pos(r.bandwidth_bytes_per_s))
+    roofs.push({
+      label: 'Roof, datasheet',
+      peak: r.peak_flops_per_s,
+      bw: r.bandwidth_bytes_per_s,
+      dash: [6, 4],
+    });
+  if (pos(r.effective_flops_per_s) && pos(r.effective_bandwidth_bytes_per_s))
+    roofs.push({
+      label: 'Roof, effective',
+      peak: r.effective_flops_per_s,
+      bw: r.effective_bandwidth_bytes_per_s,
+      dash: [],
+    });
   return roofs.length ? { roofs, ridge: r.ridge_point_flops_per_byte, raw: r } : null;
 }
 
 function achieved(p) {
-  return p.achieved_flops_per_s ?? (p.time_s > 0 ? p.flops / p.time_s : null);
+  return p.achieved_flops_per_s;
 }
 
 export class ChartsView {
@@ -43,7 +55,11 @@ export class ChartsView {
 
   showRoofline(result) {
     const slot = this.roofline;
-    const pts = [['baseline', 'AR (baseline)', '--c1'], ['draft', 'Draft', '--c2'], ['verify', 'Verify', '--c3']]
+    const pts = [
+      ['baseline', 'AR (baseline)', '--c1'],
+      ['draft', 'Draft', '--c2'],
+      ['verify', 'Verify', '--c3'],
+    ]
       .map(([key, label, c]) => ({ key, label, c, p: result[key] }))
       .filter(({ p }) => p && p.bound !== 'none' && p.arithmetic_intensity > 0 && achieved(p) > 0);
     if (!pts.length) {
@@ -62,26 +78,62 @@ export class ChartsView {
     const series = [{ label: 'FLOP/B' }];
     for (const r of roof ? roof.roofs : []) {
       data.push(x.map((v) => Math.min(r.peak, v * r.bw)));
-      series.push({ label: r.label, stroke: color('--fg-muted'), width: 1.5, dash: r.dash, points: { show: false }, value: (u, v) => (v == null ? '—' : fmt.si(v, 'FLOP/s')) });
+      series.push({
+        label: r.label,
+        stroke: color('--fg-muted'),
+        width: 1.5,
+        dash: r.dash,
+        points: { show: false },
+        value: (u, v) => (v == null ? '—' : fmt.si(v, 'FLOP/s')),
+      });
     }
     for (const { p, label, c } of pts) {
       data.push(x.map((v) => (v === p.arithmetic_intensity ? achieved(p) : null)));
-      series.push({ label, stroke: color(c), fill: color(c), width: 0, paths: () => null, points: { show: true, size: 12, fill: color(c) }, value: (u, v) => (v == null ? '—' : fmt.si(v, 'FLOP/s')) });
+      series.push({
+        label,
+        stroke: color(c),
+        fill: color(c),
+        width: 0,
+        paths: () => null,
+        points: { show: true, size: 12, fill: color(c) },
+        value: (u, v) => (v == null ? '—' : fmt.si(v, 'FLOP/s')),
+      });
     }
-    slot.draw({
-      series,
-      scales: { x: { time: false, distr: 3 }, y: { distr: 3 } },
-      axes: [
-        { label: 'Arithmetic intensity, FLOP/byte', values: (u, vals) => vals.map((v) => fmt.plain(v)) },
-        { label: 'Achieved FLOP/s', size: 70, values: (u, vals) => vals.map((v) => fmt.si(v, '')) },
-      ],
-      cursor: { points: { size: 10 } },
-    }, data);
+    slot.draw(
+      {
+        series,
+        scales: { x: { time: false, distr: 3 }, y: { distr: 3 } },
+        axes: [
+          {
+            label: 'Arithmetic intensity, FLOP/byte',
+            values: (u, vals) => vals.map((v) => fmt.plain(v)),
+          },
+          {
+            label: 'Achieved FLOP/s',
+            size: 70,
+            values: (u, vals) => vals.map((v) => fmt.si(v, '')),
+          },
+        ],
+        cursor: { points: { size: 10 } },
+      },
+      data,
+    );
     slot.figure.dataset.roofs = String(roof ? roof.roofs.length : 0);
+    slot.setTable(
+      ['Pass', 'Arithmetic intensity', 'Achieved FLOP/s', 'Bound'],
+      pts.map(({ p, label }) => [
+        label,
+        fmt.intensity(p.arithmetic_intensity),
+        fmt.si(achieved(p), 'FLOP/s'),
+        p.bound,
+      ]),
+    );
     const r = roof && roof.raw;
-    slot.setNote(r
-      ? `Datasheet roof: ${fmt.si(r.bandwidth_bytes_per_s, 'B/s')}, ${fmt.si(r.peak_flops_per_s, 'FLOP/s')}. Effective roof (this runtime): ${fmt.si(r.effective_bandwidth_bytes_per_s, 'B/s')}, ${fmt.si(r.effective_flops_per_s, 'FLOP/s')}; ridge at ${fmt.plain(r.ridge_point_flops_per_byte)} FLOP/byte. Points sit below the roof by the per-pass overheads.`
-      : 'Achieved FLOP/s of each pass (this core build does not report the GPU roof).');
+    slot.setNote(
+      r
+        ? `Datasheet roof: ${fmt.si(r.bandwidth_bytes_per_s, 'B/s')}, ${fmt.si(r.peak_flops_per_s, 'FLOP/s')}. Effective roof (this runtime): ${fmt.si(r.effective_bandwidth_bytes_per_s, 'B/s')}, ${fmt.si(r.effective_flops_per_s, 'FLOP/s')}; ridge at ${fmt.plain(r.ridge_point_flops_per_byte)} FLOP/byte. Points sit below the roof by the per-pass overheads.`
+        : 'Achieved FLOP/s of each pass (this core build does not report the GPU roof).',
+    );
   }
 
   // measured: published rows for this model ({family, speedup, config, label}); the rows of this
@@ -108,25 +160,72 @@ export class ChartsView {
     const dots = measuredDots(measured, family, (c) => c.method[axis]);
     slot.figure.dataset.measured = String(dots.length);
     const xs = [...x, ...dots.map((d) => d.x)];
-    slot.draw({
-      series: [
-        { label: axis },
-        { label: 'Speedup', stroke: color('--c1'), width: 2, points: { show: true, size: 6 }, value: (u, v) => (v == null ? '—' : fmt.speedup(v)) },
-        { label: 'τ', stroke: color('--c3'), width: 1.5, dash: [5, 4], scale: 'tau', value: (u, v) => (v == null ? '—' : fmt.tau(v)) },
-      ],
-      scales: { x: { time: false, range: [Math.min(...xs) - 0.5, Math.max(...xs) + 0.5] }, y: { range: rangeWith(dots) } },
-      axes: [
-        { label: axis === 'k' ? 'k, drafted tokens per cycle' : `${axis}` },
-        { label: 'Speedup ×' },
-        { label: 'τ', side: 1, scale: 'tau', grid: { show: false } },
-      ],
-      plugins: [...(typeof current === 'number' ? [markerPlugin(() => current, 'current', '--accent')] : []), dotsPlugin(dots)],
-    }, [x, points.map((p) => p.result.speedup), points.map((p) => p.result.tau)]);
+    slot.draw(
+      {
+        series: [
+          { label: axis },
+          {
+            label: 'Speedup',
+            stroke: color('--c1'),
+            width: 2,
+            points: { show: true, size: 6 },
+            value: (u, v) => (v == null ? '—' : fmt.speedup(v)),
+          },
+          {
+            label: 'τ',
+            stroke: color('--c3'),
+            width: 1.5,
+            dash: [5, 4],
+            scale: 'tau',
+            value: (u, v) => (v == null ? '—' : fmt.tau(v)),
+          },
+        ],
+        scales: {
+          x: { time: false, range: [Math.min(...xs) - 0.5, Math.max(...xs) + 0.5] },
+          y: { range: rangeWith(dots) },
+        },
+        axes: [
+          { label: axis === 'k' ? 'k, drafted tokens per cycle' : `${axis}` },
+          { label: 'Speedup ×' },
+          { label: 'τ', side: 1, scale: 'tau', grid: { show: false } },
+        ],
+        plugins: [
+          ...(typeof current === 'number'
+            ? [markerPlugin(() => current, 'current', '--accent')]
+            : []),
+          dotsPlugin(dots),
+        ],
+      },
+      [x, points.map((p) => p.result.speedup), points.map((p) => p.result.tau)],
+    );
     const best = points.reduce((a, b) => (b.result.speedup > a.result.speedup ? b : a));
-    slot.setNote(`Best on this grid: ${axis} = ${best.value} (${fmt.speedup(best.result.speedup)}).${measuredNote(dots)}`);
-    slot.setExport(`sweep-${axis}`, points.map((p) => ({ [axis]: p.value, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s })));
+    slot.setNote(
+      `Best on this grid: ${axis} = ${best.value} (${fmt.speedup(best.result.speedup)}).${measuredNote(dots)}`,
+    );
+    slot.setTable(
+      [axis, 'Speedup', 'τ', 'Fits in memory'],
+      points.map((p) => [
+        String(p.value),
+        fmt.speedup(p.result.speedup),
+        fmt.tau(p.result.tau),
+        p.result.fits_in_memory ? 'yes' : 'no',
+      ]),
+    );
+    slot.setExport(
+      `sweep-${axis}`,
+      points.map((p) => ({
+        ...setupOf(config),
+        [axis]: p.value,
+        fits_in_memory: p.result.fits_in_memory,
+        speedup: p.result.speedup,
+        tau: p.result.tau,
+        tokens_per_s: p.result.tokens_per_s,
+      })),
+    );
   }
 
+  // Points the core marks infeasible (they do not fit in memory) are dropped from the lines and
+  // named in the note; the break-even batch is the sweep's own `break_even_batch`.
   async showBatch(config, measured = []) {
     const slot = this.batch;
     const raw = await sweep(config, 'batch', BATCHES);
@@ -138,35 +237,99 @@ export class ChartsView {
       slot.setNote('No valid point in the sweep.');
       return;
     }
-    // The break-even batch is the first swept batch where speculation stops paying (speedup < 1).
-    const firstLoss = points.find((p) => p.result.speedup < 1);
-    const breakEven = raw.meta?.break_even_batch ?? (firstLoss ? firstLoss.value : null);
-    const thr = (r) => r.throughput_tokens_per_s ?? r.tokens_per_s;
-    const baseThr = (r) => r.baseline_throughput_tokens_per_s ?? r.baseline_tokens_per_s;
-    slot.draw({
-      series: [
-        { label: 'batch' },
-        { label: 'Speedup', stroke: color('--c1'), width: 2, points: { show: true, size: 6 }, value: (u, v) => (v == null ? '—' : fmt.speedup(v)) },
-        { label: 'Tokens/s, speculative', stroke: color('--c2'), width: 1.5, scale: 'tps', value: (u, v) => (v == null ? '—' : fmt.rate(v)) },
-        { label: 'Tokens/s, plain', stroke: color('--c3'), width: 1.5, dash: [5, 4], scale: 'tps', value: (u, v) => (v == null ? '—' : fmt.rate(v)) },
+    const fits = (p) => p.result.fits_in_memory;
+    const breakEven = raw.meta.break_even_batch ?? null;
+    const tooBig = points.filter((p) => !fits(p)).map((p) => p.value);
+    const shown = (f) => points.map((p) => (fits(p) ? f(p.result) : null));
+    slot.draw(
+      {
+        series: [
+          { label: 'batch' },
+          {
+            label: 'Speedup',
+            stroke: color('--c1'),
+            width: 2,
+            points: { show: true, size: 6 },
+            value: (u, v) => (v == null ? '—' : fmt.speedup(v)),
+          },
+          {
+            label: 'Tokens/s, speculative',
+            stroke: color('--c2'),
+            width: 1.5,
+            scale: 'tps',
+            value: (u, v) => (v == null ? '—' : fmt.rate(v)),
+          },
+          {
+            label: 'Tokens/s, plain',
+            stroke: color('--c3'),
+            width: 1.5,
+            dash: [5, 4],
+            scale: 'tps',
+            value: (u, v) => (v == null ? '—' : fmt.rate(v)),
+          },
+        ],
+        scales: { x: { time: false, distr: 3, log: 2 }, y: { range: rangeWith(dots) }, tps: {} },
+        axes: [
+          { label: 'Batch', values: (u, vals) => vals.map((v) => fmt.plain(v)) },
+          { label: 'Speedup ×' },
+          {
+            label: 'Tokens/s',
+            side: 1,
+            scale: 'tps',
+            size: 60,
+            grid: { show: false },
+            values: (u, vals) => vals.map((v) => fmt.si(v, '')),
+          },
+        ],
+        plugins: [
+          markerPlugin(() => breakEven, 'break-even', '--bad'),
+          markerPlugin(() => tooBig[0] ?? null, 'does not fit', '--warn'),
+          markerPlugin(() => config.batch, 'current', '--accent'),
+          dotsPlugin(dots),
+        ],
+      },
+      [
+        points.map((p) => p.value),
+        shown((r) => r.speedup),
+        shown((r) => r.tokens_per_s),
+        shown((r) => r.baseline_tokens_per_s),
       ],
-      scales: { x: { time: false, distr: 3, log: 2 }, y: { range: rangeWith(dots) }, tps: {} },
-      axes: [
-        { label: 'Batch', values: (u, vals) => vals.map((v) => fmt.plain(v)) },
-        { label: 'Speedup ×' },
-        { label: 'Tokens/s', side: 1, scale: 'tps', size: 60, grid: { show: false }, values: (u, vals) => vals.map((v) => fmt.si(v, '')) },
-      ],
-      plugins: [
-        markerPlugin(() => breakEven, 'break-even', '--bad'),
-        markerPlugin(() => config.batch, 'current', '--accent'),
-        dotsPlugin(dots),
-      ],
-    }, [points.map((p) => p.value), points.map((p) => p.result.speedup), points.map((p) => thr(p.result)), points.map((p) => baseThr(p.result) ?? null)]);
+    );
     slot.figure.dataset.breakEven = breakEven === null ? 'none' : String(breakEven);
-    slot.setNote(`${breakEven === null
-      ? `Speculation pays off at every batch up to ${points[points.length - 1].value}.`
-      : `Break-even: speculation stops paying off at batch ${breakEven} on this grid.`}${measuredNote(dots)}`);
-    slot.setExport('sweep-batch', points.map((p) => ({ batch: p.value, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s, baseline_tokens_per_s: p.result.baseline_tokens_per_s })));
+    slot.figure.dataset.infeasible = tooBig.join(',');
+    const fitting = points.filter(fits);
+    const pays =
+      breakEven === null
+        ? fitting.length
+          ? `Speculation pays off at every batch that fits, up to ${fitting[fitting.length - 1].value}.`
+          : ''
+        : `Break-even: speculation stops paying off at batch ${breakEven} on this grid.`;
+    const memory = tooBig.length
+      ? ` From batch ${tooBig[0]} the setup does not fit in GPU memory (dropped from the chart).`
+      : '';
+    slot.setNote(`${pays}${memory}${measuredNote(dots)}`);
+    slot.setTable(
+      ['Batch', 'Speedup', 'Tokens/s, speculative', 'Tokens/s, plain', 'Fits in memory'],
+      points.map((p) => [
+        String(p.value),
+        fits(p) ? fmt.speedup(p.result.speedup) : '—',
+        fits(p) ? fmt.rate(p.result.tokens_per_s) : '—',
+        fmt.rate(p.result.baseline_tokens_per_s),
+        fits(p) ? 'yes' : 'no',
+      ]),
+    );
+    slot.setExport(
+      'sweep-batch',
+      points.map((p) => ({
+        ...setupOf(config),
+        batch: p.value,
+        fits_in_memory: p.result.fits_in_memory,
+        speedup: p.result.speedup,
+        tau: p.result.tau,
+        tokens_per_s: p.result.tokens_per_s,
+        baseline_tokens_per_s: p.result.baseline_tokens_per_s,
+      })),
+    );
   }
 
   // measured: [{family, speedup, label}] published rows for this model (may be empty).
@@ -183,33 +346,98 @@ export class ChartsView {
     const labels = points.map((p) => p.value);
     const measuredBy = new Map();
     for (const m of measured) {
-      if (!measuredBy.has(m.family) || measuredBy.get(m.family) < m.speedup) measuredBy.set(m.family, m.speedup);
+      if (!measuredBy.has(m.family) || measuredBy.get(m.family) < m.speedup)
+        measuredBy.set(m.family, m.speedup);
     }
-    const bars = globalThis.uPlot && globalThis.uPlot.paths && globalThis.uPlot.paths.bars
-      ? globalThis.uPlot.paths.bars({ size: [0.6, 60] }) : undefined;
+    const bars =
+      globalThis.uPlot && globalThis.uPlot.paths && globalThis.uPlot.paths.bars
+        ? globalThis.uPlot.paths.bars({ size: [0.6, 60] })
+        : undefined;
     const series = [
       { label: 'family', value: (u, v) => (v == null ? '—' : labels[v]) },
-      { label: 'Predicted speedup', stroke: color('--c1'), fill: color('--c1-soft'), paths: bars, points: { show: false }, value: (u, v) => (v == null ? '—' : fmt.speedup(v)) },
+      {
+        label: 'Predicted speedup',
+        stroke: color('--c1'),
+        fill: color('--c1-soft'),
+        paths: bars,
+        points: { show: false },
+        value: (u, v) => (v == null ? '—' : fmt.speedup(v)),
+      },
     ];
     const data = [x, points.map((p) => p.result.speedup)];
     if (measuredBy.size) {
-      series.push({ label: 'Published (best row)', stroke: color('--c2'), width: 0, paths: () => null, points: { show: true, size: 10, fill: color('--c2') }, value: (u, v) => (v == null ? '—' : fmt.speedup(v)) });
+      series.push({
+        label: 'Published (best row)',
+        stroke: color('--c2'),
+        width: 0,
+        paths: () => null,
+        points: { show: true, size: 10, fill: color('--c2') },
+        value: (u, v) => (v == null ? '—' : fmt.speedup(v)),
+      });
       data.push(labels.map((f) => measuredBy.get(f) ?? null));
     }
-    slot.draw({
-      series,
-      scales: { x: { time: false, range: [-0.5, x.length - 0.5] }, y: { range: (u, min, max) => [0, Math.max(1.2, max * 1.1)] } },
-      axes: [
-        { label: 'Method family', splits: () => x, values: (u, vals) => vals.map((v) => labels[v] ?? ''), gap: 4 },
-        { label: 'Speedup ×' },
-      ],
-      plugins: [{ hooks: { draw: [(u) => drawOneLine(u)] } }],
-    }, data);
-    slot.setNote(measuredBy.size
-      ? 'Bars: predicted with each family\'s defaults and the acceptance above. Dots: the best published speedup for this model (on the GPU the source used).'
-      : 'Bars: predicted with each family\'s defaults and the acceptance above. The dashed line is 1× (no gain).');
-    slot.setExport('families', points.map((p) => ({ family: p.value, speedup: p.result.speedup, tau: p.result.tau, tokens_per_s: p.result.tokens_per_s, published_speedup: measuredBy.get(p.value) ?? '' })));
+    slot.draw(
+      {
+        series,
+        scales: {
+          x: { time: false, range: [-0.5, x.length - 0.5] },
+          y: { range: (u, min, max) => [0, Math.max(1.2, max * 1.1)] },
+        },
+        axes: [
+          {
+            label: 'Method family',
+            splits: () => x,
+            values: (u, vals) => vals.map((v) => labels[v] ?? ''),
+            gap: 4,
+          },
+          { label: 'Speedup ×' },
+        ],
+        plugins: [{ hooks: { draw: [(u) => drawOneLine(u)] } }],
+      },
+      data,
+    );
+    slot.setNote(
+      measuredBy.size
+        ? "Bars: predicted with each family's defaults and the acceptance above. Dots: the best published speedup for this model (on the GPU the source used)."
+        : "Bars: predicted with each family's defaults and the acceptance above. The dashed line is 1× (no gain).",
+    );
+    slot.setTable(
+      ['Family', 'Speedup', 'τ', 'Fits in memory', 'Published (best row)'],
+      points.map((p) => [
+        p.value,
+        fmt.speedup(p.result.speedup),
+        fmt.tau(p.result.tau),
+        p.result.fits_in_memory ? 'yes' : 'no',
+        measuredBy.has(p.value) ? fmt.speedup(measuredBy.get(p.value)) : '—',
+      ]),
+    );
+    slot.setExport(
+      'families',
+      points.map((p) => ({
+        ...setupOf(config),
+        family: p.value,
+        fits_in_memory: p.result.fits_in_memory,
+        speedup: p.result.speedup,
+        tau: p.result.tau,
+        tokens_per_s: p.result.tokens_per_s,
+        published_speedup: measuredBy.get(p.value) ?? '',
+      })),
+    );
   }
+}
+
+// The setup a chart's rows belong to, so an exported CSV says what it was computed for.
+function setupOf(config) {
+  const m = config.method;
+  return {
+    target: typeof config.target === 'string' ? config.target : 'custom',
+    hardware: typeof config.hardware === 'string' ? config.hardware : 'custom',
+    gpus: config.gpus,
+    engine: typeof config.runtime === 'string' ? config.runtime : config.runtime.profile,
+    batch: config.batch,
+    context: config.context,
+    method: m.family,
+  };
 }
 
 // Published rows of this family whose reproducing config states the plotted parameter.
@@ -218,7 +446,8 @@ function measuredDots(measured, family, xOf) {
   for (const m of measured) {
     if (m.family !== family || !m.config) continue;
     const x = xOf(m.config);
-    if (typeof x === 'number' && Number.isFinite(x)) out.push({ x, y: m.speedup, label: m.label, hardware: m.hardware });
+    if (typeof x === 'number' && Number.isFinite(x))
+      out.push({ x, y: m.speedup, label: m.label, hardware: m.hardware });
   }
   return out;
 }
@@ -226,7 +455,7 @@ function measuredDots(measured, family, xOf) {
 function measuredNote(dots) {
   if (!dots.length) return '';
   const gpus = [...new Set(dots.map((d) => d.hardware).filter(Boolean))];
-  return ` Dots: ${dots.length} published measurement${dots.length === 1 ? '' : 's'} for this model and method (measured on ${gpus.join(', ') || 'the sources\' GPUs'}, with the sources' own acceptance).`;
+  return ` Dots: ${dots.length} published measurement${dots.length === 1 ? '' : 's'} for this model and method (measured on ${gpus.join(', ') || "the sources' GPUs"}, with the sources' own acceptance).`;
 }
 
 function drawOneLine(u) {

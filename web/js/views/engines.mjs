@@ -9,7 +9,8 @@ function shellWord(v) {
 
 export function exportText(settings) {
   const entries = Object.entries(settings).filter(([k]) => k !== 'note' && k !== 'notes');
-  if (entries.length && entries.every(([k]) => k.startsWith('--'))) return entries.map(([k, v]) => `${k} ${shellWord(v)}`).join(' \\\n  ');
+  if (entries.length && entries.every(([k]) => k.startsWith('--')))
+    return entries.map(([k, v]) => `${k} ${shellWord(v)}`).join(' \\\n  ');
   return JSON.stringify(Object.fromEntries(entries), null, 1)
     .replace(/\[\s+([\d\s,]+?)\s+\]/g, (m, inner) => `[${inner.replace(/\s+/g, '')}]`)
     .replace(/\[\s+((?:\[[\d,]*\],?\s*)+)\]/g, (m, inner) => `[${inner.replace(/\s+/g, '')}]`);
@@ -33,7 +34,9 @@ export function engineBlocks(exp, testid) {
     const text = exportText(settings);
     const code = el('code', { text });
     const copy = el('button', {
-      type: 'button', text: 'Copy', 'aria-label': `Copy the ${ENGINE_TITLES[engine] || engine} settings`,
+      type: 'button',
+      text: 'Copy',
+      'aria-label': `Copy the ${ENGINE_TITLES[engine] || engine} settings`,
       onclick: async () => {
         try {
           await navigator.clipboard.writeText(text);
@@ -46,13 +49,29 @@ export function engineBlocks(exp, testid) {
           getSelection().addRange(range);
           copy.textContent = 'Selected: press Ctrl+C';
         }
-        setTimeout(() => { copy.textContent = 'Copy'; }, 2000);
+        setTimeout(() => {
+          copy.textContent = 'Copy';
+        }, 2000);
       },
     });
-    wrap.append(el('div', { class: 'engine', 'data-engine': engine },
-      el('div', { class: 'engine-head' }, el('h4', { text: ENGINE_TITLES[engine] || engine }), copy),
-      el('pre', {}, code),
-      typeof settings.note === 'string' ? el('p', { class: 'hint', text: settings.note }) : null));
+    wrap.append(
+      el(
+        'div',
+        { class: 'engine', 'data-engine': engine },
+        el(
+          'div',
+          { class: 'engine-head' },
+          el('h4', { text: ENGINE_TITLES[engine] || engine }),
+          copy,
+        ),
+        el(
+          'pre',
+          { tabindex: '0', 'aria-label': `${ENGINE_TITLES[engine] || engine} settings` },
+          code,
+        ),
+        typeof settings.note === 'string' ? el('p', { class: 'hint', text: settings.note }) : null,
+      ),
+    );
   }
   for (const n of exp.notes || []) wrap.append(el('p', { class: 'hint', text: n }));
   return wrap;

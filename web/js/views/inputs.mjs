@@ -2,12 +2,26 @@
 // core validation errors beside the field they name. It validates nothing itself: text that is not
 // a number is passed to the core as a string so the core's message explains what is wrong.
 import { el, $, clear } from '../dom.mjs';
+import { SpecCalcError } from '../api.mjs';
 
 const CUSTOM = '__custom__';
 // Keys a custom target / GPU object may have (core/src/config.cpp); a preset's list entry
 // filtered to these starts the JSON editor.
 const CUSTOM_KEYS = {
-  target: ['name', 'num_layers', 'hidden', 'intermediate', 'heads', 'kv_heads', 'head_dim', 'vocab', 'tied_embeddings', 'experts', 'experts_per_token', 'qkv_bias'],
+  target: [
+    'name',
+    'num_layers',
+    'hidden',
+    'intermediate',
+    'heads',
+    'kv_heads',
+    'head_dim',
+    'vocab',
+    'tied_embeddings',
+    'experts',
+    'experts_per_token',
+    'qkv_bias',
+  ],
   hardware: ['name', 'fp16_tflops', 'fp8_tflops', 'mem_gb', 'mem_bw_gbps', 'interconnect_gbps'],
 };
 const DTYPES = ['fp16', 'bf16', 'fp8', 'int8', 'int4'];
@@ -28,9 +42,12 @@ const PARAM_LABELS = {
   top_k: 'top_k — children expanded per node',
 };
 const ACCEPTANCE_LABELS = {
-  alpha: 'α — probability a drafted token is accepted',
+  alpha: 'α — probability a drafted token is accepted (the same at every position)',
   tau: 'τ — tokens per cycle, bonus token included (≥ 1)',
-  per_position: 'Acceptance rate at each draft position (comma separated)',
+  // The core's definition (acceptance_tau.cpp): P(position i accepted | position i-1 accepted);
+  // the tree model's AcceptanceMatrix repeats the last rate for deeper positions.
+  per_position:
+    'Acceptance rate at each draft position, given the one before was accepted (comma separated; the last rate applies to deeper positions)',
   published: 'Mean τ of the published rows for this method and model (rows listed in the assumptions)',
   workload: 'Workload id (sharegpt, cnn, gsm8k or instructcoder; τ at the method\'s k)',
 };
@@ -47,7 +64,12 @@ function parseScalar(text) {
 function parseList(text) {
   const s = text.trim();
   if (s.startsWith('[')) return parseJson(s);
-  return s === '' ? [] : s.split(/[\s,;]+/).filter(Boolean).map(parseScalar);
+  return s === ''
+    ? []
+    : s
+        .split(/[\s,;]+/)
+        .filter(Boolean)
+        .map(parseScalar);
 }
 
 function parseJson(text) {
@@ -134,11 +156,16 @@ export class InputsView {
     this.presetLists = { target: models, hardware };
     fillSelect($('#f-target', this.form), models);
     fillSelect($('#f-hardware', this.form), hardware);
-    $('#f-target', this.form).append(el('option', { value: CUSTOM, text: 'Custom architecture (JSON)…' }));
+    $('#f-target', this.form).append(
+      el('option', { value: CUSTOM, text: 'Custom architecture (JSON)…' }),
+    );
     $('#f-hardware', this.form).append(el('option', { value: CUSTOM, text: 'Custom GPU (JSON)…' }));
     fillSelect($('#f-runtime', this.form), runtimes);
     fillSelect($('#f-family', this.form), methods);
-    this.methodSummaries = new Map(methods.filter((m) => typeof m === 'object').map((m) => [m.id, m.summary || '']));
+    for (const o of $('#f-family', this.form).options) o.dataset.label = o.textContent;
+    this.methodSummaries = new Map(
+      methods.filter((m) => typeof m === 'object').map((m) => [m.id, m.summary || '']),
+    );
     this.drafts = drafts;
   }
 
@@ -157,7 +184,8 @@ export class InputsView {
     const area = $(`#f-${field}-json`, this.form);
     const on = $(`#f-${field}`, this.form).value === CUSTOM;
     box.hidden = !on;
-    if (on && (force || area !== document.activeElement)) area.value = JSON.stringify(this.custom[field] || {}, null, 2);
+    if (on && (force || area !== document.activeElement))
+      area.value = JSON.stringify(this.custom[field] || {}, null, 2);
   }
 
   // Show a normalized config. `force` also overwrites the field that has focus (used when a new
@@ -171,10 +199,18 @@ export class InputsView {
 
     const target = config.target;
     this.custom.target = typeof target === 'object' && target !== null ? target : null;
-    setSelect($('#f-target', this.form), this.custom.target ? CUSTOM : String(target), 'Custom architecture (from link/JSON)');
+    setSelect(
+      $('#f-target', this.form),
+      this.custom.target ? CUSTOM : String(target),
+      'Custom architecture (from link/JSON)',
+    );
     const hw = config.hardware;
     this.custom.hardware = typeof hw === 'object' && hw !== null ? hw : null;
-    setSelect($('#f-hardware', this.form), this.custom.hardware ? CUSTOM : String(hw), 'Custom GPU (from link/JSON)');
+    setSelect(
+      $('#f-hardware', this.form),
+      this.custom.hardware ? CUSTOM : String(hw),
+      'Custom GPU (from link/JSON)',
+    );
     if (!this.custom.target) this.lastPreset.target = String(target);
     if (!this.custom.hardware) this.lastPreset.hardware = String(hw);
     this.showCustomEditor('target', force);
@@ -183,7 +219,11 @@ export class InputsView {
     const rt = config.runtime;
     if (typeof rt === 'object' && rt !== null) {
       this.custom.runtime = rt;
-      setSelect($('#f-runtime', this.form), rt.profile !== undefined ? String(rt.profile) : CUSTOM, 'Custom runtime (from link/JSON)');
+      setSelect(
+        $('#f-runtime', this.form),
+        rt.profile !== undefined ? String(rt.profile) : CUSTOM,
+        'Custom runtime (from link/JSON)',
+      );
       set('#f-measured', rt.measured_decode_step_s);
     } else {
       this.custom.runtime = null;
@@ -200,32 +240,53 @@ export class InputsView {
 
     const method = config.method || {};
     setSelect($('#f-family', this.form), String(method.family));
-    $('#family-summary', this.form).textContent = (this.methodSummaries && this.methodSummaries.get(method.family)) || '';
-    this.showParams(this.methodParams, method, 'method', (key) => PARAM_LABELS[`${method.family}.${key}`] || PARAM_LABELS[key] || key, force, 'methodKeys');
+    $('#family-summary', this.form).textContent =
+      (this.methodSummaries && this.methodSummaries.get(method.family)) || '';
+    this.showParams(
+      this.methodParams,
+      method,
+      'method',
+      (key) => PARAM_LABELS[`${method.family}.${key}`] || PARAM_LABELS[key] || key,
+      force,
+      'methodKeys',
+    );
 
     const acc = config.acceptance || {};
     const mode = ['alpha', 'tau', 'per_position'].find((k) => k in acc) || Object.keys(acc)[0];
     if (mode) {
       const sel = $('#f-acc-mode', this.form);
-      if (![...sel.options].some((o) => o.value === mode)) sel.append(el('option', { value: mode, text: mode }));
+      if (![...sel.options].some((o) => o.value === mode))
+        sel.append(el('option', { value: mode, text: mode }));
       sel.value = mode;
     }
     for (const [k, v] of Object.entries(acc)) this.lastAcceptance[k] = v;
-    this.showParams(this.accParams, acc, 'acceptance', (key) => ACCEPTANCE_LABELS[key] || key, force, 'accKeys');
+    this.showParams(
+      this.accParams,
+      acc,
+      'acceptance',
+      (key) => ACCEPTANCE_LABELS[key] || key,
+      force,
+      'accKeys',
+    );
   }
 
   // One input per parameter the core reported, so a family's vocabulary comes from the core.
   showParams(container, obj, prefix, labelOf, force, keysSlot) {
     const entries = Object.entries(obj).filter(([k]) => !(prefix === 'method' && k === 'family'));
-    const signature = entries.map(([k, v]) => `${k}:${typeof v}`).join(',') + (prefix === 'method' ? `@${obj.family}` : '');
+    const signature =
+      entries.map(([k, v]) => `${k}:${typeof v}`).join(',') +
+      (prefix === 'method' ? `@${obj.family}` : '');
     if (signature !== this[keysSlot]) {
       this[keysSlot] = signature;
       clear(container);
-      for (const [key, value] of entries) container.append(this.paramField(`${prefix}.${key}`, key, value, labelOf(key)));
+      for (const [key, value] of entries)
+        container.append(this.paramField(`${prefix}.${key}`, key, value, labelOf(key)));
       force = true;
     }
     for (const [key, value] of entries) {
-      const node = [...container.querySelectorAll('[data-field]')].find((n) => n.dataset.field === `${prefix}.${key}`);
+      const node = [...container.querySelectorAll('[data-field]')].find(
+        (n) => n.dataset.field === `${prefix}.${key}`,
+      );
       if (!node || (!force && node === document.activeElement)) continue;
       node.value = this.textOf(key, value);
     }
@@ -241,21 +302,40 @@ export class InputsView {
     const id = `f-${path.replace(/[^a-z0-9]+/gi, '-')}`;
     let input;
     if (typeof value === 'boolean') {
-      input = el('select', { id, 'data-field': path, 'data-kind': 'boolean' }, el('option', { value: 'true', text: 'on' }), el('option', { value: 'false', text: 'off' }));
+      input = el(
+        'select',
+        { id, 'data-field': path, 'data-kind': 'boolean' },
+        el('option', { value: 'true', text: 'on' }),
+        el('option', { value: 'false', text: 'off' }),
+      );
     } else if (key === 'draft' && typeof value === 'string') {
       input = el('select', { id, 'data-field': path });
       fillSelect(input, this.drafts.length ? this.drafts : [value]);
       setSelect(input, value);
     } else if (typeof value === 'object' && value !== null && !isNumberList(value)) {
-      input = el('textarea', { id, 'data-field': path, 'data-kind': 'json', rows: 3, spellcheck: 'false', autocomplete: 'off' });
+      input = el('textarea', {
+        id,
+        'data-field': path,
+        'data-kind': 'json',
+        rows: 3,
+        spellcheck: 'false',
+        autocomplete: 'off',
+      });
     } else {
       input = el('input', {
-        id, 'data-field': path, autocomplete: 'off',
+        id,
+        'data-field': path,
+        autocomplete: 'off',
         'data-kind': Array.isArray(value) ? 'list' : typeof value,
         inputmode: typeof value === 'number' ? 'decimal' : undefined,
       });
     }
-    return el('div', { class: 'field', 'data-for': path }, el('label', { for: id, text: label }), input);
+    return el(
+      'div',
+      { class: 'field', 'data-for': path },
+      el('label', { for: id, text: label }),
+      input,
+    );
   }
 
   // The config the form describes now. Family or acceptance-mode changes start that part afresh
@@ -267,9 +347,19 @@ export class InputsView {
     for (const field of ['target', 'hardware']) {
       if (v(`#f-${field}`) !== CUSTOM) config[field] = v(`#f-${field}`);
       else {
-        // Text that is not JSON goes to the core as is; it answers with the reason.
+        // The box holds a JSON object: text that does not parse is named as such here (sent on,
+        // the core would read it as an unknown preset name).
         const text = v(`#f-${field}-json`);
-        config[field] = text.trim() ? parseJson(text) : this.custom[field];
+        try {
+          config[field] = text.trim() ? JSON.parse(text) : this.custom[field];
+        } catch (e) {
+          const example =
+            field === 'target' ? '{"num_layers": 32, "hidden": 4096}' : '{"mem_bw_gbps": 2039}';
+          throw new SpecCalcError(
+            field,
+            `is not valid JSON (${e.message}); write an object such as ${example}`,
+          );
+        }
       }
     }
     config.gpus = parseScalar(v('#f-gpus'));
@@ -294,13 +384,17 @@ export class InputsView {
 
     const family = v('#f-family');
     config.method = { family };
-    if (changedField !== 'method.family') Object.assign(config.method, this.readParams(this.methodParams, 'method'));
+    if (changedField !== 'method.family')
+      Object.assign(config.method, this.readParams(this.methodParams, 'method'));
 
     const mode = v('#f-acc-mode');
     if (changedField === 'acceptance') {
       // τ starts at the τ the core just computed (same result, other parametrization); the
       // others start from what the user last had in that mode, or a typical value.
-      const start = mode === 'tau' && typeof this.tauHint === 'number' ? this.tauHint : this.lastAcceptance[mode] ?? ACCEPTANCE_DEFAULTS[mode] ?? 1;
+      const start =
+        mode === 'tau' && typeof this.tauHint === 'number'
+          ? this.tauHint
+          : (this.lastAcceptance[mode] ?? ACCEPTANCE_DEFAULTS[mode] ?? 1);
       config.acceptance = { [mode]: start };
     } else {
       config.acceptance = this.readParams(this.accParams, 'acceptance');
@@ -317,10 +411,35 @@ export class InputsView {
       else if (node.tagName === 'SELECT') out[key] = node.value;
       else if (kind === 'json') out[key] = parseJson(node.value);
       else if (kind === 'list') out[key] = parseList(node.value);
-      else if (kind === 'string') out[key] = /^\s*[[{]/.test(node.value) ? parseJson(node.value) : node.value;
+      else if (kind === 'string')
+        out[key] = /^\s*[[{]/.test(node.value) ? parseJson(node.value) : node.value;
       else out[key] = parseScalar(node.value);
     }
     return out;
+  }
+
+  // The chosen engine in one line, and a badge when no speculative measurement validates it
+  // (the core's `engine` of the evaluated config).
+  showEngine(engine) {
+    $('#engine-text', this.form).textContent = engine.summary;
+    const badge = $('#engine-badge', this.form);
+    badge.hidden = engine.validated;
+    badge.title = engine.validated
+      ? ''
+      : 'No published speculative-decoding measurement on this engine checks these speedups';
+    $('#engine-summary', this.form).dataset.validated = String(engine.validated);
+    $('#engine-summary', this.form).title = engine.validated_by;
+    // Method options follow what the engine can run (the core's engine.supports.families); the
+    // family in use stays selectable so a link that names another still shows.
+    const runs = new Set(engine.supports.families);
+    const family = $('#f-family', this.form);
+    for (const o of family.options) {
+      const ok = runs.has(o.value) || o.value === family.value;
+      o.disabled = !ok;
+      o.textContent = ok
+        ? o.dataset.label || o.textContent
+        : `${o.dataset.label || o.textContent} (not in ${engine.name})`;
+    }
   }
 
   clearErrors() {
@@ -355,7 +474,13 @@ export class InputsView {
       return false;
     }
     const msgId = `err-${best.id}`;
-    const msg = el('p', { class: 'field-error', id: msgId, role: 'alert', 'data-testid': 'field-error', text });
+    const msg = el('p', {
+      class: 'field-error',
+      id: msgId,
+      role: 'alert',
+      'data-testid': 'field-error',
+      text,
+    });
     msg.dataset.errorFor = best.dataset.field;
     best.closest('.field').append(msg);
     best.setAttribute('aria-invalid', 'true');

@@ -1,13 +1,25 @@
-// Headline numbers, the per-pass table and the assumptions list, exactly as the core returned them.
+// Headline numbers, the verdict, the per-pass table and the assumptions list, exactly as the
+// core returned them. The verdict's state and sentence are the core's (`verdict`,
+// `verdict_reason`, `memory.suggestions`); this file only picks words and colours for them.
 import { el, $, clear } from '../dom.mjs';
 import * as fmt from '../format.mjs';
 import { engineBlocks } from './engines.mjs';
+import { showCycle, showKernels, showMemory } from './cost.mjs';
 
 const PASSES = [
   ['baseline', 'Baseline (plain decoding)'],
   ['draft', 'Draft'],
   ['verify', 'Verify'],
 ];
+
+// A short label for each verdict state; the sentence under it (with the numbers) is the core's
+// verdict_reason.
+const HEADS = {
+  pays: 'Speculation pays off',
+  loses: 'Speculation does not pay off here',
+  infeasible: 'Does not fit in GPU memory: no speedup to report',
+  baseline: 'Plain decoding (no speculation)',
+};
 
 function setOutput(node, value, text) {
   node.textContent = text;
@@ -20,65 +32,108 @@ export class ResultsView {
   }
 
   show(result) {
-    setOutput($('#o-speedup', this.root), result.speedup, fmt.speedup(result.speedup));
+    const state = result.verdict;
+    const infeasible = state === 'infeasible';
+    // An infeasible setup has no speedup: the number stays in data-value, the text says why.
+    setOutput(
+      $('#o-speedup', this.root),
+      result.speedup,
+      infeasible ? 'does not fit' : fmt.speedup(result.speedup),
+    );
+    $('#o-speedup', this.root).closest('.metric').dataset.state = state;
     setOutput($('#o-tau', this.root), result.tau, fmt.tau(result.tau));
-    setOutput($('#o-tps', this.root), result.tokens_per_s, fmt.rate(result.tokens_per_s));
+    setOutput(
+      $('#o-tps', this.root),
+      result.tokens_per_s,
+      infeasible ? '—' : fmt.rate(result.tokens_per_s),
+    );
     setOutput($('#o-cycle', this.root), result.cycle_time_s, fmt.seconds(result.cycle_time_s));
     $('#o-base-tps', this.root).textContent =
-      typeof result.baseline_tokens_per_s === 'number' ? `plain decoding: ${fmt.rate(result.baseline_tokens_per_s)}` : '';
+      `plain decoding: ${fmt.rate(result.baseline_tokens_per_s)}`;
 
-    if (result.tau_definition) $('#l-tau', this.root).title = result.tau_definition;
-    document.title = `${fmt.speedup(result.speedup)} · SpecCalc`;
+    $('#l-tau', this.root).title = result.tau_definition;
+    document.title = `${infeasible ? 'Does not fit' : fmt.speedup(result.speedup)} · SpecCalc`;
 
-    const verdict = $('#verdict', this.root);
-    verdict.className = `verdict ${result.speedup > 1 ? 'good' : 'bad'}`;
-    verdict.textContent = result.speedup > 1
-      ? `Speculation pays off: ${fmt.speedup(result.speedup)} faster than plain decoding.`
-      : `Speculation does not pay off here: ${fmt.speedup(result.speedup)} of plain decoding speed.`;
+    this.showVerdict(result);
+    this.showPasses(result);
+    showCycle($('#cycle', this.root), result.cycle);
+    showKernels($('#kernels', this.root), result, PASSES);
+    showMemory($('#memory', this.root), result.memory);
 
+    const list = clear($('#assumptions', this.root));
+    for (const a of result.assumptions) list.append(el('li', { text: a }));
+  }
+
+  showVerdict(result) {
+    const box = $('#verdict', this.root);
+    box.dataset.state = result.verdict;
+    box.className = `verdict ${result.verdict}`;
+    $('#verdict-head', this.root).textContent = HEADS[result.verdict];
+    $('#verdict-reason', this.root).textContent = result.verdict_reason;
+    const list = clear($('#verdict-suggestions', this.root));
+    const suggestions = result.verdict === 'infeasible' ? result.memory.suggestions : [];
+    for (const s of suggestions) list.append(el('li', { text: s }));
+    list.hidden = suggestions.length === 0;
+  }
+
+  // Per pass (one forward of that kind) next to per cycle (all passes of that kind in a cycle).
+  showPasses(result) {
     const body = clear($('#passes-body', this.root));
     for (const [key, label] of PASSES) {
       const p = result[key];
-      if (!p) continue;
-      const bytesTitle = ['weights_bytes', 'kv_cache_bytes', 'activations_bytes']
-        .filter((k) => typeof p[k] === 'number')
-        .map((k) => `${k.replace('_bytes', '').replace('_', ' ')}: ${fmt.bytes(p[k])}`)
-        .join(', ');
       const idle = p.bound === 'none';
-      body.append(el('tr', { 'data-pass': key, class: idle ? 'idle' : undefined },
-        el('th', { scope: 'row', text: label }),
-        el('td', { text: fmt.seconds(p.time_s), 'data-value': p.time_s }),
-        el('td', { text: fmt.plain(p.passes_per_cycle ?? '—') }),
-        el('td', { text: fmt.plain(p.tokens_per_pass ?? '—') }),
-        el('td', { text: fmt.bytes(p.bytes), title: bytesTitle || undefined }),
-        el('td', { text: fmt.flops(p.flops) }),
-        el('td', { text: idle ? '—' : fmt.intensity(p.arithmetic_intensity) }),
-        el('td', {
-          text: p.limited_by && p.limited_by !== p.bound ? `${p.bound} (${p.limited_by}-limited)` : p.bound,
-          class: `bound-${p.bound}`,
-          title: p.limited_by ? `roofline bound: ${p.bound}; largest time term: ${p.limited_by}` : undefined,
-        })));
+      const bytesTitle = ['weights_bytes', 'kv_cache_bytes', 'activations_bytes']
+        .map((k) => `${k.replace('_bytes', '').replace('_', ' ')}: ${fmt.bytes(p[k])} per cycle`)
+        .join(', ');
+      body.append(
+        el(
+          'tr',
+          { 'data-pass': key, class: idle ? 'idle' : undefined },
+          el('th', { scope: 'row', text: label }),
+          el('td', {
+            text: idle ? '—' : fmt.seconds(p.time_per_pass_s),
+            'data-value': p.time_per_pass_s,
+            'data-col': 'time-per-pass',
+          }),
+          el('td', { text: fmt.plain(p.passes_per_cycle), 'data-col': 'passes' }),
+          el('td', {
+            text: fmt.seconds(p.time_s),
+            'data-value': p.time_s,
+            'data-col': 'time-per-cycle',
+          }),
+          el('td', { text: fmt.plain(p.tokens_per_pass), 'data-col': 'tokens' }),
+          el('td', {
+            text: idle ? '—' : fmt.bytes(p.bytes_per_pass),
+            'data-value': p.bytes_per_pass,
+            'data-col': 'bytes-per-pass',
+            title: bytesTitle,
+          }),
+          el('td', {
+            text: idle ? '—' : fmt.flops(p.flops_per_pass),
+            'data-value': p.flops_per_pass,
+            'data-col': 'flops-per-pass',
+          }),
+          el('td', { text: idle ? '—' : fmt.intensity(p.arithmetic_intensity) }),
+          el('td', {
+            text:
+              p.limited_by && p.limited_by !== p.bound
+                ? `${p.bound} (${p.limited_by}-limited)`
+                : p.bound,
+            class: `bound-${p.bound}`,
+            title: p.limited_by
+              ? `roofline bound: ${p.bound}; largest time term: ${p.limited_by}`
+              : undefined,
+          }),
+        ),
+      );
     }
-
-    const mem = result.memory;
-    const memNode = $('#memory', this.root);
-    if (mem && typeof mem.weights_gb_per_gpu === 'number') {
-      memNode.textContent = `Memory per GPU: ${fmt.plain(mem.weights_gb_per_gpu)} GB weights + ${fmt.plain(mem.kv_cache_gb_per_gpu)} GB KV cache${mem.fits ? '.' : ' — does not fit on this GPU.'}`;
-      memNode.className = mem.fits ? 'memory' : 'memory bad';
-    } else {
-      memNode.textContent = '';
-    }
-
-    const list = clear($('#assumptions', this.root));
-    for (const a of result.assumptions || []) list.append(el('li', { text: a }));
   }
 
-  // The core's `export` of the current config (null: this core build has no export command).
+  // The core's `export` of the current config.
   showEngines(exp, error) {
     const body = clear($('#engine-settings-body', this.root));
-    $('#engine-settings', this.root).hidden = exp === null && !error;
     if (error) body.append(el('p', { class: 'placeholder', text: error }));
-    else if (exp) body.append(engineBlocks(exp, 'engine-settings-blocks'));
+    else body.append(engineBlocks(exp, 'engine-settings-blocks'));
   }
 
   setStale(stale) {
@@ -87,16 +142,33 @@ export class ResultsView {
   }
 }
 
-// One CSV row per pass plus the headline numbers, for spreadsheets.
+// Flattens a config into [path, value] rows ("method.k", 4), so a CSV carries its setup.
+function flatten(value, prefix, out) {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else {
+    out.push([prefix, Array.isArray(value) ? JSON.stringify(value) : value]);
+  }
+  return out;
+}
+
+// One CSV row per setup key, headline number and pass field, for spreadsheets.
 export function resultCsv(result) {
   const lines = ['quantity,pass,value'];
-  for (const k of ['speedup', 'tau', 'tokens_per_s', 'baseline_tokens_per_s', 'cycle_time_s']) {
-    if (typeof result[k] === 'number') lines.push(`${k},,${result[k]}`);
+  for (const [k, v] of flatten(result.config, '', []))
+    lines.push(`config.${csvCell(k)},,${csvCell(v)}`);
+  for (const k of [
+    'verdict',
+    'speedup',
+    'tau',
+    'tokens_per_s',
+    'baseline_tokens_per_s',
+    'cycle_time_s',
+  ]) {
+    lines.push(`${k},,${csvCell(result[k])}`);
   }
   for (const [key] of PASSES) {
-    const p = result[key];
-    if (!p) continue;
-    for (const [k, v] of Object.entries(p)) {
+    for (const [k, v] of Object.entries(result[key])) {
       if (typeof v === 'number' || typeof v === 'string') lines.push(`${k},${key},${csvCell(v)}`);
     }
   }

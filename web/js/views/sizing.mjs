@@ -11,7 +11,11 @@ import { drawTree } from './tree.mjs';
 import { engineBlocks } from './engines.mjs';
 import * as fmt from '../format.mjs';
 
-export const SIZING_DEFAULTS = { budget: 64, max_depth: 8, batches: [1, 2, 4, 8, 16, 32, 64, 128, 256] };
+export const SIZING_DEFAULTS = {
+  budget: 64,
+  max_depth: 8,
+  batches: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+};
 const PROGRESS_AFTER_MS = 100;
 const root = document.documentElement;
 
@@ -21,10 +25,12 @@ const root = document.documentElement;
 async function nodeAcceptance(config, best, sized) {
   const acc = config.acceptance || {};
   // A core that reports the acceptance it optimized under is taken at its word.
-  if (sized && typeof sized === 'object') return { acceptance: sized, fitted: typeof acc.tau === 'number' };
+  if (sized && typeof sized === 'object')
+    return { acceptance: sized, fitted: typeof acc.tau === 'number' };
   if (typeof acc.alpha === 'number') return { acceptance: { alpha: acc.alpha }, fitted: false };
   if (Array.isArray(acc.p)) return { acceptance: { p: acc.p }, fitted: false };
-  if (Array.isArray(acc.per_position)) return { acceptance: { per_position: acc.per_position }, fitted: false };
+  if (Array.isArray(acc.per_position))
+    return { acceptance: { per_position: acc.per_position }, fitted: false };
   const fit = await callJson('tree-calibrate', { choices: best.choices, tau: best.tau });
   return { acceptance: fit.acceptance, fitted: true };
 }
@@ -58,18 +64,24 @@ export class SizingView {
   }
 
   setWorkerMode(mode, reason) {
-    this.mode.textContent = mode === 'worker'
-      ? 'Runs in a background worker: the page stays responsive.'
-      : mode === 'fallback'
-        ? `The background worker could not start (${reason}); sizing runs on the page thread and may pause it for a moment.`
-        : 'Starting the background worker…';
+    this.mode.textContent =
+      mode === 'worker'
+        ? 'Runs in a background worker: the page stays responsive.'
+        : mode === 'fallback'
+          ? `The background worker could not start (${reason}); sizing runs on the page thread and may pause it for a moment.`
+          : 'Starting the background worker…';
     this.mode.className = `hint${mode === 'fallback' ? ' warn' : ''}`;
   }
 
   // Numbers go to the core as typed; it names the field when one is out of range.
   request(config) {
     const num = (node) => (/^\s*\d+\s*$/.test(node.value) ? Number(node.value) : node.value);
-    return { config, budget: num(this.budget), max_depth: num(this.depth), batches: SIZING_DEFAULTS.batches };
+    return {
+      config,
+      budget: num(this.budget),
+      max_depth: num(this.depth),
+      batches: SIZING_DEFAULTS.batches,
+    };
   }
 
   // currentSpeedup: the evaluated speedup of the config as set, for the one-line summary.
@@ -138,12 +150,29 @@ export class SizingView {
   showError(e) {
     const field = e instanceof SpecCalcError ? e.field : '';
     const input = field === 'budget' ? this.budget : field === 'max_depth' ? this.depth : null;
-    const msg = el('p', { class: 'field-error', role: 'alert', 'data-testid': 'sizing-error', text: describeError(e) });
     if (input) {
-      input.closest('.field').append(msg);
+      input
+        .closest('.field')
+        .append(
+          el('p', {
+            class: 'field-error',
+            role: 'alert',
+            'data-testid': 'sizing-error',
+            text: describeError(e),
+          }),
+        );
       return;
     }
-    clear(this.out).append(msg);
+    // Not a mistake in the sizing inputs (e.g. a method with nothing to size): said plainly,
+    // not as a red failure.
+    clear(this.out).append(
+      el('p', {
+        class: 'hint',
+        role: 'status',
+        'data-testid': 'sizing-error',
+        text: describeError(e),
+      }),
+    );
   }
 
   // One line under the result: what the sizing found, with a way down to the details.
@@ -152,13 +181,17 @@ export class SizingView {
     clear(this.teaser);
     this.teaser.hidden = !text;
     if (!text) return;
-    this.teaser.append(el('span', { text }), el('button', {
-      type: 'button', text: 'Size it for my GPU ↓',
-      onclick: () => {
-        this.section.scrollIntoView({ behavior: 'smooth', block: 'start' });
-        this.section.focus({ preventScroll: true });
-      },
-    }));
+    this.teaser.append(
+      el('span', { text }),
+      el('button', {
+        type: 'button',
+        text: 'Size it for my GPU ↓',
+        onclick: () => {
+          this.section.scrollIntoView({ behavior: 'smooth', block: 'start' });
+          this.section.focus({ preventScroll: true });
+        },
+      }),
+    );
   }
 
   render(config, req, out, labels) {
@@ -166,49 +199,112 @@ export class SizingView {
     const box = clear(this.out);
     const family = config.method.family;
     const chain = family === 'sps' || family === 'pld';
-    const what = chain ? `k = ${best.nodes} drafted tokens` : `${best.nodes} draft nodes, depth ${best.depth}`;
+    const what = chain
+      ? `k = ${best.nodes} drafted tokens`
+      : `${best.nodes} draft nodes, depth ${best.depth}`;
     const current = this.currentSpeedup;
-    this.showTeaser(`Best for this GPU: ${what} → ${fmt.speedup(best.speedup)}${typeof current === 'number' && current >= best.speedup ? ' (your setting is already as good)' : ''}.`);
-    const summary = el('p', { class: 'sizing-best', 'data-testid': 'sizing-best' },
+    this.showTeaser(
+      `Best for this GPU: ${what} → ${fmt.speedup(best.speedup)}${typeof current === 'number' && current >= best.speedup ? ' (your setting is already as good)' : ''}.`,
+    );
+    const summary = el(
+      'p',
+      { class: 'sizing-best', 'data-testid': 'sizing-best' },
       el('strong', { text: `Best for this GPU: ${what}` }),
       ` — speedup ${fmt.speedup(best.speedup)}, τ ${fmt.tau(best.tau)}, ${fmt.rate(best.tokens_per_s)} tokens/s`,
-      ` (searched n ≤ ${req.budget}${chain ? '' : `, depth ≤ ${req.max_depth}`}).`);
-    Object.assign(summary.dataset, { nodes: String(best.nodes), depth: String(best.depth), speedup: String(best.speedup), tau: String(best.tau) });
-    const apply = el('button', { type: 'button', class: 'primary', 'data-testid': 'sizing-apply', text: 'Apply best', onclick: () => this.apply() });
+      ` (searched n ≤ ${req.budget}${chain ? '' : `, depth ≤ ${req.max_depth}`}).`,
+    );
+    Object.assign(summary.dataset, {
+      nodes: String(best.nodes),
+      depth: String(best.depth),
+      speedup: String(best.speedup),
+      tau: String(best.tau),
+    });
+    const apply = el('button', {
+      type: 'button',
+      class: 'primary',
+      'data-testid': 'sizing-apply',
+      text: 'Apply best',
+      onclick: () => this.apply(),
+    });
     const applyNote = el('p', { class: 'hint', text: this.applyNote(config, labels) });
     box.append(el('div', { class: 'sizing-head' }, summary, apply), applyNote);
 
-    const curveFig = el('figure', { class: 'chart', 'data-testid': 'chart-sizing' },
-      el('figcaption', { text: chain ? 'Speedup and τ vs k' : 'Speedup and τ vs draft nodes n (best depth for each n)' }),
-      el('div', { class: 'chart-body' }), el('p', { class: 'chart-note' }), el('div', { class: 'chart-actions' }));
-    const treeFig = el('figure', { class: 'sizing-tree' }, el('figcaption', { text: chain ? 'The chosen chain, each token\'s acceptance probability' : 'The chosen tree, each node\'s acceptance probability' }));
+    const curveFig = el(
+      'figure',
+      { class: 'chart', 'data-testid': 'chart-sizing' },
+      el('figcaption', {
+        text: chain
+          ? 'Speedup and τ vs k'
+          : 'Speedup and τ vs draft nodes n (best depth for each n)',
+      }),
+      el('div', { class: 'chart-body' }),
+      el('p', { class: 'chart-note' }),
+      el('div', { class: 'chart-actions' }),
+    );
+    const treeFig = el(
+      'figure',
+      { class: 'sizing-tree' },
+      el('figcaption', {
+        text: chain
+          ? "The chosen chain, each token's acceptance probability"
+          : "The chosen tree, each node's acceptance probability",
+      }),
+    );
     const treeBox = el('div', { class: 'tree-drawing', 'data-testid': 'sizing-tree' });
     treeFig.append(treeBox);
     box.append(el('div', { class: 'sizing-grid' }, curveFig, treeFig));
     this.drawCurve(curveFig, out, best, chain);
     if (labels.error) {
-      treeBox.append(el('p', { class: 'placeholder', text: `Per-node probabilities unavailable: ${labels.error}` }));
+      treeBox.append(
+        el('p', {
+          class: 'placeholder',
+          text: `Per-node probabilities unavailable: ${labels.error}`,
+        }),
+      );
     } else {
       drawTree(treeBox, best.choices, labels.expect.node_prob);
       const same = Math.abs(labels.expect.expected_tau - best.tau) <= 1e-9 * Math.max(1, best.tau);
-      treeFig.append(el('p', { class: 'hint', text: `τ of this tree from tree-expect: ${fmt.tau(labels.expect.expected_tau)}${same ? ' (matches the sizing)' : ` — the sizing reported ${fmt.tau(best.tau)}`}; acceptance ${labels.fitted ? `fitted to the measured τ: ${describeAcceptance(labels.acceptance)}` : 'as configured'}.` }));
+      treeFig.append(
+        el('p', {
+          class: 'hint',
+          text: `τ of this tree from tree-expect: ${fmt.tau(labels.expect.expected_tau)}${same ? ' (matches the sizing)' : ` — the sizing reported ${fmt.tau(best.tau)}`}; acceptance ${labels.fitted ? `fitted to the measured τ: ${describeAcceptance(labels.acceptance)}` : 'as configured'}.`,
+        }),
+      );
     }
 
-    box.append(el('h3', { text: 'Schedule by batch size' }), this.scheduleTable(out.schedule, chain));
-    box.append(el('h3', { text: 'Engine settings for the best choice' }), engineBlocks(out.export, 'sizing-export'));
+    box.append(
+      el('h3', { text: 'Schedule by batch size' }),
+      this.scheduleTable(out.schedule, chain),
+    );
+    box.append(
+      el('h3', { text: 'Engine settings for the best choice' }),
+      engineBlocks(out.export, 'sizing-export'),
+    );
     if (out.assumptions && out.assumptions.length) {
-      box.append(el('details', { class: 'assumptions' }, el('summary', { text: 'Sizing assumptions' }),
-        el('ul', {}, ...out.assumptions.map((a) => el('li', { text: a })))));
+      box.append(
+        el(
+          'details',
+          { class: 'assumptions' },
+          el('summary', { text: 'Sizing assumptions' }),
+          el('ul', {}, ...out.assumptions.map((a) => el('li', { text: a }))),
+        ),
+      );
     }
   }
 
   applyNote(config, labels) {
     const family = config.method.family;
     const parts = [];
-    if (family === 'eagle2' || family === 'eagle3') parts.push('Sets total_token = nodes + 1, depth and top_k; EAGLE-2/3 rebuild their tree every step from these, so the evaluated speedup can differ from this static optimum.');
+    if (family === 'eagle2' || family === 'eagle3')
+      parts.push(
+        'Sets total_token = nodes + 1, depth and top_k; EAGLE-2/3 rebuild their tree every step from these, so the evaluated speedup can differ from this static optimum.',
+      );
     else if (family === 'sps' || family === 'pld') parts.push('Sets k.');
     else parts.push('Sets the tree (choices).');
-    if (labels.fitted) parts.push(`Your τ was measured on the current draft; applying replaces it with the fitted ${describeAcceptance(labels.acceptance)} so τ follows the new draft.`);
+    if (labels.fitted)
+      parts.push(
+        `Your τ was measured on the current draft; applying replaces it with the fitted ${describeAcceptance(labels.acceptance)} so τ follows the new draft.`,
+      );
     return parts.join(' ');
   }
 
@@ -217,38 +313,119 @@ export class SizingView {
     const curve = out.curve;
     const x = curve.map((c) => c.nodes);
     const depthOf = new Map(curve.map((c) => [c.nodes, c.depth]));
-    slot.draw({
-      series: [
-        { label: 'n', value: (u, v) => (v == null ? '—' : `${v} (depth ${depthOf.get(v)})`) },
-        { label: 'Speedup', stroke: color('--c1'), width: 2, value: (u, v) => (v == null ? '—' : fmt.speedup(v)) },
-        { label: 'τ', stroke: color('--c3'), width: 1.5, dash: [5, 4], scale: 'tau', value: (u, v) => (v == null ? '—' : fmt.tau(v)) },
-      ],
-      scales: { x: { time: false } },
-      axes: [
-        { label: chain ? 'k, drafted tokens per cycle' : 'n, draft nodes per cycle' },
-        { label: 'Speedup ×' },
-        { label: 'τ', side: 1, scale: 'tau', grid: { show: false } },
-      ],
-      plugins: [markerPlugin(() => best.nodes, 'best', '--accent'), oneLine()],
-    }, [x, curve.map((c) => c.speedup), curve.map((c) => c.tau)]);
-    slot.setNote('τ is the optimal tree\'s expected tokens per cycle (bonus included) at the depth that gives the best speedup for that n.');
-    slot.setExport('sizing-curve', curve.map((c) => ({ nodes: c.nodes, depth: c.depth, tau: c.tau, speedup: c.speedup, tokens_per_s: c.tokens_per_s })));
+    slot.draw(
+      {
+        series: [
+          { label: 'n', value: (u, v) => (v == null ? '—' : `${v} (depth ${depthOf.get(v)})`) },
+          {
+            label: 'Speedup',
+            stroke: color('--c1'),
+            width: 2,
+            value: (u, v) => (v == null ? '—' : fmt.speedup(v)),
+          },
+          {
+            label: 'τ',
+            stroke: color('--c3'),
+            width: 1.5,
+            dash: [5, 4],
+            scale: 'tau',
+            value: (u, v) => (v == null ? '—' : fmt.tau(v)),
+          },
+        ],
+        scales: { x: { time: false } },
+        axes: [
+          { label: chain ? 'k, drafted tokens per cycle' : 'n, draft nodes per cycle' },
+          { label: 'Speedup ×' },
+          { label: 'τ', side: 1, scale: 'tau', grid: { show: false } },
+        ],
+        plugins: [markerPlugin(() => best.nodes, 'best', '--accent'), oneLine()],
+      },
+      [x, curve.map((c) => c.speedup), curve.map((c) => c.tau)],
+    );
+    slot.setNote(
+      "τ is the optimal tree's expected tokens per cycle (bonus included) at the depth that gives the best speedup for that n.",
+    );
+    slot.setExport(
+      'sizing-curve',
+      curve.map((c) => ({
+        nodes: c.nodes,
+        depth: c.depth,
+        tau: c.tau,
+        speedup: c.speedup,
+        tokens_per_s: c.tokens_per_s,
+      })),
+    );
   }
 
   scheduleTable(schedule, chain) {
-    const table = el('table', { class: 'published schedule', 'data-testid': 'sizing-schedule' },
-      el('thead', {}, el('tr', {}, ...['Batch', 'Speculate?', chain ? 'k' : 'Draft nodes', 'Depth', 'τ', 'Speedup'].map((h) => el('th', { scope: 'col', text: h })))));
+    const table = el(
+      'table',
+      { class: 'published schedule', 'data-testid': 'sizing-schedule' },
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          ...['Batch', 'Speculate?', chain ? 'k' : 'Draft nodes', 'Depth', 'τ', 'Speedup'].map(
+            (h) => el('th', { scope: 'col', text: h }),
+          ),
+        ),
+      ),
+    );
     const tbody = el('tbody');
     for (const s of schedule) {
-      tbody.append(s.speculate
-        ? el('tr', {}, el('td', { text: String(s.batch) }), el('td', { text: 'yes' }), el('td', { text: String(s.nodes) }),
-          el('td', { text: String(s.depth) }), el('td', { text: fmt.tau(s.tau) }), el('td', { text: fmt.speedup(s.speedup) }))
-        : el('tr', { class: 'idle' }, el('td', { text: String(s.batch) }), el('td', { class: 'bad', text: 'don\'t speculate' }),
-          el('td', { text: '—' }), el('td', { text: '—' }), el('td', { text: '—' }),
-          el('td', { text: `best ${fmt.speedup(s.best_speedup)}` })));
+      // A batch the core marks infeasible does not fit in memory: neither speculate nor not.
+      if (s.verdict === 'infeasible') {
+        tbody.append(
+          el(
+            'tr',
+            { class: 'idle', 'data-verdict': 'infeasible' },
+            el('td', { text: String(s.batch) }),
+            el('td', { text: 'does not fit in memory' }),
+            el('td', { text: '—' }),
+            el('td', { text: '—' }),
+            el('td', { text: '—' }),
+            el('td', { text: '—' }),
+          ),
+        );
+        continue;
+      }
+      tbody.append(
+        s.speculate
+          ? el(
+              'tr',
+              {},
+              el('td', { text: String(s.batch) }),
+              el('td', { text: 'yes' }),
+              el('td', { text: String(s.nodes) }),
+              el('td', { text: String(s.depth) }),
+              el('td', { text: fmt.tau(s.tau) }),
+              el('td', { text: fmt.speedup(s.speedup) }),
+            )
+          : el(
+              'tr',
+              { class: 'idle' },
+              el('td', { text: String(s.batch) }),
+              el('td', { text: "don't speculate" }),
+              el('td', { text: '—' }),
+              el('td', { text: '—' }),
+              el('td', { text: '—' }),
+              el('td', { text: `best ${fmt.speedup(s.best_speedup)}` }),
+            ),
+      );
     }
     table.append(tbody);
-    return el('div', { class: 'table-wrap' }, table);
+    return el(
+      'div',
+      {
+        class: 'table-wrap',
+        tabindex: '0',
+        role: 'region',
+        'aria-label': 'Schedule by batch size',
+      },
+      table,
+    );
   }
 
   // Writes the best choice into the config, in the method's own parameters.

@@ -24,7 +24,11 @@ export function initTheme(button) {
   apply(stored() || systemTheme());
   button.addEventListener('click', () => {
     const next = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
-    try { localStorage.setItem(KEY, next); } catch { /* private mode: still switch */ }
+    try {
+      localStorage.setItem(KEY, next);
+    } catch {
+      /* private mode: still switch */
+    }
     apply(next);
   });
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {

@@ -1,8 +1,8 @@
-// The draft tree with each node's acceptance probability, and the distribution of τ, from the
-// core's tree commands ("tree-preset" builds EAGLE-2 trees, "tree-expect" gives node_prob and
-// tau_pmf). Drawn as SVG nodes through DOM APIs; the τ histogram uses uPlot.
+// The draft tree the result evaluated, with each node's acceptance probability, and the
+// distribution of τ, from the core's `eval-tree`. Drawn as SVG nodes through DOM APIs (a node
+// without a probability, when τ was given directly, is drawn plain); the τ histogram uses uPlot.
 import { el, $, clear } from '../dom.mjs';
-import { callJson, hasCommand, describeError } from '../api.mjs';
+import { callJson, describeError } from '../api.mjs';
 import { ChartSlot, color } from './chart-kit.mjs';
 import * as fmt from '../format.mjs';
 
@@ -15,79 +15,84 @@ function svg(tag, attrs = {}) {
   return node;
 }
 
-// The tree input the core needs for this method, or a reason why there is none.
-async function treeRequest(config) {
-  const m = config.method;
-  const acc = config.acceptance || {};
-  let acceptance = null;
-  if (typeof acc.alpha === 'number') acceptance = { alpha: acc.alpha };
-  else if (Array.isArray(acc.p)) acceptance = { p: acc.p };
-  else if (Array.isArray(acc.per_position)) acceptance = { per_position: acc.per_position };
-  if (!acceptance) return { reason: 'The tree view needs acceptance given as α (per-node acceptance cannot be recovered from τ alone).' };
-  if (Array.isArray(m.choices)) return { choices: m.choices, acceptance };
-  if (typeof m.choices === 'string') {
-    const preset = await callJson('tree-preset', m.choices);
-    return { choices: preset.choices, acceptance };
-  }
-  if (typeof m.total_token === 'number') {
-    const preset = await callJson('tree-preset', { name: 'eagle2', total_token: m.total_token, depth: m.depth, top_k: m.top_k, acceptance });
-    return { choices: preset.choices, acceptance };
-  }
-  if (typeof m.k === 'number' && m.k > 0) {
-    // A chain of k drafted tokens: each node is the top-ranked child of the previous one.
-    const choices = [];
-    for (let d = 1; d <= m.k; d++) choices.push(new Array(d).fill(0));
-    return { choices, acceptance };
-  }
-  return { reason: `${m.family}: no draft tree for this method.` };
-}
-
 export class TreeView {
   constructor(root) {
     this.root = root;
     this.body = $('.tree-body', root);
-    this.available = null;
   }
 
+  // The tree the evaluation verified (the core's eval-tree: choices, node_prob, tau_pmf and the
+  // same tau as the result), so the panel never draws a different tree than the one evaluated.
   async show(config) {
-    if (this.available === null) this.available = (await hasCommand('tree-expect')) && (await hasCommand('tree-preset'));
-    const body = clear(this.body);
-    if (!this.available) {
-      body.append(el('p', { class: 'placeholder', text: 'This core build has no tree commands yet.' }));
-      return;
-    }
-    let req;
-    let expect;
+    let t;
     try {
-      req = await treeRequest(config);
-      if (req.reason) {
-        body.append(el('p', { class: 'placeholder', text: req.reason }));
-        return;
-      }
-      expect = await callJson('tree-expect', { choices: req.choices, acceptance: req.acceptance });
+      t = await callJson('eval-tree', config);
     } catch (e) {
-      body.append(el('p', { class: 'placeholder', text: describeError(e) }));
+      clear(this.body).append(el('p', { class: 'placeholder', text: describeError(e) }));
       return;
     }
-    const treeBox = el('div', { class: 'tree-drawing', 'data-testid': 'tree-drawing' });
-    const tauFig = el('figure', { class: 'chart', 'data-testid': 'chart-tau' },
-      el('figcaption', { text: 'Distribution of τ (tokens per cycle)' }), el('div', { class: 'chart-body' }), el('p', { class: 'chart-note' }));
-    const under = req.acceptance.alpha !== undefined ? `α = ${req.acceptance.alpha}` : 'the given per-position rates';
-    body.append(el('p', { text: `${expect.nodes} draft nodes, depth ${expect.depth}; expected τ ${fmt.tau(expect.expected_tau)} under ${under}.` }),
-      el('div', { class: 'tree-grid' }, treeBox, tauFig));
-    drawTree(treeBox, req.choices, expect.node_prob);
-    this.drawTau(tauFig, expect.tau_pmf);
+    const body = clear(this.body);
+    const summary = el(
+      'p',
+      { 'data-testid': 'tree-summary' },
+      `${t.nodes} draft nodes, depth ${t.depth} (draft levels${t.eagle_depth === undefined ? '' : `; EAGLE's --depth ${t.eagle_depth}`}); τ `,
+      el('output', { 'data-testid': 'tree-tau', 'data-value': t.tau, text: fmt.tau(t.tau) }),
+      ` under ${t.acceptance}.`,
+    );
+    body.append(summary);
+    if (t.nodes === 0) return;
+    const treeBox = el('div', {
+      class: 'tree-drawing',
+      'data-testid': 'tree-drawing',
+      tabindex: '0',
+      role: 'region',
+      'aria-label': 'Draft tree',
+    });
+    const grid = el('div', { class: 'tree-grid' }, treeBox);
+    body.append(grid);
+    drawTree(treeBox, t.choices, t.node_prob);
+    if (t.tau_pmf) {
+      const tauFig = el(
+        'figure',
+        { class: 'chart', 'data-testid': 'chart-tau' },
+        el('figcaption', { text: 'Distribution of τ (tokens per cycle)' }),
+        el('div', { class: 'chart-body' }),
+        el('p', { class: 'chart-note' }),
+      );
+      grid.append(tauFig);
+      this.drawTau(tauFig, t.tau_pmf);
+    }
   }
 
   drawTau(figure, pmf) {
     const slot = new ChartSlot(figure);
     const x = pmf.map((_, j) => j + 1);
-    const bars = globalThis.uPlot && globalThis.uPlot.paths ? globalThis.uPlot.paths.bars({ size: [0.7, 40] }) : undefined;
-    slot.draw({
-      series: [{ label: 'τ' }, { label: 'P(τ)', stroke: color('--c3'), fill: color('--c3-soft'), paths: bars, points: { show: false }, value: (u, v) => (v == null ? '—' : fmt.plain(v)) }],
-      scales: { x: { time: false, range: [0.5, x.length + 0.5] }, y: { range: [0, 1] } },
-      axes: [{ label: 'τ, tokens per cycle', splits: () => x }, { label: 'Probability' }],
-    }, [x, pmf]);
+    const bars =
+      globalThis.uPlot && globalThis.uPlot.paths
+        ? globalThis.uPlot.paths.bars({ size: [0.7, 40] })
+        : undefined;
+    slot.draw(
+      {
+        series: [
+          { label: 'τ' },
+          {
+            label: 'P(τ)',
+            stroke: color('--c3'),
+            fill: color('--c3-soft'),
+            paths: bars,
+            points: { show: false },
+            value: (u, v) => (v == null ? '—' : fmt.plain(v)),
+          },
+        ],
+        scales: { x: { time: false, range: [0.5, x.length + 0.5] }, y: { range: [0, 1] } },
+        axes: [{ label: 'τ, tokens per cycle', splits: () => x }, { label: 'Probability' }],
+      },
+      [x, pmf],
+    );
+    slot.setTable(
+      ['τ', 'P(τ)'],
+      x.map((v, i) => [String(v), fmt.plain(pmf[i])]),
+    );
   }
 }
 
@@ -96,21 +101,24 @@ export class TreeView {
 // consecutive rows, parents centred on their children.
 export function drawTree(box, choices, prob) {
   if (choices.length > MAX_DRAWN_NODES) {
-    box.append(el('p', { class: 'placeholder', text: `${choices.length} nodes: too many to draw.` }));
+    box.append(
+      el('p', { class: 'placeholder', text: `${choices.length} nodes: too many to draw.` }),
+    );
     return;
   }
   const key = (path) => path.join(',');
   const children = new Map([['', []]]);
   const info = new Map([['', { path: [], p: 1 }]]);
   choices.forEach((path, i) => {
-    info.set(key(path), { path, p: prob[i] });
+    info.set(key(path), { path, p: prob ? prob[i] : null });
     children.set(key(path), []);
   });
   for (const path of choices) {
     const parent = key(path.slice(0, -1));
     if (children.has(parent)) children.get(parent).push(key(path));
   }
-  for (const list of children.values()) list.sort((a, b) => info.get(a).path.at(-1) - info.get(b).path.at(-1));
+  for (const list of children.values())
+    list.sort((a, b) => info.get(a).path.at(-1) - info.get(b).path.at(-1));
   let row = 0;
   const pos = new Map();
   const place = (k, depth) => {
@@ -128,23 +136,44 @@ export function drawTree(box, choices, prob) {
   const dy = 22;
   const width = (maxDepth + 1) * dx + 40;
   const height = Math.max(1, row) * dy + 20;
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': `Draft tree with ${choices.length} nodes; labels are acceptance probabilities` });
+  const root = svg('svg', {
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
+    role: 'img',
+    'aria-label': `Draft tree with ${choices.length} nodes; labels are acceptance probabilities`,
+  });
   const xy = (k) => ({ x: 20 + pos.get(k).depth * dx, y: 10 + pos.get(k).row * dy + dy / 2 });
   for (const [k, kids] of children) {
     for (const c of kids) {
       const a = xy(k);
       const b = xy(c);
-      root.append(svg('path', { d: `M${a.x},${a.y} C${a.x + dx / 2},${a.y} ${b.x - dx / 2},${b.y} ${b.x},${b.y}`, class: 'edge' }));
+      root.append(
+        svg('path', {
+          d: `M${a.x},${a.y} C${a.x + dx / 2},${a.y} ${b.x - dx / 2},${b.y} ${b.x},${b.y}`,
+          class: 'edge',
+        }),
+      );
     }
   }
   for (const [k, { p }] of info) {
     const { x, y } = xy(k);
-    const circle = svg('circle', { cx: x, cy: y, r: 7, class: 'node', 'fill-opacity': (0.15 + 0.85 * p).toFixed(3) });
+    const known = p !== null;
+    const circle = svg('circle', {
+      cx: x,
+      cy: y,
+      r: 7,
+      class: 'node',
+      'fill-opacity': known ? (0.15 + 0.85 * p).toFixed(3) : '0.5',
+    });
     const title = svg('title');
-    title.textContent = k === '' ? 'root (last accepted token)' : `path [${k}]: accepted with probability ${fmt.plain(p)}`;
+    title.textContent =
+      k === ''
+        ? 'root (last accepted token)'
+        : `path [${k}]${known ? `: accepted with probability ${fmt.plain(p)}` : ''}`;
     circle.append(title);
     root.append(circle);
-    if (k !== '') {
+    if (k !== '' && known) {
       const label = svg('text', { x: x + 10, y: y + 4, class: 'node-label' });
       label.textContent = `${(p * 100).toFixed(0)}%`;
       root.append(label);

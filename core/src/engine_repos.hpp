@@ -1,0 +1,22 @@
+// Hugging Face repository ids for an engine export: the target model, the SpS draft model and
+// the EAGLE / EAGLE-3 / Medusa / Hydra head trained for the target (core/data/models.json
+// `hf_repo`, core/data/drafts.json `checkpoints[].hf_repo` by `target_id`). Where none is
+// published the id is a placeholder that says what to put there, and `missing` says why.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "speccalc/config.hpp"
+
+namespace speccalc {
+
+struct EngineRepos {
+  std::string target;  // e.g. "meta-llama/Llama-2-7b-chat-hf"
+  std::string draft;   // the SpS draft model, or the method's trained head; "" when none applies
+  std::vector<std::string> missing;  // plain sentences, one per placeholder
+};
+
+EngineRepos engine_repos(const Config& config);
+
+}  // namespace speccalc

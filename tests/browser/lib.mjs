@@ -1,0 +1,95 @@
+// Shared by the browser test files: the harness (test / assert / eq and the pass-fail count),
+// the native CLI the page is checked against, and waits on the page's quiet state.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+export const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+export const DIST = path.resolve(repo, process.env.SPECCALC_DIST || 'dist');
+export const CLI = path.resolve(repo, process.env.SPECCALC_CLI || 'build/native/speccalc');
+
+// The page's display format (web/js/format.mjs): speedup with 2 decimals and "×", tau with 2.
+export const showSpeedup = (x) => `${x.toFixed(2)}×`;
+export const showTau = (x) => x.toFixed(2);
+
+export const counts = { passed: 0, failed: 0 };
+export async function test(name, fn) {
+  try {
+    await fn();
+    counts.passed += 1;
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    counts.failed += 1;
+    console.log(
+      `FAIL ${name}\n     ${String(e && e.stack ? e.stack : e)
+        .split('\n')
+        .slice(0, 4)
+        .join('\n     ')}`,
+    );
+  }
+}
+export function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+export function eq(actual, expected, what) {
+  assert(
+    actual === expected,
+    `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`,
+  );
+}
+
+export function cli(args, input) {
+  return execFileSync(CLI, args, {
+    input,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+export function cliLink(config) {
+  return cli(['link', '--config', '-'], JSON.stringify(config)).trim().replace(/^#/, '');
+}
+export function cliEvalLink(link) {
+  return JSON.parse(cli(['eval', '--link', link]));
+}
+
+export function cliDecode(link) {
+  return JSON.parse(cli(['run', 'decode-link', '-'], `#${link}`));
+}
+
+export async function waitQuiet(page) {
+  await page.waitForFunction(
+    () =>
+      document.documentElement.dataset.ready === 'true' &&
+      document.documentElement.dataset.pending === '0',
+    null,
+    { timeout: 60000 },
+  );
+}
+
+export function fragmentOf(url) {
+  const i = url.indexOf('#');
+  return i < 0 ? '' : url.slice(i + 1);
+}
+
+export async function shownResult(page) {
+  return page.evaluate(() => {
+    const s = document.querySelector('[data-testid=speedup]');
+    const t = document.querySelector('[data-testid=tau]');
+    return {
+      speedupText: s.textContent,
+      speedup: s.dataset.value,
+      tauText: t.textContent,
+      tau: t.dataset.value,
+    };
+  });
+}
+
+export async function checkAgainstCli(page, what) {
+  const link = fragmentOf(page.url());
+  const expected = cliEvalLink(link);
+  const shown = await shownResult(page);
+  eq(shown.speedupText, showSpeedup(expected.speedup), `${what}: shown speedup`);
+  eq(Number(shown.speedup), expected.speedup, `${what}: full-precision speedup`);
+  eq(shown.tauText, showTau(expected.tau), `${what}: shown tau`);
+  eq(Number(shown.tau), expected.tau, `${what}: full-precision tau`);
+}

@@ -1,0 +1,461 @@
+// Browser tests for issue 12 ("the page tells the truth plainly"): the verdict states, the
+// engine control, the cost breakdown, the evaluated tree, engine import, phone width, history,
+// plain errors and chart values by keyboard. Every expected value comes from the native CLI.
+// Run from run.mjs (same server, browser and request/console watchers).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test, assert, eq, cli, cliLink, cliEvalLink, waitQuiet, fragmentOf } from './lib.mjs';
+
+const BASE = { target: 'llama2-chat-7b', hardware: 'a100-80gb-sxm' };
+// One config per verdict state; each test first checks the CLI gives that state.
+const VERDICTS = {
+  pays: {
+    ...BASE,
+    method: { family: 'sps', draft: 'llama-68m', k: 4 },
+    acceptance: { alpha: 0.7 },
+  },
+  loses: { ...BASE, batch: 32, method: { family: 'eagle2' }, acceptance: { alpha: 0.3 } },
+  // Issue 12's example: batch 128 x 8k context of a 7B model on one 80 GB GPU.
+  infeasible: {
+    ...BASE,
+    batch: 128,
+    context: 8192,
+    method: { family: 'eagle2' },
+    acceptance: { alpha: 0.7 },
+  },
+  baseline: { ...BASE, method: { family: 'ar' }, acceptance: { alpha: 0.7 } },
+};
+const EAGLE_DEPTH6 = {
+  target: 'vicuna-7b-v1.3',
+  hardware: 'a100-80gb-sxm',
+  method: { family: 'eagle2', total_token: 60, depth: 6, top_k: 10 },
+  acceptance: { alpha: 0.8 },
+};
+
+function cliRun(command, input) {
+  return JSON.parse(cli(['run', command, '-'], JSON.stringify(input)));
+}
+
+async function open(page, url, config) {
+  const link = cliLink(config);
+  await page.goto(`${url}#${link}`);
+  await waitQuiet(page);
+  return { link, expected: cliEvalLink(link) };
+}
+
+export async function truthTests({ browser, url, newPage, watch, shots }) {
+  const page = await newPage();
+
+  for (const [state, config] of Object.entries(VERDICTS)) {
+    await test(`verdict "${state}" is the core's, in its own colour`, async () => {
+      const { expected } = await open(page, url, config);
+      eq(expected.verdict, state, "the CLI's verdict for this config");
+      const shown = await page.evaluate(() => {
+        const v = document.querySelector('[data-testid=verdict]');
+        const css = getComputedStyle(document.documentElement);
+        return {
+          state: v.dataset.state,
+          reason: document.querySelector('[data-testid=verdict-reason]').textContent,
+          suggestions: [...v.querySelectorAll('[data-testid=suggestions] li')].map(
+            (li) => li.textContent,
+          ),
+          headColor: getComputedStyle(document.querySelector('[data-testid=verdict-head]')).color,
+          good: css.getPropertyValue('--good').trim(),
+          bad: css.getPropertyValue('--bad').trim(),
+          speedup: document.querySelector('[data-testid=speedup]').textContent,
+        };
+      });
+      eq(shown.state, state, 'data-state');
+      eq(shown.reason, expected.verdict_reason, "the core's reason");
+      const rgb = (hex) =>
+        `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+      if (state === 'pays') eq(shown.headColor, rgb(shown.good), 'pays is green');
+      else assert(shown.headColor !== rgb(shown.good), `${state} is not green`);
+      if (state === 'baseline')
+        assert(shown.headColor !== rgb(shown.bad), 'plain decoding is not a red failure');
+      if (state === 'infeasible') {
+        assert(
+          !/×/.test(shown.speedup),
+          `no speedup shown for a setup that does not fit: ${shown.speedup}`,
+        );
+        eq(
+          JSON.stringify(shown.suggestions),
+          JSON.stringify(expected.memory.suggestions),
+          "the core's suggestions",
+        );
+        assert(shown.suggestions.length > 0, 'infeasible says what would fit');
+      } else {
+        eq(shown.suggestions.length, 0, 'no memory suggestions');
+      }
+    });
+  }
+
+  await test('the batch chart drops batches that do not fit and never claims they pay off', async () => {
+    await open(page, url, VERDICTS.infeasible);
+    const sweep = cliRun('sweep', {
+      config: cliEvalLink(fragmentOf(page.url())).config,
+      axis: 'batch',
+      values: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    });
+    const tooBig = sweep.points.filter((p) => !p.fits_in_memory).map((p) => String(p.values[0]));
+    assert(tooBig.includes('128'), `batch 128 at 8k does not fit: ${tooBig}`);
+    const shown = await page.$eval('[data-testid=chart-batch]', (f) => ({
+      infeasible: f.dataset.infeasible,
+      note: f.querySelector('.chart-note').textContent,
+    }));
+    eq(shown.infeasible, tooBig.join(','), 'points marked as not fitting');
+    assert(!/every batch up to 256/.test(shown.note), `note: ${shown.note}`);
+    assert(
+      new RegExp(`From batch ${tooBig[0]} the setup does not fit`).test(shown.note),
+      `note names the first batch that does not fit: ${shown.note}`,
+    );
+  });
+
+  await test("Engine control: the core's engines, their summary and a badge where unvalidated", async () => {
+    await open(page, url, VERDICTS.pays);
+    const listed = JSON.parse(cli(['list', 'runtimes'])).map((r) => r.id);
+    for (const id of ['vllm', 'sglang', 'tensorrt-llm', 'hf-eager', 'compiled'])
+      assert(listed.includes(id), `list runtimes has ${id}`);
+    const options = await page.$$eval('[data-testid=engine] option', (o) => o.map((x) => x.value));
+    eq(JSON.stringify(options), JSON.stringify(listed), "engine options are the core's list");
+    for (const id of ['vllm', 'hf-eager']) {
+      await page.selectOption('[data-testid=engine]', id);
+      await page.waitForFunction(
+        (e) => new RegExp(`(^|&)runtime=${e}(&|$)`).test(location.hash),
+        id,
+        { timeout: 10000 },
+      );
+      await waitQuiet(page);
+      const engine = cliEvalLink(fragmentOf(page.url())).engine;
+      const shown = await page.evaluate(() => ({
+        text: document.querySelector('#engine-text').textContent,
+        badge: !document.querySelector('[data-testid=engine-badge]').hidden,
+      }));
+      eq(shown.text, engine.summary, `${id}: the core's one-line summary`);
+      eq(shown.badge, !engine.validated, `${id}: badge shown exactly when not validated`);
+    }
+  });
+
+  await test("cost: per pass vs per cycle, kernels, cycle bar and memory are the core's numbers, formatted for people", async () => {
+    const { expected } = await open(page, url, EAGLE_DEPTH6);
+    for (const pass of ['baseline', 'draft', 'verify']) {
+      const row = await page.$eval(`[data-testid=passes] tr[data-pass=${pass}]`, (r) =>
+        Object.fromEntries(
+          [...r.querySelectorAll('[data-col]')].map((td) => [td.dataset.col, td.dataset.value]),
+        ),
+      );
+      const p = expected[pass];
+      if (p.bound !== 'none') {
+        eq(Number(row['time-per-pass']), p.time_per_pass_s, `${pass} time per pass`);
+        eq(Number(row['bytes-per-pass']), p.bytes_per_pass, `${pass} bytes per pass`);
+        eq(Number(row['flops-per-pass']), p.flops_per_pass, `${pass} FLOPs per pass`);
+      }
+      eq(Number(row['time-per-cycle']), p.time_s, `${pass} time per cycle`);
+      const kernels = await page.$$eval(
+        `[data-testid=kernels] table[data-pass=${pass}] tbody tr`,
+        (r) => r.map((x) => x.dataset.kind),
+      );
+      eq(kernels.join(','), p.kernels.map((k) => k.kind).join(','), `${pass} kernels`);
+    }
+    const heads = await page.$$eval('[data-testid=passes] thead th', (t) =>
+      t.map((x) => x.textContent),
+    );
+    assert(
+      heads.includes('Time per pass') &&
+        heads.includes('Time per cycle') &&
+        heads.some((h) => /per GPU/.test(h)),
+      `headers: ${heads}`,
+    );
+    const cycle = await page.$$eval('[data-testid=cycle-legend] li', (l) =>
+      l.map((x) => Number(x.dataset.value)),
+    );
+    eq(
+      JSON.stringify(cycle),
+      JSON.stringify([
+        expected.cycle.draft_s,
+        expected.cycle.verify_s,
+        expected.cycle.overhead_s,
+        expected.cycle.comm_s,
+      ]),
+      'cycle parts',
+    );
+    // The parts sum to the cycle (core contract), so the drawn segments fill the bar.
+    const bar = await page.$eval('[data-testid=cycle] .stack', (b) => ({
+      width: b.getBoundingClientRect().width,
+      parts: [...b.children].reduce((a, c) => a + c.getBoundingClientRect().width, 0),
+    }));
+    assert(
+      Math.abs(bar.width - bar.parts) < 2,
+      `cycle segments ${bar.parts.toFixed(1)} px of a ${bar.width.toFixed(1)} px bar`,
+    );
+    const memory = await page.$$eval('[data-testid=memory-legend] li', (l) =>
+      l.map((x) => Number(x.dataset.value)),
+    );
+    const m = expected.memory;
+    eq(
+      JSON.stringify(memory),
+      JSON.stringify([
+        m.weights_gb_per_gpu,
+        m.draft_weights_gb_per_gpu,
+        m.kv_cache_gb_per_gpu,
+        m.activations_gb_per_gpu,
+      ]),
+      'memory parts',
+    );
+    // The page's own numbers (the assumptions are the core's sentences, quoted as written).
+    const text = await page.$$eval(
+      '.headline, [data-testid=passes], [data-testid=cycle], [data-testid=kernels], [data-testid=memory]',
+      (n) => n.map((x) => x.textContent).join(' '),
+    );
+    const long = text.match(/\d+\.\d{4,}/g);
+    assert(!long, `numbers with more than 3 decimals: ${long}`);
+    // The CSV carries the setup it was computed for.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#export-result-csv'),
+    ]);
+    const file = path.join(os.tmpdir(), `speccalc-result-${process.pid}.csv`);
+    await download.saveAs(file);
+    const csv = fs.readFileSync(file, 'utf8');
+    fs.rmSync(file);
+    assert(
+      csv.includes('config.target,,vicuna-7b-v1.3') && csv.includes('config.method.depth,,6'),
+      `CSV setup rows: ${csv.slice(0, 300)}`,
+    );
+  });
+
+  await test('the tree shown is the tree evaluated (tree-tau = result τ, one depth convention)', async () => {
+    const { expected, link } = await open(page, url, EAGLE_DEPTH6);
+    const tree = cliRun('eval-tree', expected.config);
+    const shown = await page.evaluate(() => ({
+      tau: document.querySelector('[data-testid=tree-tau]').dataset.value,
+      circles: document.querySelectorAll('[data-testid=tree-drawing] circle').length,
+      summary: document.querySelector('[data-testid=tree-summary]').textContent,
+    }));
+    eq(Number(shown.tau), expected.tau, `tree τ equals the result's τ (${link})`);
+    eq(shown.circles, tree.nodes + 1, 'draft nodes + root drawn');
+    assert(
+      /depth 6 \(draft levels; EAGLE's --depth 5\)/.test(shown.summary),
+      `depth convention: ${shown.summary}`,
+    );
+    const exp = cliRun('export', expected.config);
+    eq(exp.sglang['--speculative-num-steps'], tree.depth, "SGLang num-steps = the tree's levels");
+    eq(exp.eagle.depth, tree.depth - 1, 'EAGLE depth = levels - 1');
+  });
+
+  await test("importing a pasted vLLM --speculative-config gives the core's config", async () => {
+    const { expected } = await open(page, url, VERDICTS.pays);
+    const text =
+      '{"method": "eagle", "model": "yuhuili/EAGLE-LLaMA3-Instruct-8B", "num_speculative_tokens": 5}';
+    const imported = cliRun('import-engine', { engine: 'vllm', text, config: expected.config });
+    await page.click('#engine-import summary');
+    await page.selectOption('#i-engine', 'vllm');
+    await page.fill('#i-text', text);
+    await page.click('#i-go');
+    const link = cliLink(imported.config);
+    await page.waitForFunction((l) => location.hash === `#${l}`, link, { timeout: 10000 });
+    await waitQuiet(page);
+    eq(await page.inputValue('#f-target'), 'llama3-instruct-8b', 'target from the EAGLE head');
+    const status = await page.textContent('[data-testid=import-status]');
+    assert(status.startsWith('Imported.'), `status: ${status}`);
+    await page.fill('#i-text', '{"method": "mlp_speculator", "num_speculative_tokens": 3}');
+    await page.click('#i-go');
+    await page.waitForFunction(
+      () =>
+        /^text\.--speculative-config\.method: /.test(
+          document.querySelector('[data-testid=import-status]').textContent,
+        ),
+      null,
+      { timeout: 10000 },
+    );
+  });
+
+  await test('a vLLM draft acceptance rate converts to the α the core fits on this draft', async () => {
+    const { expected } = await open(page, url, VERDICTS.pays);
+    const tree = cliRun('eval-tree', expected.config);
+    const conv = cliRun('convert', { choices: tree.choices, draft_acceptance_rate: 0.6 });
+    // Hand check of the chain k = 4: rate 0.6 means tau = 1 + 0.6 * 4 = 3.4.
+    eq(conv.tau, 3.4, 'tau from the rate');
+    await page.click('#metric-convert summary');
+    await page.selectOption('#c-metric', 'draft_acceptance_rate');
+    await page.fill('#c-value', '0.6');
+    await page.click('#c-go');
+    const want = cliLink({ ...expected.config, acceptance: { alpha: conv.alpha } });
+    await page.waitForFunction((l) => location.hash === `#${l}`, want, { timeout: 10000 });
+    await waitQuiet(page);
+    eq(
+      Number(await page.getAttribute('[data-testid=metric-convert-out]', 'data-alpha')),
+      conv.alpha,
+      'α shown and applied',
+    );
+  });
+
+  await test('Back and Forward step through edits', async () => {
+    await open(page, url, VERDICTS.pays);
+    for (const b of ['2', '8']) {
+      await page.fill('[data-testid=batch]', b);
+      await page.press('[data-testid=batch]', 'Tab');
+      await page.waitForFunction((x) => new RegExp(`(^|&)batch=${x}(&|$)`).test(location.hash), b, {
+        timeout: 10000,
+      });
+      await waitQuiet(page);
+    }
+    const batchIs = async (b) => {
+      await page.waitForFunction(
+        (x) =>
+          new RegExp(`(^|&)batch=${x}(&|$)`).test(location.hash) &&
+          document.querySelector('[data-testid=batch]').value === x,
+        b,
+        { timeout: 10000 },
+      );
+      await waitQuiet(page);
+    };
+    await page.goBack();
+    await batchIs('2');
+    await page.goBack();
+    await batchIs('1');
+    await page.goForward();
+    await batchIs('2');
+    assert(page.url().startsWith(url), 'still on the page');
+  });
+
+  await test('an empty number field says "enter a whole number" beside it', async () => {
+    await open(page, url, VERDICTS.pays);
+    await page.fill('[data-testid=batch]', '');
+    await page.press('[data-testid=batch]', 'Tab');
+    await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
+    const err = await page.$eval('[data-testid=field-error]', (e) => ({
+      text: e.textContent,
+      for: e.dataset.errorFor,
+    }));
+    eq(err.for, 'batch', 'beside the batch input');
+    eq(err.text, 'batch: enter a whole number', 'plain words');
+    await page.selectOption('#f-hardware', '__custom__');
+    await page.fill('#f-hardware-json', '{"mem_bw_gbps": 1000,');
+    await page.press('#f-hardware-json', 'Tab');
+    await page.waitForFunction(
+      () =>
+        /^hardware: is not valid JSON/.test(
+          document.querySelector('[data-testid=field-error]')?.textContent || '',
+        ),
+      null,
+      { timeout: 10000 },
+    );
+  });
+
+  await test('compare: A and B side by side, both in the link, differences marked', async () => {
+    const { link: linkA, expected: a } = await open(page, url, VERDICTS.pays);
+    await page.click('[data-testid=compare-start]');
+    await page.waitForFunction((l) => location.hash === `#${l}&compare&${l}`, linkA, {
+      timeout: 10000,
+    });
+    await page.fill('[data-testid=batch]', '16');
+    await page.press('[data-testid=batch]', 'Tab');
+    await page.waitForFunction(
+      () =>
+        /&compare&/.test(location.hash) &&
+        /(^#|&)batch=16(&|$)/.test(location.hash.split('&compare&')[0]),
+      null,
+      { timeout: 10000 },
+    );
+    await waitQuiet(page);
+    const [linkB, other] = fragmentOf(page.url()).split('&compare&');
+    eq(other, linkA, 'A is the kept link');
+    const b = cliEvalLink(linkB);
+    const rows = await page.$$eval('[data-testid=compare-table] tbody tr', (r) =>
+      Object.fromEntries(
+        r.map((x) => [
+          x.dataset.row,
+          [x.cells[1].textContent, x.cells[2].textContent, x.dataset.diff],
+        ]),
+      ),
+    );
+    eq(
+      JSON.stringify(rows.Speedup),
+      JSON.stringify([`${a.speedup.toFixed(2)}×`, `${b.speedup.toFixed(2)}×`, 'true']),
+      'speedups of A and B',
+    );
+    eq(rows['Batch × context'][2], 'true', 'batch marked as different');
+    eq(rows.Model[2], 'false', 'model not marked');
+    // The link alone restores the comparison.
+    const p = await newPage();
+    await p.goto(page.url());
+    await waitQuiet(p);
+    eq(
+      await p.$eval('[data-testid=compare]', (c) => c.dataset.active),
+      'true',
+      'comparison restored from the link',
+    );
+    await p.close();
+    await page.click('[data-testid=compare-swap]');
+    await page.waitForFunction((l) => location.hash.startsWith(`#${l}&compare&`), linkA, {
+      timeout: 10000,
+    });
+    await page.click('[data-testid=compare-stop]');
+    await page.waitForFunction((l) => location.hash === `#${l}`, linkA, { timeout: 10000 });
+  });
+
+  await test('chart values are in tables reachable by keyboard', async () => {
+    await open(page, url, VERDICTS.pays);
+    for (const id of ['k', 'batch', 'families']) {
+      const n = await page.$eval(`[data-testid=chart-${id}]`, (f) => ({
+        points: Number(f.dataset.points),
+        rows: f.querySelectorAll('[data-testid=chart-values] tbody tr').length,
+      }));
+      eq(n.rows, n.points, `chart ${id}: one row per point`);
+    }
+    await page.focus('[data-testid=chart-batch] [data-testid=chart-values] summary');
+    await page.keyboard.press('Enter');
+    eq(
+      await page.$eval('[data-testid=chart-batch] [data-testid=chart-values]', (d) => d.open),
+      true,
+      'opened from the keyboard',
+    );
+  });
+
+  await test('no horizontal scroll at 390 px, details open, in every verdict state', async () => {
+    const ctx = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 1,
+    });
+    const p = await ctx.newPage();
+    watch(p);
+    for (const [state, config] of Object.entries(VERDICTS)) {
+      await p.goto(`${url}#${cliLink(config)}`);
+      await waitQuiet(p);
+      await p.$$eval('details', (d) =>
+        d.forEach((x) => {
+          x.open = true;
+        }),
+      );
+      await p.waitForTimeout(100);
+      const over = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert(over <= 0, `${state}: page is ${over}px wider than 390 px`);
+    }
+    await ctx.close();
+  });
+
+  if (shots) {
+    await test('screenshots: engine and verdict, cost breakdown, a setup that does not fit', async () => {
+      fs.mkdirSync(shots, { recursive: true });
+      await open(page, url, EAGLE_DEPTH6);
+      await page.$$eval('#kernels-box', (d) =>
+        d.forEach((x) => {
+          x.open = true;
+        }),
+      );
+      await page.locator('#results').screenshot({ path: path.join(shots, 'cost.png') });
+      await page.locator('[data-for=runtime]').screenshot({ path: path.join(shots, 'engine.png') });
+      await open(page, url, VERDICTS.infeasible);
+      await page
+        .locator('.headline')
+        .screenshot({ path: path.join(shots, 'verdict-headline-infeasible.png') });
+      await page
+        .locator('[data-testid=verdict]')
+        .screenshot({ path: path.join(shots, 'verdict-infeasible.png') });
+    });
+  }
+
+  await page.close();
+}
