@@ -66,6 +66,18 @@ export async function waitQuiet(page) {
   );
 }
 
+// The charts and the tree panel draw when the reader scrolls to them (issue 14: they are not
+// part of the first load): scroll there and wait until the roofline has its points.
+export async function revealCharts(page) {
+  await page.evaluate(() => document.querySelector('#charts-view').scrollIntoView());
+  await page.waitForFunction(
+    () => Number(document.querySelector('[data-testid=chart-roofline]')?.dataset.points || 0) > 0,
+    null,
+    { timeout: 60000 },
+  );
+  await waitQuiet(page);
+}
+
 export function fragmentOf(url) {
   const i = url.indexOf('#');
   return i < 0 ? '' : url.slice(i + 1);

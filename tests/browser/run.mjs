@@ -29,6 +29,7 @@ import {
   fragmentOf,
   shownResult,
   checkAgainstCli,
+  revealCharts,
 } from './lib.mjs';
 import { truthTests } from './truth.mjs';
 import { distFile } from '../parity/harness.mjs';
@@ -127,6 +128,8 @@ function cliSize(link) {
 // address bar's), so a result left over from the previous link is never read.
 async function waitSized(page, link) {
   await waitQuiet(page);
+  // Sizing runs in the full module once its section is in view (issue 14).
+  await page.evaluate(() => document.querySelector('#sizing-view').scrollIntoView());
   const config = JSON.stringify(cliDecode(link ?? fragmentOf(page.url())));
   await page.waitForFunction(
     (c) => {
@@ -370,6 +373,7 @@ async function main() {
   await test('charts are drawn', async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
     await waitQuiet(page);
+    await revealCharts(page);
     const counts = await page.evaluate(() =>
       Object.fromEntries(
         ['roofline', 'k', 'batch', 'families'].map((k) => [
@@ -384,6 +388,10 @@ async function main() {
   await test('the tree view draws the draft tree and the τ distribution', async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
     await waitQuiet(page);
+    await revealCharts(page);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=tree-drawing] circle').length > 0, null, {
+      timeout: 60000,
+    });
     const tree = await page.evaluate(() => ({
       nodes: document.querySelectorAll('[data-testid=tree-drawing] circle').length,
       tauBars: Number(document.querySelector('[data-testid=chart-tau]')?.dataset.points || 0),
@@ -747,6 +755,12 @@ async function main() {
     await waitQuiet(page);
     const expected = JSON.parse(cli(['run', 'export', '-'], JSON.stringify(cliDecode(link))));
     await page.click('#engine-settings summary');
+    // Opening the settings runs export in the full module (loaded on demand).
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid=engine-settings-blocks] [data-engine]').length > 0,
+      null,
+      { timeout: 60000 },
+    );
     const blocks = await page.$$eval('[data-testid=engine-settings-blocks] [data-engine]', (n) =>
       n.map((x) => [x.dataset.engine, x.querySelector('pre').textContent]),
     );

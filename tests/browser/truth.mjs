@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test, assert, eq, cli, cliLink, cliEvalLink, waitQuiet, fragmentOf } from './lib.mjs';
+import { test, assert, eq, cli, cliLink, cliEvalLink, waitQuiet, fragmentOf, revealCharts } from './lib.mjs';
 
 const BASE = { target: 'llama2-chat-7b', hardware: 'a100-80gb-sxm' };
 // One config per verdict state; each test first checks the CLI gives that state.
@@ -93,6 +93,7 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
 
   await test('the batch chart drops batches that do not fit and never claims they pay off', async () => {
     await open(page, url, VERDICTS.infeasible);
+    await revealCharts(page);
     const sweep = cliRun('sweep', {
       config: cliEvalLink(fragmentOf(page.url())).config,
       axis: 'batch',
