@@ -168,3 +168,34 @@ TEST(Mtp, DeepSeekV3ReadsTheMlaLatentNotFullKvHeads) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Calibrate, OneMeasuredStepIsReproducedAndCarriesToEveryBatch) {
+  // One decode step of 6.6 ms at batch 1 under SGLang: calibrate fits the per-step overhead so
+  // the model's step equals it; evaluating the returned runtime at batch 1 gives 6.6 ms back.
+  const speccalc::Response r = speccalc::run(
+      "calibrate", R"({"config":{"target":"llama3.1-8b-instruct","hardware":"h100-sxm","runtime":"sglang"},
+                       "decode_steps":[{"batch":1,"step_s":0.0066}]})");
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const json out = json::parse(r.output);
+  EXPECT_NEAR(out["fit"][0]["predicted_after_s"].get<double>(), 0.0066, 0.0066 * 1e-6);
+  json config = out["config"];
+  config["method"] = json{{"family", "ar"}};
+  const json at1 = eval_ok(config.dump());
+  EXPECT_NEAR(at1["baseline_step_s"].get<double>(), 0.0066, 0.0066 * 1e-6);
+  // The same runtime at batch 32 is slower (more tokens, more KV), never recalibrated.
+  config["batch"] = 32;
+  EXPECT_GT(eval_ok(config.dump())["baseline_step_s"].get<double>(), 0.0066);
+}
+
+TEST(Calibrate, MeasuredStepNamesItsBatchAndHoldsAcrossASweep) {
+  // runtime.measured_decode_step_s at measured_decode_batch 8: whatever the config's batch,
+  // the modeled step at batch 8 equals the measurement.
+  const std::string base = R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","method":{"family":"ar"},
+      "runtime":{"profile":"vllm","measured_decode_step_s":0.009,"measured_decode_batch":8},"batch":)";
+  EXPECT_NEAR(eval_ok(base + "8}")["baseline_step_s"].get<double>(), 0.009, 1e-9);
+  EXPECT_GT(eval_ok(base + "64}")["baseline_step_s"].get<double>(), 0.009);
+}
+
+}  // namespace
