@@ -1,19 +1,19 @@
-// The page in headless Chromium (playwright-core, /usr/bin/chromium), served from 127.0.0.1 by a
-// small server that gzips like a production static host:
+// The page in headless Chromium (playwright-core, /usr/bin/chromium), served from 127.0.0.1 by
+// scripts/serve.mjs exactly as `npm start` serves dist/ (precompressed files, cache headers):
 //   - first result: ms from navigation start until [data-testid="speedup"] shows a value
 //     (a MutationObserver installed before the page's scripts records performance.now()),
-//   - transfer: the sum of encodedBodySize (gzip bytes) over the document and every resource
-//     (each URL once),
-//   - sweep: the 10,000-point sweep from bench/cases.json through the page's own
-//     speccalc-api.mjs `call('sweep', ...)`, on the main thread and in a module Web Worker
-//     (what the page would use to keep the main thread free), plus the main thread's longest
-//     stall while the worker runs (requestAnimationFrame gaps).
+//     fresh browser context (empty cache) each run; also first contentful paint;
+//   - transfer: every response of the first run, counted by the server (the worker's requests
+//     included), as gzip bytes (each file's .gz) and as bytes sent; and a second visit;
+//   - sweep: the 10,000-point sweep from bench/cases.json through the page's own door to the
+//     core (web/js/worker/client.mjs: the page's worker), and through the shipped
+//     speccalc-api.mjs on the main thread, plus the main thread's longest frame gap while the
+//     worker runs it.
 // Usage: node bench/browser_bench.mjs [DIST_DIR] [--out FILE]
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { startServer } from '../scripts/serve.mjs';
 import { CHROMIUM_ARGS } from '../tests/browser/browser.mjs';
 import { readCases } from './cases.mjs';
 
@@ -22,118 +22,152 @@ const outAt = args.indexOf('--out');
 const out = outAt >= 0 ? args.splice(outAt, 2)[1] : null;
 const dist = path.resolve(args[0] || 'dist');
 const RUNS = 5;
-
-const MIME = { '.html': 'text/html; charset=utf-8', '.mjs': 'text/javascript', '.js': 'text/javascript',
-  '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml' };
-
-// The worker the sweep runs in: same origin, so the page's CSP (script-src 'self') allows it.
-const WORKER = `import { call } from '/speccalc-api.mjs';
-onmessage = async (e) => {
-  await call('list', 'models');
-  const t0 = performance.now();
-  const text = await call('sweep', e.data);
-  postMessage({ ms: performance.now() - t0, bytes: text.length });
-};`;
-
-function serve() {
-  const gz = new Map();
-  const server = http.createServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    let body, type;
-    if (rel === '/__bench/sweep-worker.mjs') {
-      body = Buffer.from(WORKER);
-      type = MIME['.mjs'];
-    } else {
-      let file = path.join(dist, path.normalize(rel));
-      if (!file.startsWith(dist)) return res.writeHead(403).end();
-      if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-      if (!fs.existsSync(file)) return res.writeHead(404).end();
-      body = fs.readFileSync(file);
-      type = MIME[path.extname(file)] || 'application/octet-stream';
-    }
-    const headers = { 'Content-Type': type, 'Cache-Control': 'no-store' };
-    if (/\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
-      if (!gz.has(rel)) gz.set(rel, zlib.gzipSync(body, { level: 6 }));
-      body = gz.get(rel);
-      headers['Content-Encoding'] = 'gzip';
-    }
-    headers['Content-Length'] = body.length;
-    res.writeHead(200, headers).end(body);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
+const manifest = JSON.parse(fs.readFileSync(path.join(dist, 'manifest.json'), 'utf8'));
+const shipped = (name) => `/${manifest[name]}`;
 
 // Installed before any page script: records when the speedup output first shows a value.
 function watchFirstResult() {
   const check = () => {
     const el = document.querySelector('[data-testid="speedup"]');
     const t = el && el.textContent.trim();
-    if (t && t !== '—' && window.__firstResultMs === undefined) window.__firstResultMs = performance.now();
+    if (t && t !== '—' && window.__firstResultMs === undefined)
+      window.__firstResultMs = performance.now();
   };
-  new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
+  new MutationObserver(check).observe(document, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+  });
 }
 
-const server = await serve();
-const url = `http://127.0.0.1:${server.address().port}/`;
+const gzipSize = (rel, sent) => {
+  try {
+    return fs.statSync(
+      `${path.join(dist, rel === '/' ? 'index.html' : decodeURIComponent(rel))}.gz`,
+    ).size;
+  } catch {
+    return sent;
+  }
+};
+
+const { server, url } = await startServer({ root: dist, port: 0 });
+let log = [];
+server.on('request', (req, res) =>
+  res.on('finish', () => {
+    const rel = new URL(req.url, url).pathname;
+    const sent = Number(res.getHeader('content-length') || 0);
+    log.push({
+      name: rel,
+      status: res.statusCode,
+      sent,
+      gzip: res.statusCode === 200 ? gzipSize(rel, sent) : 0,
+    });
+  }),
+);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 const sweepCase = readCases().cases.find((c) => c.name === 'sweep/10000');
 const sweepText = JSON.stringify(sweepCase.input);
-const result = { first_result_ms: [], transfer: null, sweep_main_ms: [], sweep_worker_ms: [] };
+const result = {
+  chromium: browser.version(),
+  first_result_ms: [],
+  first_contentful_paint_ms: [],
+  core_ready_ms: [],
+  sweep_main_ms: [],
+  sweep_worker_ms: [],
+};
 try {
   for (let run = 0; run < RUNS; ++run) {
-    const context = await browser.newContext();  // fresh cache: every run downloads everything
+    const context = await browser.newContext(); // fresh cache: every run downloads everything
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.addInitScript(watchFirstResult);
+    log = [];
     await page.goto(url);
-    await page.waitForFunction(() => window.__firstResultMs !== undefined, null, { timeout: 30000 });
+    await page.waitForFunction(() => window.__firstResultMs !== undefined, null, {
+      timeout: 30000,
+    });
     result.first_result_ms.push(await page.evaluate(() => window.__firstResultMs));
+    result.first_contentful_paint_ms.push(
+      await page.evaluate(
+        () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+      ),
+    );
+    // When the worker said the module is instantiated (web/js/worker/client.mjs marks it).
+    result.core_ready_ms.push(
+      await page.evaluate(
+        () => performance.getEntriesByName('speccalc-core-ready')[0]?.startTime ?? null,
+      ),
+    );
     if (run === 0) {
+      await page.waitForFunction(
+        () =>
+          document.documentElement.dataset.ready === 'true' &&
+          document.documentElement.dataset.pending === '0',
+        null,
+        { timeout: 60000 },
+      );
       await page.waitForLoadState('networkidle');
-      result.transfer = await page.evaluate(() => {
-        const nav = performance.getEntriesByType('navigation')[0];
-        const entries = [nav, ...performance.getEntriesByType('resource')];
-        return entries.map((e) => ({ name: new URL(e.name).pathname, encoded: e.encodedBodySize, decoded: e.decodedBodySize }));
-      });
-      // Main thread: the page's own wrapper, warmed up by the page's first result.
-      result.sweep_main_ms = await page.evaluate(async ({ text, runs }) => {
-        const api = await import('/speccalc-api.mjs');
-        await api.call('sweep', text);  // warm-up
-        const times = [];
-        for (let i = 0; i < runs; ++i) {
-          const t0 = performance.now();
-          await api.call('sweep', text);
-          times.push(performance.now() - t0);
-        }
-        return times;
-      }, { text: sweepText, runs: RUNS });
-      // Worker: the sweep off the main thread; frame gaps on the main thread meanwhile.
-      const w = await page.evaluate(async ({ text, runs }) => {
-        const worker = new Worker('/__bench/sweep-worker.mjs', { type: 'module' });
-        const once = () => new Promise((resolve, reject) => {
-          worker.onmessage = (e) => resolve(e.data);
-          worker.onerror = (e) => reject(new Error(e.message || 'worker failed'));
-          worker.postMessage(text);
-        });
-        await once();  // warm-up (module load and tier-up)
-        const times = [];
-        let maxGap = 0;
-        let last = performance.now();
-        let on = true;
-        const frame = (t) => { maxGap = Math.max(maxGap, t - last); last = t; if (on) requestAnimationFrame(frame); };
-        requestAnimationFrame(frame);
-        for (let i = 0; i < runs; ++i) {
-          const t0 = performance.now();
-          await once();
-          times.push(performance.now() - t0);
-        }
-        on = false;
-        worker.terminate();
-        return { times, maxGap };
-      }, { text: sweepText, runs: RUNS });
-      result.sweep_worker_ms = w.times;
-      result.worker_main_thread_max_frame_gap_ms = w.maxGap;
+      result.transfer = log;
+      log = [];
+      await page.goto(url);
+      await page.waitForFunction(
+        () =>
+          document.documentElement.dataset.ready === 'true' &&
+          document.documentElement.dataset.pending === '0',
+        null,
+        { timeout: 60000 },
+      );
+      await page.waitForLoadState('networkidle');
+      result.revisit = log;
+      // Through the page's own door: the page's worker (same module instance as the page).
+      result.sweep_worker_ms = await page.evaluate(
+        async ({ text, runs, client }) => {
+          const { coreText } = await import(client);
+          await coreText('sweep', text); // warm-up
+          const times = [];
+          let maxGap = 0;
+          let last = performance.now();
+          let on = true;
+          const frame = (t) => {
+            maxGap = Math.max(maxGap, t - last);
+            last = t;
+            if (on) requestAnimationFrame(frame);
+          };
+          requestAnimationFrame(frame);
+          for (let i = 0; i < runs; ++i) {
+            const t0 = performance.now();
+            await coreText('sweep', text);
+            times.push(performance.now() - t0);
+          }
+          on = false;
+          window.__gap = maxGap;
+          return times;
+        },
+        { text: sweepText, runs: RUNS, client: shipped('js/worker/client.mjs') },
+      );
+      result.worker_main_thread_max_frame_gap_ms = await page.evaluate(() => window.__gap);
+      // The shipped wrapper on the main thread (a second instance, for the benchmark only).
+      result.sweep_main_ms = await page.evaluate(
+        async ({ text, runs, api, wasm }) => {
+          const core = await import(api);
+          await core.load({ wasmUrl: wasm });
+          await core.call('sweep', text); // warm-up
+          const times = [];
+          for (let i = 0; i < runs; ++i) {
+            const t0 = performance.now();
+            await core.call('sweep', text);
+            times.push(performance.now() - t0);
+          }
+          return times;
+        },
+        {
+          text: sweepText,
+          runs: RUNS,
+          api: shipped('speccalc-api.mjs'),
+          wasm: shipped('speccalc.wasm'),
+        },
+      );
     }
     if (errors.length) result.page_errors = errors;
     await context.close();
@@ -142,11 +176,12 @@ try {
   await browser.close();
   server.close();
 }
-// Each URL once: a module imported from two places shows up twice but is fetched once.
-const unique = [...new Map(result.transfer.map((e) => [e.name, e])).values()];
-const sum = (k) => unique.reduce((s, e) => s + e[k], 0);
-result.transfer_gzip_bytes = sum('encoded');
-result.transfer_raw_bytes = sum('decoded');
+const sum = (rows, k) => rows.reduce((s, e) => s + e[k], 0);
+result.transfer_gzip_bytes = sum(result.transfer, 'gzip');
+result.transfer_sent_bytes = sum(result.transfer, 'sent');
+result.revisit_sent_bytes = sum(result.revisit, 'sent');
+result.revisit_requests = result.revisit.length;
+result.wasm_fetches = result.transfer.filter((e) => e.name.endsWith('.wasm')).length;
 const text = JSON.stringify(result, null, 1);
 if (out) fs.writeFileSync(out, text + '\n');
 console.log(text);

@@ -1,6 +1,6 @@
-// The bench/cases.json cases through the WASM module in Node: loads dist/speccalc.mjs (the file
-// the page ships) with {wasmBinary} and calls run(command, input), so each time includes the
-// JSON text in and out and the Embind string crossing, like the native run() benchmark.
+// The bench/cases.json cases through the WASM module in Node: loads the shipped module through
+// dist's speccalc-api.mjs with {wasmBinary} and calls its run(command, input), so each time
+// includes the JSON text in and out and the UTF-8 copies across, like the native run() benchmark.
 // Also times build-bench/wasm/bench/algo.cjs (the optimizer alone, no JSON) when it exists.
 // Usage: node bench/wasm_bench.mjs [DIST_DIR] [--out FILE]   (prints JSON; --out writes it too)
 import fs from 'node:fs';
@@ -8,15 +8,16 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readCases, resolveCases, timeIt } from './cases.mjs';
+import { distFile } from '../tests/parity/harness.mjs';
 
 const args = process.argv.slice(2);
 const outAt = args.indexOf('--out');
 const out = outAt >= 0 ? args.splice(outAt, 2)[1] : null;
 const dist = path.resolve(args[0] || 'dist');
 
-const { default: create } = await import(pathToFileURL(path.join(dist, 'speccalc.mjs')).href);
+const api = await import(pathToFileURL(distFile(dist, 'speccalc-api.mjs')).href);
 const t0 = performance.now();
-const mod = await create({ wasmBinary: fs.readFileSync(path.join(dist, 'speccalc.wasm')) });
+const mod = await api.load({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc.wasm')) });
 const instantiateMs = performance.now() - t0;
 
 const runText = (command, input) => {

@@ -3,9 +3,20 @@
 #   std::string_view speccalc::data::<name>()   (name: file stem, '-' -> '_').
 # An explicit list: empirical.json stays in core/data as a cited source that the presets, docs
 # and scripts/fit_runtimes.py quote, but no core code reads it, so it is not compiled in.
-# drafts.json is read by the engine export and import (the published EAGLE / Medusa / Hydra
-# heads' repositories by target).
-set(SPECCALC_EMBEDDED_DATA models hardware runtimes published medusa-head-accuracy engine-measurements drafts)
+# drafts.json is read by the engine export and import (the published heads' repositories).
+set(SPECCALC_EMBEDDED_DATA models hardware runtimes published medusa-head-accuracy engine-measurements
+    workloads published-tau drafts)
+# published.json (1.1 MB, about 55 KB of the page's gzipped first load) is left out of the WASM
+# build: its accessor returns an empty view there, and the page fetches the file only when a
+# command needs it (speccalc::Data, wasm/speccalc-api.mjs).
+if(EMSCRIPTEN)
+  set(_speccalc_embed_published_default OFF)
+else()
+  set(_speccalc_embed_published_default ON)
+endif()
+option(SPECCALC_EMBED_PUBLISHED "Compile core/data/published.json into the core"
+       ${_speccalc_embed_published_default})
+
 function(speccalc_embed_data out_cpp)
   set(_files)
   foreach(_name IN LISTS SPECCALC_EMBEDDED_DATA)
@@ -15,6 +26,7 @@ function(speccalc_embed_data out_cpp)
   add_custom_command(
     OUTPUT ${out_cpp}
     COMMAND ${CMAKE_COMMAND} -DOUT=${out_cpp} "-DFILES=${_joined}"
+            -DEMBED_PUBLISHED=${SPECCALC_EMBED_PUBLISHED}
             -P ${PROJECT_SOURCE_DIR}/cmake/embed_data_script.cmake
     DEPENDS ${_files} ${PROJECT_SOURCE_DIR}/cmake/embed_data_script.cmake
     COMMENT "Embedding core/data tables" VERBATIM)

@@ -20,3 +20,14 @@ function(speccalc_target_flags target)
                            -fno-sanitize-recover=all -fno-omit-frame-pointer)
   endif()
 endfunction()
+
+# Source lists are explicit; this catches a file added to a folder but not to its list (which
+# would otherwise show up later as an undefined symbol or a test that never runs).
+function(speccalc_check_listed pattern)
+  file(GLOB _on_disk CONFIGURE_DEPENDS RELATIVE ${CMAKE_CURRENT_SOURCE_DIR}
+       ${CMAKE_CURRENT_SOURCE_DIR}/${pattern})
+  list(REMOVE_ITEM _on_disk ${ARGN})
+  if(_on_disk)
+    message(FATAL_ERROR "${CMAKE_CURRENT_SOURCE_DIR}: not in its CMakeLists.txt source list: ${_on_disk}")
+  endif()
+endfunction()

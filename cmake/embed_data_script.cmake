@@ -1,11 +1,16 @@
 # Invoked by speccalc_embed_data: writes OUT with one accessor per JSON file in FILES.
 # Raw string literals are split into 60000-byte pieces (compilers' literal limits).
+# With EMBED_PUBLISHED off, published() returns an empty view (see EmbedData.cmake).
 string(REPLACE "|" ";" FILES "${FILES}")
 set(_src "// Generated from core/data/*.json by cmake/embed_data_script.cmake. Do not edit.\n")
 string(APPEND _src "#include <string_view>\n#include \"speccalc/embedded_data.hpp\"\nnamespace speccalc::data {\n")
 foreach(_f IN LISTS FILES)
   get_filename_component(_stem ${_f} NAME_WE)
   string(REPLACE "-" "_" _name ${_stem})
+  if(_name STREQUAL "published" AND NOT EMBED_PUBLISHED)
+    string(APPEND _src "std::string_view ${_name}() { return {}; }  // not embedded in this build\n")
+    continue()
+  endif()
   file(READ ${_f} _text)
   string(LENGTH "${_text}" _len)
   string(APPEND _src "std::string_view ${_name}() {\n  static const char text[] = \n")

@@ -19,7 +19,7 @@ const char kUsageHead[] =
     "  speccalc eval --link URL|FRAGMENT      evaluate a share link\n"
     "  speccalc link --config FILE|-          print the share link (URL fragment) of a config\n"
     "  speccalc normalize --config FILE|-     print the config with every default filled in\n"
-    "  speccalc list models|drafts|hardware|methods|runtimes\n"
+    "  speccalc list models|drafts|heads|hardware|methods|runtimes\n"
     "  speccalc tables [--method M] [--model X] [--dataset D] [--source S] [--hardware H]\n"
     "                  [--format json|csv|table]   (default table)\n"
     "  speccalc validate [FILE|-]             (no FILE: every row, JSON)\n"
@@ -31,7 +31,7 @@ const char kUsageHead[] =
     "                                         stdout 'ok|error LENGTH\\n' + output or 'field: message'\n"
     "  speccalc --help\n"
     "\n"
-    "Core commands (input -> output):\n";
+    "Core commands (NAME  input; what it answers), from the core's command table:\n";
 
 const char kUsageTail[] =
     "\n"
@@ -147,7 +147,7 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     return out ? 0 : 1;
   }
   if (cmd == "list") {
-    if (args.size() != 2) return usage_error(err, "list needs one of: models, drafts, hardware, methods, runtimes");
+    if (args.size() != 2) return usage_error(err, "list needs one of: models, drafts, heads, hardware, methods, runtimes");
     return emit(speccalc::run("list", args[1]), out, err);
   }
   if (cmd == "tables") {

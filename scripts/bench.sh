@@ -18,7 +18,7 @@ cmake --build build-bench -j"$jobs" --target speccalc_bench >/dev/null
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 [[ -f build-bench/wasm/CMakeCache.txt ]] || cmake --preset bench-wasm >/dev/null
 cmake --build build-bench/wasm -j"$jobs" --target speccalc_algo_bench >/dev/null
-[[ -f "$dist/speccalc.wasm" ]] || { echo "bench: $dist/ is missing; run scripts/build.sh first" >&2; exit 1; }
+[[ -f "$dist/manifest.json" ]] || { echo "bench: $dist/ is missing; run scripts/build.sh first" >&2; exit 1; }
 mkdir -p "$out"
 
 echo "bench: load average before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

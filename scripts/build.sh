@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds everything: native (build/: CLI + GoogleTest binary), WASM (build-wasm/: the page's
-# module) and assembles dist/ (web/ + the module + its JS wrapper), the folder `npm start` serves.
+# module) and assembles dist/ (scripts/assemble-dist.mjs), the folder `npm start` serves.
 # Configures a build dir from its preset (CMakePresets.json) only when it has no cache yet;
 # after that cmake re-runs itself when a CMakeLists changes. SPECCALC_JOBS overrides the
 # parallelism (default 2).
@@ -28,11 +28,14 @@ fi
 cmake --build build-wasm -j"$jobs"
 
 step "dist/"
-# Rebuilt from scratch each time so files deleted from web/ do not linger.
-rm -rf dist.tmp
-mkdir -p dist.tmp
-cp -R web/. dist.tmp/
-cp build-wasm/wasm/speccalc.mjs build-wasm/wasm/speccalc.wasm wasm/speccalc-api.mjs dist.tmp/
+# web/ + the module + the tables it loads on demand, with content-hashed names, precompressed
+# (.gz, .br) and a manifest.json; rebuilt from scratch so files deleted from web/ do not linger.
+node scripts/assemble-dist.mjs dist.tmp --dir .=web \
+  --file speccalc.mjs=build-wasm/wasm/speccalc.mjs --file speccalc.wasm=build-wasm/wasm/speccalc.wasm \
+  --file speccalc-full.mjs=build-wasm/wasm/speccalc-full.mjs \
+  --file speccalc-full.wasm=build-wasm/wasm/speccalc-full.wasm \
+  --file speccalc-api.mjs=wasm/speccalc-api.mjs --file speccalc-error.mjs=wasm/speccalc-error.mjs \
+  --file published.json=core/data/published.json >/dev/null
 rm -rf dist
 mv dist.tmp dist
-ls -l dist | sed 1d
+ls -l dist | sed 1d | grep -v '\.\(gz\|br\)$'

@@ -8,7 +8,10 @@ Mapping decisions (documented here because they are judgement calls):
   `interconnect` string (NVLink totals are bidirectional, so halved; PCIe Gen4 x16 = 32, Gen5 = 64).
 - RTX cards: fp16 peak with fp32 accumulate (what PyTorch uses), not the fp16-accumulate figure.
 """
-import json, pathlib
+import json, pathlib, sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from preset_configs import HEADS, NEW_DRAFTS, NEW_TARGETS  # noqa: E402
 
 SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "data"
 OUT = pathlib.Path(__file__).resolve().parents[1] / "core" / "data"
@@ -69,11 +72,17 @@ def main():
     m = json.loads((SHARED / "models.json").read_text())
     targets = [model_entry(t, MODEL_IDS[t["id"]]) for t in m["targets"]]
     drafts = [model_entry(t, DRAFT_IDS[t["id"]]) for t in m["small_drafts"]]
+    # Issue 11 presets (MLA, shared experts, MTP, Qwen3, gpt-oss, Llama-3.1 70B/405B) come from
+    # scripts/preset_configs.py, each with the config.json copy it was read from.
+    targets += NEW_TARGETS
+    drafts += NEW_DRAFTS
     (OUT / "models.json").write_text(json.dumps({
         "_meta": {"description": "Model architectures under SpecCalc preset ids, imported by "
-                  "scripts/import_presets.py from shared/data/models.json (HF config.json values).",
-                  "source_file": "shared/data/models.json"},
-        "targets": targets, "drafts": drafts}, indent=1) + "\n")
+                  "scripts/import_presets.py from shared/data/models.json (HF config.json values) "
+                  "and scripts/preset_configs.py (issue 11 presets). `heads` lists published "
+                  "speculator checkpoints (EAGLE, EAGLE-3, Medusa, Hydra) per target preset.",
+                  "source_file": "shared/data/models.json, scripts/preset_configs.py"},
+        "targets": targets, "drafts": drafts, "heads": HEADS}, indent=1) + "\n")
     h = json.loads((SHARED / "hardware.json").read_text())
     gpus = []
     for g in h["gpus"]:

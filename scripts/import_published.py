@@ -16,8 +16,12 @@ source_id   short slug of `source` (eagle1, eagle1-issue5, eagle1-readme, eagle2
 family      the cost-model family of `method` (first matching rule wins):
               "DistillSpec ..."                         -> other (a distilled draft; its rows
                                                            carry no draft size we model)
-              REST, Token Recycling, HASS, SAM-Decoding -> other (retrieval / adjacency-matrix /
-                                                           differently trained heads we do not model)
+              "HASS"                                    -> eagle2 (EAGLE-2's head architecture and dynamic
+                                                           tree, trained differently: same cost per cycle)
+              "SAM-Decoding (SAMD[EAGLE2])"             -> eagle2 (suffix-automaton drafts with EAGLE-2 as
+                                                           the fallback drafter: EAGLE-2's passes dominate)
+              "REST"                                    -> retrieval (source rest)
+              "Token Recycling"                         -> retrieval (source token-recycling)
               "EAGLE-3 ..."                             -> eagle3 (incl. the "+ fused features" ablation)
               "EAGLE-2 ..."                             -> eagle2 (incl. the "remove feature-prediction
                                                            constraint" ablation: same head and tree)
@@ -114,7 +118,8 @@ SOURCE_IDS = [  # (prefix of `source`, slug); first match wins
 
 FAMILY_RULES = [  # (regex on `method`, family); first match wins
     (r"^DistillSpec", "other"),
-    (r"^(REST|Token Recycling|HASS|SAM-Decoding)", "other"),
+    (r"^(HASS|SAM-Decoding)", "eagle2"),
+    (r"^(REST|Token Recycling)", "retrieval"),
     (r"^EAGLE-3", "eagle3"),
     (r"^EAGLE-2", "eagle2"),
     (r"^EAGLE\b", "eagle1"),
@@ -292,7 +297,13 @@ def method_params_for(r, family, source_id, target_id):
     spec_bench_harness = source_id == "specbench" or (
         source_id in ("eagle2", "eagle3") and family in ("eagle1", "medusa", "hydra", "lookahead",
                                                         "pld"))
-    if spec_bench_harness:
+    if family == "retrieval":
+        # Spec-Bench's run scripts: REST verifies up to 64 retrieved tokens in a trie
+        # (num_draft = 64), Token Recycling a static tree of 80 (its paper's default).
+        # Assumed settings: the rows state none.
+        p = ({"source": "rest", "k": 64} if r["method"].startswith("REST")
+             else {"source": "token-recycling", "k": 80})
+    elif spec_bench_harness:
         # Spec-Bench eval.sh settings (drafts.json tree_and_draft_defaults.spec_bench_method_settings);
         # EAGLE-2 ran its baselines "with Spec-Bench code" at default settings, and EAGLE-3's
         # baseline rows (V13B) are EAGLE-2's.
@@ -302,6 +313,10 @@ def method_params_for(r, family, source_id, target_id):
              "hydra": {"choices": "mc_sim_7b_63"},
              "lookahead": {"ngram": 5, "window": 7, "guess": 7},
              "pld": {"ngram": 3, "k": 10}}.get(family, {})
+    elif family == "eagle2" and (r["method"].startswith("HASS") or r["method"].startswith("SAM-Decoding")):
+        # HASS and SAMD run EAGLE-2's dynamic tree at its defaults (60/50/48 total tokens, depth 6).
+        if size is not None:
+            p = {"total_token": 48 if size >= 70 else (50 if size >= 13 else 60), "depth": 6, "top_k": 10}
     elif family == "eagle2" and source_id in ("eagle2", "eagle3"):
         m = re.search(r"dynamic tree: (\d+) total draft tokens, depth (\d+), top-k (\d+)", draft)
         if m:
@@ -375,7 +390,48 @@ def main():
                               for n in out) + "\n]\n"
     (dst / "published.json").write_text(text)
     shutil.copyfile(SHARED / "empirical.json", dst / "empirical.json")
+    write_published_tau(out, dst)
     print("wrote %d rows" % len(out))
+
+
+def write_published_tau(rows, dst):
+    """core/data/published-tau.json: the mean published tau per (family, target, sps draft), the
+    acceptance a config gets when it states none. Small enough to embed in both builds (the page
+    does not load published.json for an evaluation). Rules: rows with a tau, not superseded, not
+    "Mean (N datasets)" summaries (they repeat per-dataset rows), not HASS or SAMD (other
+    drafters costed as EAGLE-2); greedy rows (temperature 0), else rows with no temperature
+    stated. Summed in table order, so the mean is the same double a C++ loop would compute."""
+    groups = {}
+    for r in rows:
+        if r.get("tau") is None or r.get("superseded") or not r.get("target_id"):
+            continue
+        if (r.get("dataset") or "").startswith("Mean ("):
+            continue
+        if r["method"].startswith(("HASS", "SAM-Decoding")):
+            continue
+        key = (r["family"], r["target_id"], r.get("draft_id") or "" if r["family"] == "sps" else "")
+        g = groups.setdefault(key, {"greedy": [], "unstated": []})
+        t = r.get("temperature")
+        if t is None:
+            g["unstated"].append(r)
+        elif t == 0:
+            g["greedy"].append(r)
+    entries = []
+    for (family, target, draft), g in groups.items():
+        rule = "greedy" if g["greedy"] else "temperature not stated"
+        chosen = g["greedy"] or g["unstated"]
+        if not chosen:
+            continue
+        total = 0.0
+        for r in chosen:
+            total += r["tau"]
+        entries.append({"family": family, "target_id": target, "draft_id": draft, "rule": rule,
+                        "mean_tau": total / len(chosen), "row_ids": [r["id"] for r in chosen]})
+    doc = {"_meta": {"what": "mean published tau per (family, target, sps draft); generated by "
+                             "scripts/import_published.py from core/data/published.json (rules in "
+                             "write_published_tau)"},
+           "entries": entries}
+    (dst / "published-tau.json").write_text(json.dumps(doc, indent=1) + "\n")
 
 
 if __name__ == "__main__":

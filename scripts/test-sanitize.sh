@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds core, CLI and GoogleTest with clang + AddressSanitizer + UndefinedBehaviorSanitizer
 # in build-sanitize/ and runs the GoogleTest suite and the parity corpus (plus a few random
-# configs) through the sanitized CLI. Any sanitizer report aborts (-fno-sanitize-recover).
+# configs) and the golden corpus through the sanitized CLI. Any sanitizer report aborts
+# (-fno-sanitize-recover).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${SPECCALC_JOBS:-2}
@@ -16,3 +17,6 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-sanitize --output-on-failure --no-tests=error -j"$jobs"
 # The parity runner compares against the WASM build in dist/, so run scripts/build.sh first.
 node tests/parity/run.mjs --native build-sanitize/native/speccalc --random "${SPECCALC_SANITIZE_RANDOM:-200}"
+# The golden corpus through the sanitized CLI: every registered command on 1000+ inputs, and the
+# same answer bytes from a clang -O0 build as from the Release one.
+node scripts/golden.mjs --native build-sanitize/native/speccalc

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test against what scripts/build.sh built: the native GoogleTest suite (ctest),
 # the golden corpus (native and WASM against committed answers), the native<->WASM parity
-# corpus, the JS wrapper, and the browser test when it exists.
+# corpus, the JS wrapper, the static server, the page's transfer budget, and the browser test
+# when it exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +22,12 @@ node tests/parity/property.mjs
 
 step "JS wrapper (dist/speccalc-api.mjs)"
 node tests/wasm/wrapper.mjs
+
+step "static server (encoding, caching, revalidation)"
+node tests/server/run.mjs
+
+step "first-load transfer budget (250 KB gzip) and second visit"
+node tests/browser/transfer.mjs
 
 if [[ -f tests/browser/run.mjs ]]; then
   step "browser"

@@ -1,45 +1,86 @@
-// Embind layer: the only file that includes Emscripten headers. It forwards text to
-// speccalc::run() and hands JS a plain object, so there is no model logic here and
-// native/WASM parity reduces to comparing the strings core produced.
-#include <emscripten/bind.h>
-#include <emscripten/val.h>
+// The WASM module's C interface: the only file that includes Emscripten headers. It forwards
+// text to speccalc::run() and hands back the bytes core produced, so there is no model logic
+// here and native/WASM parity reduces to comparing the strings core produced. Plain C exports
+// rather than Embind: the JS side (speccalc-api.mjs, bind()) is 40 lines instead of Embind's
+// ~25 KB runtime, which the page would download on every first visit (issue 14).
+#include <emscripten/emscripten.h>
 
-#include <exception>
+#include <cstdint>
 #include <string>
 
+#include "command_registry.hpp"
 #include "speccalc/api.hpp"
 
 namespace {
 
-emscripten::val make_result(bool ok, const std::string& output, const std::string& field,
-                            const std::string& message) {
-  emscripten::val result = emscripten::val::object();
-  result.set("ok", ok);
-  result.set("output", output);
-  result.set("field", field);
-  result.set("message", message);
-  return result;
+// What speccalc_run returns: seven 32-bit words JS reads at fixed offsets (bind() in
+// speccalc-api.mjs), then the response that owns the bytes they point to.
+struct Result {
+  uint32_t ok;
+  const char* output;
+  uint32_t output_bytes;
+  const char* field;
+  uint32_t field_bytes;
+  const char* message;
+  uint32_t message_bytes;
+  speccalc::Response response;
+};
+static_assert(sizeof(void*) == 4, "speccalc-api.mjs reads 32-bit pointers");
+
+Result* make_result(speccalc::Response r) {
+  Result* out = new Result{};
+  out->response = std::move(r);
+  const speccalc::Response& k = out->response;
+  out->ok = k.ok ? 1 : 0;
+  out->output = k.output.data();
+  out->output_bytes = static_cast<uint32_t>(k.output.size());
+  out->field = k.error.field.data();
+  out->field_bytes = static_cast<uint32_t>(k.error.field.size());
+  out->message = k.error.message.data();
+  out->message_bytes = static_cast<uint32_t>(k.error.message.size());
+  return out;
 }
 
-// {ok, output, field, message}. Core returns errors as values and never throws. The catch is a
-// backstop for builds with -fexceptions (Embind 3.1.6 would otherwise hand JS a bare number);
-// the default build has exceptions off, where em++ drops it and a throw aborts the module.
-emscripten::val run(const std::string& command, const std::string& input) {
-  try {
-    const speccalc::Response r = speccalc::run(command, input);
-    return make_result(r.ok, r.output, r.error.field, r.error.message);
-  } catch (const std::exception& e) {
-    return make_result(false, "", "", std::string("internal error: ") + e.what());
-  } catch (...) {
-    return make_result(false, "", "", "internal error");
-  }
-}
-
-std::string command_names() { return speccalc::command_names(); }
+std::string text(const char* p, uint32_t n) { return n == 0 ? std::string() : std::string(p, n); }
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(speccalc) {
-  emscripten::function("run", &run);
-  emscripten::function("commandNames", &command_names);
+extern "C" {
+
+// run(command, input) with the published table's text (empty when not loaded: the WASM build
+// embeds none, see cmake/EmbedData.cmake). The caller frees the result.
+EMSCRIPTEN_KEEPALIVE Result* speccalc_run(const char* command, uint32_t command_bytes,
+                                          const char* input, uint32_t input_bytes,
+                                          const char* published, uint32_t published_bytes) {
+  return make_result(speccalc::run(text(command, command_bytes), text(input, input_bytes),
+                                   speccalc::Data{std::string_view(published, published_bytes)}));
 }
+
+// The registered command names, comma separated, as the output of an ok result.
+EMSCRIPTEN_KEEPALIVE Result* speccalc_command_names() {
+  speccalc::Response r;
+  r.ok = true;
+  r.output = speccalc::command_names();
+  return make_result(std::move(r));
+}
+
+// Which table `command` reads ("published" or ""), as the output of an ok result.
+// Every command of core/src/commands.def, including those only the full module runs: what the
+// page may call (speccalc-api.mjs loads the full module for the rest).
+EMSCRIPTEN_KEEPALIVE Result* speccalc_all_command_names() {
+  speccalc::Response r;
+  r.ok = true;
+  r.output = speccalc::all_command_names();
+  return make_result(std::move(r));
+}
+
+EMSCRIPTEN_KEEPALIVE Result* speccalc_data_needed(const char* command, uint32_t command_bytes) {
+  speccalc::Response r;
+  r.ok = true;
+  r.output = speccalc::data_needed(text(command, command_bytes));
+  return make_result(std::move(r));
+}
+
+EMSCRIPTEN_KEEPALIVE void speccalc_free_result(Result* r) { delete r; }
+
+}  // extern "C"

@@ -1,37 +1,164 @@
-// The JS face of the WASM core: loads the module once and turns the binding's
-// {ok, output, field, message} objects into return values or one error class.
-// Used by the page (imports './speccalc-api.mjs' next to './speccalc.mjs') and by
-// Node tests, which pass {wasmBinary} because Emscripten 3.1.6's web runtime
-// fetch()es the .wasm by path and Node's fetch cannot read files.
+// The JS face of the WASM core: loads the module once and turns the binding's results
+// (bindings.cpp: {ok, output, field, message}) into return values or one error class.
+// Used by the page's core worker (web/js/worker/core-loader.mjs) and by Node tests.
+// Options of load() (first call only):
+//   wasmModule - speccalc.wasm already compiled (a WebAssembly.Module), or
+//   wasmUrl    - its URL: fetched and compiled while it streams in
+//                (WebAssembly.instantiateStreaming); the browser caches it by URL.
+//   wasmBinary - the bytes instead (Node: Emscripten 3.1.6 fetch()es by path, which Node cannot).
+//   loadData   - async (name) => text, for the tables a command reads that the module does not
+//                embed (the core says which: dataNeeded(command), e.g. 'published'). Each is
+//                loaded once, when the first command needs it.
+//   fullWasmUrl / fullWasmBinary - where the full module's .wasm is (speccalc-full.mjs): the
+//                first-load module carries only the page's commands (core/src/commands.def);
+//                a command it lacks (sizing, tables, validate, fit, ...) loads the full module
+//                then, once. Without these, such a command is the core's unknown-command error.
 import createSpecCalcModule from './speccalc.mjs';
+import { SpecCalcError } from './speccalc-error.mjs';
 
-// An input the core rejected. `field` is the dotted JSON path ('' when the whole input is at fault).
-export class SpecCalcError extends Error {
-  constructor(field, message) {
-    super(message);
-    this.name = 'SpecCalcError';
-    this.field = field;
-  }
-  // "field: message", the same line the CLI prints after "speccalc: error: ".
-  describe() {
-    return this.field ? `${this.field}: ${this.message}` : this.message;
-  }
+export { SpecCalcError };
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+// bindings.cpp's C functions as JS functions of strings. Strings cross as UTF-8 bytes copied
+// into and out of the module's memory; a result is seven 32-bit words (struct Result).
+export function bind(mod) {
+  // Each text is encoded straight into module memory (UTF-8 needs at most 3 bytes per UTF-16
+  // unit); an empty one is passed as (0, 0) without an allocation.
+  const withBytes = (texts, fn) => {
+    const spans = [];
+    try {
+      for (const t of texts) {
+        if (t.length === 0) {
+          spans.push(0, 0);
+          continue;
+        }
+        const capacity = t.length * 3;
+        const at = mod._malloc(capacity);
+        const { written } = encoder.encodeInto(t, mod.HEAPU8.subarray(at, at + capacity));
+        spans.push(at, written);
+      }
+      return fn(spans);
+    } finally {
+      for (let i = 0; i < spans.length; i += 2) if (spans[i] !== 0) mod._free(spans[i]);
+    }
+  };
+  const take = (result) => {
+    // Read after the call: memory may have grown, and Module.HEAPU8/HEAPU32 are the new views.
+    const w = mod.HEAPU32.subarray(result >> 2, (result >> 2) + 7);
+    const text = (at, n) => (n === 0 ? '' : decoder.decode(mod.HEAPU8.subarray(at, at + n)));
+    const out = { ok: w[0] !== 0, output: text(w[1], w[2]), field: text(w[3], w[4]), message: text(w[5], w[6]) };
+    mod._speccalc_free_result(result);
+    return out;
+  };
+  const needs = new Map(); // command -> table name: fixed for a build, asked once per command
+  return {
+    // {ok, output, field, message}; `published` is the published table's text ('' = none).
+    run: (command, input, published = '') =>
+      withBytes([command, input, published], (a) => take(mod._speccalc_run(...a))),
+    commandNames: () => take(mod._speccalc_command_names()).output.split(', ').filter((s) => s.length > 0),
+    // Every command, also those only the full module runs.
+    allCommandNames: () => take(mod._speccalc_all_command_names()).output.split(', ').filter((s) => s.length > 0),
+    dataNeeded: (command) => {
+      if (!needs.has(command)) needs.set(command, withBytes([command], (a) => take(mod._speccalc_data_needed(...a))).output);
+      return needs.get(command);
+    },
+  };
 }
 
 let modulePromise = null;
-let loadOptions = {};
+let loadData = null;
+let firstOptions = {}; // kept so a trapped instance can be replaced with the same settings
+const data = new Map(); // name -> Promise<string>
 
-// Resolves to the Emscripten module. Options apply to the first call only (the module is
-// memoised) and are kept for a reload; a failed load is forgotten so a later call can retry.
+// Streams the module in; falls back to bytes when the server sends another MIME type (then
+// instantiateStreaming refuses the response).
+function streamingInstantiator(url, onError) {
+  return (imports, done) => {
+    (async () => {
+      let result;
+      try {
+        result = await WebAssembly.instantiateStreaming(fetch(url), imports);
+      } catch (err) {
+        if (!(err instanceof TypeError)) throw err;
+        const response = await fetch(url);
+        if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+        result = await WebAssembly.instantiate(await response.arrayBuffer(), imports);
+      }
+      done(result.instance, result.module);
+    })().catch(onError);
+    return {}; // Emscripten: the exports arrive through done()
+  };
+}
+
+// One Emscripten module from its factory, given the compiled module, a URL or the bytes.
+function instantiate(factory, { wasmUrl, wasmModule, ...rest }) {
+  return new Promise((resolve, reject) => {
+    const settings = { ...rest };
+    if (wasmModule) {
+      settings.instantiateWasm = (imports, done) => {
+        WebAssembly.instantiate(wasmModule, imports).then((instance) => done(instance, wasmModule), reject);
+        return {};
+      };
+    } else if (wasmUrl) {
+      settings.instantiateWasm = streamingInstantiator(String(wasmUrl), reject);
+    }
+    factory(settings).then((mod) => resolve(bind(mod)), reject);
+  });
+}
+
+let fullPromise = null;
+
+// The full module (every command), loaded the first time a command the first-load module lacks
+// is called; null when load() was given no full module.
+function loadFull() {
+  const { fullWasmUrl, fullWasmBinary } = firstOptions;
+  if (!fullWasmUrl && !fullWasmBinary) return null;
+  if (!fullPromise) {
+    fullPromise = import('./speccalc-full.mjs')
+      .then(({ default: factory }) =>
+        instantiate(factory, fullWasmBinary ? { wasmBinary: fullWasmBinary } : { wasmUrl: fullWasmUrl }),
+      )
+      .catch((err) => {
+        fullPromise = null;
+        throw err;
+      });
+  }
+  return fullPromise;
+}
+
+// The bound module that runs `command`: the first-load one when it has the command.
+async function coreFor(command, options) {
+  const first = await load(options);
+  if (first.commandNames().includes(command)) return first;
+  return (await loadFull()) || first;
+}
+
+// Resolves to the bound module ({run, commandNames, dataNeeded}). Options apply to the first
+// call only (the module is memoised); a failed load is forgotten so a later call can retry.
 export function load(options = {}) {
   if (!modulePromise) {
-    if (Object.keys(options).length > 0) loadOptions = { ...options };
-    modulePromise = createSpecCalcModule({ ...loadOptions }).catch((err) => {
+    if (Object.keys(options).length > 0) firstOptions = { ...options };
+    options = firstOptions;
+    const { loadData: loader, fullWasmUrl, fullWasmBinary, ...rest } = options;
+    loadData = loader || null;
+    modulePromise = instantiate(createSpecCalcModule, rest).catch((err) => {
       modulePromise = null;
       throw err;
     });
   }
   return modulePromise;
+}
+
+function dataText(name) {
+  if (!data.has(name)) {
+    if (!loadData) return Promise.reject(new Error(`the core needs the '${name}' table and no loadData was given to load()`));
+    const p = Promise.resolve(loadData(name)).then((text) => String(text));
+    p.catch(() => data.delete(name)); // a failed download can be retried
+    data.set(name, p);
+  }
+  return data.get(name);
 }
 
 // Runs a core command ('eval', 'link', ...) on its input text and returns the output text
@@ -41,12 +168,15 @@ export function load(options = {}) {
 // then drops that instance, so the next call loads a fresh one, and throws a plain Error
 // (not a SpecCalcError: no input field is at fault).
 export async function call(command, input, options) {
-  const mod = await load(options);
+  const core = await coreFor(String(command), options);
+  const name = core.dataNeeded(String(command));
+  const text = name ? await dataText(name) : '';
   let r;
   try {
-    r = mod.run(String(command), String(input));
+    r = core.run(String(command), String(input), text);
   } catch (err) {
     modulePromise = null;
+    fullPromise = null;
     const why = err && err.message ? err.message : String(err);
     throw new Error(`the core stopped on '${String(command)}' (${why}); it will be reloaded`);
   }
@@ -54,11 +184,10 @@ export async function call(command, input, options) {
   return r.output;
 }
 
-// The registered command names, as an array.
+// The registered command names, as an array: with a full module given, every command (the
+// full module is not loaded for this).
 export async function commandNames(options) {
-  const mod = await load(options);
-  return mod
-    .commandNames()
-    .split(', ')
-    .filter((s) => s.length > 0);
+  const first = await load(options);
+  const { fullWasmUrl, fullWasmBinary } = firstOptions;
+  return fullWasmUrl || fullWasmBinary ? first.allCommandNames() : first.commandNames();
 }

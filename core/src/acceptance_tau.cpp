@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "acceptance_parse.hpp"
 #include "json_fields.hpp"
 #include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_presets.hpp"
@@ -88,13 +89,18 @@ Expected<TauResult> expected_tau(const Config& c) {
 
   const bool dynamic = m.family == Family::eagle2 || m.family == Family::eagle3;
   tree::AcceptanceMatrix matrix;
-  if (a.kind != Acceptance::Kind::tau || dynamic) {
+  // Tau is given (directly, by a workload, or from the published table) or computed from a
+  // per-token acceptance model. A published tau the draft cannot reach (the rows used a deeper
+  // draft than this config's) falls back to the default alpha, said so in the source.
+  Acceptance a_used = a;
+  bool tau_given = a.kind == Acceptance::Kind::tau;
+  if (!tau_given || dynamic) {
     // A given tau on a dynamic tree still needs a tree for its shape: use EAGLE-2's generator
     // under the default alpha model, then check tau against its depth.
     Acceptance for_tree = a;
     if (a.kind == Acceptance::Kind::tau) {
       for_tree.kind = Acceptance::Kind::alpha;
-      for_tree.alpha = 0.7;
+      for_tree.alpha = kDefaultAlpha;
     }
     auto mat = acceptance_matrix(for_tree);
     if (!mat.ok()) return mat.error();
@@ -113,18 +119,50 @@ Expected<TauResult> expected_tau(const Config& c) {
   out.tree = draft;
   out.max_tokens = draft.max_depth() + 1;
 
-  if (a.kind == Acceptance::Kind::tau) {
-    if (a.tau > static_cast<double>(out.max_tokens)) {
-      return make_error("acceptance.tau",
+  std::string fallback_note;
+  if (tau_given && a.published && a.tau > static_cast<double>(out.max_tokens)) {
+    fallback_note = a.note + "; but this draft yields at most " + std::to_string(out.max_tokens) +
+                    " tokens per cycle, so the default per-token acceptance alpha " +
+                    fields::format_number(kDefaultAlpha) + " is used instead (not from data)";
+    a_used.kind = Acceptance::Kind::alpha;
+    a_used.alpha = kDefaultAlpha;
+    tau_given = false;
+    if (!dynamic) {
+      auto mat = acceptance_matrix(a_used);
+      if (!mat.ok()) return mat.error();
+      matrix = mat.value();
+    }
+  }
+  if (tau_given) {
+    // 1e-9: a tau computed for this draft (sizing) may exceed its depth + 1 by rounding.
+    if (a.tau > static_cast<double>(out.max_tokens) + 1e-9) {
+      return make_error(a.workload.empty() ? "acceptance.tau" : "acceptance.workload",
                         "is " + fields::format_number(a.tau) + " but this draft yields at most " +
                             std::to_string(out.max_tokens) + " tokens per cycle (its depth + 1)");
     }
     out.tau = a.tau;
-    out.source = "tau given directly";
+    out.source = a.note.empty() ? "tau given directly" : a.note;
+    if (!a.workload.empty()) {
+      out.has_band = true;
+      out.tau_p5 = a.tau_p5;
+      out.tau_p50 = a.tau_p50;
+      out.tau_p95 = a.tau_p95;
+    }
     return out;
   }
   out.matrix = matrix;
   out.tau = tree::expect_tree(draft, matrix).expected_tau;
+  if (!fallback_note.empty()) {
+    out.source = fallback_note;
+    return out;
+  }
+  if (a.published && !a.note.empty()) {
+    out.source = a.note + "; " +
+                 (draft.size() > 0 && draft.nodes_per_depth()[0] > 1
+                      ? "tau over the draft tree with sibling ranks accepted with alpha (1 - alpha)^rank"
+                      : "tau from the chain closed form (1 - alpha^(k+1)) / (1 - alpha)");
+    return out;
+  }
   switch (a.kind) {
     case Acceptance::Kind::alpha:
       out.source = draft.size() > 0 && draft.nodes_per_depth()[0] > 1
@@ -165,7 +203,9 @@ Expected<const TauResult*> TauMemo::get(const Config& config) {
     for (int r : path) key += std::to_string(r) + '.';
     key += ';';
   }
-  key += '|' + std::to_string(static_cast<int>(a.kind)) + ':';
+  // The provenance changes the source text: a published or workload tau differs from the
+  // same number given directly.
+  key += '|' + std::to_string(static_cast<int>(a.kind)) + (a.published ? "P" : "") + a.note + ':';
   append_bits(&key, a.tau);
   append_bits(&key, a.alpha);
   for (double v : a.per_position) append_bits(&key, v);

@@ -15,6 +15,10 @@ struct TauResult {
   std::string source;      // which model produced tau, for the assumptions list
   tree::Tree tree;         // the verified tree for tree methods (empty otherwise)
   tree::AcceptanceMatrix matrix;  // the acceptance matrix used (empty when tau was given)
+  // Per-request spread of tau when it came from a workload preset ({"workload": id}):
+  // p5 <= p50 <= p95, for a speedup band over the request mix.
+  bool has_band = false;
+  double tau_p5 = 0, tau_p50 = 0, tau_p95 = 0;
 };
 
 Expected<TauResult> expected_tau(const Config& config);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "speccalc/api.hpp"
 
@@ -14,7 +15,7 @@ Response link(const std::string& config_json);             // link_codec.cpp
 Response decode_link(const std::string& link);             // link_codec.cpp
 Response normalize(const std::string& config_json);        // config.cpp
 Response list(const std::string& kind);                    // presets.cpp
-Response fit(const std::string& input);                    // fit_commands.cpp
+Response fit(const std::string& input, std::string_view published_json);  // fit_commands.cpp
 Response calibrate(const std::string& input);              // fit_commands.cpp
 
 // Shared helpers for handlers.

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "acceptance_parse.hpp"
 #include "commands.hpp"
 #include "json_fields.hpp"
 #include "speccalc/tree.hpp"
@@ -43,11 +44,57 @@ bool dtype_from_name(const std::string& s, DType* out) {
 
 // ---- target -------------------------------------------------------------------------------
 
+// MoE, MLA and MTP keys of a custom model (the keys `list models` shows for such presets).
+bool parse_custom_model_extras(const json& obj, const std::string& path, ModelArch* m, Error* err) {
+  if (!fields::read_int(obj, "shared_experts", path, 0, 64, &m->shared_experts, err) ||
+      !fields::read_int(obj, "first_dense_layers", path, 0, 1024, &m->first_dense_layers, err) ||
+      !fields::read_int(obj, "dense_intermediate", path, 0, 1048576, &m->dense_intermediate, err) ||
+      !fields::read_int(obj, "kv_lora_rank", path, 0, 65536, &m->kv_lora_rank, err) ||
+      !fields::read_int(obj, "q_lora_rank", path, 0, 65536, &m->q_lora_rank, err) ||
+      !fields::read_int(obj, "qk_rope_head_dim", path, 0, 4096, &m->qk_rope_head_dim, err) ||
+      !fields::read_int(obj, "qk_nope_head_dim", path, 0, 4096, &m->qk_nope_head_dim, err) ||
+      !fields::read_int(obj, "v_head_dim", path, 0, 4096, &m->v_head_dim, err) ||
+      !fields::read_bool(obj, "qk_norm", path, &m->qk_norm, err) ||
+      !fields::read_bool(obj, "router_bias", path, &m->router_bias, err) ||
+      !fields::read_int(obj, "mtp_modules", path, 0, 16, &m->mtp_modules, err))
+    return false;
+  if (m->first_dense_layers > m->num_layers) {
+    *err = make_error(fields::join(path, "first_dense_layers"),
+                      "must not exceed num_layers (" + std::to_string(m->num_layers) + ")");
+    return false;
+  }
+  if (m->first_dense_layers > 0 && m->dense_intermediate == 0) {
+    *err = make_error(fields::join(path, "dense_intermediate"),
+                      "is required when first_dense_layers > 0");
+    return false;
+  }
+  if (m->kv_lora_rank > 0) {
+    // MLA: the q/k head is nope + rope wide; head_dim must agree so attention work matches.
+    for (const char* key : {"qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim"}) {
+      if (!obj.contains(key)) {
+        *err = make_error(fields::join(path, key), "is required when kv_lora_rank > 0 (MLA)");
+        return false;
+      }
+    }
+    const int64_t qk_head = m->qk_nope_head_dim + m->qk_rope_head_dim;
+    if (obj.contains("head_dim") && m->head_dim != qk_head) {
+      *err = make_error(fields::join(path, "head_dim"),
+                        "must equal qk_nope_head_dim + qk_rope_head_dim (" + std::to_string(qk_head) +
+                            ") for an MLA model");
+      return false;
+    }
+    m->head_dim = qk_head;
+  }
+  return true;
+}
+
 bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, Error* err) {
   if (!fields::check_keys(obj, path,
                           {"name", "num_layers", "hidden", "intermediate", "heads", "kv_heads",
                            "head_dim", "vocab", "tied_embeddings", "experts", "experts_per_token",
-                           "qkv_bias"},
+                           "qkv_bias", "shared_experts", "first_dense_layers", "dense_intermediate",
+                           "kv_lora_rank", "q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim",
+                           "v_head_dim", "qk_norm", "router_bias", "mtp_modules"},
                           err))
     return false;
   for (const char* required : {"num_layers", "hidden", "intermediate", "heads", "vocab"}) {
@@ -71,7 +118,8 @@ bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, 
       !fields::read_bool(obj, "tied_embeddings", path, &m->tied_embeddings, err) ||
       !fields::read_int(obj, "experts", path, 1, 1024, &m->experts, err) ||
       !fields::read_int(obj, "experts_per_token", path, 1, 1024, &m->experts_per_token, err) ||
-      !fields::read_bool(obj, "qkv_bias", path, &m->qkv_bias, err))
+      !fields::read_bool(obj, "qkv_bias", path, &m->qkv_bias, err) ||
+      !parse_custom_model_extras(obj, path, m, err))
     return false;
   if (m->kv_heads == 0) m->kv_heads = m->heads;
   if (m->kv_heads > m->heads || m->heads % m->kv_heads != 0) {
@@ -222,7 +270,12 @@ bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* er
     *err = make_error("runtime.measured_decode_batch", "needs runtime.measured_decode_step_s");
     return false;
   }
-  r.resolved = catalog.find_runtime(r.profile)->params;
+  const RuntimeProfile* profile = catalog.find_runtime(r.profile);
+  if (!profile) {
+    *err = make_error("runtime", "unknown runtime profile '" + r.profile + "'");
+    return false;
+  }
+  r.resolved = profile->params;
   for (const auto& o : r.overrides) *runtime_param(r.resolved, o.first) = o.second;
   return true;
 }
@@ -563,90 +616,6 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
   return true;
 }
 
-// ---- acceptance ---------------------------------------------------------------------------
-
-bool parse_acceptance(const json& doc, Config* c, Error* err) {
-  Acceptance& a = c->acceptance;
-  a.kind = Acceptance::Kind::alpha;
-  a.alpha = 0.7;
-  auto it = doc.find("acceptance");
-  if (it == doc.end()) return true;
-  if (!it->is_object() || it->size() != 1) {
-    *err = make_error("acceptance",
-                      "must be an object with exactly one of: tau, alpha, per_position, p, medusa");
-    return false;
-  }
-  const std::string key = it->begin().key();
-  const json& v = it->begin().value();
-  const std::string path = "acceptance." + key;
-  if (key == "tau") {
-    a.kind = Acceptance::Kind::tau;
-    return fields::number_value(v, path, 1, 1025, &a.tau, err);
-  }
-  if (key == "alpha") {
-    a.kind = Acceptance::Kind::alpha;
-    return fields::number_value(v, path, 0, 1, &a.alpha, err);
-  }
-  if (key == "per_position") {
-    a.kind = Acceptance::Kind::per_position;
-    if (!v.is_array() || v.empty() || static_cast<int64_t>(v.size()) > ConfigLimits::kMaxDepth) {
-      *err = make_error(path, "must be a list of 1 to 64 probabilities");
-      return false;
-    }
-    a.per_position.assign(v.size(), 0);
-    for (std::size_t i = 0; i < v.size(); ++i)
-      if (!fields::number_value(v[i], path + "[" + std::to_string(i) + "]", 0, 1, &a.per_position[i], err))
-        return false;
-    return true;
-  }
-  if (key == "p") {
-    a.kind = Acceptance::Kind::matrix;
-    if (!v.is_array() || v.empty() || static_cast<int64_t>(v.size()) > ConfigLimits::kMaxDepth) {
-      *err = make_error(path, "must be a list of 1 to 64 rows");
-      return false;
-    }
-    for (std::size_t d = 0; d < v.size(); ++d) {
-      const std::string rpath = path + "[" + std::to_string(d) + "]";
-      if (!v[d].is_array() || v[d].empty() || v[d].size() > 64) {
-        *err = make_error(rpath, "must be a list of 1 to 64 probabilities");
-        return false;
-      }
-      std::vector<double> row(v[d].size());
-      double sum = 0;
-      for (std::size_t r = 0; r < row.size(); ++r) {
-        if (!fields::number_value(v[d][r], rpath + "[" + std::to_string(r) + "]", 0, 1, &row[r], err))
-          return false;
-        sum += row[r];
-      }
-      if (sum > 1 + 1e-12) {
-        *err = make_error(rpath, "sums to " + fields::format_number(sum) +
-                                     "; sibling acceptances are exclusive, so a row sums to at most 1");
-        return false;
-      }
-      a.p.push_back(row);
-    }
-    return true;
-  }
-  if (key == "medusa") {
-    a.kind = Acceptance::Kind::matrix;
-    if (!v.is_string() || v.get_ref<const std::string&>().size() > 64) {
-      *err = make_error(path, "must be a Medusa head-accuracy table name (" + tree::medusa_model_names() + ")");
-      return false;
-    }
-    auto matrix = tree::medusa_acceptance(v.get<std::string>(), path);
-    if (!matrix.ok()) {
-      *err = matrix.error();
-      return false;
-    }
-    a.p = matrix.value().rows;
-    a.medusa_table = v.get<std::string>();
-    return true;
-  }
-  *err = make_error(path.size() > 80 ? path.substr(0, 80) + "..." : path,
-                    "unknown field; expected one of: tau, alpha, per_position, p, medusa");
-  return false;
-}
-
 json choices_json(const MethodConfig& m) {
   if (!m.tree_preset.empty()) return m.tree_preset;
   json arr = json::array();
@@ -658,7 +627,7 @@ json choices_json(const MethodConfig& m) {
 }  // namespace
 
 json model_to_json(const ModelArch& m) {
-  return json{{"name", m.name},
+  json out = json{{"name", m.name},
               {"num_layers", m.num_layers},
               {"hidden", m.hidden},
               {"intermediate", m.intermediate},
@@ -670,6 +639,18 @@ json model_to_json(const ModelArch& m) {
               {"experts", m.experts},
               {"experts_per_token", m.experts_per_token},
               {"qkv_bias", m.qkv_bias}};
+  // Extras only when set, so plain models keep the v1 key set (and links stay unchanged).
+  const std::pair<const char*, int64_t> ints[] = {
+      {"shared_experts", m.shared_experts},   {"first_dense_layers", m.first_dense_layers},
+      {"dense_intermediate", m.dense_intermediate}, {"kv_lora_rank", m.kv_lora_rank},
+      {"q_lora_rank", m.q_lora_rank},         {"qk_rope_head_dim", m.qk_rope_head_dim},
+      {"qk_nope_head_dim", m.qk_nope_head_dim}, {"v_head_dim", m.v_head_dim},
+      {"mtp_modules", m.mtp_modules}};
+  for (const auto& kv : ints)
+    if (kv.second != 0) out[kv.first] = kv.second;
+  if (m.qk_norm) out["qk_norm"] = true;
+  if (m.router_bias) out["router_bias"] = true;
+  return out;
 }
 
 const char* family_name(Family f) {
@@ -958,15 +939,7 @@ json config_to_json(const Config& c) {
     method["draft_tensor_parallel_size"] = m.draft_tensor_parallel_size;
   }
   out["method"] = method;
-  const Acceptance& a = c.acceptance;
-  switch (a.kind) {
-    case Acceptance::Kind::tau: out["acceptance"] = json{{"tau", a.tau}}; break;
-    case Acceptance::Kind::alpha: out["acceptance"] = json{{"alpha", a.alpha}}; break;
-    case Acceptance::Kind::per_position: out["acceptance"] = json{{"per_position", a.per_position}}; break;
-    case Acceptance::Kind::matrix:
-      out["acceptance"] = a.medusa_table.empty() ? json{{"p", a.p}} : json{{"medusa", a.medusa_table}};
-      break;
-  }
+  out["acceptance"] = acceptance_to_json(c.acceptance);
   return out;
 }
 

@@ -46,8 +46,8 @@ RuntimeParams start_for(const FitSpec& spec, const Catalog& catalog) {
 
 }  // namespace
 
-Expected<json> cross_validation_json(const Catalog& catalog) {
-  auto loaded = load_observations(catalog);
+Expected<json> cross_validation_json(const Catalog& catalog, std::string_view published_json) {
+  auto loaded = load_observations(catalog, published_json);
   if (!loaded.ok()) return loaded.error();
   const std::vector<Observation>& obs = loaded.value();
   Tally overall;
@@ -95,8 +95,8 @@ Expected<json> cross_validation_json(const Catalog& catalog) {
   return out;
 }
 
-Expected<json> engine_rows_json(const Catalog& catalog) {
-  auto loaded = load_observations(catalog);
+Expected<json> engine_rows_json(const Catalog& catalog, std::string_view published_json) {
+  auto loaded = load_observations(catalog, published_json);
   if (!loaded.ok()) return loaded.error();
   json rows = json::array();
   std::map<std::string, Tally> by_source;

@@ -3,6 +3,8 @@
 // profiles. `validate` reports both; the cross-validated figure is its headline.
 #pragma once
 
+#include <string_view>
+
 #include <nlohmann/json.hpp>
 
 #include "speccalc/presets.hpp"
@@ -13,10 +15,10 @@ namespace speccalc {
 // For every profile with speedup rows and every source S among them: refit the profile's
 // shared parameters from the neutral start without S (fit_specs(): same procedure as the
 // in-sample fit), predict S's speedup rows, and pool the errors.
-Expected<nlohmann::json> cross_validation_json(const Catalog& catalog);
+Expected<nlohmann::json> cross_validation_json(const Catalog& catalog, std::string_view published_json);
 
 // Engine speedup rows with the stored profile parameters (in-sample where the profile was
 // fitted on them; the vLLM profile is fitted on step times only).
-Expected<nlohmann::json> engine_rows_json(const Catalog& catalog);
+Expected<nlohmann::json> engine_rows_json(const Catalog& catalog, std::string_view published_json);
 
 }  // namespace speccalc

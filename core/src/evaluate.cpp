@@ -284,6 +284,15 @@ Expected<Evaluation> evaluate(const Config& config, TauMemo* memo) {
   e.tokens_per_s = batch * e.tau / e.cycle_time_s;
   e.baseline_tokens_per_s = batch / e.baseline_step_s;
 
+  if (tau->has_band) {
+    // The cycle's cost barely depends on tau (only the draft's first pass re-reads the
+    // accepted tokens), so the band scales the speedup with tau at this cycle time.
+    e.has_band = true;
+    e.tau_p5 = tau->tau_p5;
+    e.tau_p95 = tau->tau_p95;
+    e.speedup_p5 = e.tau_p5 * e.baseline_step_s / e.cycle_time_s;
+    e.speedup_p95 = e.tau_p95 * e.baseline_step_s / e.cycle_time_s;
+  }
   const MemoryReport m = memory_report(config, work.memory);
   e.memory = MemorySummary{m.capacity_gb, m.usable_gb,        m.utilization, m.weights_gb,
                            m.draft_weights_gb, m.kv_cache_gb, m.activations_gb, m.total_gb,
@@ -351,7 +360,7 @@ json evaluation_to_json(const Evaluation& e, const Config& config) {
                     {"overhead_s", e.step_overhead_s + e.cycle_overhead_s},
                     {"comm_s", comm},
                     {"total_s", e.cycle_time_s}};
-  return json{{"tau", e.tau},
+  json out = json{{"tau", e.tau},
               {"tau_definition", "expected tokens per draft-verify cycle per sequence, bonus token included"},
               {"max_tokens_per_cycle", e.max_tokens_per_cycle},
               {"speedup", e.speedup},
@@ -377,6 +386,13 @@ json evaluation_to_json(const Evaluation& e, const Config& config) {
               {"roofline", roofline_json(config, e.runtime)},
               {"assumptions", e.assumptions},
               {"config", config_to_json(config)}};
+  if (e.has_band)
+    out["band"] = json{{"what", "per-request spread of tau (p5..p95) and the speedup at each end"},
+                       {"tau_p5", e.tau_p5},
+                       {"tau_p95", e.tau_p95},
+                       {"speedup_p5", e.speedup_p5},
+                       {"speedup_p95", e.speedup_p95}};
+  return out;
 }
 
 namespace commands {

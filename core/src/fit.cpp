@@ -164,9 +164,9 @@ Expected<double> predict_full(const Observation& o, const RuntimeParams& p) {
   return e.value().speedup;
 }
 
-Expected<std::vector<Observation>> load_observations(const Catalog& catalog) {
+Expected<std::vector<Observation>> load_observations(const Catalog& catalog, std::string_view published_json) {
   std::vector<Observation> out;
-  auto rows = load_published();
+  auto rows = load_published(published_json);
   if (!rows.ok()) return rows.error();
   for (const auto& r : rows.value()) {
     if (!r.tau || !r.speedup || !validate_exclusion(r).empty()) continue;

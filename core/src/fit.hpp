@@ -6,6 +6,7 @@
 
 #include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -50,7 +51,8 @@ Expected<Observation> make_observation(const nlohmann::json& doc, const Catalog&
 
 // The observations every profile is fitted on: published rows `validate` predicts (hf-eager)
 // and core/data/engine-measurements.json (engines).
-Expected<std::vector<Observation>> load_observations(const Catalog& catalog);
+// `published_json`: the published table text (speccalc::Data::published).
+Expected<std::vector<Observation>> load_observations(const Catalog& catalog, std::string_view published_json);
 
 // Prediction of o with target params p (and p for drafts on the fitted stack).
 double predict_fast(const Observation& o, const RuntimeParams& p);

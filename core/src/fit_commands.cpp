@@ -58,10 +58,10 @@ Expected<std::vector<std::pair<FitSpec, FitResult>>> fit_all(const Catalog& cata
 
 namespace commands {
 
-Response fit(const std::string&) {
+Response fit(const std::string&, std::string_view published_json) {
   auto catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
-  auto obs = load_observations(catalog.value());
+  auto obs = load_observations(catalog.value(), published_json);
   if (!obs.ok()) return fail(obs.error());
   auto all = fit_all(catalog.value(), obs.value());
   if (!all.ok()) return fail(all.error());

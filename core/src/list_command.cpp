@@ -14,6 +14,7 @@ json model_list(const std::vector<ModelArch>& models) {
     json entry = model_to_json(m);  // the keys a custom target takes
     entry["id"] = m.id;
     entry["params"] = count_params(m).total;
+    entry["repo_id"] = m.repo_id;
     entry["source"] = m.citation;
     out.push_back(entry);
   }
@@ -29,6 +30,14 @@ Response list(const std::string& kind_text) {
   const Catalog& c = catalog.value();
   if (kind == "models") return ok_json(model_list(c.targets).dump());
   if (kind == "drafts") return ok_json(model_list(c.drafts).dump());
+  if (kind == "heads") {
+    json out = json::array();
+    for (const auto& h : c.heads) {
+      out.push_back(json{{"family", h.family}, {"target", h.target}, {"repo_id", h.repo_id},
+                         {"official", h.official}, {"source", h.citation}});
+    }
+    return ok_json(out.dump());
+  }
   if (kind == "hardware") {
     json out = json::array();
     for (const auto& g : c.gpus) {
@@ -85,7 +94,7 @@ Response list(const std::string& kind_text) {
       out.push_back(json{{"id", m.id}, {"params", m.params}, {"summary", m.summary}});
     return ok_json(out.dump());
   }
-  return fail(make_error("kind", "unknown list; expected one of: models, drafts, hardware, methods, runtimes"));
+  return fail(make_error("kind", "unknown list; expected one of: models, drafts, heads, hardware, methods, runtimes"));
 }
 
 }  // namespace speccalc::commands

@@ -157,9 +157,14 @@ Expected<std::vector<PublishedRow>> parse_published(const std::string& json_text
   return rows;
 }
 
-Expected<std::vector<PublishedRow>> load_published() {
-  const std::string_view text = data::published();
-  return parse_published(std::string(text));
+Expected<std::vector<PublishedRow>> load_published() { return load_published(data::published()); }
+
+Expected<std::vector<PublishedRow>> load_published(std::string_view json_text) {
+  if (json_text.empty()) {
+    return make_error("", "the published table is not loaded in this build; the caller passes "
+                          "core/data/published.json as speccalc::Data::published");
+  }
+  return parse_published(std::string(json_text));
 }
 
 bool matches(const PublishedRow& row, const TableQuery& q) {

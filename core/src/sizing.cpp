@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "acceptance_parse.hpp"
 #include "acceptance_tau.hpp"
 #include "commands.hpp"
 #include "engine_export.hpp"
@@ -32,7 +33,7 @@ struct Candidate {
 Expected<tree::AcceptanceMatrix> sizing_matrix(const Config& c, std::vector<std::string>* notes,
                                                json* used) {
   if (c.acceptance.kind != Acceptance::Kind::tau) {
-    *used = config_to_json(c)["acceptance"];
+    *used = resolved_acceptance_json(c.acceptance);
     return acceptance_matrix(c.acceptance);
   }
   Config probe = c;

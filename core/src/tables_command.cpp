@@ -9,7 +9,7 @@
 
 namespace speccalc::commands {
 
-Response tables(const std::string& query_json) {
+Response tables(const std::string& query_json, std::string_view published_json) {
   // Empty (or blank) input means "everything, as JSON": handy for `speccalc run tables`.
   const bool blank = query_json.find_first_not_of(" \t\r\n") == std::string::npos;
   auto parsed = fields::parse_document(blank ? std::string("{}") : query_json, "tables query");
@@ -34,7 +34,7 @@ Response tables(const std::string& query_json) {
   if (format != "json" && format != "csv" && format != "table") {
     return fail(make_error("format", "must be \"json\", \"csv\" or \"table\", got \"" + format + "\""));
   }
-  auto rows = load_published();
+  auto rows = load_published(published_json);
   if (!rows.ok()) return fail(rows.error());
   const auto selected = filter_rows(rows.value(), query);
   if (format == "csv") return ok_json(rows_to_csv(selected));

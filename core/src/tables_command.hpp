@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "speccalc/api.hpp"
 
@@ -14,6 +15,7 @@ namespace speccalc::commands {
 // published string, or exact normalized id (family, target_id, source_id, hardware_id).
 // Output: json -> JSON array of matching rows with all fields; csv -> RFC 4180 text with a
 // header line; table -> fixed-width text. An unknown key or format is an Error naming it.
-Response tables(const std::string& query_json);
+// `published_json` is the table's text (speccalc::Data::published).
+Response tables(const std::string& query_json, std::string_view published_json);
 
 }  // namespace speccalc::commands

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "json_fields.hpp"
+#include "json_write.hpp"
 #include "speccalc/tree.hpp"
 #include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_metrics.hpp"
@@ -183,6 +184,83 @@ json tree_json(const Tree& tree) {
 
 Response done(const json& out) { return ok_json(out.dump()); }
 
+// tree.choices() as JSON text, each path [r1,...,rd]. A node whose parent is already written
+// copies the parent's text and adds its rank (parents come first in both optimizers' orders);
+// the bytes equal json(tree.choices()).dump().
+void append_choices(std::string& out, const Tree& tree) {
+  const int n = tree.size();
+  std::size_t bound = 2;  // "[]"
+  for (int i = 0; i < n; ++i) bound += 4 * static_cast<std::size_t>(tree.depth[i]) + 3;
+  out.reserve(out.size() + bound);  // no reallocation below: copies read from `out` itself
+  std::vector<std::size_t> start(n), length(n);
+  out += '[';
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) out += ',';
+    start[i] = out.size();
+    const int parent = tree.parent[i];
+    if (parent < 0) {
+      out += '[';
+    } else if (parent < i) {
+      out.append(out.data() + start[parent], length[parent] - 1);  // without its ']'
+      out += ',';
+    } else {  // a parent listed later (not produced by the optimizers): walk up
+      out += '[';
+      std::vector<int> path(tree.depth[i]);
+      for (int v = i, j = tree.depth[i] - 1; j >= 0; --j, v = tree.parent[v]) path[j] = tree.rank[v];
+      for (int j = 0; j + 1 < tree.depth[i]; ++j) {
+        json_write::integer(out, path[j]);
+        out += ',';
+      }
+    }
+    json_write::integer(out, tree.rank[i]);
+    out += ']';
+    length[i] = out.size() - start[i];
+  }
+  out += ']';
+}
+
+// tree-optimize's output, written as it is computed (no json tree): keys in nlohmann's sorted
+// order, so the text is exactly what dump() of the same object gives.
+std::string optimize_output(const OptimalTrees& best, const TreeExpectation& e, int budget,
+                            int max_depth, int max_rank, bool contiguous) {
+  std::string out = "{";
+  json_write::key(out, "budget", true);
+  json_write::integer(out, budget);
+  json_write::key(out, "choices");
+  append_choices(out, best.tree);
+  json_write::key(out, "contiguous");
+  out += contiguous ? "true" : "false";
+  json_write::key(out, "definitions");
+  out += '{';
+  json_write::key(out, "choices", true);
+  json_write::string(out, contiguous
+                              ? "nodes in depth-first order (children ranks 0..b-1)"
+                              : "nodes in selection order; the first m form an optimal m-node tree");
+  json_write::key(out, "tau_curve");
+  json_write::string(out, "tau_curve[m-1] = best expected tau (bonus token included) with m nodes");
+  out += '}';
+  json_write::key(out, "depth");
+  json_write::integer(out, best.tree.max_depth());
+  json_write::key(out, "expected_tau");
+  json_write::number(out, best.expected_tau);
+  json_write::key(out, "max_depth");
+  json_write::integer(out, max_depth);
+  json_write::key(out, "max_rank");
+  json_write::integer(out, max_rank);
+  json_write::key(out, "node_prob");
+  json_write::numbers(out, e.node_prob);
+  json_write::key(out, "nodes");
+  json_write::integer(out, best.tree.size());
+  json_write::key(out, "nodes_per_depth");
+  json_write::integers(out, best.tree.nodes_per_depth());
+  json_write::key(out, "tau_curve");
+  json_write::numbers(out, best.tau_curve);
+  json_write::key(out, "tau_pmf");
+  json_write::numbers(out, e.tau_pmf);
+  out += '}';
+  return out;
+}
+
 // A draft shape: exactly one of k (chain), choices, preset, or (when allowed) eagle2 settings,
 // whose tree depends on the acceptance matrix and is generated later.
 struct Draft {
@@ -315,20 +393,8 @@ Response tree_optimize(const std::string& input) {
           : optimize_tree(acc.value(), budget.value(), depth.value(), rank.value());
   if (!best.ok()) return fail(best.error());
   const TreeExpectation e = expect_tree(best.value().tree, acc.value());
-  json out = tree_json(best.value().tree);
-  out["budget"] = budget.value();
-  out["max_depth"] = depth.value();
-  out["max_rank"] = rank.value();
-  out["contiguous"] = contiguous;
-  out["expected_tau"] = best.value().expected_tau;
-  out["tau_curve"] = best.value().tau_curve;
-  out["tau_pmf"] = e.tau_pmf;
-  out["node_prob"] = e.node_prob;
-  out["definitions"] = {
-      {"choices", contiguous ? "nodes in depth-first order (children ranks 0..b-1)"
-                             : "nodes in selection order; the first m form an optimal m-node tree"},
-      {"tau_curve", "tau_curve[m-1] = best expected tau (bonus token included) with m nodes"}};
-  return done(out);
+  return ok_json(optimize_output(best.value(), e, budget.value(), depth.value(), rank.value(),
+                                 contiguous));
 }
 
 Response tree_preset(const std::string& input) {

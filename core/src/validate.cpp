@@ -308,7 +308,7 @@ std::string report_text(const ValidateReport& rep, const ValidateOptions& o) {
 
 namespace commands {
 
-Response validate(const std::string& options_json) {
+Response validate(const std::string& options_json, std::string_view published_json) {
   const bool blank = options_json.find_first_not_of(" \t\r\n") == std::string::npos;
   auto parsed =
       fields::parse_document(blank ? std::string("{}") : options_json, "validate options");
@@ -350,7 +350,7 @@ Response validate(const std::string& options_json) {
       o.runtimes.emplace_back(profile, list);
     }
   }
-  auto rows = load_published();
+  auto rows = load_published(published_json);
   if (!rows.ok()) return fail(rows.error());
   auto rep = validate_rows(rows.value(), o);
   if (!rep.ok()) return fail(rep.error());
@@ -358,10 +358,10 @@ Response validate(const std::string& options_json) {
   if (!catalog.ok()) return fail(catalog.error());
   json cv = nullptr, engines = nullptr;
   if (o.source.empty() && o.runtimes.empty()) {
-    auto c = cross_validation_json(catalog.value());
+    auto c = cross_validation_json(catalog.value(), published_json);
     if (!c.ok()) return fail(c.error());
     cv = c.value();
-    auto e = engine_rows_json(catalog.value());
+    auto e = engine_rows_json(catalog.value(), published_json);
     if (!e.ok()) return fail(e.error());
     engines = e.value();
   }

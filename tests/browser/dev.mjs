@@ -11,10 +11,13 @@ import { CHROMIUM_ARGS } from './browser.mjs';
 const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'speccalc-web-'));
 fs.cpSync(path.join(repo, 'web'), dir, { recursive: true });
-fs.copyFileSync(
-  path.join(repo, 'tests/browser/fake/speccalc-api.mjs'),
-  path.join(dir, 'speccalc-api.mjs'),
-);
+fs.copyFileSync(path.join(repo, 'wasm/speccalc-error.mjs'), path.join(dir, 'speccalc-error.mjs'));
+// The worker asks the module for its command names when it starts (the fake's COMMANDS table).
+let fake = fs.readFileSync(path.join(repo, 'tests/browser/fake/speccalc-api.mjs'), 'utf8');
+if (!/export (async )?function commandNames\b/.test(fake)) {
+  fake += '\nexport async function commandNames() { return Object.keys(COMMANDS); }\n';
+}
+fs.writeFileSync(path.join(dir, 'speccalc-api.mjs'), fake);
 const { server, url } = await startServer({ root: dir, port: 0 });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 const page = await browser.newPage({

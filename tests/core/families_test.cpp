@@ -131,3 +131,40 @@ TEST(Families, NewFamiliesRoundTripThroughShareLinks) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AcceptanceBand, WorkloadSpreadGivesASpeedupBandAtTheSameCycle) {
+  // GSM8K, EAGLE chain k = 3 on vLLM: tau 2.3908 with per-request p5 2.113 and p95 2.782
+  // (vllm-acceptance-llama3.1-8b-h100.json). The cycle's cost does not change with tau, so each
+  // end of the band is speedup x tau_end / tau.
+  const json r = eval_ok(R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","runtime":"vllm",
+                             "method":{"family":"eagle2","top_k":1,"depth":3,"total_token":4},
+                             "acceptance":{"workload":"gsm8k"}})");
+  EXPECT_DOUBLE_EQ(r["tau"].get<double>(), 2.3908);
+  EXPECT_DOUBLE_EQ(r["band"]["tau_p5"].get<double>(), 2.113);
+  EXPECT_DOUBLE_EQ(r["band"]["tau_p95"].get<double>(), 2.782);
+  EXPECT_NEAR(r["band"]["speedup_p5"].get<double>(), r["speedup"].get<double>() * 2.113 / 2.3908, 1e-12);
+  EXPECT_NEAR(r["band"]["speedup_p95"].get<double>(), r["speedup"].get<double>() * 2.782 / 2.3908, 1e-12);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Mtp, DeepSeekV3ReadsTheMlaLatentNotFullKvHeads) {
+  // DeepSeek-V3 (config.json: 61 layers, kv_lora_rank 512, qk_rope_head_dim 64, 1 MTP module):
+  // a token stores 512 + 64 = 576 latent elements per layer, fp8 KV (1 byte), not
+  // 128 heads x (192 + 128). Verify of k + 1 = 3 tokens at context 1024, batch 1, reads and
+  // writes 61 x 576 x (1024 + 3) = 36,084,672 bytes on each GPU (the latent is replicated).
+  const json r = eval_ok(R"({"target":"deepseek-v3","hardware":"h200-sxm","gpus":8,"runtime":"vllm",
+                             "dtype":"fp8","method":{"family":"mtp","k":2},"acceptance":{"per_position":[0.9,0.7]}})");
+  EXPECT_DOUBLE_EQ(r["verify"]["kv_cache_bytes"].get<double>(), 61.0 * 576 * 1027);
+  EXPECT_EQ(r["draft"]["passes_per_cycle"], 2);  // one MTP module, reused for the second step
+  // tau with conditional rates 0.9 then 0.7: 1 + 0.9 + 0.9 x 0.7 = 2.53.
+  EXPECT_NEAR(r["tau"].get<double>(), 2.53, 1e-12);
+  // A model without MTP modules cannot run it.
+  EXPECT_EQ(eval_error(R"({"target":"llama2-chat-7b","method":{"family":"mtp"}})").field, "method.family");
+}
+
+}  // namespace

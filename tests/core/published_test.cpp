@@ -155,7 +155,7 @@ TEST(PublishedTable, HardwareAssumptionsAreExplicit) {
 
 TEST(PublishedTable, NormalizedIdsComeFromTheContractLists) {
   const std::set<std::string> families = {"ar", "sps", "pld", "lookahead", "medusa", "hydra",
-                                          "eagle1", "eagle2", "eagle3", "other"};
+                                          "eagle1", "eagle2", "eagle3", "retrieval", "other"};
   const std::set<std::string> models = {
       "", "vicuna-7b-v1.3", "vicuna-13b-v1.3", "vicuna-33b-v1.3", "llama2-chat-7b",
       "llama2-chat-13b", "llama2-chat-70b", "llama3-instruct-8b", "llama3-instruct-70b",
@@ -310,6 +310,40 @@ TEST(TablesCommand, ErrorsNameTheField) {
 
   Response not_object = run("tables", "[1]");
   EXPECT_FALSE(not_object.ok);
+}
+
+// The table as data handed to run() (speccalc::Data), the way the WASM build gets it.
+TEST(PublishedData, TablesAndValidateSayTheyReadThePublishedTable) {
+  EXPECT_EQ(data_needed("tables"), "published");
+  EXPECT_EQ(data_needed("validate"), "published");
+  EXPECT_EQ(data_needed("eval"), "");
+  EXPECT_EQ(data_needed("no-such-command"), "");
+}
+
+TEST(PublishedData, MissingTableIsAnErrorNotAnEmptyList) {
+  const Response r = run("tables", "{}", Data{});
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.error.field, "");
+  EXPECT_NE(r.error.message.find("published table is not loaded"), std::string::npos)
+      << r.error.message;
+  EXPECT_FALSE(run("validate", "{}", Data{}).ok);
+}
+
+TEST(PublishedData, TablesReadsTheTextItIsGiven) {
+  // A two-row table cut from the embedded one: the output lists exactly those two ids.
+  const nlohmann::json all = nlohmann::json::parse(data::published());
+  ASSERT_GE(all.size(), 2u);
+  const nlohmann::json two = nlohmann::json::array({all[0], all[1]});
+  const std::string text = two.dump();
+  const Response r = run("tables", "{}", Data{text});
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const nlohmann::json rows = nlohmann::json::parse(r.output);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["id"], all[0]["id"]);
+  EXPECT_EQ(rows[1]["id"], all[1]["id"]);
+  // The embedded table through the two-argument run() gives the same bytes as passing it.
+  EXPECT_EQ(run("tables", "{\"source\": \"pld\"}").output,
+            run("tables", "{\"source\": \"pld\"}", Data{data::published()}).output);
 }
 
 }  // namespace

@@ -3,6 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "speccalc/tree.hpp"
+#include "speccalc/tree_acceptance.hpp"
+#include "speccalc/tree_optimize.hpp"
+
 #include <nlohmann/json.hpp>
 
 namespace speccalc::commands {
@@ -117,6 +123,44 @@ TEST(TreeCommands, OptimizeContiguousKeepsRanksFromZero) {
   EXPECT_NEAR(cont["tau_curve"][1].get<double>(), 1.6, 1e-15);
   EXPECT_NEAR(cont["tau_curve"][2].get<double>(), 1.9, 1e-15);
   EXPECT_EQ(tree_optimize(std::string(in) + R"(, "contiguous": 1})").error.field, "contiguous");
+}
+
+// tree-optimize writes its text directly (no json tree); the bytes must be what nlohmann's
+// dump() writes for the same values: rebuild the object from the solver's own results here.
+TEST(TreeCommands, OptimizeStreamedTextEqualsDumpOfTheSameObject) {
+  for (const bool contiguous : {false, true}) {
+    const tree::AcceptanceMatrix acc =
+        tree::make_acceptance({{0.5, 0.2, 0.1}, {0.6, 0.1}, {0.3, 0.3, 0.3}}, "p").value();
+    const int budget = contiguous ? 40 : 300, depth = 10, rank = 3;
+    const tree::OptimalTrees best =
+        (contiguous ? tree::optimize_tree_contiguous(acc, budget, depth, rank)
+                    : tree::optimize_tree(acc, budget, depth, rank))
+            .value();
+    const tree::TreeExpectation e = tree::expect_tree(best.tree, acc);
+    json expected;
+    expected["choices"] = best.tree.choices();
+    expected["nodes"] = best.tree.size();
+    expected["depth"] = best.tree.max_depth();
+    expected["nodes_per_depth"] = best.tree.nodes_per_depth();
+    expected["budget"] = budget;
+    expected["max_depth"] = depth;
+    expected["max_rank"] = rank;
+    expected["contiguous"] = contiguous;
+    expected["expected_tau"] = best.expected_tau;
+    expected["tau_curve"] = best.tau_curve;
+    expected["tau_pmf"] = e.tau_pmf;
+    expected["node_prob"] = e.node_prob;
+    expected["definitions"] = {
+        {"choices", contiguous ? "nodes in depth-first order (children ranks 0..b-1)"
+                               : "nodes in selection order; the first m form an optimal m-node tree"},
+        {"tau_curve", "tau_curve[m-1] = best expected tau (bonus token included) with m nodes"}};
+    const Response r = tree_optimize(
+        std::string(R"({"acceptance": {"p": [[0.5, 0.2, 0.1], [0.6, 0.1], [0.3, 0.3, 0.3]]},)") +
+        "\"budget\": " + std::to_string(budget) + ", \"max_depth\": 10, \"max_rank\": 3, " +
+        "\"contiguous\": " + (contiguous ? "true" : "false") + "}");
+    ASSERT_TRUE(r.ok) << r.error.describe();
+    EXPECT_EQ(r.output, expected.dump()) << (contiguous ? "contiguous" : "selection order");
+  }
 }
 
 TEST(TreeCommands, OptimizeEnforcesLimits) {

@@ -134,7 +134,8 @@ TEST(Validation, AcceptanceOutOfRangeIsRefusedNotClamped) {
   EXPECT_TRUE(IsError("eval", R"({"acceptance": {"per_position": []}})", "acceptance.per_position",
                       "must be a list of 1 to 64 probabilities"));
   EXPECT_TRUE(IsError("eval", R"({"acceptance": {"alpha": 0.5, "tau": 2}})", "acceptance",
-                      "must be an object with exactly one of: tau, alpha, per_position, p, medusa"));
+                      "must be an object with exactly one of: tau, alpha, per_position, p, medusa, "
+                      "workload, published"));
 }
 
 // ---- sizes: batch, context, gpus, k, trees -----------------------------------------------
@@ -277,7 +278,8 @@ TEST(Validation, UnknownKeysAreRefusedEverywhere) {
                       "layer_overhead_s, step_overhead_s, seq_overhead_s, cycle_overhead_s, "
                       "tree_overhead_s, allreduce_latency_s"));
   EXPECT_TRUE(IsError("eval", R"({"acceptance": {"beta": 0.5}})", "acceptance.beta",
-                      "unknown field; expected one of: tau, alpha, per_position, p, medusa"));
+                      "unknown field; expected one of: tau, alpha, per_position, p, medusa, workload, "
+                      "published"));
   EXPECT_TRUE(IsError("tree-expect", R"({"choices": [[0]], "acceptance": {"alpha": 0.5}, "bogus": 1})",
                       "bogus", "unknown field; expected one of: choices, acceptance, simulate"));
   EXPECT_TRUE(IsError("tree-expect",

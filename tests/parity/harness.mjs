@@ -1,21 +1,47 @@
 // Shared by the parity runners (run.mjs, property.mjs) and the golden corpus (scripts/golden.mjs):
-// loads the WASM module the page ships and calls both builds the same way. Every call's result
+// loads the WASM module the page ships (dist/, by the names in dist/manifest.json, handing a
+// command that reads a table the module does not embed the file the page would fetch) and
+// calls both builds the same way. Every call's result
 // is {ok, text}: text is the output on success, "field: message" (Error::describe) on error.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-// Loads dist/speccalc.mjs with its bytes (Node cannot fetch() a file path) after checking that
-// both builds exist.
+// The path of a shipped file by its original name (dist/manifest.json, scripts/assemble-dist.mjs).
+export function distFile(dist, name) {
+  const manifestPath = path.join(dist, 'manifest.json');
+  if (!fs.existsSync(manifestPath)) throw new Error(`${manifestPath} not found: run scripts/build.sh first`);
+  const hashed = JSON.parse(fs.readFileSync(manifestPath, 'utf8'))[name];
+  if (!hashed) throw new Error(`${name} is not in ${manifestPath}`);
+  return path.join(dist, hashed);
+}
+
 export async function loadWasmAfterChecks(dist, nativeBin) {
-  const mjs = path.join(dist, 'speccalc.mjs');
-  const wasm = path.join(dist, 'speccalc.wasm');
-  for (const f of [nativeBin, mjs, wasm]) {
-    if (!fs.existsSync(f)) throw new Error(`${f} not found: run scripts/build.sh first`);
-  }
-  const { default: createModule } = await import(pathToFileURL(mjs).href);
-  return createModule({ wasmBinary: fs.readFileSync(wasm) });
+  if (!fs.existsSync(nativeBin)) throw new Error(`${nativeBin} not found: run scripts/build.sh first`);
+  const api = await import(pathToFileURL(distFile(dist, 'speccalc-api.mjs')).href);
+  // The page's first-load module and the full one (every command): a command runs in the
+  // first-load module when it has it, as on the page, so both are held to native's bytes.
+  const first = await api.load({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc.wasm')) });
+  const { default: fullFactory } = await import(pathToFileURL(distFile(dist, 'speccalc-full.mjs')).href);
+  const full = api.bind(await fullFactory({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc-full.wasm')) }));
+  const firstNames = new Set(first.commandNames());
+  const tables = new Map();
+  const table = (name) => {
+    if (!tables.has(name)) tables.set(name, fs.readFileSync(distFile(dist, `${name}.json`), 'utf8'));
+    return tables.get(name);
+  };
+  return {
+    run(command, input) {
+      const core = firstNames.has(command) ? first : full;
+      const name = core.dataNeeded(command);
+      return core.run(command, input, name ? table(name) : '');
+    },
+    // Comma separated, as the core's command_names() prints them (the full module's list).
+    commandNames: () => full.commandNames().join(', '),
+    // The page module's own list, for tests that check what the first load carries.
+    firstLoadCommandNames: () => first.commandNames(),
+  };
 }
 
 export const okResult = (output) => ({ ok: true, text: output });

@@ -10,8 +10,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const distArg = process.argv.indexOf('--dist');
 const dist = distArg > 0 ? path.resolve(process.argv[distArg + 1]) : path.join(repo, 'dist');
-const api = await import(pathToFileURL(path.join(dist, 'speccalc-api.mjs')).href);
-const wasmBinary = fs.readFileSync(path.join(dist, 'speccalc.wasm'));
+// dist/ ships content-hashed names; the manifest maps the original ones.
+const { distFile } = await import(pathToFileURL(path.join(repo, 'tests/parity/harness.mjs')).href);
+const api = await import(pathToFileURL(distFile(dist, 'speccalc-api.mjs')).href);
+const wasmBinary = fs.readFileSync(distFile(dist, 'speccalc.wasm'));
+const fullWasmBinary = fs.readFileSync(distFile(dist, 'speccalc-full.wasm'));
 
 let passed = 0;
 let failed = 0;
@@ -28,10 +31,10 @@ function expect(cond, what) {
   if (!cond) throw new Error(what);
 }
 
-const first = await api.load({ wasmBinary });
+const first = await api.load({ wasmBinary, fullWasmBinary });
 
 await check('OutputIsTheCoreTextUntouched', async () => {
-  const direct = first.run('tree-preset', 'eagle1').output;
+  const direct = first.run('tree-preset', 'eagle1', '').output;
   expect((await api.call('tree-preset', 'eagle1')) === direct, 'call() changed the output');
 });
 
@@ -51,6 +54,17 @@ await check('CommandNamesListTheTable', async () => {
   for (const n of ['eval', 'sweep', 'size', 'export', 'validate', 'tables', 'tree-calibrate']) {
     expect(names.includes(n), `missing ${n} in ${names}`);
   }
+  // The first-load module itself does not carry sizing or validation.
+  expect(!first.commandNames().includes('size'), 'the first-load module carries size');
+});
+
+await check('CommandsOnlyTheFullModuleRunsLoadIt', async () => {
+  // size is not in the first-load module: call() loads the full one and answers from it.
+  const out = await api.call(
+    'size',
+    JSON.stringify({ config: { method: { family: 'sps', k: 2 } }, budget: 4, batches: [1] }),
+  );
+  expect(JSON.parse(out).best.nodes >= 1, out.slice(0, 80));
 });
 
 await check('TrappedInstanceIsReplacedOnTheNextCall', async () => {

@@ -1,42 +1,22 @@
-// The page's only door to the model: the WASM core's call(command, input).
+// The page's only door to the model: the WASM core's call(command, input), which runs in the
+// core worker (worker/client.mjs; on the page thread only when no worker can start).
 // Nothing here computes a number; it parses the JSON text the core produced.
-import * as core from '../speccalc-api.mjs';
-
-const { call, SpecCalcError } = core;
+import { SpecCalcError } from '../speccalc-error.mjs';
+import { coreText, commandSet } from './worker/client.mjs';
 
 export { SpecCalcError };
 
 export async function callText(command, input) {
-  return call(command, typeof input === 'string' ? input : JSON.stringify(input));
+  return coreText(command, input);
 }
 
 export async function callJson(command, input) {
-  return JSON.parse(await callText(command, input));
+  return JSON.parse(await coreText(command, input));
 }
 
-const known = new Map();
-let names = null;
-
-// Whether the core build registers a command (newer commands such as sweep or tables may be
-// missing from an older build). Asks the wrapper for the command list; a wrapper without
-// commandNames() is probed instead (an unknown command is an error on the field "command").
+// Whether the core build registers a command (the worker announces the list when it starts).
 export async function hasCommand(command) {
-  if (typeof core.commandNames === 'function') {
-    if (!names) names = core.commandNames().then((list) => new Set(list), () => null);
-    const set = await names;
-    if (set) return set.has(command);
-  }
-  if (!known.has(command)) {
-    known.set(command, (async () => {
-      try {
-        await call(command, '{}');
-        return true;
-      } catch (e) {
-        return !(e instanceof SpecCalcError && e.field === 'command' && /unknown command/.test(e.message));
-      }
-    })());
-  }
-  return known.get(command);
+  return (await commandSet()).has(command);
 }
 
 // A message for any failure: core errors carry a field path; anything else is a bug or a load failure.

@@ -165,7 +165,9 @@ async function evaluate(config, { force = false, url = 'push' } = {}) {
     results.setStale(false);
     root.dataset.fragment = fragment;
     compare.show(state.compare, result);
-    showEngines(result.config, seq);
+    // Engine settings and sizing run in the full module (loaded on demand): only once the
+    // reader opens the settings or scrolls to sizing (issue 14's first-load budget).
+    if (enginesWanted) showEngines(result.config, seq);
     scheduleCharts();
     return result;
   } catch (e) {
@@ -276,21 +278,37 @@ async function drawCharts() {
     return;
   }
   // Each view draws on its own: a failing one says so in its own note and the rest still draw.
-  const measured = await tables.measuredFor(config.target);
+  // Published points join the charts once the table is loaded (see whenShown below).
+  const measured = tablesLoaded ? await tables.measuredFor(config.target) : [];
   // Sizing runs in the worker after the sweeps queued below; it has its own progress line.
   let sized = false;
   const startSizing = () => {
-    if (!sized && seq === chartSeq) sizing.show(config, result.speedup);
+    if (sized) return;
     sized = true;
+    whenSizingShown(() => {
+      if (seq === chartSeq) sizing.show(config, result.speedup);
+    });
   };
-  const steps = [
-    [charts.roofline, () => charts.showRoofline(result)],
-    [charts.k, () => charts.showK(config, measured)],
-    [charts.batch, () => charts.showBatch(config, measured)],
-    [charts.families, () => charts.showFamilies(config, state.lists.methods, measured)],
-    [null, () => tree.show(config)],
-    [null, startSizing],
-  ];
+  // The charts and the tree panel sit below the result: they (and the chart library) wait
+  // until the reader scrolls towards them (issue 14: first load within 250 KB).
+  const steps = chartsShown
+    ? [
+        [null, loadChartLibrary],
+        [charts.roofline, () => charts.showRoofline(result)],
+        [charts.k, () => charts.showK(config, measured)],
+        [charts.batch, () => charts.showBatch(config, measured)],
+        [charts.families, () => charts.showFamilies(config, state.lists.methods, measured)],
+        [null, () => tree.show(config)],
+        [null, startSizing],
+      ]
+    : [[null, startSizing]];
+  if (!chartsShown && !chartsWatched) {
+    chartsWatched = true;
+    whenShown($('#charts-view'), () => {
+      chartsShown = true;
+      if (state.result) scheduleCharts();
+    });
+  }
   try {
     for (const [slot, step] of steps) {
       // Yield between views: the page stays responsive, paints what is done, and the progress
@@ -388,6 +406,66 @@ async function loadLists() {
   return Object.fromEntries(kinds.map((k, i) => [k, lists[i]]));
 }
 
+// The published table (1.1 MB, 30 KB gzip) is fetched the first time its section comes into
+// view, not on first load (issue 14: first load within 250 KB); then the charts redraw with
+// the published points.
+let tablesLoaded = false;
+
+let chartsShown = false;
+let chartsWatched = false;
+// uPlot (the vendored chart library, web/vendor/) is fetched with the first chart.
+let chartLibrary = null;
+function loadChartLibrary() {
+  if (!chartLibrary) {
+    chartLibrary = new Promise((resolve) => {
+      if (typeof globalThis.uPlot === 'function') return resolve();
+      const script = document.createElement('script');
+      script.src = new URL('../vendor/uPlot.iife.min.js', import.meta.url).href;
+      script.onload = () => resolve();
+      script.onerror = () => resolve(); // each chart then says the library did not load
+      document.head.appendChild(script);
+    });
+  }
+  return chartLibrary;
+}
+
+// Sizing needs the full module: it starts the first time the sizing section comes into view,
+// then for every later result.
+let sizingShown = false;
+let sizingWaiting = null;
+function whenSizingShown(fn) {
+  if (sizingShown) return fn();
+  const first = sizingWaiting === null;
+  sizingWaiting = fn; // only the latest result is sized
+  if (first) {
+    whenShown($('#sizing-view'), () => {
+      sizingShown = true;
+      sizingWaiting();
+    });
+  }
+}
+
+// Engine settings (the export command) once their details are opened.
+let enginesWanted = false;
+function wireEngineSettings() {
+  const details = $('#engine-settings');
+  details.addEventListener('toggle', () => {
+    if (!details.open || enginesWanted) return;
+    enginesWanted = true;
+    if (state.result) showEngines(state.result.config, state.seq);
+  });
+}
+
+function whenShown(section, fn) {
+  if (typeof IntersectionObserver !== 'function') return fn();
+  const observer = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    observer.disconnect();
+    fn();
+  }, { rootMargin: '200px' });
+  observer.observe(section);
+}
+
 async function main() {
   initTheme($('#theme-toggle'));
   onModeChange((mode, reason) => sizing.setWorkerMode(mode, reason));
@@ -401,6 +479,7 @@ async function main() {
     if (state.result) scheduleCharts();
   });
   wireSharing();
+  wireEngineSettings();
   wireExamples();
   wireImport();
   wireConvert($('#inputs'), { current: () => state.config, apply: applyConfig });
@@ -418,7 +497,11 @@ async function main() {
     };
     window.addEventListener('hashchange', follow);
     window.addEventListener('popstate', follow);
-    tables.init().catch((e) => showBanner(`Published data unavailable: ${describeError(e)}`));
+    // The published table (1.1 MB) and the full module load when their section is first shown.
+    whenShown($('#data-view'), () => tables.init().then(() => {
+      tablesLoaded = true;
+      if (state.result) scheduleCharts();
+    }).catch((e) => showBanner(`Published data unavailable: ${describeError(e)}`)));
   } catch (e) {
     showBanner(`The calculator could not start: ${describeError(e)}`);
   } finally {

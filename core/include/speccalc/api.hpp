@@ -5,6 +5,7 @@
 
 #include <string>
 #include <vector>
+#include <string_view>
 
 #include "speccalc/status.hpp"
 
@@ -22,11 +23,23 @@ struct Response {
 //   "link"          config JSON            -> share fragment "v=1&..." (no '#')
 //   "decode-link"   URL or #fragment       -> normalized config JSON
 //   "normalize"     config JSON            -> config JSON with every default filled in
-//   "list"          "models"|"drafts"|"hardware"|"methods"|"runtimes" -> JSON array
+//   "list"          "models"|"drafts"|"heads"|"hardware"|"methods"|"runtimes" -> JSON array
 // Further commands are registered in api.cpp's table; an unknown command is an Error.
+// Uses the tables compiled into the library (see Data).
 Response run(const std::string& command, const std::string& input);
 
-// The names of all registered commands, comma separated (for error messages and the binding).
+// Large tables a few commands read, handed in by the caller. The native build compiles them in
+// (run() above passes those); the WASM build leaves them out so the page's first load stays
+// small, and its binding passes the text the page fetched once a command needs it.
+struct Data {
+  std::string_view published;  // core/data/published.json text; empty = not available
+};
+Response run(const std::string& command, const std::string& input, const Data& data);
+
+// Which Data member `command` reads: "published", or "" when it reads none (unknown commands too).
+std::string data_needed(const std::string& command);
+
+// The names of all registered commands, comma separated (for --help and the binding).
 std::string command_names();
 
 // One registered command: its name, what its input is and what it answers (for --help).

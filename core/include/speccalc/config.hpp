@@ -80,6 +80,14 @@ struct Acceptance {
   std::vector<double> per_position;       // conditional acceptance of draft position i given i-1
   std::vector<std::vector<double>> p;     // tree matrix p[depth][rank]
   std::string medusa_table;               // set when p came from a Medusa head-accuracy table
+  // {"workload": id}: kind tau, tau = the workload's measured tau at the method's k, and the
+  // per-request spread of tau at that k (p5 <= p50 <= p95), for a speedup band.
+  std::string workload;
+  double tau_p5 = 0, tau_p50 = 0, tau_p95 = 0;
+  // Acceptance omitted (or {"published": true}): kind tau with the mean of the published rows
+  // for this method x target, or the default alpha when no row matches.
+  bool published = false;
+  std::string note;  // where the numbers came from (rows, workload), for the assumptions list
 };
 
 struct DTypes {

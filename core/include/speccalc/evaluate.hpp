@@ -37,6 +37,9 @@ struct Evaluation {
   double baseline_tokens_per_s = 0;
   MemorySummary memory;
   bool fits_in_memory = true;
+  // Per-request spread of tau (workload acceptance): the speedup at its p5 and p95.
+  bool has_band = false;
+  double tau_p5 = 0, tau_p95 = 0, speedup_p5 = 0, speedup_p95 = 0;
   std::string verdict;          // pays | loses | infeasible | baseline
   std::string verdict_reason;
   RuntimeParams runtime;        // target's parameters used (after testbed calibration)

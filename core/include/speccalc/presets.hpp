@@ -34,7 +34,16 @@ struct ModelArch {
   // kv_lora_rank + qk_rope_head_dim elements per token per layer instead of K and V heads.
   int64_t kv_lora_rank = 0;
   int64_t qk_rope_head_dim = 0;
+  // MLA projections (DeepSeek-V3 config.json names): queries go through a q_lora_rank latent
+  // when q_lora_rank > 0; q/k heads are qk_nope_head_dim + qk_rope_head_dim wide (= head_dim),
+  // value heads v_head_dim wide.
+  int64_t q_lora_rank = 0;
+  int64_t qk_nope_head_dim = 0;
+  int64_t v_head_dim = 0;
+  bool qk_norm = false;      // per-head RMSNorm on q and k (Qwen3): 2 x head_dim weights a layer
+  bool router_bias = false;  // per-expert routing bias (DeepSeek-V3 / GLM-4.5 / gpt-oss)
   int64_t mtp_modules = 0;  // multi-token-prediction modules shipped with the checkpoint
+  std::string repo_id;   // Hugging Face repository id ("" for custom models)
   std::string citation;  // first source line, for the assumptions list
 };
 
@@ -44,13 +53,22 @@ double kv_elems_per_token_layer(const ModelArch& m);
 
 // Parameter counts (numbers of weights, not bytes) of a ModelArch.
 struct ParamCounts {
-  int64_t attn_per_layer = 0;        // q, k, v, o projections (+ qkv bias)
+  int64_t attn_per_layer = 0;        // q, k, v, o projections (+ qkv bias, q/k norms; MLA: the
+                                     // q_a/q_b, kv_a/kv_b projections and their latent norms)
   int64_t mlp_per_expert = 0;        // gate, up, down of one expert
-  int64_t router_per_layer = 0;      // hidden x experts when experts > 1
+  int64_t router_per_layer = 0;      // hidden x experts (+ experts bias) when experts > 1
   int64_t norms_per_layer = 0;       // two RMSNorm weight vectors
+  int64_t shared_mlp_per_layer = 0;  // always-active shared experts of one MoE layer
+  int64_t dense_mlp_per_layer = 0;   // MLP of one of the first_dense_layers (dense_intermediate)
+  int64_t moe_layers = 0;            // layers with experts (num_layers - first_dense_layers)
   int64_t embedding = 0;             // vocab x hidden input table
   int64_t lm_head = 0;               // vocab x hidden output projection (0 extra when tied)
-  int64_t total = 0;                 // everything, each expert counted once
+  int64_t total = 0;                 // the main model, each expert counted once, no MTP module
+  int64_t active = 0;                // weights one token uses: total with experts_per_token
+                                     // routed experts instead of all (input embedding included)
+  int64_t mtp_per_module = 0;        // one MTP module's own weights: enorm, hnorm, eh_proj (2h x h),
+                                     // one decoder layer like the last one, the shared head's norm
+                                     // (its embedding and LM head are the main model's)
 };
 ParamCounts count_params(const ModelArch& m);
 
@@ -67,14 +85,27 @@ struct Gpu {
   std::string citation;
 };
 
+// A published speculator checkpoint trained for one target preset (core/data/models.json
+// `heads`), so exports can name a real repository.
+struct SpeculatorHead {
+  std::string family;   // "eagle" (EAGLE-1/2 weights), "eagle3", "medusa", "hydra"
+  std::string target;   // target preset id
+  std::string repo_id;  // Hugging Face repository id
+  bool official = false;  // released by the method's authors
+  std::string citation;
+};
+
 // The preset catalog: parsed from the embedded JSON once per command.
 struct Catalog {
   std::vector<ModelArch> targets;
   std::vector<ModelArch> drafts;
+  std::vector<SpeculatorHead> heads;
   std::vector<Gpu> gpus;
   std::vector<RuntimeProfile> runtimes;
   const ModelArch* find_target(const std::string& id) const;
   const ModelArch* find_draft(const std::string& id) const;
+  // The first head of that family for that target (official ones come first), or nullptr.
+  const SpeculatorHead* find_head(const std::string& family, const std::string& target) const;
   const Gpu* find_gpu(const std::string& id) const;
   const RuntimeProfile* find_runtime(const std::string& id) const;
 };

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "speccalc/status.hpp"
@@ -47,8 +48,12 @@ struct PublishedRow {
   std::string json;  // the whole row as compact JSON text (all fields above)
 };
 
-// Parses the embedded table. Fails only if the embedded JSON is malformed (a build defect).
+// Parses the embedded table (native builds; the WASM build does not embed it and fails here).
 Expected<std::vector<PublishedRow>> load_published();
+
+// Parses the table's text as handed to run() (speccalc::Data::published). Empty text means the
+// caller did not provide it: an Error saying so, not an empty table.
+Expected<std::vector<PublishedRow>> load_published(std::string_view json_text);
 
 // Parses a table given as JSON text (same schema); `load_published` calls this.
 Expected<std::vector<PublishedRow>> parse_published(const std::string& json_text);

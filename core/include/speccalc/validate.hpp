@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -77,7 +78,8 @@ Expected<ValidateReport> validate_rows(const std::vector<PublishedRow>& rows,
 namespace commands {
 // Input: {"format": "json"|"table", "source": filter, "calibrated": bool, "context": int,
 //         "runtimes": {"hf-eager": {"pass_overhead_s": ...}, ...}}; {} = all rows as JSON.
-Response validate(const std::string& options_json);
+// `published_json` is the published table's text (speccalc::Data::published).
+Response validate(const std::string& options_json, std::string_view published_json);
 }  // namespace commands
 
 }  // namespace speccalc

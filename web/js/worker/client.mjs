@@ -1,8 +1,13 @@
-// The page's side of the core worker (core-worker.mjs). Calls queue in order; a call made with
-// a `slot` replaces that slot's call still waiting to be sent (a newer sizing request supersedes
-// an older one that has not started). If the worker cannot start, every call runs on the page
-// thread instead (same core, same bytes) and `mode` says so for the UI and the tests.
-import { callText as mainThreadCall, SpecCalcError } from '../api.mjs';
+// The page's side of the core worker (core-worker.mjs), the page's one door to the core.
+// Plain calls (the result card, links, lists) go to the worker at once; `slot` calls (sweeps,
+// sizing, validation) wait until the worker is idle, so a long sizing never holds up the
+// result of an edit by more than the one already running. A call made with a `slot` replaces that
+// slot's call still waiting (a newer sizing request supersedes an older one not yet started).
+// If the worker cannot start, every call runs on the page thread instead (same core, same
+// bytes) and `mode` says so for the UI and the tests.
+import { SpecCalcError } from '../../speccalc-error.mjs';
+import { boot } from './boot.mjs';
+import { loadCore } from './core-loader.mjs';
 
 const START_TIMEOUT_MS = 20000;
 const root = document.documentElement;
@@ -11,8 +16,8 @@ let worker = null;
 let mode = 'starting'; // 'starting' | 'worker' | 'fallback'
 let reason = '';
 let started = null;
-let nextId = 1;
-const inFlight = new Map(); // id -> {resolve, reject}
+let commands = null; // Promise<Set<string>>
+let pageCore = null; // Promise<speccalc-api> on the page thread (fallback only)
 const listeners = new Set();
 
 function setMode(m, why = '') {
@@ -31,28 +36,56 @@ export function workerMode() {
   return { mode, reason };
 }
 
+function fallbackCore() {
+  if (!pageCore) pageCore = loadCore();
+  return pageCore;
+}
+
+const inFlight = new Map(); // id -> job, posted to the worker and not answered yet
+let nextId = 1;
+let slotInFlight = false;
+
+// Resolves true once the worker runs the core, false when the page thread must.
 function start() {
   if (started) return started;
+  let resolveCommands;
+  commands = new Promise((r) => {
+    resolveCommands = r;
+  });
   started = new Promise((resolve) => {
     let settled = false;
-    // Before or after start: fall back to the page thread; calls in flight fail once.
+    // Before or after start: fall back to the page thread; a call in flight fails once.
     const fail = (why) => {
-      settled = true;
       if (worker) worker.terminate();
       worker = null;
       setMode('fallback', why);
-      for (const { reject } of inFlight.values()) reject(new Error(`the background worker stopped: ${why}`));
+      for (const job of inFlight.values())
+        job.reject(new Error(`the background worker stopped: ${why}`));
       inFlight.clear();
+      slotInFlight = false;
+      if (!settled)
+        resolveCommands(
+          fallbackCore()
+            .then((api) => api.commandNames())
+            .then(
+              (l) => new Set(l),
+              () => new Set(),
+            ),
+        );
+      settled = true;
       resolve(false);
+      Promise.resolve().then(pumpAll); // not from inside this executor: `started` is set after it
     };
-    const timer = setTimeout(() => fail(`it did not start within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
-    try {
-      worker = new Worker(new URL('./core-worker.mjs', import.meta.url), { type: 'module', name: 'speccalc-core' });
-    } catch (e) {
+    const timer = setTimeout(
+      () => fail(`it did not start within ${START_TIMEOUT_MS / 1000} s`),
+      START_TIMEOUT_MS,
+    );
+    if (!boot.worker) {
       clearTimeout(timer);
-      fail(String(e && e.message ? e.message : e));
+      fail(String(boot.error && boot.error.message ? boot.error.message : boot.error));
       return;
     }
+    worker = boot.worker;
     worker.onerror = (e) => {
       clearTimeout(timer);
       e.preventDefault();
@@ -65,72 +98,115 @@ function start() {
         if (!m.ready) fail(m.message);
         else if (!settled) {
           settled = true;
+          performance.mark('speccalc-core-ready'); // read by bench/browser_bench.mjs
+          resolveCommands(new Set(m.commands));
           setMode('worker');
           resolve(true);
         }
         return;
       }
       const job = inFlight.get(m.id);
-      if (!job) return;
       inFlight.delete(m.id);
-      if (m.ok) job.resolve(m.output);
-      else job.reject(m.core ? new SpecCalcError(m.field, m.message) : new Error(m.message));
+      if (job && job.slot) slotInFlight = false;
+      if (job) {
+        if (m.ok) job.resolve(m.output);
+        else job.reject(m.core ? new SpecCalcError(m.field, m.message) : new Error(m.message));
+      }
+      pumpAll();
     };
+    // What the worker said before this module was listening (boot.mjs kept it), in order.
+    for (const e of boot.early.splice(0))
+      (e.type === 'error' ? worker.onerror : worker.onmessage)(e);
   });
   return started;
 }
 
-const waiting = new Map(); // slot -> {command, text, resolve, reject}
-const busySlots = new Set();
+// Waiting calls. Plain ones go to the worker at once (the worker answers in order); a slot
+// one only when nothing else is in the worker, so a plain call never waits behind more than the
+// one slot call already running.
+const plain = [];
+const slotted = new Map(); // slot -> job (insertion order = arrival order)
 
-async function send(command, text) {
-  if ((await start()) && worker) {
-    root.dataset.workerCalls = String(Number(root.dataset.workerCalls || 0) + 1);
-    return new Promise((resolve, reject) => {
-      const id = nextId++;
-      inFlight.set(id, { resolve, reject });
-      worker.postMessage({ id, command, input: text });
-    });
+function nextSlotJob() {
+  for (const [slot, job] of slotted) {
+    slotted.delete(slot);
+    return job;
   }
-  // Fallback: let the progress indicator paint first, since this call blocks the page.
-  await new Promise((r) => setTimeout(r, 0));
-  return mainThreadCall(command, text);
+  return null;
 }
 
-// Runs a core command off the page thread; resolves to the output text or rejects with
-// SpecCalcError. With `slot`, at most one call per slot runs and one waits; a waiting call
-// that is replaced rejects with {superseded: true}.
-export function heavyText(command, input, { slot } = {}) {
+function post(job) {
+  const id = nextId++;
+  inFlight.set(id, job);
+  if (job.slot) slotInFlight = true;
+  root.dataset.workerCalls = String(Number(root.dataset.workerCalls || 0) + 1);
+  worker.postMessage({ id, command: job.command, input: job.text });
+}
+
+let pumping = false;
+async function pumpAll() {
+  if (pumping) return;
+  pumping = true;
+  try {
+    const inWorker = await start();
+    if (inWorker && worker) {
+      while (plain.length) post(plain.shift());
+      if (inFlight.size === 0 && !slotInFlight) {
+        const job = nextSlotJob();
+        if (job) post(job);
+      }
+      return;
+    }
+    // Fallback: one call at a time on the page thread, plain ones first.
+    for (let job = plain.shift() || nextSlotJob(); job; job = plain.shift() || nextSlotJob()) {
+      // Let the progress indicator paint first, since this call blocks the page.
+      await new Promise((r) => setTimeout(r, 0));
+      try {
+        const api = await fallbackCore();
+        job.resolve(await api.call(job.command, job.text));
+      } catch (e) {
+        job.reject(e);
+      }
+    }
+  } finally {
+    pumping = false;
+  }
+}
+
+// Runs a core command; resolves to the output text or rejects with SpecCalcError. With `slot`,
+// at most one call per slot waits; a waiting call that is replaced rejects with {superseded: true}.
+export function coreText(command, input, { slot } = {}) {
   const text = typeof input === 'string' ? input : JSON.stringify(input);
-  if (!slot) return send(command, text);
   return new Promise((resolve, reject) => {
-    const old = waiting.get(slot);
-    if (old) old.reject(Object.assign(new Error('superseded'), { superseded: true }));
-    waiting.set(slot, { command, text, resolve, reject });
-    pump(slot);
+    const job = { command, text, slot, resolve, reject };
+    if (slot) {
+      const old = slotted.get(slot);
+      if (old) old.reject(Object.assign(new Error('superseded'), { superseded: true }));
+      slotted.delete(slot); // re-inserted last: a newer request waits behind the other slots
+      slotted.set(slot, job);
+    } else {
+      plain.push(job);
+    }
+    pumpAll();
   });
 }
 
-async function pump(slot) {
-  if (busySlots.has(slot)) return;
-  const job = waiting.get(slot);
-  if (!job) return;
-  waiting.delete(slot);
-  busySlots.add(slot);
-  try {
-    job.resolve(await send(job.command, job.text));
-  } catch (e) {
-    job.reject(e);
-  } finally {
-    busySlots.delete(slot);
-    pump(slot);
-  }
+// The names of the commands the core registers (from the worker's ready message).
+export async function commandSet() {
+  start();
+  return commands;
 }
 
+// The heavy calls (sweeps, sizing, validation) of the views; same door, same worker.
+export const heavyText = coreText;
+
 export async function heavyJson(command, input, options) {
-  return JSON.parse(await heavyText(command, input, options));
+  return JSON.parse(await coreText(command, input, options));
 }
 
 export function startWorker() {
   return start();
 }
+
+// The worker itself started earlier (boot.mjs); adopting it now lets the ready message through.
+start();

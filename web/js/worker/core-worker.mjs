@@ -1,27 +1,29 @@
-// The core in a background thread: sweeps, sizing and the papers' validation run here so the
-// page never blocks. Loads the same WASM module as the page (bytes fetched here and handed over
-// as wasmBinary) and answers {id, command, input} with the core's output text, untouched.
-import { call, load, SpecCalcError } from '../../speccalc-api.mjs';
+// The page's one instance of the core, in a background thread: every core call of the page
+// runs here, so the page never blocks and the .wasm is fetched and compiled once. Answers
+// {id, command, input} with the core's output text, untouched; announces {ready, commands}.
+import { loadCore } from './core-loader.mjs';
 
-const ready = (async () => {
-  const response = await fetch(new URL('../../speccalc.wasm', import.meta.url));
-  if (!response.ok) throw new Error(`speccalc.wasm: HTTP ${response.status}`);
-  await load({ wasmBinary: new Uint8Array(await response.arrayBuffer()) });
-})();
+const ready = loadCore();
 
 ready.then(
-  () => self.postMessage({ ready: true }),
+  async (api) => self.postMessage({ ready: true, commands: await api.commandNames() }),
   (e) => self.postMessage({ ready: false, message: String(e && e.message ? e.message : e) }),
 );
 
 self.onmessage = async (event) => {
   const { id, command, input } = event.data;
   try {
-    await ready;
-    const output = await call(command, input);
+    const api = await ready;
+    const output = await api.call(command, input);
     self.postMessage({ id, ok: true, output });
   } catch (e) {
-    const core = e instanceof SpecCalcError;
-    self.postMessage({ id, ok: false, core, field: core ? e.field : '', message: String(e && e.message ? e.message : e) });
+    const core = !!e && e.name === 'SpecCalcError' && typeof e.field === 'string';
+    self.postMessage({
+      id,
+      ok: false,
+      core,
+      field: core ? e.field : '',
+      message: String(e && e.message ? e.message : e),
+    });
   }
 };

@@ -1,0 +1,24 @@
+// The published tau of a method family on a target: the mean over the matching rows of the
+// published table (core/data/published.json). Used when a config gives no acceptance.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace speccalc {
+
+struct PublishedTau {
+  bool found = false;
+  double mean_tau = 0;                // arithmetic mean, rows in table order
+  std::vector<std::string> row_ids;   // the rows averaged, e.g. "eagle2-012"
+  std::string rule;                   // which rows: "greedy" or "temperature not stated"
+};
+
+// Rows match when family and target_id are equal (and draft_id too for sps), tau is present and
+// the row is not superseded, and the row is not a "Mean (N datasets)" summary of other rows.
+// Greedy rows (temperature 0) are used when there are any, else the
+// rows whose temperature is not stated; sampled rows (temperature > 0) never.
+PublishedTau published_tau(const std::string& family, const std::string& target_id,
+                           const std::string& draft_id);
+
+}  // namespace speccalc

@@ -1,0 +1,31 @@
+#include "speccalc/published_tau.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "speccalc/embedded_data.hpp"
+
+namespace speccalc {
+
+PublishedTau published_tau(const std::string& family, const std::string& target_id,
+                           const std::string& draft_id) {
+  // core/data/published-tau.json holds the means (scripts/import_published.py computes them
+  // from published.json with the rules written there): small enough to embed in both builds,
+  // so an evaluation never needs the full table the page loads on demand.
+  PublishedTau out;
+  if (target_id.empty()) return out;
+  const nlohmann::json doc = nlohmann::json::parse(data::published_tau(), nullptr, false);
+  if (!doc.is_object() || !doc.contains("entries") || !doc["entries"].is_array()) return out;
+  for (const auto& e : doc["entries"]) {
+    if (e.value("family", "") != family || e.value("target_id", "") != target_id) continue;
+    if (family == "sps" && e.value("draft_id", "") != draft_id) continue;
+    out.found = true;
+    out.mean_tau = e.value("mean_tau", 0.0);
+    out.rule = e.value("rule", "");
+    if (e.contains("row_ids") && e["row_ids"].is_array())
+      for (const auto& id : e["row_ids"]) out.row_ids.push_back(id.get<std::string>());
+    return out;
+  }
+  return out;
+}
+
+}  // namespace speccalc

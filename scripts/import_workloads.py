@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""One-off importer kept for provenance: builds core/data/workloads.json from
+../shared/data/vllm-acceptance-llama3.1-8b-h100.json (SpecDecode-Bench per-token acceptance
+traces of Llama-3.1-8B-Instruct in vLLM on one H100, replayed with a fixed k). Values are
+copied unchanged; only the layout changes (a list of workloads with display names). The build
+does not run this; its output is committed and reviewed.
+"""
+import json, pathlib
+
+SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "data"
+OUT = pathlib.Path(__file__).resolve().parents[1] / "core" / "data"
+SOURCE_FILE = "vllm-acceptance-llama3.1-8b-h100.json"
+NAMES = {"sharegpt": "ShareGPT", "cnn": "CNN/DailyMail", "gsm8k": "GSM8K",
+         "instructcoder": "InstructCoder"}
+
+
+def main():
+    src = json.loads((SHARED / SOURCE_FILE).read_text())
+    workloads = []
+    for wid, d in src["datasets"].items():
+        workloads.append({
+            "id": wid, "name": NAMES[wid], "requests": d["requests"],
+            "prompt_tokens_mean": d["prompt_tokens_mean"],
+            "output_tokens_mean": d["output_tokens_mean"],
+            # eagle: the EAGLE draft head; ngram: vLLM's n-gram (prompt lookup) proposer.
+            "proposers": {p: d[p] for p in ("eagle", "ngram")},
+        })
+    (OUT / "workloads.json").write_text(json.dumps({
+        "_meta": {
+            "description": "Acceptance by workload: tau (tokens per cycle, bonus included) for a "
+                           "chain of k = 1..8 draft tokens, the per-request spread of tau "
+                           "(p5/p50/p95), per-position acceptance at k = 8 and the histogram of "
+                           "acceptance lengths, for an EAGLE head and the n-gram proposer.",
+            "source": src["source"], "what": src["what"], "target": src["target"],
+            "hardware": src["hardware"], "engine": src["engine"],
+            "source_file": "shared/data/" + SOURCE_FILE,
+        },
+        "workloads": workloads}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

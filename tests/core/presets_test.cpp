@@ -1,0 +1,183 @@
+// Parameter counts of the model presets against the vendors' published totals (issue 11), and
+// the MLA / MoE-extras paths of count_params checked against hand calculations from the
+// modeling code's weight shapes. A published "671B" is a rounded figure, so those checks use
+// the rounding of the statement as tolerance; the hand calculations are exact.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "speccalc/config.hpp"
+#include "speccalc/presets.hpp"
+
+namespace speccalc {
+namespace {
+
+const Catalog& catalog() {
+  static const Catalog c = load_catalog().value();
+  return c;
+}
+
+const ModelArch& model(const std::string& id) {
+  const ModelArch* m = catalog().find_target(id);
+  if (!m) m = catalog().find_draft(id);
+  EXPECT_NE(m, nullptr) << id;
+  static const ModelArch none;
+  return m ? *m : none;
+}
+
+constexpr double kB = 1e9;
+
+TEST(Presets, DeepSeekV3MlaAttentionMatchesWeightShapes) {
+  // modeling_deepseek.py DeepseekV3Attention with config.json (hidden 7168, 128 heads,
+  // q_lora_rank 1536, kv_lora_rank 512, qk_nope 128, qk_rope 64, v_head_dim 128):
+  //   q_a_proj 7168 x 1536 = 11,010,048; q_a_layernorm 1,536;
+  //   q_b_proj 1536 x 128*192 = 37,748,736;
+  //   kv_a_proj_with_mqa 7168 x (512 + 64) = 4,128,768; kv_a_layernorm 512;
+  //   kv_b_proj 512 x 128*(128 + 128) = 16,777,216; o_proj 128*128 x 7168 = 117,440,512.
+  //   Sum = 187,107,328.
+  const ParamCounts p = count_params(model("deepseek-v3"));
+  EXPECT_EQ(p.attn_per_layer, 187107328);
+  // One routed expert: 3 x 7168 x 2048 = 44,040,192; router 7168 x 256 + 256 bias = 1,835,264.
+  EXPECT_EQ(p.mlp_per_expert, 44040192);
+  EXPECT_EQ(p.router_per_layer, 1835264);
+  EXPECT_EQ(p.shared_mlp_per_layer, 44040192);
+  EXPECT_EQ(p.dense_mlp_per_layer, 3 * 7168 * int64_t{18432});
+  EXPECT_EQ(p.moe_layers, 58);
+}
+
+TEST(Presets, DeepSeekV3TotalsMatchPublished) {
+  const ParamCounts p = count_params(model("deepseek-v3"));
+  // DeepSeek-V3 README: "671B total parameters with 37B activated for each token".
+  EXPECT_NEAR(p.total, 671 * kB, 0.5 * kB);
+  // README_WEIGHTS.md: main model activated parameters 36.6B including the 0.9B output head;
+  // the input embedding lookup is not counted there, so subtract it from `active`.
+  EXPECT_NEAR(static_cast<double>(p.active - p.embedding), 36.6 * kB, 0.05 * kB);
+  // README_WEIGHTS.md: the MTP module has "11.5B unique parameters" (its decoder layer is
+  // 187,107,328 + 257 x 44,040,192 + 1,835,264 + 2 x 7168 = 11,507,286,272; eh_proj 2 x 7168^2
+  // = 102,760,448 and three norms bring ours to 11.61B).
+  EXPECT_NEAR(static_cast<double>(p.mtp_per_module), 11.5 * kB, 0.15 * kB);
+  // README: the Hugging Face checkpoint is 685B = 671B main + 14B MTP, the MTP layer storing
+  // its own copies of the embedding and the output head.
+  const int64_t checkpoint = p.total + p.mtp_per_module + p.embedding + p.lm_head;
+  EXPECT_NEAR(static_cast<double>(checkpoint), 685 * kB, 1 * kB);
+}
+
+TEST(Presets, DeepSeekV3KvCacheIsTheMlaLatent) {
+  // kv_lora_rank 512 + qk_rope_head_dim 64 = 576 elements per token per layer, not
+  // 2 x 128 heads x 192.
+  EXPECT_EQ(kv_elems_per_token_layer(model("deepseek-v3")), 576.0);
+}
+
+TEST(Presets, Glm45AirTotalsMatchPublished) {
+  const ParamCounts p = count_params(model("glm-4.5-air"));
+  // GLM-4.5 README / transformers glm4_moe docs: "106 billion total parameters and 12 billion
+  // active parameters". Active there excludes the embedding and the output head:
+  // 13,424,129,664 - 2 x 151552 x 4096 = 12.18B.
+  EXPECT_NEAR(p.total, 106 * kB, 1 * kB);
+  EXPECT_NEAR(static_cast<double>(p.active - p.embedding - p.lm_head), 12 * kB, 0.5 * kB);
+  // Hugging Face lists the checkpoint (with its MTP layer and that layer's embedding and head
+  // copies) as 110B params.
+  EXPECT_NEAR(static_cast<double>(p.total + p.mtp_per_module + p.embedding + p.lm_head), 110 * kB,
+              0.5 * kB);
+}
+
+TEST(Presets, Qwen3TotalsMatchModelCards) {
+  // Qwen3-30B-A3B model card: 30.5B total, 3.3B activated, 29.9B non-embedding (the model
+  // cards count the untied LM head as embedding too).
+  const ParamCounts moe = count_params(model("qwen3-30b-a3b"));
+  EXPECT_NEAR(moe.total, 30.5 * kB, 0.05 * kB);
+  EXPECT_NEAR(moe.active, 3.3 * kB, 0.06 * kB);
+  EXPECT_NEAR(static_cast<double>(moe.total - moe.embedding - moe.lm_head), 29.9 * kB, 0.05 * kB);
+  // Qwen3-8B model card: 8.2B total, 6.95B non-embedding (embedding and untied head).
+  const ParamCounts dense = count_params(model("qwen3-8b"));
+  EXPECT_NEAR(dense.total, 8.2 * kB, 0.05 * kB);
+  EXPECT_NEAR(static_cast<double>(dense.total - dense.embedding - dense.lm_head), 6.95 * kB,
+              0.005 * kB);
+  // q_norm and k_norm: 2 x head_dim 128 per layer on top of q/k/v/o.
+  EXPECT_EQ(dense.attn_per_layer, 4096 * (4096 + 2 * 1024) + 4096 * 4096 + 256);
+  // Qwen3-0.6B model card: 0.6B total, 0.44B non-embedding (tied embeddings).
+  const ParamCounts small = count_params(model("qwen3-0.6b"));
+  EXPECT_EQ(small.lm_head, 0);
+  EXPECT_NEAR(small.total, 0.6 * kB, 0.05 * kB);
+  EXPECT_NEAR(static_cast<double>(small.total - small.embedding), 0.44 * kB, 0.005 * kB);
+}
+
+TEST(Presets, GptOss120bTotalMatchesModelCard) {
+  // gpt-oss model card Table 1: 116.83B total, 5.13B active per token. count_params leaves
+  // out o_proj biases (2880), attention sinks (64) and expert biases (128 x (2 x 2880 + 2880))
+  // per layer: 36 x 1,108,864 = 39,919,104 parameters.
+  const ParamCounts p = count_params(model("gpt-oss-120b"));
+  EXPECT_NEAR(static_cast<double>(p.total + 39919104), 116.83 * kB, 0.005 * kB);
+  // Active per token there excludes the input embedding (201088 x 2880).
+  EXPECT_NEAR(static_cast<double>(p.active - p.embedding), 5.13 * kB, 0.01 * kB);
+}
+
+TEST(Presets, Llama31LargeTotalsMatchModelCards) {
+  // Llama 3.1 model card: 70B and 405B. Hand count for 405B: per layer q/k/v/o
+  // 16384 x (16384 + 2 x 1024) + 16384^2 = 570,425,344, MLP 3 x 16384 x 53248 = 2,617,245,696,
+  // norms 32,768 -> 3,187,703,808 x 126 = 401,650,679,808; embedding + head 2 x 128256 x 16384
+  // = 4,202,692,608; final norm 16,384. Total 405,853,388,800.
+  EXPECT_EQ(count_params(model("llama3.1-405b-instruct")).total, 405853388800);
+  EXPECT_NEAR(count_params(model("llama3.1-70b-instruct")).total, 70.55 * kB, 0.01 * kB);
+}
+
+TEST(Presets, ExistingPresetCountsUnchanged) {
+  // shared/data/models.json computed totals (from the HF configs), copied into total_params.
+  EXPECT_EQ(count_params(model("llama2-chat-7b")).total, 6738415616);
+  EXPECT_EQ(count_params(model("mixtral-8x7b")).total, 46702792704);
+  EXPECT_EQ(count_params(model("qwen2.5-7b")).total, 7615616512);
+  EXPECT_EQ(count_params(model("vicuna-68m")).total, 68030208);
+  // Dense models use everything per token.
+  const ParamCounts dense = count_params(model("llama2-chat-7b"));
+  EXPECT_EQ(dense.active, dense.total);
+  EXPECT_EQ(dense.mtp_per_module, 0);
+}
+
+TEST(Presets, EveryPresetNamesItsRepository) {
+  for (const auto* list : {&catalog().targets, &catalog().drafts}) {
+    for (const auto& m : *list) {
+      EXPECT_FALSE(m.repo_id.empty()) << m.id;
+      EXPECT_NE(m.repo_id.find('/'), std::string::npos) << m.id << ": " << m.repo_id;
+    }
+  }
+  EXPECT_EQ(model("vicuna-68m").repo_id, "double7/vicuna-68m");
+  EXPECT_EQ(model("deepseek-v3").repo_id, "deepseek-ai/DeepSeek-V3");
+}
+
+TEST(Presets, SpeculatorHeadsNameRealRepositories) {
+  const Catalog& c = catalog();
+  ASSERT_NE(c.find_head("eagle3", "llama3.1-8b-instruct"), nullptr);
+  EXPECT_EQ(c.find_head("eagle3", "llama3.1-8b-instruct")->repo_id,
+            "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B");
+  EXPECT_EQ(c.find_head("eagle", "llama3.1-8b-instruct")->repo_id,
+            "yuhuili/EAGLE-LLaMA3.1-Instruct-8B");
+  EXPECT_EQ(c.find_head("eagle3", "qwen3-8b")->repo_id, "Tengyunw/qwen3_8b_eagle3");
+  EXPECT_EQ(c.find_head("medusa", "vicuna-7b-v1.3")->repo_id, "FasterDecoding/medusa-vicuna-7b-v1.3");
+  EXPECT_EQ(c.find_head("eagle3", "llama3.1-405b-instruct"), nullptr);
+  for (const auto& h : c.heads) EXPECT_NE(c.find_target(h.target), nullptr) << h.repo_id;
+}
+
+TEST(Presets, CustomMlaModelRoundTrips) {
+  // list models prints a preset's architecture as custom-target keys; feeding those back as a
+  // custom target must give the same counts.
+  const ModelArch& ds = model("deepseek-v3");
+  nlohmann::json doc = {{"target", model_to_json(ds)}};
+  auto parsed = parse_config(doc, catalog());
+  ASSERT_TRUE(parsed.ok()) << parsed.error().describe();
+  EXPECT_EQ(count_params(parsed.value().target).total, count_params(ds).total);
+  EXPECT_EQ(kv_elems_per_token_layer(parsed.value().target), 576.0);
+  EXPECT_EQ(config_to_json(parsed.value())["target"], model_to_json(ds));
+}
+
+TEST(Presets, CustomMlaModelNeedsItsHeadDims) {
+  nlohmann::json target = model_to_json(model("deepseek-v3"));
+  target.erase("v_head_dim");
+  auto parsed = parse_config(nlohmann::json{{"target", target}}, catalog());
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().field, "target.v_head_dim");
+  EXPECT_EQ(parsed.error().message, "is required when kv_lora_rank > 0 (MLA)");
+}
+
+}  // namespace
+}  // namespace speccalc

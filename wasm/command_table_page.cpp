@@ -1,0 +1,41 @@
+// The page's first-load module: only the commands of commands.def marked page = 1 (what the
+// page calls while it draws a result). The rest (sizing, tables, validate, fit, ...) live in
+// the full module the page loads on demand, so their code is not in the first download.
+// Linked before the core library, this registered_commands() is the one the module uses
+// (the library's command_table.cpp is then never pulled in).
+#include "command_registry.hpp"
+#include "commands.hpp"
+#include "engine_import.hpp"
+#include "evaluated_tree.hpp"
+#include "speccalc/sizing.hpp"
+#include "speccalc/sweep.hpp"
+#include "speccalc/tree_commands.hpp"
+#include "speccalc/validate.hpp"
+#include "tables_command.hpp"
+
+namespace speccalc {
+
+namespace {
+#define SPECCALC_PAGE_1(...) __VA_ARGS__,
+#define SPECCALC_PAGE_0(...)
+#define SPECCALC_COMMAND(page, name, input, summary, handler, published) \
+  SPECCALC_PAGE_##page(Command{CommandInfo{name, input, summary}, handler, published})
+const Command kCommands[] = {
+#include "commands.def"
+};
+#undef SPECCALC_COMMAND
+#undef SPECCALC_PAGE_0
+#undef SPECCALC_PAGE_1
+}  // namespace
+
+CommandList registered_commands() { return {kCommands, sizeof kCommands / sizeof kCommands[0]}; }
+
+std::string all_command_names() {
+  std::string names;
+#define SPECCALC_COMMAND(page, name, input, summary, handler, published) names += std::string(names.empty() ? "" : ", ") + name;
+#include "commands.def"
+#undef SPECCALC_COMMAND
+  return names;
+}
+
+}  // namespace speccalc
