@@ -118,7 +118,7 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
     case Family::hydra: {
       const bool medusa = m.family == Family::medusa;
       out[medusa ? "medusa" : "hydra"] =
-          json{{"model", repo.draft},
+          json{{"heads_repo", repo.draft},
                {medusa ? "medusa_choices" : "hydra_choices", choices_json},
                {"num_heads", m.heads}};
       if (medusa) {

@@ -70,10 +70,15 @@ EngineRepos engine_repos(const Config& c) {
   } else if (const char* section = head_section(f)) {
     out.draft = head_repo(parse(data::drafts()), section, target_id);
     if (out.draft.empty()) {
-      out.draft = "PATH/TO/DRAFT-HEAD";
-      out.missing.push_back(std::string("no published ") + family_name(f) + " head for " +
-                            (target_id.empty() ? "this target" : target_id) +
-                            ": train one and replace PATH/TO/DRAFT-HEAD");
+      out.draft = "DRAFT_REPO";
+      // Same words and placeholder as main's export (heads in core/data/models.json there).
+      const std::string head_family = f == Family::eagle3   ? "eagle3"
+                                      : f == Family::medusa ? "medusa"
+                                      : f == Family::hydra  ? "hydra"
+                                                            : "eagle";
+      out.missing.push_back("no published " + head_family + " head for " +
+                            (c.target_preset ? target_id : std::string("a custom target")) +
+                            ": train one and put its path where DRAFT_REPO stands");
     }
   }
   return out;
