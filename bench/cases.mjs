@@ -29,7 +29,7 @@ export function resolveCases(doc, runText) {
 // of process CPU time (process.cpuUsage: on a shared, loaded machine CPU time is what compares
 // with Google Benchmark's cpu_time); min over repetitions (the least disturbed) and median.
 export function timeIt(fn, { minBatchMs = 50, reps = 5 } = {}) {
-  fn();  // warm-up (and tier-up for WASM)
+  fn(); // warm-up (and tier-up for WASM)
   let iters = 1;
   for (;;) {
     const t0 = performance.now();
@@ -51,6 +51,12 @@ export function timeIt(fn, { minBatchMs = 50, reps = 5 } = {}) {
   const sorted = (xs) => [...xs].sort((a, b) => a - b);
   const w = sorted(wall);
   const u = sorted(cpu);
-  return { min_ms: w[0], median_ms: w[reps >> 1], cpu_min_ms: u[0], cpu_median_ms: u[reps >> 1],
-    iterations: iters, reps };
+  return {
+    min_ms: w[0],
+    median_ms: w[reps >> 1],
+    cpu_min_ms: u[0],
+    cpu_median_ms: u[reps >> 1],
+    iterations: iters,
+    reps,
+  };
 }

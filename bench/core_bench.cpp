@@ -70,8 +70,8 @@ std::vector<Case> load_cases() {
   }
   std::vector<Case> cases;
   for (const json& c : doc["cases"]) {
-    cases.push_back({c["name"].get<std::string>(), c["command"].get<std::string>(),
-                     input_text(doc, c)});
+    cases.push_back(
+        {c["name"].get<std::string>(), c["command"].get<std::string>(), input_text(doc, c)});
   }
   return cases;
 }

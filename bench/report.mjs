@@ -24,7 +24,8 @@ for (const b of native.benchmarks) {
 }
 const min = (xs) => Math.min(...xs);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const ms = (x) => (x == null ? '—' : x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toFixed(4));
+const ms = (x) =>
+  x == null ? '—' : x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toFixed(4);
 
 const rows = [];
 const limit = doc.ratio_target;
@@ -34,10 +35,26 @@ for (const c of doc.cases) {
   const ratio = n && w ? w / n : null;
   const goals = [`ratio ≤ ${limit}`];
   let met = ratio != null && ratio <= limit;
-  if (c.name.startsWith('eval/')) { goals.push('native ≤ 0.1 ms'); met = met && n <= 0.1; } // issue 14: one eval
-  if (c.target?.native_ms != null) { goals.push(`native ≤ ${c.target.native_ms} ms`); met = met && n <= c.target.native_ms; }
-  if (c.target?.wasm_ms != null && !c.target.where) { goals.push(`WASM ≤ ${c.target.wasm_ms} ms`); met = met && w <= c.target.wasm_ms; }
-  rows.push([c.name, ms(n), ms(w), ratio == null ? '—' : ratio.toFixed(2), goals.join(', '), met ? 'met' : 'NOT met']);
+  if (c.name.startsWith('eval/')) {
+    goals.push('native ≤ 0.1 ms');
+    met = met && n <= 0.1;
+  } // issue 14: one eval
+  if (c.target?.native_ms != null) {
+    goals.push(`native ≤ ${c.target.native_ms} ms`);
+    met = met && n <= c.target.native_ms;
+  }
+  if (c.target?.wasm_ms != null && !c.target.where) {
+    goals.push(`WASM ≤ ${c.target.wasm_ms} ms`);
+    met = met && w <= c.target.wasm_ms;
+  }
+  rows.push([
+    c.name,
+    ms(n),
+    ms(w),
+    ratio == null ? '—' : ratio.toFixed(2),
+    goals.join(', '),
+    met ? 'met' : 'NOT met',
+  ]);
 }
 for (const budget of [64, 512, 4096]) {
   const name = `algo/tree-optimize/${budget}`;
@@ -47,28 +64,91 @@ for (const budget of [64, 512, 4096]) {
   const ratio = w != null ? w / n : null;
   const goals = [`ratio ≤ ${limit}`];
   let met = ratio != null && ratio <= limit;
-  if (budget === 4096) { goals.push('native ≤ 2 ms, WASM ≤ 2 ms'); met = met && n <= 2 && w <= 2; }
-  rows.push([`${name} (optimizer alone, no JSON)`, ms(n), ms(w), ratio == null ? '—' : ratio.toFixed(2), goals.join(', '), met ? 'met' : 'NOT met']);
+  if (budget === 4096) {
+    goals.push('native ≤ 2 ms, WASM ≤ 2 ms');
+    met = met && n <= 2 && w <= 2;
+  }
+  rows.push([
+    `${name} (optimizer alone, no JSON)`,
+    ms(n),
+    ms(w),
+    ratio == null ? '—' : ratio.toFixed(2),
+    goals.join(', '),
+    met ? 'met' : 'NOT met',
+  ]);
 }
 const sweepMain = min(browser.sweep_main_ms);
 const sweepWorker = min(browser.sweep_worker_ms);
-rows.push(['sweep/10000 in Chromium, main thread', '—', ms(sweepMain), '—', 'WASM ≤ 50 ms', sweepMain <= 50 ? 'met' : 'NOT met']);
-rows.push([`sweep/10000 in Chromium, the page's worker via client.mjs, incl. postMessage (main-thread frame gap ${ms(browser.worker_main_thread_max_frame_gap_ms)} ms)`, '—', ms(sweepWorker), '—', 'WASM ≤ 50 ms, page not blocked', sweepWorker <= 50 ? 'met' : 'NOT met']);
+rows.push([
+  'sweep/10000 in Chromium, main thread',
+  '—',
+  ms(sweepMain),
+  '—',
+  'WASM ≤ 50 ms',
+  sweepMain <= 50 ? 'met' : 'NOT met',
+]);
+rows.push([
+  `sweep/10000 in Chromium, the page's worker via client.mjs, incl. postMessage (main-thread frame gap ${ms(browser.worker_main_thread_max_frame_gap_ms)} ms)`,
+  '—',
+  ms(sweepWorker),
+  '—',
+  'WASM ≤ 50 ms, page not blocked',
+  sweepWorker <= 50 ? 'met' : 'NOT met',
+]);
 const first = median(browser.first_result_ms);
 const fcp = median(browser.first_contentful_paint_ms.filter((x) => x != null));
 const ready = median(browser.core_ready_ms.filter((x) => x != null));
-rows.push([`first result on screen (median of ${browser.first_result_ms.length}, min ${ms(min(browser.first_result_ms))}; first paint ${ms(fcp)}, core ready in the worker ${ms(ready)})`, '—', ms(first), '—', '≤ 300 ms', first <= 300 ? 'met' : 'NOT met']);
-rows.push(['.wasm fetches on first load (one module instance, in the worker)', '—', String(browser.wasm_fetches), '—', '1', browser.wasm_fetches === 1 ? 'met' : 'NOT met']);
+rows.push([
+  `first result on screen (median of ${browser.first_result_ms.length}, min ${ms(min(browser.first_result_ms))}; first paint ${ms(fcp)}, core ready in the worker ${ms(ready)})`,
+  '—',
+  ms(first),
+  '—',
+  '≤ 300 ms',
+  first <= 300 ? 'met' : 'NOT met',
+]);
+rows.push([
+  '.wasm fetches on first load (one module instance, in the worker)',
+  '—',
+  String(browser.wasm_fetches),
+  '—',
+  '1',
+  browser.wasm_fetches === 1 ? 'met' : 'NOT met',
+]);
 const kb = browser.transfer_gzip_bytes / 1000;
 const files = browser.transfer.length;
-rows.push([`first-load transfer, gzip (${files} requests incl. the worker's; ${(browser.transfer_sent_bytes / 1000).toFixed(1)} KB sent)`, '—', `${kb.toFixed(1)} KB`, '—', '≤ 250 KB', kb <= 250 ? 'met' : 'NOT met']);
+rows.push([
+  `first-load transfer, gzip (${files} requests incl. the worker's; ${(browser.transfer_sent_bytes / 1000).toFixed(1)} KB sent)`,
+  '—',
+  `${kb.toFixed(1)} KB`,
+  '—',
+  '≤ 250 KB',
+  kb <= 250 ? 'met' : 'NOT met',
+]);
 const again = browser.revisit.filter((r) => r.status === 200 && r.name !== '/').length;
-rows.push([`second visit (${browser.revisit_requests} requests: ${browser.revisit.map((r) => `${r.status} ${r.name}`).join(', ')})`, '—', `${browser.revisit_sent_bytes} B`, '—', 'no cached file sent again', again === 0 ? 'met' : 'NOT met']);
+rows.push([
+  `second visit (${browser.revisit_requests} requests: ${browser.revisit.map((r) => `${r.status} ${r.name}`).join(', ')})`,
+  '—',
+  `${browser.revisit_sent_bytes} B`,
+  '—',
+  'no cached file sent again',
+  again === 0 ? 'met' : 'NOT met',
+]);
 
 const cpus = os.cpus();
-const machine = `${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, `
-  + `${os.type()} ${os.release()}, Node ${process.version}, Chromium ${browser.chromium ?? '?'}, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`;
-const header = ['case', 'native ms (CPU)', 'WASM ms (Node CPU; browser wall)', 'ratio', 'target', 'met'];
+const machine =
+  `${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
+  `${os.type()} ${os.release()}, Node ${process.version}, Chromium ${browser.chromium ?? '?'}, load ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`;
+const header = [
+  'case',
+  'native ms (CPU)',
+  'WASM ms (Node CPU; browser wall)',
+  'ratio',
+  'target',
+  'met',
+];
 if (markdown) {
   console.log(`Machine: ${machine}\n`);
   console.log(`| ${header.join(' | ')} |`);
@@ -77,7 +157,8 @@ if (markdown) {
 } else {
   console.log(`machine: ${machine}`);
   const width = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r) => r.map((x, i) => (i === 0 || i === 4 ? x.padEnd(width[i]) : x.padStart(width[i]))).join('  ');
+  const line = (r) =>
+    r.map((x, i) => (i === 0 || i === 4 ? x.padEnd(width[i]) : x.padStart(width[i]))).join('  ');
   console.log(line(header));
   console.log(width.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));

@@ -27,7 +27,7 @@ const runText = (command, input) => {
 };
 const results = { instantiate_ms: instantiateMs, cases: {} };
 for (const c of resolveCases(readCases(), runText)) {
-  runText(c.command, c.text);  // refuse to time an error path
+  runText(c.command, c.text); // refuse to time an error path
   results.cases[c.name] = timeIt(() => mod.run(c.command, c.text));
   process.stderr.write(`wasm ${c.name}: ${results.cases[c.name].min_ms.toFixed(4)} ms\n`);
 }

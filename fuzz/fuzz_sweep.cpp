@@ -8,8 +8,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
-  static const char* const kCommands[] = {"tables", "size", "export", "sweep",
-                                          "sweep",  "sweep", "sweep", "sweep"};
+  static const char* const kCommands[] = {"tables", "size",  "export", "sweep",
+                                          "sweep",  "sweep", "sweep",  "sweep"};
   const char* command = kCommands[data[0] % 8];
   const std::string input(reinterpret_cast<const char*>(data) + 1, size - 1);
   speccalc_fuzz::checked_run(command, input);

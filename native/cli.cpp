@@ -28,7 +28,8 @@ const char kUsageHead[] =
     "  speccalc run COMMAND FILE|-            the same\n"
     "  speccalc batch                         many calls in one process (framed, for tests):\n"
     "                                         stdin 'COMMAND LENGTH\\n' + LENGTH bytes, repeated;\n"
-    "                                         stdout 'ok|error LENGTH\\n' + output or 'field: message'\n"
+    "                                         stdout 'ok|error LENGTH\\n' + output or 'field: "
+    "message'\n"
     "  speccalc --help\n"
     "\n"
     "Core commands (NAME  input; what it answers), from the core's command table:\n";
@@ -54,7 +55,8 @@ bool is_core_command(const std::string& name) {
   return false;
 }
 
-bool read_input(const std::string& path, std::istream& in, std::string* text, std::string* problem) {
+bool read_input(const std::string& path, std::istream& in, std::string* text,
+                std::string* problem) {
   std::ostringstream buffer;
   if (path == "-") {
     buffer << in.rdbuf();
@@ -108,7 +110,8 @@ std::string json_quote(const std::string& s) {
 
 }  // namespace
 
-int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
+int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+        std::ostream& err) {
   if (args.empty()) return usage_error(err, "no command given");
   const std::string& cmd = args[0];
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
@@ -118,8 +121,11 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
 
   // Commands that read one config (or link) from --config/--link.
   if (cmd == "eval" || cmd == "link" || cmd == "normalize") {
-    if (args.size() != 3) return usage_error(err, cmd + " needs --config FILE" + (cmd == "eval" ? " or --link URL" : ""));
-    if (args[1] == "--link" && cmd == "eval") return emit(speccalc::run("eval-link", args[2]), out, err);
+    if (args.size() != 3)
+      return usage_error(err,
+                         cmd + " needs --config FILE" + (cmd == "eval" ? " or --link URL" : ""));
+    if (args[1] == "--link" && cmd == "eval")
+      return emit(speccalc::run("eval-link", args[2]), out, err);
     if (args[1] != "--config") return usage_error(err, "unknown option '" + args[1] + "'");
     std::string text, problem;
     if (!read_input(args[2], in, &text, &problem)) return usage_error(err, problem);
@@ -133,7 +139,8 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
       if (space == std::string::npos) return usage_error(err, "batch: bad frame header");
       const std::string command = header.substr(0, space);
       const std::string digits = header.substr(space + 1);
-      if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos)
+      if (digits.empty() || digits.size() > 9 ||
+          digits.find_first_not_of("0123456789") != std::string::npos)
         return usage_error(err, "batch: bad frame length");
       const std::size_t length = std::stoul(digits);
       std::string input(length, '\0');
@@ -147,7 +154,9 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     return out ? 0 : 1;
   }
   if (cmd == "list") {
-    if (args.size() != 2) return usage_error(err, "list needs one of: models, drafts, heads, hardware, methods, runtimes");
+    if (args.size() != 2)
+      return usage_error(err,
+                         "list needs one of: models, drafts, heads, hardware, methods, runtimes");
     return emit(speccalc::run("list", args[1]), out, err);
   }
   if (cmd == "tables") {
@@ -155,19 +164,24 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     for (std::size_t i = 1; i < args.size(); i += 2) {
       const std::string& opt = args[i];
       if (opt.rfind("--", 0) != 0 || i + 1 >= args.size())
-        return usage_error(err, "tables takes --method, --model, --dataset, --source, --format, each with a value");
+        return usage_error(
+            err,
+            "tables takes --method, --model, --dataset, --source, --format, each with a value");
       if (query.size() > 1) query += ",";
       query += json_quote(opt.substr(2)) + ":" + json_quote(args[i + 1]);
     }
     query += "}";
-    if (query.find("\"format\"") == std::string::npos) query.insert(query.size() - 1, std::string(query.size() > 2 ? "," : "") + "\"format\":\"table\"");
+    if (query.find("\"format\"") == std::string::npos)
+      query.insert(query.size() - 1,
+                   std::string(query.size() > 2 ? "," : "") + "\"format\":\"table\"");
     return emit(speccalc::run("tables", query), out, err);
   }
   if (cmd == "tree" || cmd == "run" || is_core_command(cmd)) {
     std::string command = cmd;
     std::size_t file_arg = 1;
     if (cmd == "tree") {
-      if (args.size() < 2) return usage_error(err, "tree needs expect, optimize, preset or calibrate");
+      if (args.size() < 2)
+        return usage_error(err, "tree needs expect, optimize, preset or calibrate");
       command = "tree-" + args[1];
       file_arg = 2;
     } else if (cmd == "run") {

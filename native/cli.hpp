@@ -9,6 +9,7 @@
 namespace speccalc::cli {
 
 // Exit codes: 0 success, 2 bad input (message on stderr), 1 internal/IO failure.
-int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err);
+int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+        std::ostream& err);
 
 }  // namespace speccalc::cli

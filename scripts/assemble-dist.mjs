@@ -98,7 +98,8 @@ function references(name, text, contents) {
 }
 
 // Already minified: third-party *.min.* files and the Emscripten glue (emcc minifies it at -O2+).
-const minified = (name) => /\.min\./.test(name) || name === 'speccalc.mjs' || name === 'speccalc-full.mjs';
+const minified = (name) =>
+  /\.min\./.test(name) || name === 'speccalc.mjs' || name === 'speccalc-full.mjs';
 
 function minify(name, bytes) {
   const ext = path.extname(name);

@@ -32,7 +32,8 @@ CommandList registered_commands() { return {kCommands, sizeof kCommands / sizeof
 
 std::string all_command_names() {
   std::string names;
-#define SPECCALC_COMMAND(page, name, input, summary, handler, published) names += std::string(names.empty() ? "" : ", ") + name;
+#define SPECCALC_COMMAND(page, name, input, summary, handler, published) \
+  names += std::string(names.empty() ? "" : ", ") + name;
 #include "commands.def"
 #undef SPECCALC_COMMAND
   return names;

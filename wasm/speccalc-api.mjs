@@ -48,7 +48,12 @@ export function bind(mod) {
     // Read after the call: memory may have grown, and Module.HEAPU8/HEAPU32 are the new views.
     const w = mod.HEAPU32.subarray(result >> 2, (result >> 2) + 7);
     const text = (at, n) => (n === 0 ? '' : decoder.decode(mod.HEAPU8.subarray(at, at + n)));
-    const out = { ok: w[0] !== 0, output: text(w[1], w[2]), field: text(w[3], w[4]), message: text(w[5], w[6]) };
+    const out = {
+      ok: w[0] !== 0,
+      output: text(w[1], w[2]),
+      field: text(w[3], w[4]),
+      message: text(w[5], w[6]),
+    };
     mod._speccalc_free_result(result);
     return out;
   };
@@ -57,11 +62,21 @@ export function bind(mod) {
     // {ok, output, field, message}; `published` is the published table's text ('' = none).
     run: (command, input, published = '') =>
       withBytes([command, input, published], (a) => take(mod._speccalc_run(...a))),
-    commandNames: () => take(mod._speccalc_command_names()).output.split(', ').filter((s) => s.length > 0),
+    commandNames: () =>
+      take(mod._speccalc_command_names())
+        .output.split(', ')
+        .filter((s) => s.length > 0),
     // Every command, also those only the full module runs.
-    allCommandNames: () => take(mod._speccalc_all_command_names()).output.split(', ').filter((s) => s.length > 0),
+    allCommandNames: () =>
+      take(mod._speccalc_all_command_names())
+        .output.split(', ')
+        .filter((s) => s.length > 0),
     dataNeeded: (command) => {
-      if (!needs.has(command)) needs.set(command, withBytes([command], (a) => take(mod._speccalc_data_needed(...a))).output);
+      if (!needs.has(command))
+        needs.set(
+          command,
+          withBytes([command], (a) => take(mod._speccalc_data_needed(...a))).output,
+        );
       return needs.get(command);
     },
   };
@@ -98,7 +113,10 @@ function instantiate(factory, { wasmUrl, wasmModule, ...rest }) {
     const settings = { ...rest };
     if (wasmModule) {
       settings.instantiateWasm = (imports, done) => {
-        WebAssembly.instantiate(wasmModule, imports).then((instance) => done(instance, wasmModule), reject);
+        WebAssembly.instantiate(wasmModule, imports).then(
+          (instance) => done(instance, wasmModule),
+          reject,
+        );
         return {};
       };
     } else if (wasmUrl) {
@@ -118,7 +136,10 @@ function loadFull() {
   if (!fullPromise) {
     fullPromise = import('./speccalc-full.mjs')
       .then(({ default: factory }) =>
-        instantiate(factory, fullWasmBinary ? { wasmBinary: fullWasmBinary } : { wasmUrl: fullWasmUrl }),
+        instantiate(
+          factory,
+          fullWasmBinary ? { wasmBinary: fullWasmBinary } : { wasmUrl: fullWasmUrl },
+        ),
       )
       .catch((err) => {
         fullPromise = null;
@@ -153,7 +174,10 @@ export function load(options = {}) {
 
 function dataText(name) {
   if (!data.has(name)) {
-    if (!loadData) return Promise.reject(new Error(`the core needs the '${name}' table and no loadData was given to load()`));
+    if (!loadData)
+      return Promise.reject(
+        new Error(`the core needs the '${name}' table and no loadData was given to load()`),
+      );
     const p = Promise.resolve(loadData(name)).then((text) => String(text));
     p.catch(() => data.delete(name)); // a failed download can be retried
     data.set(name, p);

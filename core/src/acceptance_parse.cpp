@@ -60,9 +60,9 @@ bool workload_column(const MethodConfig& m, bool* eagle, int64_t* k, Error* err)
       return false;
   }
   if (*k < 1 || *k > 8) {
-    *err = make_error(m.family == Family::pld ? "method.k" : field,
-                      "drafts " + std::to_string(*k) +
-                          " tokens per cycle; the workload traces cover k = 1..8");
+    *err = make_error(
+        m.family == Family::pld ? "method.k" : field,
+        "drafts " + std::to_string(*k) + " tokens per cycle; the workload traces cover k = 1..8");
     return false;
   }
   return true;
@@ -94,8 +94,8 @@ bool parse_workload(const json& v, const std::string& path, Config* c, Error* er
   a.tau_p5 = p.per_request[k - 1].p5;
   a.tau_p50 = p.per_request[k - 1].p50;
   a.tau_p95 = p.per_request[k - 1].p95;
-  a.note = "tau " + fields::format_number(a.tau) + " for " + w->name + " at k = " +
-           std::to_string(k) + " (" + (eagle ? "EAGLE head" : "n-gram proposer") +
+  a.note = "tau " + fields::format_number(a.tau) + " for " + w->name +
+           " at k = " + std::to_string(k) + " (" + (eagle ? "EAGLE head" : "n-gram proposer") +
            "; per-request p5/p50/p95 " + fields::format_number(a.tau_p5) + "/" +
            fields::format_number(a.tau_p50) + "/" + fields::format_number(a.tau_p95) +
            "), measured on " + table.value().target + " in " + table.value().engine + " (" +
@@ -103,7 +103,8 @@ bool parse_workload(const json& v, const std::string& path, Config* c, Error* er
   if (c->target.id != table.value().target)
     a.note += "; applied to " + c->target.name + " as if its acceptance were the same";
   if (c->method.family == Family::eagle3)
-    a.note += "; the traces' EAGLE-head column used for EAGLE-3 (EAGLE-3 heads usually accept more)";
+    a.note +=
+        "; the traces' EAGLE-head column used for EAGLE-3 (EAGLE-3 heads usually accept more)";
   return true;
 }
 
@@ -126,11 +127,12 @@ bool trace_tau(Config* c) {
   Acceptance& a = c->acceptance;
   a.kind = Acceptance::Kind::tau;
   a.tau = sum / static_cast<double>(table.value().workloads.size());
-  a.note = "no published tau for pld on " + c->target.id + "; tau " + fields::format_number(a.tau) +
-           " = mean over the vLLM n-gram traces of " + names + " at k = " + std::to_string(k) +
-           (m.k > 8 ? " (the traces stop at k = 8; a lower bound for k = " + std::to_string(m.k) + ")"
-                    : std::string()) +
-           " (core/data/workloads.json, " + table.value().source + ")";
+  a.note =
+      "no published tau for pld on " + c->target.id + "; tau " + fields::format_number(a.tau) +
+      " = mean over the vLLM n-gram traces of " + names + " at k = " + std::to_string(k) +
+      (m.k > 8 ? " (the traces stop at k = 8; a lower bound for k = " + std::to_string(m.k) + ")"
+               : std::string()) +
+      " (core/data/workloads.json, " + table.value().source + ")";
   return true;
 }
 
@@ -148,16 +150,19 @@ void use_published(Config* c) {
                            " on " + (c->target_preset ? c->target.id : "a custom target");
   if (!pub.found && trace_tau(c)) return;
   if (!pub.found) {
-    a.note = "no published tau for " + what + " (core/data/published.json); default per-token "
-             "acceptance alpha " + fields::format_number(kDefaultAlpha) + ", not from data";
+    a.note = "no published tau for " + what +
+             " (core/data/published.json); default per-token "
+             "acceptance alpha " +
+             fields::format_number(kDefaultAlpha) + ", not from data";
     return;
   }
   a.kind = Acceptance::Kind::tau;
   a.tau = pub.mean_tau;
   std::string ids;
   for (const auto& id : pub.row_ids) ids += (ids.empty() ? "" : ", ") + id;
-  a.note = "tau " + fields::format_number(a.tau) + " = mean of " + std::to_string(pub.row_ids.size()) +
-           " published " + pub.rule + " rows for " + what + " (core/data/published.json: " + ids +
+  a.note = "tau " + fields::format_number(a.tau) + " = mean of " +
+           std::to_string(pub.row_ids.size()) + " published " + pub.rule + " rows for " + what +
+           " (core/data/published.json: " + ids +
            "), measured at each source's own settings, not adjusted to this config";
 }
 
@@ -191,8 +196,9 @@ bool parse_acceptance(const json& doc, Config* c, Error* err) {
   if (key == "workload") return parse_workload(v, path, c, err);
   if (key == "published") {
     if (!v.is_boolean() || !v.get<bool>()) {
-      *err = make_error(path, "must be true (acceptance from the published table); to set it "
-                              "yourself use tau, alpha, per_position, p, medusa or workload");
+      *err = make_error(path,
+                        "must be true (acceptance from the published table); to set it "
+                        "yourself use tau, alpha, per_position, p, medusa or workload");
       return false;
     }
     use_published(c);
@@ -206,7 +212,8 @@ bool parse_acceptance(const json& doc, Config* c, Error* err) {
     }
     a.per_position.assign(v.size(), 0);
     for (std::size_t i = 0; i < v.size(); ++i)
-      if (!fields::number_value(v[i], path + "[" + std::to_string(i) + "]", 0, 1, &a.per_position[i], err))
+      if (!fields::number_value(v[i], path + "[" + std::to_string(i) + "]", 0, 1,
+                                &a.per_position[i], err))
         return false;
     return true;
   }
@@ -225,13 +232,15 @@ bool parse_acceptance(const json& doc, Config* c, Error* err) {
       std::vector<double> row(v[d].size());
       double sum = 0;
       for (std::size_t r = 0; r < row.size(); ++r) {
-        if (!fields::number_value(v[d][r], rpath + "[" + std::to_string(r) + "]", 0, 1, &row[r], err))
+        if (!fields::number_value(v[d][r], rpath + "[" + std::to_string(r) + "]", 0, 1, &row[r],
+                                  err))
           return false;
         sum += row[r];
       }
       if (sum > 1 + 1e-12) {
-        *err = make_error(rpath, "sums to " + fields::format_number(sum) +
-                                     "; sibling acceptances are exclusive, so a row sums to at most 1");
+        *err = make_error(rpath,
+                          "sums to " + fields::format_number(sum) +
+                              "; sibling acceptances are exclusive, so a row sums to at most 1");
         return false;
       }
       a.p.push_back(row);
@@ -241,7 +250,8 @@ bool parse_acceptance(const json& doc, Config* c, Error* err) {
   if (key == "medusa") {
     a.kind = Acceptance::Kind::matrix;
     if (!v.is_string() || v.get_ref<const std::string&>().size() > 64) {
-      *err = make_error(path, "must be a Medusa head-accuracy table name (" + tree::medusa_model_names() + ")");
+      *err = make_error(
+          path, "must be a Medusa head-accuracy table name (" + tree::medusa_model_names() + ")");
       return false;
     }
     auto matrix = tree::medusa_acceptance(v.get<std::string>(), path);
@@ -260,10 +270,14 @@ bool parse_acceptance(const json& doc, Config* c, Error* err) {
 
 json resolved_acceptance_json(const Acceptance& a) {
   switch (a.kind) {
-    case Acceptance::Kind::tau: return json{{"tau", a.tau}};
-    case Acceptance::Kind::alpha: return json{{"alpha", a.alpha}};
-    case Acceptance::Kind::per_position: return json{{"per_position", a.per_position}};
-    case Acceptance::Kind::matrix: return json{{"p", a.p}};
+    case Acceptance::Kind::tau:
+      return json{{"tau", a.tau}};
+    case Acceptance::Kind::alpha:
+      return json{{"alpha", a.alpha}};
+    case Acceptance::Kind::per_position:
+      return json{{"per_position", a.per_position}};
+    case Acceptance::Kind::matrix:
+      return json{{"p", a.p}};
   }
   return json{{"alpha", a.alpha}};
 }
@@ -272,9 +286,12 @@ json acceptance_to_json(const Acceptance& a) {
   if (a.published) return json{{"published", true}};
   if (!a.workload.empty()) return json{{"workload", a.workload}};
   switch (a.kind) {
-    case Acceptance::Kind::tau: return json{{"tau", a.tau}};
-    case Acceptance::Kind::alpha: return json{{"alpha", a.alpha}};
-    case Acceptance::Kind::per_position: return json{{"per_position", a.per_position}};
+    case Acceptance::Kind::tau:
+      return json{{"tau", a.tau}};
+    case Acceptance::Kind::alpha:
+      return json{{"alpha", a.alpha}};
+    case Acceptance::Kind::per_position:
+      return json{{"per_position", a.per_position}};
     case Acceptance::Kind::matrix:
       return a.medusa_table.empty() ? json{{"p", a.p}} : json{{"medusa", a.medusa_table}};
   }

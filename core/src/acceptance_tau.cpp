@@ -32,14 +32,17 @@ struct Structure {
 
 Expected<tree::AcceptanceMatrix> acceptance_matrix(const Acceptance& a) {
   switch (a.kind) {
-    case Acceptance::Kind::alpha: return tree::acceptance_from_alpha(a.alpha, "acceptance.alpha");
+    case Acceptance::Kind::alpha:
+      return tree::acceptance_from_alpha(a.alpha, "acceptance.alpha");
     case Acceptance::Kind::per_position: {
       std::vector<std::vector<double>> rows;
       for (double c : a.per_position) rows.push_back(geometric_row(c));
       return tree::make_acceptance(rows, "acceptance.per_position");
     }
-    case Acceptance::Kind::matrix: return tree::make_acceptance(a.p, "acceptance.p");
-    case Acceptance::Kind::tau: break;
+    case Acceptance::Kind::matrix:
+      return tree::make_acceptance(a.p, "acceptance.p");
+    case Acceptance::Kind::tau:
+      break;
   }
   return make_error("acceptance", "a given tau has no acceptance matrix");
 }
@@ -70,7 +73,9 @@ Expected<TauResult> expected_tau(const Config& c) {
     case Family::mtp:
     case Family::layerskip:
     case Family::streaming:
-    case Family::retrieval: draft = tree::chain_tree(static_cast<int>(m.k)); break;
+    case Family::retrieval:
+      draft = tree::chain_tree(static_cast<int>(m.k));
+      break;
     case Family::lookahead:
       // Lookahead verifies guessed n-grams of N - 1 tokens: at most N - 1 accepted + 1.
       draft = tree::chain_tree(static_cast<int>(m.ngram - 1));
@@ -84,7 +89,8 @@ Expected<TauResult> expected_tau(const Config& c) {
       break;
     }
     case Family::eagle2:
-    case Family::eagle3: break;  // generated below from the acceptance
+    case Family::eagle3:
+      break;  // generated below from the acceptance
   }
 
   const bool dynamic = m.family == Family::eagle2 || m.family == Family::eagle3;
@@ -157,10 +163,11 @@ Expected<TauResult> expected_tau(const Config& c) {
     return out;
   }
   if (a.published && !a.note.empty()) {
-    out.source = a.note + "; " +
-                 (draft.size() > 0 && draft.nodes_per_depth()[0] > 1
-                      ? "tau over the draft tree with sibling ranks accepted with alpha (1 - alpha)^rank"
-                      : "tau from the chain closed form (1 - alpha^(k+1)) / (1 - alpha)");
+    out.source =
+        a.note + "; " +
+        (draft.size() > 0 && draft.nodes_per_depth()[0] > 1
+             ? "tau over the draft tree with sibling ranks accepted with alpha (1 - alpha)^rank"
+             : "tau from the chain closed form (1 - alpha^(k+1)) / (1 - alpha)");
     return out;
   }
   switch (a.kind) {
@@ -171,10 +178,13 @@ Expected<TauResult> expected_tau(const Config& c) {
                        : "tau from the chain closed form (1 - alpha^(k+1)) / (1 - alpha)";
       break;
     case Acceptance::Kind::per_position:
-      out.source = "tau from per-position conditional acceptance rates (bonus token included); "
-                   "sibling ranks accepted with a_d (1 - a_d)^rank";
+      out.source =
+          "tau from per-position conditional acceptance rates (bonus token included); "
+          "sibling ranks accepted with a_d (1 - a_d)^rank";
       break;
-    default: out.source = "tau from the acceptance matrix p[depth][rank] over the draft tree"; break;
+    default:
+      out.source = "tau from the acceptance matrix p[depth][rank] over the draft tree";
+      break;
   }
   return out;
 }

@@ -11,9 +11,9 @@ namespace speccalc {
 
 struct TauResult {
   double tau = 1;
-  int64_t max_tokens = 1;  // the most tokens one cycle can yield (longest draft path + 1)
-  std::string source;      // which model produced tau, for the assumptions list
-  tree::Tree tree;         // the verified tree for tree methods (empty otherwise)
+  int64_t max_tokens = 1;         // the most tokens one cycle can yield (longest draft path + 1)
+  std::string source;             // which model produced tau, for the assumptions list
+  tree::Tree tree;                // the verified tree for tree methods (empty otherwise)
   tree::AcceptanceMatrix matrix;  // the acceptance matrix used (empty when tau was given)
   // Per-request spread of tau when it came from a workload preset ({"workload": id}):
   // p5 <= p50 <= p95, for a speedup band over the request mix.

@@ -5,8 +5,8 @@
 
 #include "command_registry.hpp"
 #include "commands.hpp"
-#include "speccalc/embedded_data.hpp"
 #include "output_guard.hpp"
+#include "speccalc/embedded_data.hpp"
 
 namespace speccalc {
 namespace {
@@ -37,8 +37,8 @@ Response run(const std::string& command, const std::string& input) {
 
 Response run(const std::string& command, const std::string& input, const Data& data) {
   if (input.size() > kMaxInputBytes) {
-    return commands::fail(make_error("", "input is " + std::to_string(input.size()) +
-                                             " bytes; the limit is 1048576 bytes"));
+    return commands::fail(make_error(
+        "", "input is " + std::to_string(input.size()) + " bytes; the limit is 1048576 bytes"));
   }
   for (const Command& c : registered_commands()) {
     if (command != c.info.name) continue;
@@ -46,8 +46,8 @@ Response run(const std::string& command, const std::string& input, const Data& d
                                          ? c.published_handler(input, data.published)
                                          : c.handler(input));
   }
-  return commands::fail(make_error("command", "unknown command '" + command +
-                                                  "'; known: " + command_names()));
+  return commands::fail(
+      make_error("command", "unknown command '" + command + "'; known: " + command_names()));
 }
 
 std::string data_needed(const std::string& command) {

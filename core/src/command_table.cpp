@@ -13,7 +13,8 @@ namespace speccalc {
 
 namespace {
 const Command kCommands[] = {
-#define SPECCALC_COMMAND(page, name, input, summary, handler, published) {{name, input, summary}, handler, published},
+#define SPECCALC_COMMAND(page, name, input, summary, handler, published) \
+  {{name, input, summary}, handler, published},
 #include "commands.def"
 #undef SPECCALC_COMMAND
 };

@@ -23,10 +23,18 @@ struct FamilyName {
   const char* name;
 };
 const FamilyName kFamilies[] = {
-    {Family::ar, "ar"},         {Family::sps, "sps"},       {Family::pld, "pld"},
-    {Family::lookahead, "lookahead"}, {Family::medusa, "medusa"}, {Family::hydra, "hydra"},
-    {Family::eagle1, "eagle1"}, {Family::eagle2, "eagle2"}, {Family::eagle3, "eagle3"},
-    {Family::mtp, "mtp"},       {Family::layerskip, "layerskip"}, {Family::streaming, "streaming"},
+    {Family::ar, "ar"},
+    {Family::sps, "sps"},
+    {Family::pld, "pld"},
+    {Family::lookahead, "lookahead"},
+    {Family::medusa, "medusa"},
+    {Family::hydra, "hydra"},
+    {Family::eagle1, "eagle1"},
+    {Family::eagle2, "eagle2"},
+    {Family::eagle3, "eagle3"},
+    {Family::mtp, "mtp"},
+    {Family::layerskip, "layerskip"},
+    {Family::streaming, "streaming"},
     {Family::retrieval, "retrieval"},
 };
 
@@ -79,8 +87,8 @@ bool parse_custom_model_extras(const json& obj, const std::string& path, ModelAr
     const int64_t qk_head = m->qk_nope_head_dim + m->qk_rope_head_dim;
     if (obj.contains("head_dim") && m->head_dim != qk_head) {
       *err = make_error(fields::join(path, "head_dim"),
-                        "must equal qk_nope_head_dim + qk_rope_head_dim (" + std::to_string(qk_head) +
-                            ") for an MLA model");
+                        "must equal qk_nope_head_dim + qk_rope_head_dim (" +
+                            std::to_string(qk_head) + ") for an MLA model");
       return false;
     }
     m->head_dim = qk_head;
@@ -90,11 +98,29 @@ bool parse_custom_model_extras(const json& obj, const std::string& path, ModelAr
 
 bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, Error* err) {
   if (!fields::check_keys(obj, path,
-                          {"name", "num_layers", "hidden", "intermediate", "heads", "kv_heads",
-                           "head_dim", "vocab", "tied_embeddings", "experts", "experts_per_token",
-                           "qkv_bias", "shared_experts", "first_dense_layers", "dense_intermediate",
-                           "kv_lora_rank", "q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim",
-                           "v_head_dim", "qk_norm", "router_bias", "mtp_modules"},
+                          {"name",
+                           "num_layers",
+                           "hidden",
+                           "intermediate",
+                           "heads",
+                           "kv_heads",
+                           "head_dim",
+                           "vocab",
+                           "tied_embeddings",
+                           "experts",
+                           "experts_per_token",
+                           "qkv_bias",
+                           "shared_experts",
+                           "first_dense_layers",
+                           "dense_intermediate",
+                           "kv_lora_rank",
+                           "q_lora_rank",
+                           "qk_rope_head_dim",
+                           "qk_nope_head_dim",
+                           "v_head_dim",
+                           "qk_norm",
+                           "router_bias",
+                           "mtp_modules"},
                           err))
     return false;
   for (const char* required : {"num_layers", "hidden", "intermediate", "heads", "vocab"}) {
@@ -161,7 +187,8 @@ bool parse_target(const json& doc, const Catalog& catalog, Config* c, Error* err
     c->target_preset = false;
     return parse_custom_model(*it, "target", &c->target, err);
   }
-  *err = make_error("target", "must be a preset id or an object, got " + fields::describe_type(*it));
+  *err =
+      make_error("target", "must be a preset id or an object, got " + fields::describe_type(*it));
   return false;
 }
 
@@ -171,8 +198,7 @@ bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* e
   auto it = doc.find("hardware");
   // An omitted hardware is the default preset, looked up like a given id (see parse_target).
   if (it == doc.end() || it->is_string()) {
-    const Gpu* g =
-        catalog.find_gpu(it == doc.end() ? "a100-80gb-sxm" : it->get<std::string>());
+    const Gpu* g = catalog.find_gpu(it == doc.end() ? "a100-80gb-sxm" : it->get<std::string>());
     if (!g) {
       *err = make_error("hardware", "unknown GPU preset; known: " + gpu_ids(catalog));
       return false;
@@ -188,10 +214,9 @@ bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* e
   c->hardware_preset = false;
   const json& obj = *it;
   const std::string path = "hardware";
-  if (!fields::check_keys(obj, path,
-                          {"name", "fp16_tflops", "fp8_tflops", "mem_gb", "mem_bw_gbps",
-                           "interconnect_gbps"},
-                          err))
+  if (!fields::check_keys(
+          obj, path,
+          {"name", "fp16_tflops", "fp8_tflops", "mem_gb", "mem_bw_gbps", "interconnect_gbps"}, err))
     return false;
   for (const char* required : {"fp16_tflops", "mem_bw_gbps"}) {
     if (!obj.contains(required)) {
@@ -241,14 +266,17 @@ bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* er
         }
         r.profile = f->get<std::string>();
       } else if (key == "measured_decode_step_s") {
-        if (!fields::number_value(*f, path, 1e-6, 100, &r.measured_decode_step_s, err)) return false;
+        if (!fields::number_value(*f, path, 1e-6, 100, &r.measured_decode_step_s, err))
+          return false;
       } else if (key == "measured_decode_batch") {
-        if (!fields::int_value(*f, path, 1, ConfigLimits::kMaxBatch, &r.measured_decode_batch, err)) return false;
+        if (!fields::int_value(*f, path, 1, ConfigLimits::kMaxBatch, &r.measured_decode_batch, err))
+          return false;
       } else {
         RuntimeParams probe;
         if (!runtime_param(probe, key)) {
           std::string list = "profile, measured_decode_step_s, measured_decode_batch";
-          for (const char* const* n = runtime_param_names(); *n; ++n) list += std::string(", ") + *n;
+          for (const char* const* n = runtime_param_names(); *n; ++n)
+            list += std::string(", ") + *n;
           *err = make_error(path.size() > 80 ? path.substr(0, 80) + "..." : path,
                             "unknown field; expected one of: " + list);
           return false;
@@ -262,8 +290,8 @@ bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* er
       }
     }
   } else if (it != doc.end()) {
-    *err = make_error("runtime", "must be a profile name or an object, got " +
-                                     fields::describe_type(*it));
+    *err = make_error("runtime",
+                      "must be a profile name or an object, got " + fields::describe_type(*it));
     return false;
   }
   if (r.measured_decode_batch > 0 && r.measured_decode_step_s == 0) {
@@ -330,12 +358,13 @@ bool parse_choices(const json& v, const std::string& path, MethodConfig* m, Erro
     return true;
   }
   if (!v.is_array()) {
-    *err = make_error(path, "must be a tree preset name (" + tree::preset_names() +
-                                ") or a list of paths");
+    *err = make_error(
+        path, "must be a tree preset name (" + tree::preset_names() + ") or a list of paths");
     return false;
   }
   if (static_cast<int64_t>(v.size()) > ConfigLimits::kMaxTreeNodes) {
-    *err = make_error(path, "has more than " + std::to_string(ConfigLimits::kMaxTreeNodes) + " nodes");
+    *err =
+        make_error(path, "has more than " + std::to_string(ConfigLimits::kMaxTreeNodes) + " nodes");
     return false;
   }
   m->tree_preset.clear();
@@ -379,10 +408,10 @@ int64_t default_total_token(const ModelArch& target) {
 // Host time of one retrieval lookup per cycle, by drafter. No measurement of these is in the
 // reference data: order-of-magnitude assumptions, said in every result (docs/cost-model.md).
 double retrieval_lookup_s(const std::string& source) {
-  if (source == "rest") return 1e-3;             // datastore (suffix array) search on the CPU
-  if (source == "sam") return 5e-5;              // suffix automaton: amortized O(1) per token
-  if (source == "suffix") return 1e-4;           // suffix tree over prompt + past outputs
-  return 5e-5;                                   // token-recycling: adjacency-matrix lookup
+  if (source == "rest") return 1e-3;    // datastore (suffix array) search on the CPU
+  if (source == "sam") return 5e-5;     // suffix automaton: amortized O(1) per token
+  if (source == "suffix") return 1e-4;  // suffix tree over prompt + past outputs
+  return 5e-5;                          // token-recycling: adjacency-matrix lookup
 }
 
 // sps: a chain of k, or one of three tree forms (exactly one may be given).
@@ -391,7 +420,8 @@ bool parse_sps_tree(const json& obj, MethodConfig* m, Error* err) {
   const bool optimal = obj.contains("tree_size") || obj.contains("depth");
   const bool sequences = obj.contains("sequences");
   if (static_cast<int>(choices) + static_cast<int>(optimal) + static_cast<int>(sequences) > 1) {
-    *err = make_error("method", "give one draft tree form: choices, tree_size + depth, or sequences + k");
+    *err = make_error("method",
+                      "give one draft tree form: choices, tree_size + depth, or sequences + k");
     return false;
   }
   m->sps_tree = MethodConfig::SpsTree::chain;
@@ -402,11 +432,13 @@ bool parse_sps_tree(const json& obj, MethodConfig* m, Error* err) {
   }
   if (optimal) {
     if (!obj.contains("tree_size") || !obj.contains("depth")) {
-      *err = make_error(obj.contains("tree_size") ? "method.depth" : "method.tree_size",
-                        "is required with " + std::string(obj.contains("tree_size") ? "tree_size" : "depth"));
+      *err = make_error(
+          obj.contains("tree_size") ? "method.depth" : "method.tree_size",
+          "is required with " + std::string(obj.contains("tree_size") ? "tree_size" : "depth"));
       return false;
     }
-    if (!fields::read_int(obj, "tree_size", "method", 1, ConfigLimits::kMaxTreeNodes, &m->tree_size, err) ||
+    if (!fields::read_int(obj, "tree_size", "method", 1, ConfigLimits::kMaxTreeNodes, &m->tree_size,
+                          err) ||
         !fields::read_int(obj, "depth", "method", 1, ConfigLimits::kMaxDepth, &m->depth, err))
       return false;
     m->sps_tree = MethodConfig::SpsTree::optimal;
@@ -415,7 +447,9 @@ bool parse_sps_tree(const json& obj, MethodConfig* m, Error* err) {
   if (sequences) {
     if (!fields::read_int(obj, "sequences", "method", 1, 64, &m->sequences, err)) return false;
     if (m->sequences * m->k > ConfigLimits::kMaxTreeNodes) {
-      *err = make_error("method.sequences", "x k exceeds " + std::to_string(ConfigLimits::kMaxTreeNodes) + " draft nodes");
+      *err =
+          make_error("method.sequences",
+                     "x k exceeds " + std::to_string(ConfigLimits::kMaxTreeNodes) + " draft nodes");
       return false;
     }
     if (m->k < 1) {
@@ -461,12 +495,14 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
     } else if (it->is_object()) {
       obj = *it;
     } else {
-      *err = make_error("method", "must be an object with a family, got " + fields::describe_type(*it));
+      *err = make_error("method",
+                        "must be an object with a family, got " + fields::describe_type(*it));
       return false;
     }
   }
   // Keys every family with draft passes takes: where the draft runs.
-  const bool draft_keys = obj.contains("draft_runtime") || obj.contains("draft_tensor_parallel_size");
+  const bool draft_keys =
+      obj.contains("draft_runtime") || obj.contains("draft_tensor_parallel_size");
   json placement = json::object();
   for (const char* k : {"draft_runtime", "draft_tensor_parallel_size"}) {
     if (obj.contains(k)) {
@@ -477,10 +513,12 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
   std::string family = "ar";
   if (!fields::read_string(obj, "family", "method", &family, err, 32)) return false;
   Family parsed_family = Family::ar;
-  if (family_from_name(family, &parsed_family) && draft_keys && !family_has_draft_passes(parsed_family)) {
-    *err = make_error(placement.contains("draft_runtime") ? "method.draft_runtime"
-                                                          : "method.draft_tensor_parallel_size",
-                      "applies only to methods that run a draft network (sps, hydra, eagle1, eagle2, eagle3)");
+  if (family_from_name(family, &parsed_family) && draft_keys &&
+      !family_has_draft_passes(parsed_family)) {
+    *err = make_error(
+        placement.contains("draft_runtime") ? "method.draft_runtime"
+                                            : "method.draft_tensor_parallel_size",
+        "applies only to methods that run a draft network (sps, hydra, eagle1, eagle2, eagle3)");
     return false;
   }
   if (!parse_draft_placement(placement, catalog, c, err)) return false;
@@ -495,7 +533,8 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
     case Family::ar:
       return fields::check_keys(obj, p, {"family"}, err);
     case Family::sps: {
-      if (!fields::check_keys(obj, p, {"family", "draft", "k", "choices", "tree_size", "depth", "sequences"}, err))
+      if (!fields::check_keys(
+              obj, p, {"family", "draft", "k", "choices", "tree_size", "depth", "sequences"}, err))
         return false;
       m.draft = "vicuna-68m";
       m.k = 4;
@@ -506,8 +545,9 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
       const ModelArch* draft = catalog.find_draft(m.draft);
       if (!draft) draft = catalog.find_target(m.draft);
       if (!draft) {
-        *err = make_error("method.draft", "unknown draft model; known drafts: " + draft_ids(catalog) +
-                                              "; or a target preset: " + target_ids(catalog));
+        *err =
+            make_error("method.draft", "unknown draft model; known drafts: " + draft_ids(catalog) +
+                                           "; or a target preset: " + target_ids(catalog));
         return false;
       }
       m.draft_model = *draft;
@@ -520,13 +560,15 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
     case Family::layerskip:
       if (!fields::check_keys(obj, p, {"family", "exit_layer", "k"}, err)) return false;
       m.k = 4;
-      m.exit_layer = std::max<int64_t>(1, c->target.num_layers / 4);  // LayerSkip: early exit ~E = L/4
+      m.exit_layer =
+          std::max<int64_t>(1, c->target.num_layers / 4);  // LayerSkip: early exit ~E = L/4
       if (!fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxK, &m.k, err) ||
           !fields::read_int(obj, "exit_layer", p, 1, 1024, &m.exit_layer, err))
         return false;
       if (m.exit_layer >= c->target.num_layers) {
-        *err = make_error("method.exit_layer", "must be below the target's " +
-                                                   std::to_string(c->target.num_layers) + " layers");
+        *err =
+            make_error("method.exit_layer", "must be below the target's " +
+                                                std::to_string(c->target.num_layers) + " layers");
         return false;
       }
       return true;
@@ -543,7 +585,8 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
       if (!fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxTreeNodes, &m.k, err) ||
           !fields::read_string(obj, "source", p, &m.source, err, 32))
         return false;
-      if (m.source != "rest" && m.source != "sam" && m.source != "suffix" && m.source != "token-recycling") {
+      if (m.source != "rest" && m.source != "sam" && m.source != "suffix" &&
+          m.source != "token-recycling") {
         *err = make_error("method.source", "must be one of: rest, sam, suffix, token-recycling");
         return false;
       }
@@ -552,8 +595,8 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
     }
     case Family::pld:
       if (!fields::check_keys(obj, p, {"family", "k", "ngram", "draft_cpu_s"}, err)) return false;
-      m.k = 10;      // PLD README: num_pred_tokens = 10
-      m.ngram = 3;   // PLD README: max_ngram_size = 3
+      m.k = 10;     // PLD README: num_pred_tokens = 10
+      m.ngram = 3;  // PLD README: max_ngram_size = 3
       m.draft_cpu_s = 0.0002;
       return fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err) &&
              fields::read_int(obj, "ngram", p, 1, 16, &m.ngram, err) &&
@@ -571,21 +614,26 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
     case Family::eagle1: {
       const bool medusa_like = m.family != Family::eagle1;
       if (!fields::check_keys(obj, p,
-                              medusa_like ? std::initializer_list<const char*>{"family", "heads", "choices", "typical_acceptance"}
-                                          : std::initializer_list<const char*>{"family", "choices"},
+                              medusa_like
+                                  ? std::initializer_list<const char*>{"family", "heads", "choices",
+                                                                       "typical_acceptance"}
+                                  : std::initializer_list<const char*>{"family", "choices"},
                               err))
         return false;
       m.heads = m.family == Family::medusa ? 5 : (m.family == Family::hydra ? 4 : 0);
       const std::string def = medusa_like ? "medusa-mc_sim_7b_63" : "eagle1";
-      if (!parse_choices(obj.contains("choices") ? obj["choices"] : json(def), "method.choices", &m, err))
+      if (!parse_choices(obj.contains("choices") ? obj["choices"] : json(def), "method.choices", &m,
+                         err))
         return false;
       if (medusa_like) {
         if (!fields::read_int(obj, "heads", p, 1, 16, &m.heads, err)) return false;
-        if (!fields::read_bool(obj, "typical_acceptance", p, &m.typical_acceptance, err)) return false;
+        if (!fields::read_bool(obj, "typical_acceptance", p, &m.typical_acceptance, err))
+          return false;
         for (std::size_t i = 0; i < m.choices.size(); ++i) {
           if (static_cast<int64_t>(m.choices[i].size()) > m.heads) {
-            *err = make_error("method.choices[" + std::to_string(i) + "]",
-                              "is deeper than the number of heads (" + std::to_string(m.heads) + ")");
+            *err =
+                make_error("method.choices[" + std::to_string(i) + "]",
+                           "is deeper than the number of heads (" + std::to_string(m.heads) + ")");
             return false;
           }
         }
@@ -594,11 +642,13 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
     }
     case Family::eagle2:
     case Family::eagle3:
-      if (!fields::check_keys(obj, p, {"family", "total_token", "depth", "top_k"}, err)) return false;
+      if (!fields::check_keys(obj, p, {"family", "total_token", "depth", "top_k"}, err))
+        return false;
       m.total_token = default_total_token(c->target);
       m.depth = m.family == Family::eagle2 ? 6 : 8;
       m.top_k = 10;
-      if (!fields::read_int(obj, "total_token", p, 2, ConfigLimits::kMaxTreeNodes, &m.total_token, err) ||
+      if (!fields::read_int(obj, "total_token", p, 2, ConfigLimits::kMaxTreeNodes, &m.total_token,
+                            err) ||
           !fields::read_int(obj, "depth", p, 1, ConfigLimits::kMaxDepth, &m.depth, err) ||
           !fields::read_int(obj, "top_k", p, 1, ConfigLimits::kMaxTopK, &m.top_k, err))
         return false;
@@ -606,7 +656,8 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
       // candidates at each further level; the verified tree cannot hold more than that.
       if (m.total_token - 1 > m.top_k + (m.depth - 1) * m.top_k * m.top_k) {
         *err = make_error("method.total_token",
-                          "exceeds the " + std::to_string(m.top_k + (m.depth - 1) * m.top_k * m.top_k) +
+                          "exceeds the " +
+                              std::to_string(m.top_k + (m.depth - 1) * m.top_k * m.top_k) +
                               " nodes a depth-" + std::to_string(m.depth) + ", top_k-" +
                               std::to_string(m.top_k) + " draft offers (plus the root)");
         return false;
@@ -623,29 +674,31 @@ json choices_json(const MethodConfig& m) {
   return arr;
 }
 
-
 }  // namespace
 
 json model_to_json(const ModelArch& m) {
   json out = json{{"name", m.name},
-              {"num_layers", m.num_layers},
-              {"hidden", m.hidden},
-              {"intermediate", m.intermediate},
-              {"heads", m.heads},
-              {"kv_heads", m.kv_heads},
-              {"head_dim", m.head_dim},
-              {"vocab", m.vocab},
-              {"tied_embeddings", m.tied_embeddings},
-              {"experts", m.experts},
-              {"experts_per_token", m.experts_per_token},
-              {"qkv_bias", m.qkv_bias}};
+                  {"num_layers", m.num_layers},
+                  {"hidden", m.hidden},
+                  {"intermediate", m.intermediate},
+                  {"heads", m.heads},
+                  {"kv_heads", m.kv_heads},
+                  {"head_dim", m.head_dim},
+                  {"vocab", m.vocab},
+                  {"tied_embeddings", m.tied_embeddings},
+                  {"experts", m.experts},
+                  {"experts_per_token", m.experts_per_token},
+                  {"qkv_bias", m.qkv_bias}};
   // Extras only when set, so plain models keep the v1 key set (and links stay unchanged).
-  const std::pair<const char*, int64_t> ints[] = {
-      {"shared_experts", m.shared_experts},   {"first_dense_layers", m.first_dense_layers},
-      {"dense_intermediate", m.dense_intermediate}, {"kv_lora_rank", m.kv_lora_rank},
-      {"q_lora_rank", m.q_lora_rank},         {"qk_rope_head_dim", m.qk_rope_head_dim},
-      {"qk_nope_head_dim", m.qk_nope_head_dim}, {"v_head_dim", m.v_head_dim},
-      {"mtp_modules", m.mtp_modules}};
+  const std::pair<const char*, int64_t> ints[] = {{"shared_experts", m.shared_experts},
+                                                  {"first_dense_layers", m.first_dense_layers},
+                                                  {"dense_intermediate", m.dense_intermediate},
+                                                  {"kv_lora_rank", m.kv_lora_rank},
+                                                  {"q_lora_rank", m.q_lora_rank},
+                                                  {"qk_rope_head_dim", m.qk_rope_head_dim},
+                                                  {"qk_nope_head_dim", m.qk_nope_head_dim},
+                                                  {"v_head_dim", m.v_head_dim},
+                                                  {"mtp_modules", m.mtp_modules}};
   for (const auto& kv : ints)
     if (kv.second != 0) out[kv.first] = kv.second;
   if (m.qk_norm) out["qk_norm"] = true;
@@ -696,10 +749,13 @@ const char* dtype_name(DType d) { return kDTypeNames[static_cast<int>(d)]; }
 double dtype_bytes(DType d) {
   switch (d) {
     case DType::fp16:
-    case DType::bf16: return 2;
+    case DType::bf16:
+      return 2;
     case DType::fp8:
-    case DType::int8: return 1;
-    case DType::int4: return 0.5;
+    case DType::int8:
+      return 1;
+    case DType::int4:
+      return 0.5;
   }
   return 2;
 }
@@ -710,21 +766,26 @@ namespace {
 bool parse_offload(const json& doc, Config* c, Error* err) {
   auto it = doc.find("offload");
   if (it == doc.end()) return true;
-  if (!it->is_object() || !fields::check_keys(*it, "offload", {"target_weights", "host_link_gbps"}, err)) {
-    if (err->message.empty()) *err = make_error("offload", "must be an object {target_weights, host_link_gbps}");
+  if (!it->is_object() ||
+      !fields::check_keys(*it, "offload", {"target_weights", "host_link_gbps"}, err)) {
+    if (err->message.empty())
+      *err = make_error("offload", "must be an object {target_weights, host_link_gbps}");
     return false;
   }
   std::string where = "gpu";
   if (!fields::read_string(*it, "target_weights", "offload", &where, err, 16)) return false;
   if (where != "host" && where != "gpu") {
-    *err = make_error("offload.target_weights", "must be \"host\" (stream from host memory) or \"gpu\"");
+    *err = make_error("offload.target_weights",
+                      "must be \"host\" (stream from host memory) or \"gpu\"");
     return false;
   }
   c->offload_target = where == "host";
   c->host_link_gbps = c->hardware.host_link_gbps;
-  if (!fields::read_number(*it, "host_link_gbps", "offload", 0.1, 10000, &c->host_link_gbps, err)) return false;
+  if (!fields::read_number(*it, "host_link_gbps", "offload", 0.1, 10000, &c->host_link_gbps, err))
+    return false;
   if (c->offload_target && c->host_link_gbps <= 0) {
-    *err = make_error("offload.host_link_gbps", "is required: the hardware has no host link bandwidth on record");
+    *err = make_error("offload.host_link_gbps",
+                      "is required: the hardware has no host link bandwidth on record");
     return false;
   }
   return true;
@@ -735,8 +796,9 @@ bool resolve_sps_tree(Config* c, Error* err) {
   MethodConfig& m = c->method;
   if (m.family != Family::sps || m.sps_tree != MethodConfig::SpsTree::optimal) return true;
   if (c->acceptance.kind == Acceptance::Kind::tau) {
-    *err = make_error("method.tree_size", "needs an acceptance model (alpha, per_position or p) to build the optimal "
-                                          "tree; a single tau does not say which branches pay");
+    *err = make_error("method.tree_size",
+                      "needs an acceptance model (alpha, per_position or p) to build the optimal "
+                      "tree; a single tau does not say which branches pay");
     return false;
   }
   auto matrix = acceptance_matrix(c->acceptance);
@@ -744,15 +806,16 @@ bool resolve_sps_tree(Config* c, Error* err) {
     *err = matrix.error();
     return false;
   }
-  auto opt = tree::optimize_tree(matrix.value(), static_cast<int>(m.tree_size), static_cast<int>(m.depth),
-                                 tree::kMaxRank);
+  auto opt = tree::optimize_tree(matrix.value(), static_cast<int>(m.tree_size),
+                                 static_cast<int>(m.depth), tree::kMaxRank);
   if (!opt.ok()) {
     *err = opt.error();
     err->field = "method.tree_size";
     return false;
   }
   const auto all = opt.value().tree.choices();
-  m.choices.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(all.size(), m.tree_size)));
+  m.choices.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(
+                                                  std::min<std::size_t>(all.size(), m.tree_size)));
   return true;
 }
 
@@ -773,13 +836,15 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
     // GPU count must be a multiple of the KV-head count).
     if (t.heads % c->gpus != 0) {
       *err = make_error("gpus", "must divide the target's " + std::to_string(t.heads) +
-                                    " attention heads for tensor parallelism, got " + std::to_string(c->gpus));
+                                    " attention heads for tensor parallelism, got " +
+                                    std::to_string(c->gpus));
       return false;
     }
     if (t.kv_lora_rank == 0 && ((t.kv_heads >= c->gpus && t.kv_heads % c->gpus != 0) ||
                                 (t.kv_heads < c->gpus && c->gpus % t.kv_heads != 0))) {
       *err = make_error("gpus", "must divide the target's " + std::to_string(t.kv_heads) +
-                                    " KV heads or be a multiple of them, got " + std::to_string(c->gpus));
+                                    " KV heads or be a multiple of them, got " +
+                                    std::to_string(c->gpus));
       return false;
     }
   }
@@ -796,19 +861,23 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
     return false;
   }
   if (!engine.trees && method_is_tree(m)) {
-    *err = make_error("method", engine.name + " verifies chains only (one candidate per position); "
-                                "use top_k 1 (eagle2/eagle3) or a chain of choices");
+    *err = make_error("method", engine.name +
+                                    " verifies chains only (one candidate per position); "
+                                    "use top_k 1 (eagle2/eagle3) or a chain of choices");
     return false;
   }
   if (m.family == Family::mtp && t.mtp_modules <= 0) {
-    *err = make_error("method.family", t.id + " ships no multi-token-prediction module; mtp needs a model that "
-                                              "does (e.g. deepseek-v3)");
+    *err = make_error("method.family",
+                      t.id +
+                          " ships no multi-token-prediction module; mtp needs a model that "
+                          "does (e.g. deepseek-v3)");
     return false;
   }
   if (family_has_draft_passes(m.family)) {
     const std::string draft_id =
-        !m.draft_runtime.empty() ? m.draft_runtime
-                                 : (engine.draft_runtime.empty() ? engine.id : engine.draft_runtime);
+        !m.draft_runtime.empty()
+            ? m.draft_runtime
+            : (engine.draft_runtime.empty() ? engine.id : engine.draft_runtime);
     m.draft_profile = *catalog.find_runtime(draft_id);
     if (m.draft_runtime.empty() && draft_id == c->runtime.profile)
       m.draft_profile.params = c->runtime.resolved;  // the target's overrides apply to its drafts
@@ -825,9 +894,10 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
     }
   }
   if (m.family == Family::sps && m.draft_model.vocab != t.vocab) {
-    *err = make_error("method.draft", m.draft_model.id + " has a " + std::to_string(m.draft_model.vocab) +
-                                          "-token vocabulary and " + t.id + " a " + std::to_string(t.vocab) +
-                                          "-token one: a draft model must share the target's tokenizer");
+    *err = make_error("method.draft",
+                      m.draft_model.id + " has a " + std::to_string(m.draft_model.vocab) +
+                          "-token vocabulary and " + t.id + " a " + std::to_string(t.vocab) +
+                          "-token one: a draft model must share the target's tokenizer");
     return false;
   }
   return true;
@@ -854,8 +924,9 @@ Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
       !fields::read_int(doc, "batch", "", 1, ConfigLimits::kMaxBatch, &c.batch, &err) ||
       !fields::read_int(doc, "context", "", 0, ConfigLimits::kMaxContext, &c.context, &err) ||
       !fields::read_number(doc, "memory_utilization", "", 0.05, 1, &c.memory_utilization, &err) ||
-      !parse_offload(doc, &c, &err) || !parse_dtype(doc, &c, &err) || !parse_method(doc, catalog, &c, &err) ||
-      !parse_acceptance(doc, &c, &err) || !resolve_sps_tree(&c, &err))
+      !parse_offload(doc, &c, &err) || !parse_dtype(doc, &c, &err) ||
+      !parse_method(doc, catalog, &c, &err) || !parse_acceptance(doc, &c, &err) ||
+      !resolve_sps_tree(&c, &err))
     return err;
   if (c.runtime.measured_decode_step_s > 0 && c.runtime.measured_decode_batch == 0)
     c.runtime.measured_decode_batch = c.batch;  // v1 links: measured at the config's batch
@@ -904,7 +975,8 @@ json config_to_json(const Config& c) {
   const MethodConfig& m = c.method;
   json method = json{{"family", family_name(m.family)}};
   switch (m.family) {
-    case Family::ar: break;
+    case Family::ar:
+      break;
     case Family::sps:
       method["draft"] = m.draft;
       method["k"] = m.k;
@@ -915,23 +987,46 @@ json config_to_json(const Config& c) {
       }
       if (m.sps_tree == MethodConfig::SpsTree::sequences) method["sequences"] = m.sequences;
       break;
-    case Family::mtp: method["k"] = m.k; break;
-    case Family::layerskip: method["exit_layer"] = m.exit_layer; method["k"] = m.k; break;
-    case Family::streaming: method["k"] = m.k; method["kv_budget"] = m.kv_budget; break;
+    case Family::mtp:
+      method["k"] = m.k;
+      break;
+    case Family::layerskip:
+      method["exit_layer"] = m.exit_layer;
+      method["k"] = m.k;
+      break;
+    case Family::streaming:
+      method["k"] = m.k;
+      method["kv_budget"] = m.kv_budget;
+      break;
     case Family::retrieval:
-      method["k"] = m.k; method["source"] = m.source; method["draft_cpu_s"] = m.draft_cpu_s; break;
+      method["k"] = m.k;
+      method["source"] = m.source;
+      method["draft_cpu_s"] = m.draft_cpu_s;
+      break;
     case Family::pld:
-      method["k"] = m.k; method["ngram"] = m.ngram; method["draft_cpu_s"] = m.draft_cpu_s; break;
+      method["k"] = m.k;
+      method["ngram"] = m.ngram;
+      method["draft_cpu_s"] = m.draft_cpu_s;
+      break;
     case Family::lookahead:
-      method["window"] = m.window; method["ngram"] = m.ngram; method["guess"] = m.guess; break;
+      method["window"] = m.window;
+      method["ngram"] = m.ngram;
+      method["guess"] = m.guess;
+      break;
     case Family::medusa:
     case Family::hydra:
-      method["heads"] = m.heads; method["choices"] = choices_json(m);
-      method["typical_acceptance"] = m.typical_acceptance; break;
-    case Family::eagle1: method["choices"] = choices_json(m); break;
+      method["heads"] = m.heads;
+      method["choices"] = choices_json(m);
+      method["typical_acceptance"] = m.typical_acceptance;
+      break;
+    case Family::eagle1:
+      method["choices"] = choices_json(m);
+      break;
     case Family::eagle2:
     case Family::eagle3:
-      method["total_token"] = m.total_token; method["depth"] = m.depth; method["top_k"] = m.top_k;
+      method["total_token"] = m.total_token;
+      method["depth"] = m.depth;
+      method["top_k"] = m.top_k;
       break;
   }
   if (family_has_draft_passes(m.family)) {

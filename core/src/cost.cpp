@@ -6,10 +6,14 @@ namespace speccalc {
 
 const char* kernel_name(Kernel k) {
   switch (k) {
-    case Kernel::gemm: return "gemm";
-    case Kernel::attention: return "attention";
-    case Kernel::lm_head: return "lm_head";
-    case Kernel::other: return "other";
+    case Kernel::gemm:
+      return "gemm";
+    case Kernel::attention:
+      return "attention";
+    case Kernel::lm_head:
+      return "lm_head";
+    case Kernel::other:
+      return "other";
   }
   return "other";
 }
@@ -52,10 +56,14 @@ double weight_bandwidth_factor(DType weights, const Gpu& gpu) {
   constexpr double kInt4 = 863.0 / 1397.0;
   switch (weights) {
     case DType::fp16:
-    case DType::bf16: return 1.0;
-    case DType::fp8: return gpu.fp8_tflops > 0 ? 1.0 : kInt8;
-    case DType::int8: return kInt8;
-    case DType::int4: return kInt4;
+    case DType::bf16:
+      return 1.0;
+    case DType::fp8:
+      return gpu.fp8_tflops > 0 ? 1.0 : kInt8;
+    case DType::int8:
+      return kInt8;
+    case DType::int4:
+      return kInt4;
   }
   return 1.0;
 }
@@ -64,7 +72,9 @@ double Machine::weight_bw_efficiency() const {
   return runtime.bw_efficiency * weight_bandwidth_factor(dtype.weights, gpu);
 }
 
-const char* KernelCost::bound() const { return compute_time_s > memory_time_s ? "compute" : "memory"; }
+const char* KernelCost::bound() const {
+  return compute_time_s > memory_time_s ? "compute" : "memory";
+}
 
 namespace {
 // x^n for integer n >= 0 by repeated squaring: only multiplications, so native and WASM
@@ -102,8 +112,9 @@ Work linear_work(double params, int64_t rows, const DTypes& dtype, Kernel k) {
   return w;
 }
 
-Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tokens, int64_t context,
-                  int64_t lm_head_rows, const DTypes& dtype, const Sharding& shard) {
+Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tokens,
+                  int64_t context, int64_t lm_head_rows, const DTypes& dtype,
+                  const Sharding& shard) {
   const ParamCounts p = count_params(m);
   const double tp = static_cast<double>(std::max<int64_t>(1, shard.tp));
   const double B = static_cast<double>(batch);
@@ -123,7 +134,8 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
 
   // Layers: the first `first_dense_layers` have a dense MLP of dense_intermediate; the rest
   // route each token to experts_per_token of `experts` (+ shared experts, always active).
-  const int64_t dense_layers = std::min<int64_t>(layers, m.experts > 1 ? m.first_dense_layers : layers);
+  const int64_t dense_layers =
+      std::min<int64_t>(layers, m.experts > 1 ? m.first_dense_layers : layers);
   const double n_dense = static_cast<double>(dense_layers);
   const double n_moe = static_cast<double>(layers - dense_layers);
   const double n_layers = static_cast<double>(layers);
@@ -132,7 +144,8 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   const double expert_mlp = static_cast<double>(p.mlp_per_expert);
   const double shared = static_cast<double>(m.shared_experts);
   const double experts_read =
-      m.experts > 1 ? expected_experts_touched(m.experts, m.experts_per_token, batch * tokens) : 0.0;
+      m.experts > 1 ? expected_experts_touched(m.experts, m.experts_per_token, batch * tokens)
+                    : 0.0;
   const double active_experts = static_cast<double>(m.experts_per_token);
 
   // Attention projections per GPU: MLA's are counted from the exact parameter count and split
@@ -151,7 +164,8 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   KernelWork& gemm = w[Kernel::gemm];
   // Weights read once per pass: attention projections, the MLP (the experts some token
   // touches), the router.
-  const double mlp_read_g = (n_dense * dense_mlp + n_moe * (experts_read + shared) * expert_mlp) / tp;
+  const double mlp_read_g =
+      (n_dense * dense_mlp + n_moe * (experts_read + shared) * expert_mlp) / tp;
   gemm.weights_bytes = (n_layers * (attn_params_g + router) + mlp_read_g) * wb;
   // FLOPs: every new token goes through the projections, the router and its active experts.
   const double mlp_flops_params_g =
@@ -171,9 +185,12 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   // Other: norms (weights), activations written by one kernel and read by the next.
   KernelWork& other = w[Kernel::other];
   other.weights_bytes = n_layers * static_cast<double>(p.norms_per_layer) * wb;
-  const double inter_g = (m.experts > 1 ? static_cast<double>(m.intermediate) * (active_experts + shared)
-                                        : static_cast<double>(m.intermediate)) / tp;
-  const double act_elems_per_token_layer = 5.0 * h + (2.0 * heads_g + 2.0 * kv_heads_g) * hd + 3.0 * inter_g;
+  const double inter_g =
+      (m.experts > 1 ? static_cast<double>(m.intermediate) * (active_experts + shared)
+                     : static_cast<double>(m.intermediate)) /
+      tp;
+  const double act_elems_per_token_layer =
+      5.0 * h + (2.0 * heads_g + 2.0 * kv_heads_g) * hd + 3.0 * inter_g;
   other.activations_bytes = 2.0 * kActBytes * T * n_layers * act_elems_per_token_layer;
 
   if (tp > 1) {
@@ -196,7 +213,8 @@ PassTime time_pass(const Work& w, const Machine& m) {
   PassTime t;
   const double bw = m.bandwidth_bytes_s();
   // Offloaded weights arrive over the host link at its peak, once per pass, whatever the tokens.
-  const double weights_bw = m.weights_link_gbps > 0 ? m.weights_link_gbps * 1e9 : bw * m.weight_bw_efficiency();
+  const double weights_bw =
+      m.weights_link_gbps > 0 ? m.weights_link_gbps * 1e9 : bw * m.weight_bw_efficiency();
   const double kv_bw = bw * m.runtime.kv_bw_efficiency;
   const double act_bw = bw * m.runtime.bw_efficiency;
   const double flops_s = m.peak_flops() * m.runtime.flops_efficiency;
@@ -206,7 +224,8 @@ PassTime time_pass(const Work& w, const Machine& m) {
     c.kind = static_cast<Kernel>(i);
     c.flops = k.flops;
     c.bytes = k.bytes();
-    c.memory_time_s = k.weights_bytes / weights_bw + k.kv_cache_bytes / kv_bw + k.activations_bytes / act_bw;
+    c.memory_time_s =
+        k.weights_bytes / weights_bw + k.kv_cache_bytes / kv_bw + k.activations_bytes / act_bw;
     c.compute_time_s = k.flops / flops_s;
     c.time_s = kernel_time_s(c.memory_time_s, c.compute_time_s, m.runtime.overlap);
     t.device_s += c.time_s;

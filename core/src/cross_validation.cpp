@@ -38,7 +38,8 @@ RuntimeParams start_for(const FitSpec& spec, const Catalog& catalog) {
   for (const char* const* n = runtime_param_names(); *n; ++n) {
     const std::string name = *n;
     const bool own = std::find(spec.params.begin(), spec.params.end(), name) != spec.params.end() ||
-                     std::any_of(spec.tied.begin(), spec.tied.end(), [&](const auto& t) { return t.first == name; });
+                     std::any_of(spec.tied.begin(), spec.tied.end(),
+                                 [&](const auto& t) { return t.first == name; });
     if (!own && profile) *runtime_param(start, name) = runtime_param_value(profile->params, name);
   }
   return start;
@@ -87,8 +88,10 @@ Expected<json> cross_validation_json(const Catalog& catalog, std::string_view pu
   json out = overall.to_json();
   out["method"] = "leave-one-source-out";
   out["definition"] =
-      "for each profile and each source of its speedup rows: refit the profile's shared parameters from the neutral "
-      "start without that source (every observation of it left out), predict the source's rows, pool the errors";
+      "for each profile and each source of its speedup rows: refit the profile's shared parameters "
+      "from the neutral "
+      "start without that source (every observation of it left out), predict the source's rows, "
+      "pool the errors";
   out["by_profile"] = profiles;
   out["by_family"] = families;
   out["by_source"] = sources;

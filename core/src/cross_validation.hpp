@@ -15,7 +15,8 @@ namespace speccalc {
 // For every profile with speedup rows and every source S among them: refit the profile's
 // shared parameters from the neutral start without S (fit_specs(): same procedure as the
 // in-sample fit), predict S's speedup rows, and pool the errors.
-Expected<nlohmann::json> cross_validation_json(const Catalog& catalog, std::string_view published_json);
+Expected<nlohmann::json> cross_validation_json(const Catalog& catalog,
+                                               std::string_view published_json);
 
 // Engine speedup rows with the stored profile parameters (in-sample where the profile was
 // fitted on them; the vLLM profile is fitted on step times only).

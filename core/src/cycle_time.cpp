@@ -2,7 +2,8 @@
 
 namespace speccalc {
 
-CycleTime time_cycle(const CycleWork& w, const Machine& target, const Machine& draft, int64_t batch) {
+CycleTime time_cycle(const CycleWork& w, const Machine& target, const Machine& draft,
+                     int64_t batch) {
   CycleTime t;
   t.baseline.add(time_pass(w.baseline.work, target), w.baseline.work);
   t.baseline.tokens_per_pass = 1;

@@ -43,18 +43,23 @@ double decode_step_s(const Config& config, int64_t batch, const RuntimeParams& p
   c.batch = batch;
   const Machine m = machine_for(c, params);
   const Placement place = placement_for(c, m.tensor_parallel);
-  const Work w = decoder_work(c.target, c.target.num_layers, batch, 1, c.context, 1, c.dtype, place.target);
-  return time_pass(w, m).time_s + params.step_overhead_s + static_cast<double>(batch) * params.seq_overhead_s;
+  const Work w =
+      decoder_work(c.target, c.target.num_layers, batch, 1, c.context, 1, c.dtype, place.target);
+  return time_pass(w, m).time_s + params.step_overhead_s +
+         static_cast<double>(batch) * params.seq_overhead_s;
 }
 
 // Testbed calibration: scale the profile's host overheads so the modeled decode step at the
 // measured batch equals the measured one; when the measurement is faster than the profile's
 // device time, drop the overheads and fit the bandwidth efficiency instead. The result holds
 // at every batch of sweeps and sizing.
-Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params, std::vector<std::string>* notes) {
+Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params,
+                                  std::vector<std::string>* notes) {
   const double measured = config.runtime.measured_decode_step_s;
   if (measured <= 0) return params;
-  const int64_t batch = config.runtime.measured_decode_batch > 0 ? config.runtime.measured_decode_batch : config.batch;
+  const int64_t batch = config.runtime.measured_decode_batch > 0
+                            ? config.runtime.measured_decode_batch
+                            : config.batch;
   const std::string field = "runtime.measured_decode_step_s";
   auto scaled = [&](double s) {
     RuntimeParams p = params;
@@ -67,8 +72,8 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params, st
     return p;
   };
   const double device_only = decode_step_s(config, batch, scaled(0));
-  const bool has_host = params.pass_overhead_s > 0 || params.layer_overhead_s > 0 || params.step_overhead_s > 0 ||
-                        params.seq_overhead_s > 0;
+  const bool has_host = params.pass_overhead_s > 0 || params.layer_overhead_s > 0 ||
+                        params.step_overhead_s > 0 || params.seq_overhead_s > 0;
   if (measured >= device_only && has_host) {
     // The step grows monotonically with the common scale s of the host overheads (launches
     // overlap device time, so not linearly): bisection.
@@ -79,8 +84,9 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params, st
       (decode_step_s(config, batch, scaled(mid)) < measured ? lo : hi) = mid;
     }
     const double scale = 0.5 * (lo + hi);
-    notes->push_back("testbed calibration: host overheads scaled by " + fields::format_number(scale) +
-                     " so the decode step at batch " + std::to_string(batch) + " equals the measured " +
+    notes->push_back("testbed calibration: host overheads scaled by " +
+                     fields::format_number(scale) + " so the decode step at batch " +
+                     std::to_string(batch) + " equals the measured " +
                      fields::format_number(measured) + " s; used at every batch");
     return scaled(scale);
   }
@@ -94,9 +100,10 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params, st
     return decode_step_s(config, batch, q);
   };
   if (step_at(1.0) > measured) {
-    return make_error(field, "is faster than this GPU's memory bandwidth allows for this model at batch " +
-                                 std::to_string(batch) + " (" + fields::format_number(step_at(1.0)) +
-                                 " s at 100% of peak bandwidth)");
+    return make_error(field,
+                      "is faster than this GPU's memory bandwidth allows for this model at batch " +
+                          std::to_string(batch) + " (" + fields::format_number(step_at(1.0)) +
+                          " s at 100% of peak bandwidth)");
   }
   double lo = 0.001, hi = 1.0;
   for (int i = 0; i < 200 && hi - lo > 1e-12; ++i) {
@@ -105,9 +112,10 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params, st
   }
   p.bw_efficiency = 0.5 * (lo + hi);
   p.kv_bw_efficiency = p.bw_efficiency;
-  notes->push_back("testbed calibration: host overheads set to 0 and bandwidth efficiency fitted to " +
-                   fields::format_number(p.bw_efficiency) + " to match the measured " +
-                   fields::format_number(measured) + " s decode step at batch " + std::to_string(batch));
+  notes->push_back(
+      "testbed calibration: host overheads set to 0 and bandwidth efficiency fitted to " +
+      fields::format_number(p.bw_efficiency) + " to match the measured " +
+      fields::format_number(measured) + " s decode step at batch " + std::to_string(batch));
   return p;
 }
 
@@ -115,7 +123,8 @@ std::string limited_by(const PassCost& p) {
   if (p.passes_per_cycle == 0 && p.overhead_s == 0) return "none";
   const double device = p.memory_time_s + p.compute_time_s;
   // Launch-bound passes wait on the host even when their exposed overhead is small.
-  if (p.launch_bound || (p.overhead_s >= device && p.overhead_s >= p.comm_time_s)) return "overhead";
+  if (p.launch_bound || (p.overhead_s >= device && p.overhead_s >= p.comm_time_s))
+    return "overhead";
   if (p.comm_time_s > device) return "communication";
   return p.compute_time_s > p.memory_time_s ? "compute" : "memory";
 }
@@ -161,15 +170,18 @@ json pass_json(const PassCost& p) {
               {"kernels", kernels_json(p)}};
 }
 
-void add_setup_assumptions(const Config& config, const Evaluation& e, std::vector<std::string>* out) {
+void add_setup_assumptions(const Config& config, const Evaluation& e,
+                           std::vector<std::string>* out) {
   const RuntimeParams& r = e.runtime;
   out->push_back(
-      "engine '" + config.engine.id + "' (" + config.engine.name + "): each kernel class (GEMMs, attention, LM head, "
-      "other) costs bytes / (peak bandwidth x efficiency: weights " + fields::format_number(r.bw_efficiency) +
-      ", KV " + fields::format_number(r.kv_bw_efficiency) + ") + FLOPs / (peak x " +
-      fields::format_number(r.flops_efficiency) + "); a pass adds " + fields::format_number(r.pass_overhead_s) +
-      " s, an engine step " + fields::format_number(r.step_overhead_s) + " s + " +
-      fields::format_number(r.seq_overhead_s) + " s per sequence" +
+      "engine '" + config.engine.id + "' (" + config.engine.name +
+      "): each kernel class (GEMMs, attention, LM head, "
+      "other) costs bytes / (peak bandwidth x efficiency: weights " +
+      fields::format_number(r.bw_efficiency) + ", KV " + fields::format_number(r.kv_bw_efficiency) +
+      ") + FLOPs / (peak x " + fields::format_number(r.flops_efficiency) + "); a pass adds " +
+      fields::format_number(r.pass_overhead_s) + " s, an engine step " +
+      fields::format_number(r.step_overhead_s) + " s + " + fields::format_number(r.seq_overhead_s) +
+      " s per sequence" +
       (r.layer_overhead_s > 0 ? "; kernel launches " + fields::format_number(r.layer_overhead_s) +
                                     " s per layer overlap the GPU's work"
                               : ""));
@@ -177,38 +189,51 @@ void add_setup_assumptions(const Config& config, const Evaluation& e, std::vecto
     out->push_back("no published speculative measurement validates the '" + config.engine.id +
                    "' profile: " + config.engine.validated_by);
   if (config.method.family != Family::ar)
-    out->push_back("each cycle adds " + fields::format_number(e.cycle_overhead_s) +
-                   " s of speculative bookkeeping (proposer, rejection sampling, acceptance, cache update" +
-                   std::string(config.method.family == Family::eagle2 || config.method.family == Family::eagle3 ||
-                                       family_uses_tree(config.method.family)
-                                   ? ", tree build and mask)"
-                                   : ")"));
+    out->push_back(
+        "each cycle adds " + fields::format_number(e.cycle_overhead_s) +
+        " s of speculative bookkeeping (proposer, rejection sampling, acceptance, cache update" +
+        std::string(config.method.family == Family::eagle2 ||
+                            config.method.family == Family::eagle3 ||
+                            family_uses_tree(config.method.family)
+                        ? ", tree build and mask)"
+                        : ")"));
   if (family_has_draft_passes(config.method.family))
     out->push_back("draft passes run under '" + config.method.draft_profile.id + "' on " +
-                   std::to_string(config.engine.tensor_parallel ? config.method.draft_tensor_parallel_size : 1) +
+                   std::to_string(config.engine.tensor_parallel
+                                      ? config.method.draft_tensor_parallel_size
+                                      : 1) +
                    " GPU(s)");
   if (config.gpus > 1)
     out->push_back(config.engine.tensor_parallel
                        ? "tensor parallel over " + std::to_string(config.gpus) +
-                             " GPUs: heads, MLP and vocabulary split evenly (KV heads replicated when fewer than "
+                             " GPUs: heads, MLP and vocabulary split evenly (KV heads replicated "
+                             "when fewer than "
                              "GPUs); 2 ring all-reduces per layer; bytes and FLOPs are per GPU"
                        : "layers split over " + std::to_string(config.gpus) +
-                             " GPUs and run one GPU after another (HF device_map), as eager research code does");
+                             " GPUs and run one GPU after another (HF device_map), as eager "
+                             "research code does");
   if (config.offload_target)
     out->push_back("target weights in host memory, streamed over the host link at " +
-                   fields::format_number(config.host_link_gbps) + " GB/s (its peak) once per pass; the draft and the KV "
+                   fields::format_number(config.host_link_gbps) +
+                   " GB/s (its peak) once per pass; the draft and the KV "
                    "cache stay on the GPU");
   if (config.target.experts > 1)
-    out->push_back("MoE: a pass reads the experts its tokens touch, E(1 - (1 - k/E)^tokens) per layer, assuming "
-                   "uniform routing (real routers are skewed and touch fewer)");
+    out->push_back(
+        "MoE: a pass reads the experts its tokens touch, E(1 - (1 - k/E)^tokens) per layer, "
+        "assuming "
+        "uniform routing (real routers are skewed and touch fewer)");
   if (config.batch > 1)
-    out->push_back("every sequence in the batch has the same expected acceptance; the cycle waits for the whole batch");
+    out->push_back(
+        "every sequence in the batch has the same expected acceptance; the cycle waits for the "
+        "whole batch");
   if (config.dtype.weights == DType::fp8 && config.hardware.fp8_tflops <= 0)
-    out->push_back("fp8 weights on a GPU without fp8 tensor cores: dequantized to fp16 (weight-only, like int8): "
-                   "fp16 peak FLOPs, int8 bandwidth factor");
+    out->push_back(
+        "fp8 weights on a GPU without fp8 tensor cores: dequantized to fp16 (weight-only, like "
+        "int8): "
+        "fp16 peak FLOPs, int8 bandwidth factor");
   if (config.hardware.vendor != "NVIDIA")
-    out->push_back("the runtime efficiencies were fitted on NVIDIA GPUs; on " + config.hardware.vendor +
-                   " hardware they are an assumption, not a measurement");
+    out->push_back("the runtime efficiencies were fitted on NVIDIA GPUs; on " +
+                   config.hardware.vendor + " hardware they are an assumption, not a measurement");
   out->push_back("target: " + config.target.name +
                  (config.target.citation.empty() ? "" : " (" + config.target.citation + ")"));
   out->push_back("hardware: " + config.hardware.name +
@@ -226,12 +251,14 @@ void set_verdict(const Config& config, Evaluation* e) {
     e->verdict_reason = "Plain decoding: the baseline every speculative method is compared with.";
   } else if (e->speedup > 1.0) {
     e->verdict = "pays";
-    e->verdict_reason = "Speculation pays off: " + fields::format_number(std::round(e->speedup * 100) / 100) +
-                        "x the plain decoding speed on this setup.";
+    e->verdict_reason =
+        "Speculation pays off: " + fields::format_number(std::round(e->speedup * 100) / 100) +
+        "x the plain decoding speed on this setup.";
   } else {
     e->verdict = "loses";
-    e->verdict_reason = "Speculation loses: " + fields::format_number(std::round(e->speedup * 100) / 100) +
-                        "x, slower than plain decoding on this setup.";
+    e->verdict_reason =
+        "Speculation loses: " + fields::format_number(std::round(e->speedup * 100) / 100) +
+        "x, slower than plain decoding on this setup.";
   }
 }
 
@@ -242,8 +269,11 @@ Expected<Evaluation> evaluate(const Config& config, TauMemo* memo) {
   auto params = calibrate(config, config.runtime.resolved, &e.assumptions);
   if (!params.ok()) return params.error();
   e.runtime = params.value();
-  e.draft_runtime = family_has_draft_passes(config.method.family) ? config.method.draft_profile.params : e.runtime;
-  if (config.method.draft_runtime.empty() && config.method.draft_profile.id == config.runtime.profile)
+  e.draft_runtime = family_has_draft_passes(config.method.family)
+                        ? config.method.draft_profile.params
+                        : e.runtime;
+  if (config.method.draft_runtime.empty() &&
+      config.method.draft_profile.id == config.runtime.profile)
     e.draft_runtime = e.runtime;  // calibration carries to drafts on the same stack
   const Machine target = machine_for(config, e.runtime);
   const Machine draft = draft_machine_for(config, e.draft_runtime);
@@ -294,14 +324,16 @@ Expected<Evaluation> evaluate(const Config& config, TauMemo* memo) {
     e.speedup_p95 = e.tau_p95 * e.baseline_step_s / e.cycle_time_s;
   }
   const MemoryReport m = memory_report(config, work.memory);
-  e.memory = MemorySummary{m.capacity_gb, m.usable_gb,        m.utilization, m.weights_gb,
-                           m.draft_weights_gb, m.kv_cache_gb, m.activations_gb, m.total_gb,
-                           m.fits,       m.max_batch,         m.max_context, m.suggestions};
+  e.memory = MemorySummary{m.capacity_gb,    m.usable_gb,        m.utilization,
+                           m.weights_gb,     m.draft_weights_gb, m.kv_cache_gb,
+                           m.activations_gb, m.total_gb,         m.fits,
+                           m.max_batch,      m.max_context,      m.suggestions};
   e.fits_in_memory = m.fits;
   set_verdict(config, &e);
 
-  e.assumptions.push_back("tau counts the bonus token: tokens per cycle per sequence = accepted drafts + 1; " +
-                          e.tau_source);
+  e.assumptions.push_back(
+      "tau counts the bonus token: tokens per cycle per sequence = accepted drafts + 1; " +
+      e.tau_source);
   add_setup_assumptions(config, e, &e.assumptions);
   return e;
 }
@@ -312,11 +344,12 @@ json roofline_json(const Config& config, const RuntimeParams& p) {
   const Machine m = machine_for(config, p);
   const double peak = m.peak_flops();
   const double bw = m.bandwidth_bytes_s();
-  return json{{"peak_flops_per_s", peak},
-              {"bandwidth_bytes_per_s", bw},
-              {"effective_flops_per_s", peak * p.flops_efficiency},
-              {"effective_bandwidth_bytes_per_s", bw * m.weight_bw_efficiency()},
-              {"ridge_point_flops_per_byte", peak * p.flops_efficiency / (bw * m.weight_bw_efficiency())}};
+  return json{
+      {"peak_flops_per_s", peak},
+      {"bandwidth_bytes_per_s", bw},
+      {"effective_flops_per_s", peak * p.flops_efficiency},
+      {"effective_bandwidth_bytes_per_s", bw * m.weight_bw_efficiency()},
+      {"ridge_point_flops_per_byte", peak * p.flops_efficiency / (bw * m.weight_bw_efficiency())}};
 }
 
 json runtime_json(const std::string& profile, const RuntimeParams& p) {
@@ -327,12 +360,14 @@ json runtime_json(const std::string& profile, const RuntimeParams& p) {
 }
 
 json engine_json(const RuntimeProfile& e) {
-  return json{{"id", e.id},
-              {"name", e.name},
-              {"summary", e.description},
-              {"validated", e.validated},
-              {"validated_by", e.validated_by},
-              {"supports", json{{"families", e.families}, {"trees", e.trees}, {"tensor_parallel", e.tensor_parallel}}}};
+  return json{
+      {"id", e.id},
+      {"name", e.name},
+      {"summary", e.description},
+      {"validated", e.validated},
+      {"validated_by", e.validated_by},
+      {"supports",
+       json{{"families", e.families}, {"trees", e.trees}, {"tensor_parallel", e.tensor_parallel}}}};
 }
 
 json memory_json(const MemorySummary& m) {
@@ -361,31 +396,32 @@ json evaluation_to_json(const Evaluation& e, const Config& config) {
                     {"comm_s", comm},
                     {"total_s", e.cycle_time_s}};
   json out = json{{"tau", e.tau},
-              {"tau_definition", "expected tokens per draft-verify cycle per sequence, bonus token included"},
-              {"max_tokens_per_cycle", e.max_tokens_per_cycle},
-              {"speedup", e.speedup},
-              {"verdict", e.verdict},
-              {"verdict_reason", e.verdict_reason},
-              {"tokens_per_s", e.tokens_per_s},
-              {"baseline_tokens_per_s", e.baseline_tokens_per_s},
-              {"cycle_time_s", e.cycle_time_s},
-              {"baseline_step_s", e.baseline_step_s},
-              {"step_overhead_s", e.step_overhead_s},
-              {"cycle_overhead_s", e.cycle_overhead_s},
-              {"cycle", cycle},
-              {"baseline", pass_json(e.baseline)},
-              {"draft", pass_json(e.draft)},
-              {"verify", pass_json(e.verify)},
-              {"memory", memory_json(e.memory)},
-              {"engine", engine_json(config.engine)},
-              {"runtime", runtime_json(config.runtime.profile, e.runtime)},
-              {"draft_runtime", runtime_json(family_has_draft_passes(config.method.family)
-                                                 ? config.method.draft_profile.id
-                                                 : config.runtime.profile,
-                                             e.draft_runtime)},
-              {"roofline", roofline_json(config, e.runtime)},
-              {"assumptions", e.assumptions},
-              {"config", config_to_json(config)}};
+                  {"tau_definition",
+                   "expected tokens per draft-verify cycle per sequence, bonus token included"},
+                  {"max_tokens_per_cycle", e.max_tokens_per_cycle},
+                  {"speedup", e.speedup},
+                  {"verdict", e.verdict},
+                  {"verdict_reason", e.verdict_reason},
+                  {"tokens_per_s", e.tokens_per_s},
+                  {"baseline_tokens_per_s", e.baseline_tokens_per_s},
+                  {"cycle_time_s", e.cycle_time_s},
+                  {"baseline_step_s", e.baseline_step_s},
+                  {"step_overhead_s", e.step_overhead_s},
+                  {"cycle_overhead_s", e.cycle_overhead_s},
+                  {"cycle", cycle},
+                  {"baseline", pass_json(e.baseline)},
+                  {"draft", pass_json(e.draft)},
+                  {"verify", pass_json(e.verify)},
+                  {"memory", memory_json(e.memory)},
+                  {"engine", engine_json(config.engine)},
+                  {"runtime", runtime_json(config.runtime.profile, e.runtime)},
+                  {"draft_runtime", runtime_json(family_has_draft_passes(config.method.family)
+                                                     ? config.method.draft_profile.id
+                                                     : config.runtime.profile,
+                                                 e.draft_runtime)},
+                  {"roofline", roofline_json(config, e.runtime)},
+                  {"assumptions", e.assumptions},
+                  {"config", config_to_json(config)}};
   if (e.has_band)
     out["band"] = json{{"what", "per-request spread of tau (p5..p95) and the speedup at each end"},
                        {"tau_p5", e.tau_p5},

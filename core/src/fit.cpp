@@ -20,7 +20,7 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
   FastPass f;
   const double bw = m.bandwidth_bytes_s();
   const double wbw = m.weights_link_gbps > 0 ? m.weights_link_gbps * 1e9 * m.runtime.bw_efficiency
-                                            : bw * weight_bandwidth_factor(m.dtype.weights, m.gpu);
+                                             : bw * weight_bandwidth_factor(m.dtype.weights, m.gpu);
   const double peak = m.peak_flops();
   for (int i = 0; i < kKernelKinds; ++i) {
     const KernelWork& k = w.kernels[i];
@@ -32,7 +32,8 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
   if (m.tensor_parallel && m.gpus > 1 && w.allreduces > 0) {
     const double g = static_cast<double>(m.gpus);
     f.allreduces = static_cast<double>(w.allreduces);
-    f.comm_bytes_s = f.allreduces * 2.0 * (g - 1.0) / g * w.allreduce_bytes / (m.gpu.interconnect_gbps * 1e9);
+    f.comm_bytes_s =
+        f.allreduces * 2.0 * (g - 1.0) / g * w.allreduce_bytes / (m.gpu.interconnect_gbps * 1e9);
   }
   f.layers = static_cast<double>(w.layers);
   f.passes = static_cast<double>(passes);
@@ -43,7 +44,8 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
 double fast_time(const FastPass& f, const RuntimeParams& p) {
   double device = f.allreduces * p.allreduce_latency_s + f.comm_bytes_s;
   for (int i = 0; i < kKernelKinds; ++i) {
-    const double mem = f.weights_s[i] / p.bw_efficiency + f.kv_s[i] / p.kv_bw_efficiency + f.act_s[i] / p.bw_efficiency;
+    const double mem = f.weights_s[i] / p.bw_efficiency + f.kv_s[i] / p.kv_bw_efficiency +
+                       f.act_s[i] / p.bw_efficiency;
     device += kernel_time_s(mem, f.flops_s[i] / p.flops_efficiency, p.overlap);
   }
   const double launch = f.layers * p.layer_overhead_s;
@@ -52,7 +54,8 @@ double fast_time(const FastPass& f, const RuntimeParams& p) {
 
 }  // namespace
 
-Expected<Observation> make_observation(const json& doc, const Catalog& catalog, Observation o, int64_t tokens) {
+Expected<Observation> make_observation(const json& doc, const Catalog& catalog, Observation o,
+                                       int64_t tokens) {
   auto config = parse_config(doc, catalog);
   if (!config.ok()) return config.error();
   o.config = config.value();
@@ -66,7 +69,8 @@ Expected<Observation> make_observation(const json& doc, const Catalog& catalog, 
   const CycleWork w = cycle_work(c, place, o.tau);
   if (o.kind == "forward") {
     o.forward_tokens = tokens;
-    const Work fw = decoder_work(c.target, c.target.num_layers, 1, tokens, 0, 1, c.dtype, place.target);
+    const Work fw =
+        decoder_work(c.target, c.target.num_layers, 1, tokens, 0, 1, c.dtype, place.target);
     o.baseline = fast_pass(fw, target, 1);
   } else {
     o.baseline = fast_pass(w.baseline.work, target, 1);
@@ -76,7 +80,8 @@ Expected<Observation> make_observation(const json& doc, const Catalog& catalog, 
   if (w.has_verify) o.verify = fast_pass(w.verify.work, target, 1);
   o.tree = w.tree;
   o.host_s = w.draft_host_s;
-  o.draft_fitted = family_has_draft_passes(c.method.family) && c.method.draft_profile.id == c.runtime.profile;
+  o.draft_fitted =
+      family_has_draft_passes(c.method.family) && c.method.draft_profile.id == c.runtime.profile;
   return o;
 }
 
@@ -102,7 +107,8 @@ bool in_range(const std::string& name, double v) {
 RuntimeParams params_at(const FitContext& ctx, const std::vector<double>& x) {
   RuntimeParams p = ctx.base;
   for (std::size_t i = 0; i < x.size(); ++i) *runtime_param(p, ctx.spec->params[i]) = x[i];
-  for (const auto& [param, equals] : ctx.spec->tied) *runtime_param(p, param) = runtime_param_value(p, equals);
+  for (const auto& [param, equals] : ctx.spec->tied)
+    *runtime_param(p, param) = runtime_param_value(p, equals);
   return p;
 }
 
@@ -154,7 +160,8 @@ Expected<double> predict_full(const Observation& o, const RuntimeParams& p) {
     // First-token latency: one forward over the prompt (its own tokens as context) + a step.
     const Machine m = machine_for(c, p);
     const Placement place = placement_for(c, m.tensor_parallel);
-    const Work w = decoder_work(c.target, c.target.num_layers, 1, o.forward_tokens, 0, 1, c.dtype, place.target);
+    const Work w = decoder_work(c.target, c.target.num_layers, 1, o.forward_tokens, 0, 1, c.dtype,
+                                place.target);
     return time_pass(w, m).time_s + p.step_overhead_s + p.seq_overhead_s;
   }
   auto e = evaluate(c);
@@ -164,7 +171,8 @@ Expected<double> predict_full(const Observation& o, const RuntimeParams& p) {
   return e.value().speedup;
 }
 
-Expected<std::vector<Observation>> load_observations(const Catalog& catalog, std::string_view published_json) {
+Expected<std::vector<Observation>> load_observations(const Catalog& catalog,
+                                                     std::string_view published_json) {
   std::vector<Observation> out;
   auto rows = load_published(published_json);
   if (!rows.ok()) return rows.error();
@@ -180,7 +188,8 @@ Expected<std::vector<Observation>> load_observations(const Catalog& catalog, std
     o.measured = *r.speedup;
     o.cite = r.source;
     auto made = make_observation(doc, catalog, o, 0);
-    if (made.ok()) out.push_back(std::move(made.value()));  // rows a config rejects: validate lists them
+    if (made.ok())
+      out.push_back(std::move(made.value()));  // rows a config rejects: validate lists them
   }
   const json doc = json::parse(data::engine_measurements(), nullptr, false);
   if (doc.is_discarded() || !doc.contains("observations"))
@@ -195,8 +204,8 @@ Expected<std::vector<Observation>> load_observations(const Catalog& catalog, std
     o.cite = e.value("cite", "");
     auto made = make_observation(e["config"], catalog, o, e.value("tokens", int64_t{0}));
     if (!made.ok())
-      return make_error("", "internal error: engine measurement " + o.id + ": " + made.error().field + ": " +
-                                made.error().message);
+      return make_error("", "internal error: engine measurement " + o.id + ": " +
+                                made.error().field + ": " + made.error().message);
     out.push_back(std::move(made.value()));
   }
   return out;
@@ -226,27 +235,31 @@ const std::vector<FitSpec>& fit_specs() {
   // data cannot separate them (said in runtimes.json's fitted_on).
   static const std::vector<FitSpec> specs = {
       {"vllm",
-       {"bw_efficiency", "kv_bw_efficiency", "flops_efficiency", "overlap", "pass_overhead_s", "step_overhead_s",
-        "cycle_overhead_s"},
+       {"bw_efficiency", "kv_bw_efficiency", "flops_efficiency", "overlap", "pass_overhead_s",
+        "step_overhead_s", "cycle_overhead_s"},
        {},
        "",
        true},
       {"hf-eager",
-       {"bw_efficiency", "flops_efficiency", "overlap", "pass_overhead_s", "layer_overhead_s", "cycle_overhead_s",
-        "tree_overhead_s"},
+       {"bw_efficiency", "flops_efficiency", "overlap", "pass_overhead_s", "layer_overhead_s",
+        "cycle_overhead_s", "tree_overhead_s"},
        {{"kv_bw_efficiency", "bw_efficiency"}},
        ""},
-      {"compiled", {"bw_efficiency", "flops_efficiency", "overlap", "step_overhead_s", "allreduce_latency_s"},
-       {{"kv_bw_efficiency", "bw_efficiency"}}, "vllm"},
-      {"tensorrt-llm", {"bw_efficiency", "flops_efficiency", "overlap", "step_overhead_s", "allreduce_latency_s"},
-       {{"kv_bw_efficiency", "bw_efficiency"}}, "vllm"},
+      {"compiled",
+       {"bw_efficiency", "flops_efficiency", "overlap", "step_overhead_s", "allreduce_latency_s"},
+       {{"kv_bw_efficiency", "bw_efficiency"}},
+       "vllm"},
+      {"tensorrt-llm",
+       {"bw_efficiency", "flops_efficiency", "overlap", "step_overhead_s", "allreduce_latency_s"},
+       {{"kv_bw_efficiency", "bw_efficiency"}},
+       "vllm"},
       {"sglang", {"step_overhead_s"}, {}, "vllm"},
   };
   return specs;
 }
 
-FitResult fit_profile(const FitSpec& spec, const std::vector<Observation>& obs, const RuntimeParams& start,
-                      const std::string& exclude_source) {
+FitResult fit_profile(const FitSpec& spec, const std::vector<Observation>& obs,
+                      const RuntimeParams& start, const std::string& exclude_source) {
   std::vector<const Observation*> mine;
   for (const auto& o : obs)
     if (o.profile == spec.profile && (exclude_source.empty() || o.source != exclude_source) &&
@@ -257,7 +270,9 @@ FitResult fit_profile(const FitSpec& spec, const std::vector<Observation>& obs, 
   for (const auto& name : spec.params) {
     const double v = runtime_param_value(start, name);
     x0.push_back(v);
-    step.push_back(v > 0 ? 0.2 * v : (name.find("efficiency") != std::string::npos || name == "overlap" ? 0.1 : 1e-4));
+    step.push_back(
+        v > 0 ? 0.2 * v
+              : (name.find("efficiency") != std::string::npos || name == "overlap" ? 0.1 : 1e-4));
   }
   FitResult r;
   int evals = 0;
@@ -266,8 +281,7 @@ FitResult fit_profile(const FitSpec& spec, const std::vector<Observation>& obs, 
   // Restarts from the optimum escape a collapsed simplex.
   for (int round = 0; round < 3; ++round) {
     std::vector<double> step2;
-    for (std::size_t i = 0; i < x.size(); ++i)
-      step2.push_back(x[i] > 0 ? 0.2 * x[i] : step[i]);
+    for (std::size_t i = 0; i < x.size(); ++i) step2.push_back(x[i] > 0 ? 0.2 * x[i] : step[i]);
     x = nelder_mead(x, step2, objective, &ctx, 2000, &evals);
     r.evaluations += evals;
   }
@@ -278,8 +292,8 @@ FitResult fit_profile(const FitSpec& spec, const std::vector<Observation>& obs, 
 }
 
 std::vector<double> nelder_mead(const std::vector<double>& x0, const std::vector<double>& step,
-                                double (*f)(const std::vector<double>&, const void*), const void* ctx,
-                                int max_evals, int* evals) {
+                                double (*f)(const std::vector<double>&, const void*),
+                                const void* ctx, int max_evals, int* evals) {
   const std::size_t n = x0.size();
   std::vector<std::vector<double>> pts(n + 1, x0);
   std::vector<double> val(n + 1);
@@ -289,7 +303,8 @@ std::vector<double> nelder_mead(const std::vector<double>& x0, const std::vector
   std::vector<std::size_t> order(n + 1);
   while (*evals < max_evals) {
     for (std::size_t i = 0; i <= n; ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return val[a] < val[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return val[a] < val[b]; });
     const std::size_t best = order[0], worst = order[n], second = order[n - 1];
     if (val[worst] - val[best] <= 1e-10 * (1.0 + val[best])) break;
     std::vector<double> centroid(n, 0.0);
@@ -308,8 +323,10 @@ std::vector<double> nelder_mead(const std::vector<double>& x0, const std::vector
       std::vector<double> xe = along(-2.0);
       const double fe = f(xe, ctx);
       ++*evals;
-      if (fe < fr) pts[worst] = xe, val[worst] = fe;
-      else pts[worst] = xr, val[worst] = fr;
+      if (fe < fr)
+        pts[worst] = xe, val[worst] = fe;
+      else
+        pts[worst] = xr, val[worst] = fr;
       continue;
     }
     if (fr < val[second]) {
@@ -325,7 +342,8 @@ std::vector<double> nelder_mead(const std::vector<double>& x0, const std::vector
     }
     for (std::size_t j = 0; j <= n; ++j) {
       if (j == best) continue;
-      for (std::size_t i = 0; i < n; ++i) pts[j][i] = pts[best][i] + 0.5 * (pts[j][i] - pts[best][i]);
+      for (std::size_t i = 0; i < n; ++i)
+        pts[j][i] = pts[best][i] + 0.5 * (pts[j][i] - pts[best][i]);
       val[j] = f(pts[j], ctx);
       ++*evals;
     }

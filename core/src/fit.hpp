@@ -33,7 +33,8 @@ struct FastPass {
 };
 
 struct Observation {
-  std::string id, source, profile, kind, cite;  // kind: speedup | decode_step | spec_cycle | forward
+  std::string id, source, profile, kind,
+      cite;  // kind: speedup | decode_step | spec_cycle | forward
   double measured = 0;
   double tau = 1;
   int64_t forward_tokens = 0;  // kind forward: prompt tokens
@@ -46,13 +47,14 @@ struct Observation {
 };
 
 // An observation of `seed.kind` for the config `doc` (precomputes its work).
-Expected<Observation> make_observation(const nlohmann::json& doc, const Catalog& catalog, Observation seed,
-                                       int64_t tokens);
+Expected<Observation> make_observation(const nlohmann::json& doc, const Catalog& catalog,
+                                       Observation seed, int64_t tokens);
 
 // The observations every profile is fitted on: published rows `validate` predicts (hf-eager)
 // and core/data/engine-measurements.json (engines).
 // `published_json`: the published table text (speccalc::Data::published).
-Expected<std::vector<Observation>> load_observations(const Catalog& catalog, std::string_view published_json);
+Expected<std::vector<Observation>> load_observations(const Catalog& catalog,
+                                                     std::string_view published_json);
 
 // Prediction of o with target params p (and p for drafts on the fitted stack).
 double predict_fast(const Observation& o, const RuntimeParams& p);
@@ -62,10 +64,10 @@ Expected<double> predict_full(const Observation& o, const RuntimeParams& p);
 // What each profile fits, what it ties, and whose values it starts from.
 struct FitSpec {
   std::string profile;
-  std::vector<std::string> params;       // fitted
+  std::vector<std::string> params;                        // fitted
   std::vector<std::pair<std::string, std::string>> tied;  // (param, equals param)
-  std::string priors_from;               // profile whose fitted values the rest copy ("" = own)
-  bool times_only = false;               // fit on step times only; speedup rows stay held out
+  std::string priors_from;  // profile whose fitted values the rest copy ("" = own)
+  bool times_only = false;  // fit on step times only; speedup rows stay held out
 };
 const std::vector<FitSpec>& fit_specs();
 RuntimeParams neutral_start();
@@ -79,12 +81,12 @@ struct FitResult {
 
 // Fits spec.profile on the observations of that profile, leaving out `exclude_source` (if
 // set), from `start`.
-FitResult fit_profile(const FitSpec& spec, const std::vector<Observation>& obs, const RuntimeParams& start,
-                      const std::string& exclude_source = "");
+FitResult fit_profile(const FitSpec& spec, const std::vector<Observation>& obs,
+                      const RuntimeParams& start, const std::string& exclude_source = "");
 
 // Nelder-Mead over x (deterministic; no libm): minimizes f, returns the best point.
 std::vector<double> nelder_mead(const std::vector<double>& x0, const std::vector<double>& step,
-                                double (*f)(const std::vector<double>&, const void*), const void* ctx,
-                                int max_evals, int* evals);
+                                double (*f)(const std::vector<double>&, const void*),
+                                const void* ctx, int max_evals, int* evals);
 
 }  // namespace speccalc

@@ -36,16 +36,20 @@ Expected<std::vector<std::pair<FitSpec, FitResult>>> fit_all(const Catalog& cata
     // Parameters a profile neither fits nor ties keep the values its table states.
     for (const char* const* n = runtime_param_names(); *n; ++n) {
       const std::string name = *n;
-      const bool own = std::find(spec.params.begin(), spec.params.end(), name) != spec.params.end() ||
-                       std::any_of(spec.tied.begin(), spec.tied.end(), [&](const auto& t) { return t.first == name; });
+      const bool own =
+          std::find(spec.params.begin(), spec.params.end(), name) != spec.params.end() ||
+          std::any_of(spec.tied.begin(), spec.tied.end(),
+                      [&](const auto& t) { return t.first == name; });
       if (!own) *runtime_param(start, name) = runtime_param_value(profile->params, name);
     }
     if (!spec.priors_from.empty()) {
       const RuntimeParams& prior = fitted.at(spec.priors_from);
       for (const char* const* n = runtime_param_names(); *n; ++n) {
         const std::string name = *n;
-        const bool own = std::find(spec.params.begin(), spec.params.end(), name) != spec.params.end() ||
-                         std::any_of(spec.tied.begin(), spec.tied.end(), [&](const auto& t) { return t.first == name; });
+        const bool own =
+            std::find(spec.params.begin(), spec.params.end(), name) != spec.params.end() ||
+            std::any_of(spec.tied.begin(), spec.tied.end(),
+                        [&](const auto& t) { return t.first == name; });
         if (!own) *runtime_param(start, name) = runtime_param_value(prior, name);
       }
     }
@@ -91,11 +95,13 @@ Response fit(const std::string&, std::string_view published_json) {
                             {"mean_relative_error_pct", 100.0 * r.objective},
                             {"evaluations", r.evaluations}});
   }
-  return ok_json(json{{"definition", "Nelder-Mead minimizing the mean over kinds (speedup rows; step times) of the "
-                                     "mean relative error; observations: published rows validate predicts (hf-eager) "
-                                     "and core/data/engine-measurements.json"},
-                      {"profiles", profiles}}
-                     .dump());
+  return ok_json(json{
+      {"definition",
+       "Nelder-Mead minimizing the mean over kinds (speedup rows; step times) of the "
+       "mean relative error; observations: published rows validate predicts (hf-eager) "
+       "and core/data/engine-measurements.json"},
+      {"profiles",
+       profiles}}.dump());
 }
 
 Response calibrate(const std::string& input) {
@@ -122,7 +128,8 @@ Response calibrate(const std::string& input) {
                            "remove it: calibrate fits the profile from decode_steps instead"));
 
   std::vector<Observation> obs;
-  auto add = [&](json doc, const std::string& kind, double measured, const std::string& id) -> bool {
+  auto add = [&](json doc, const std::string& kind, double measured,
+                 const std::string& id) -> bool {
     Observation seed;
     seed.id = id;
     seed.source = "user";
@@ -138,9 +145,10 @@ Response calibrate(const std::string& input) {
     obs.push_back(std::move(o.value()));
     return true;
   };
-  if (!req.contains("decode_steps") || !req["decode_steps"].is_array() || req["decode_steps"].empty() ||
-      req["decode_steps"].size() > 16)
-    return fail(make_error("decode_steps", "must be a list of 1 to 16 measurements {batch, step_s}"));
+  if (!req.contains("decode_steps") || !req["decode_steps"].is_array() ||
+      req["decode_steps"].empty() || req["decode_steps"].size() > 16)
+    return fail(
+        make_error("decode_steps", "must be a list of 1 to 16 measurements {batch, step_s}"));
   const json& steps = req["decode_steps"];
   std::map<int64_t, bool> batches;
   for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -149,8 +157,10 @@ Response calibrate(const std::string& input) {
       return fail(err.message.empty() ? make_error(p, "must be {batch, step_s}") : err);
     int64_t batch = 1;
     double step_s = 0;
-    if (!fields::read_int(steps[i], "batch", p, 1, ConfigLimits::kMaxBatch, &batch, &err)) return fail(err);
-    if (!steps[i].contains("step_s")) return fail(make_error(p + ".step_s", "is required (seconds per decode step)"));
+    if (!fields::read_int(steps[i], "batch", p, 1, ConfigLimits::kMaxBatch, &batch, &err))
+      return fail(err);
+    if (!steps[i].contains("step_s"))
+      return fail(make_error(p + ".step_s", "is required (seconds per decode step)"));
     if (!fields::read_number(steps[i], "step_s", p, 1e-6, 100, &step_s, &err)) return fail(err);
     batches[batch] = true;
     json doc = base;
@@ -169,7 +179,8 @@ Response calibrate(const std::string& input) {
       return fail(make_error("spec_step", "needs a speculative method in config.method"));
     double tpot = 0, tau = 0;
     if (!s.contains("tpot_s") || !s.contains("tau"))
-      return fail(make_error(p, "needs tpot_s (seconds per output token) and tau (tokens per cycle)"));
+      return fail(
+          make_error(p, "needs tpot_s (seconds per output token) and tau (tokens per cycle)"));
     if (!fields::read_number(s, "tpot_s", p, 1e-6, 100, &tpot, &err) ||
         !fields::read_number(s, "tau", p, 1, 1025, &tau, &err))
       return fail(err);
@@ -196,7 +207,8 @@ Response calibrate(const std::string& input) {
   if (start.step_overhead_s <= 0) start.step_overhead_s = 1e-4;
   const FitResult r = fit_profile(spec_fit, obs, start);
 
-  json runtime = base.contains("runtime") && base["runtime"].is_object() ? base["runtime"] : json::object();
+  json runtime =
+      base.contains("runtime") && base["runtime"].is_object() ? base["runtime"] : json::object();
   runtime["profile"] = c.runtime.profile;
   json changes = json::array();
   for (const char* const* n = runtime_param_names(); *n; ++n) {
@@ -219,15 +231,18 @@ Response calibrate(const std::string& input) {
   new_config["runtime"] = runtime;
   auto check = parse_config(new_config, catalog.value());
   if (!check.ok())
-    return fail(make_error(check.error().field, "calibrated value out of range: " + check.error().message));
-  return ok_json(json{{"runtime", runtime},
-                      {"changes", changes},
-                      {"fit", fit_rows},
-                      {"mean_relative_error_pct", 100.0 * r.objective},
-                      {"config", config_to_json(check.value())},
-                      {"note", "paste `runtime` into the config (or open the config's link): every batch of sweeps "
-                               "and sizing uses it"}}
-                     .dump());
+    return fail(
+        make_error(check.error().field, "calibrated value out of range: " + check.error().message));
+  return ok_json(
+      json{{"runtime", runtime},
+           {"changes", changes},
+           {"fit", fit_rows},
+           {"mean_relative_error_pct", 100.0 * r.objective},
+           {"config", config_to_json(check.value())},
+           {"note",
+            "paste `runtime` into the config (or open the config's link): every batch of sweeps "
+            "and sizing uses it"}}
+          .dump());
 }
 
 }  // namespace commands

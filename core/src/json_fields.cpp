@@ -12,15 +12,23 @@ std::string join(const std::string& path, const std::string& key) {
 
 std::string describe_type(const json& v) {
   switch (v.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "a boolean";
-    case json::value_t::string: return "a string";
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    case json::value_t::number_float: return "a number";
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return "a boolean";
+    case json::value_t::string:
+      return "a string";
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::object:
+      return "an object";
+    case json::value_t::number_float:
+      return "a number";
     case json::value_t::number_integer:
-    case json::value_t::number_unsigned: return "an integer";
-    default: return "an unsupported value";
+    case json::value_t::number_unsigned:
+      return "an integer";
+    default:
+      return "an unsupported value";
   }
 }
 
@@ -32,14 +40,20 @@ int nesting_depth(const std::string& text) {
   bool in_string = false, escaped = false;
   for (char c : text) {
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
-    else if (c == '[' || c == '{') max_depth = std::max(max_depth, ++depth);
-    else if (c == ']' || c == '}') --depth;
+    if (c == '"')
+      in_string = true;
+    else if (c == '[' || c == '{')
+      max_depth = std::max(max_depth, ++depth);
+    else if (c == ']' || c == '}')
+      --depth;
   }
   return max_depth;
 }
@@ -55,14 +69,22 @@ std::size_t utf8_sequence(const std::string& s, std::size_t i) {
   if (c < 0x80) return 1;
   std::size_t n = 0;
   unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-  if (c >= 0xC2 && c <= 0xDF) n = 2;
-  else if (c == 0xE0) n = 3, lo = 0xA0;
-  else if (c == 0xED) n = 3, hi = 0x9F;  // no UTF-16 surrogates
-  else if (c >= 0xE1 && c <= 0xEF) n = 3;
-  else if (c == 0xF0) n = 4, lo = 0x90;
-  else if (c == 0xF4) n = 4, hi = 0x8F;  // nothing above U+10FFFF
-  else if (c >= 0xF1 && c <= 0xF3) n = 4;
-  else return 0;
+  if (c >= 0xC2 && c <= 0xDF)
+    n = 2;
+  else if (c == 0xE0)
+    n = 3, lo = 0xA0;
+  else if (c == 0xED)
+    n = 3, hi = 0x9F;  // no UTF-16 surrogates
+  else if (c >= 0xE1 && c <= 0xEF)
+    n = 3;
+  else if (c == 0xF0)
+    n = 4, lo = 0x90;
+  else if (c == 0xF4)
+    n = 4, hi = 0x8F;  // nothing above U+10FFFF
+  else if (c >= 0xF1 && c <= 0xF3)
+    n = 4;
+  else
+    return 0;
   if (i + n > s.size()) return 0;
   if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
   for (std::size_t k = 2; k < n; ++k)
@@ -94,7 +116,8 @@ struct DuplicateKeyCheck {
       case json::parse_event_t::object_start:
       case json::parse_event_t::array_start: {
         std::string path = element_path();
-        frames.push_back(Frame{event == json::parse_event_t::object_start, std::move(path), {}, {}});
+        frames.push_back(
+            Frame{event == json::parse_event_t::object_start, std::move(path), {}, {}});
         break;
       }
       case json::parse_event_t::object_end:
@@ -138,8 +161,10 @@ std::string excerpt(const std::string& s, std::size_t max_bytes) {
     const bool shown_as_is = n > 1 || (n == 1 && c >= 0x20 && c != 0x7F);
     if (n == 0) n = 1;
     if (out.size() + (shown_as_is ? n : 1) > max_bytes) return out + "...";
-    if (shown_as_is) out.append(s, i, n);
-    else out += '?';
+    if (shown_as_is)
+      out.append(s, i, n);
+    else
+      out += '?';
     i += n;
   }
   return out;
@@ -160,15 +185,16 @@ Expected<json> parse_document(const std::string& text, const std::string& what, 
   return doc;
 }
 
-bool check_keys(const json& obj, const std::string& path, std::initializer_list<const char*> allowed,
-                Error* err) {
+bool check_keys(const json& obj, const std::string& path,
+                std::initializer_list<const char*> allowed, Error* err) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     bool known = false;
     for (const char* a : allowed) known = known || it.key() == a;
     if (!known) {
       std::string list;
       for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      *err = make_error(join(path, excerpt(it.key(), 64)), "unknown field; expected one of: " + list);
+      *err =
+          make_error(join(path, excerpt(it.key(), 64)), "unknown field; expected one of: " + list);
       return false;
     }
   }
@@ -180,8 +206,8 @@ bool int_value(const json& v, const std::string& path, int64_t lo, int64_t hi, i
   int64_t value = 0;
   if (v.is_number_integer()) {
     if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) {
-      *err = make_error(path, "must be an integer between " + std::to_string(lo) + " and " +
-                                  std::to_string(hi));
+      *err = make_error(
+          path, "must be an integer between " + std::to_string(lo) + " and " + std::to_string(hi));
       return false;
     }
     value = v.get<int64_t>();

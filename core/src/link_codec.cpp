@@ -16,11 +16,23 @@ constexpr int kMaxParams = 256;
 
 // Keys whose values are strings; every other value is a JSON number, boolean or list.
 bool is_string_key(const std::string& key) {
-  static const char* const kStringKeys[] = {
-      "target", "hardware", "runtime", "runtime.profile", "dtype", "dtype.weights", "dtype.kv",
-      "method",
-      "method.family", "method.draft", "method.draft_runtime", "target.name", "hardware.name",
-      "acceptance.medusa", "acceptance.workload", "method.source", "offload.target_weights"};
+  static const char* const kStringKeys[] = {"target",
+                                            "hardware",
+                                            "runtime",
+                                            "runtime.profile",
+                                            "dtype",
+                                            "dtype.weights",
+                                            "dtype.kv",
+                                            "method",
+                                            "method.family",
+                                            "method.draft",
+                                            "method.draft_runtime",
+                                            "target.name",
+                                            "hardware.name",
+                                            "acceptance.medusa",
+                                            "acceptance.workload",
+                                            "method.source",
+                                            "offload.target_weights"};
   for (const char* k : kStringKeys)
     if (key == k) return true;
   return false;
@@ -108,7 +120,8 @@ std::string encode_link(const json& normalized_config) {
 
 Expected<json> decode_link(const std::string& link) {
   if (link.size() > kMaxLinkBytes) {
-    return make_error("link", "is " + std::to_string(link.size()) + " bytes; a share link is at most " +
+    return make_error("link", "is " + std::to_string(link.size()) +
+                                  " bytes; a share link is at most " +
                                   std::to_string(kMaxLinkBytes) + " bytes");
   }
   std::string fragment = link;
@@ -136,19 +149,21 @@ Expected<json> decode_link(const std::string& link) {
     std::string key, value;
     if (eq == std::string::npos || !percent_decode(part.substr(0, eq), &key) ||
         !percent_decode(part.substr(eq + 1), &value)) {
-      return make_error("link", "parameter '" + shown(part) + "' is not key=value with valid %-escapes");
+      return make_error("link",
+                        "parameter '" + shown(part) + "' is not key=value with valid %-escapes");
     }
     if (key == "v") {
       if (version_seen) return make_error("v", "appears more than once in the link");
       if (value != std::to_string(kLinkVersion)) {
-        return make_error("v", "unsupported link version '" + shown(value) + "'; this SpecCalc reads v=" +
-                                   std::to_string(kLinkVersion) +
+        return make_error("v", "unsupported link version '" + shown(value) +
+                                   "'; this SpecCalc reads v=" + std::to_string(kLinkVersion) +
                                    " (a newer SpecCalc made this link, or it was edited)");
       }
       version_seen = true;
       continue;
     }
-    if (!valid_key(key)) return make_error("link", "'" + shown(key) + "' is not a config field path");
+    if (!valid_key(key))
+      return make_error("link", "'" + shown(key) + "' is not a config field path");
     // Decoded bytes become JSON strings; nlohmann cannot print malformed UTF-8 (it aborts).
     if (!fields::valid_utf8(value))
       return make_error(key, "value '" + shown(value) + "' is not valid UTF-8 text");
@@ -158,7 +173,8 @@ Expected<json> decode_link(const std::string& link) {
     } else {
       auto v = fields::parse_document(value, key, 8);
       if (!v.ok() || v.value().is_object() || v.value().is_string() || v.value().is_null()) {
-        return make_error(key, "value '" + shown(value) + "' is not a number, true/false or a list");
+        return make_error(key,
+                          "value '" + shown(value) + "' is not a number, true/false or a list");
       }
       parsed = v.value();
     }
@@ -167,7 +183,8 @@ Expected<json> decode_link(const std::string& link) {
     std::size_t pos = 0;
     while (true) {
       const std::size_t dot = key.find('.', pos);
-      const std::string name = key.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
+      const std::string name =
+          key.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
       if (dot == std::string::npos) {
         if (node->contains(name)) return make_error(key, "appears more than once in the link");
         (*node)[name] = parsed;

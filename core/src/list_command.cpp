@@ -24,7 +24,8 @@ json model_list(const std::vector<ModelArch>& models) {
 
 Response list(const std::string& kind_text) {
   std::string kind = kind_text;
-  while (!kind.empty() && (kind.back() == '\n' || kind.back() == ' ' || kind.back() == '\r')) kind.pop_back();
+  while (!kind.empty() && (kind.back() == '\n' || kind.back() == ' ' || kind.back() == '\r'))
+    kind.pop_back();
   auto catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   const Catalog& c = catalog.value();
@@ -33,8 +34,11 @@ Response list(const std::string& kind_text) {
   if (kind == "heads") {
     json out = json::array();
     for (const auto& h : c.heads) {
-      out.push_back(json{{"family", h.family}, {"target", h.target}, {"repo_id", h.repo_id},
-                         {"official", h.official}, {"source", h.citation}});
+      out.push_back(json{{"family", h.family},
+                         {"target", h.target},
+                         {"repo_id", h.repo_id},
+                         {"official", h.official},
+                         {"source", h.citation}});
     }
     return ok_json(out.dump());
   }
@@ -81,20 +85,28 @@ Response list(const std::string& kind_text) {
       const char* summary;
     } kMethods[] = {
         {"ar", "", "plain autoregressive decoding: one target pass per token"},
-        {"sps", "draft, k", "speculative sampling with a separate small draft model: k draft passes, verify k + 1"},
-        {"pld", "k, ngram, draft_cpu_s", "prompt lookup decoding: n-gram match on the CPU, verify k + 1"},
-        {"lookahead", "window, ngram, guess", "lookahead decoding: one pass over the window and guessed n-grams"},
-        {"medusa", "heads, choices, typical_acceptance", "Medusa heads inside the verify pass, static tree"},
-        {"hydra", "heads, choices", "Hydra++: prefix layer and sequentially dependent heads, static tree"},
+        {"sps", "draft, k",
+         "speculative sampling with a separate small draft model: k draft passes, verify k + 1"},
+        {"pld", "k, ngram, draft_cpu_s",
+         "prompt lookup decoding: n-gram match on the CPU, verify k + 1"},
+        {"lookahead", "window, ngram, guess",
+         "lookahead decoding: one pass over the window and guessed n-grams"},
+        {"medusa", "heads, choices, typical_acceptance",
+         "Medusa heads inside the verify pass, static tree"},
+        {"hydra", "heads, choices",
+         "Hydra++: prefix layer and sequentially dependent heads, static tree"},
         {"eagle1", "choices", "EAGLE: one-layer feature-level draft head, static tree"},
-        {"eagle2", "total_token, depth, top_k", "EAGLE-2: EAGLE head with a dynamic, re-ranked tree"},
-        {"eagle3", "total_token, depth, top_k", "EAGLE-3: fused low/mid/high features, own reduced-vocabulary LM head"},
+        {"eagle2", "total_token, depth, top_k",
+         "EAGLE-2: EAGLE head with a dynamic, re-ranked tree"},
+        {"eagle3", "total_token, depth, top_k",
+         "EAGLE-3: fused low/mid/high features, own reduced-vocabulary LM head"},
     };
     for (const auto& m : kMethods)
       out.push_back(json{{"id", m.id}, {"params", m.params}, {"summary", m.summary}});
     return ok_json(out.dump());
   }
-  return fail(make_error("kind", "unknown list; expected one of: models, drafts, heads, hardware, methods, runtimes"));
+  return fail(make_error(
+      "kind", "unknown list; expected one of: models, drafts, heads, hardware, methods, runtimes"));
 }
 
 }  // namespace speccalc::commands

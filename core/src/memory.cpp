@@ -41,7 +41,8 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
   r.usable_gb = usable / 1e9;
   r.weights_gb = n.target_weights_bytes / 1e9;
   r.draft_weights_gb = n.draft_weights_bytes / 1e9;
-  r.kv_cache_gb = B * (L + static_cast<double>(n.tokens_in_flight)) * n.kv_bytes_per_seq_token / 1e9;
+  r.kv_cache_gb =
+      B * (L + static_cast<double>(n.tokens_in_flight)) * n.kv_bytes_per_seq_token / 1e9;
   r.activations_gb = B * n.activations_bytes_per_seq / 1e9;
   const double total = bytes_at(n, B, L);
   r.total_gb = total / 1e9;
@@ -58,7 +59,8 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
   if (kv_room > 0 && n.kv_bytes_per_seq_token > 0) {
     const double l = std::floor(kv_room / (B * n.kv_bytes_per_seq_token)) -
                      static_cast<double>(n.tokens_in_flight);
-    r.max_context = static_cast<int64_t>(std::max(0.0, std::min<double>(l, ConfigLimits::kMaxContext)));
+    r.max_context =
+        static_cast<int64_t>(std::max(0.0, std::min<double>(l, ConfigLimits::kMaxContext)));
   }
   if (r.fits) return r;
 
@@ -66,23 +68,28 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
                            fields::format_number(c.memory_utilization * 100) + "% of " +
                            fields::format_number(c.hardware.mem_gb) + " GB)";
   if (fixed >= usable) {
-    r.suggestions.push_back("The weights alone (" + gb(fixed) + " per GPU) do not fit: " + need + ".");
+    r.suggestions.push_back("The weights alone (" + gb(fixed) + " per GPU) do not fit: " + need +
+                            ".");
   } else {
     r.suggestions.push_back("Does not fit: " + need + ".");
     if (r.max_batch >= 1)
-      r.suggestions.push_back("Fits at batch " + std::to_string(r.max_batch) + " or less at this context.");
+      r.suggestions.push_back("Fits at batch " + std::to_string(r.max_batch) +
+                              " or less at this context.");
     if (r.max_context >= 1)
-      r.suggestions.push_back("Fits at context " + std::to_string(r.max_context) + " or less at this batch.");
+      r.suggestions.push_back("Fits at context " + std::to_string(r.max_context) +
+                              " or less at this batch.");
   }
   if (const int64_t g = gpus_for_weights(c, n, usable); g > 0 && fixed >= usable)
-    r.suggestions.push_back("The weights fit on " + std::to_string(g) + " GPUs (tensor parallel) or more.");
+    r.suggestions.push_back("The weights fit on " + std::to_string(g) +
+                            " GPUs (tensor parallel) or more.");
   // fp8 halves 2-byte weights and KV: say so when that alone would make it fit.
   if (dtype_bytes(c.dtype.weights) == 2 && c.hardware.fp8_tflops > 0) {
     MemoryNeed half = n;
     half.target_weights_bytes /= 2;
     half.draft_weights_bytes /= 2;
     if (dtype_bytes(c.dtype.kv) == 2) half.kv_bytes_per_seq_token /= 2;
-    if (bytes_at(half, B, L) <= usable) r.suggestions.push_back("fp8 weights and KV cache would fit.");
+    if (bytes_at(half, B, L) <= usable)
+      r.suggestions.push_back("fp8 weights and KV cache would fit.");
   }
   return r;
 }

@@ -13,17 +13,17 @@
 namespace speccalc {
 
 struct MemoryReport {
-  double capacity_gb = 0;         // per GPU (1e9 bytes)
-  double usable_gb = 0;           // capacity x memory_utilization
+  double capacity_gb = 0;  // per GPU (1e9 bytes)
+  double usable_gb = 0;    // capacity x memory_utilization
   double utilization = 0;
-  double weights_gb = 0;          // target weights per GPU
-  double draft_weights_gb = 0;    // draft weights on the GPU that runs the draft
-  double kv_cache_gb = 0;         // target + draft KV at this batch and context, per GPU
-  double activations_gb = 0;      // activation + logits workspace of the widest pass
+  double weights_gb = 0;        // target weights per GPU
+  double draft_weights_gb = 0;  // draft weights on the GPU that runs the draft
+  double kv_cache_gb = 0;       // target + draft KV at this batch and context, per GPU
+  double activations_gb = 0;    // activation + logits workspace of the widest pass
   double total_gb = 0;
   bool fits = true;
-  int64_t max_batch = 0;          // largest batch that fits at this context (0: none)
-  int64_t max_context = 0;        // longest context that fits at this batch (0: none)
+  int64_t max_batch = 0;                 // largest batch that fits at this context (0: none)
+  int64_t max_context = 0;               // longest context that fits at this batch (0: none)
   std::vector<std::string> suggestions;  // what would fit, in plain words
 };
 

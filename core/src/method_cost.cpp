@@ -10,8 +10,8 @@ namespace speccalc {
 
 namespace {
 
-constexpr double kActBytes = 2;     // activations fp16/bf16
-constexpr double kLogitBytes = 4;   // logits are sampled in fp32 (vLLM, SGLang, HF)
+constexpr double kActBytes = 2;    // activations fp16/bf16
+constexpr double kLogitBytes = 4;  // logits are sampled in fp32 (vLLM, SGLang, HF)
 
 // KV bytes one cached token holds per GPU in `layers` layers of m under tensor parallelism tp.
 double kv_bytes_per_token(const ModelArch& m, int64_t layers, const DTypes& d, int64_t tp) {
@@ -31,8 +31,9 @@ double weights_bytes(const ModelArch& m, const DTypes& d) {
 // (hidden, qkv, MLP intermediate) plus the fp32 logits of the rows sampled.
 double activations_per_seq(const ModelArch& m, int64_t tokens, int64_t lm_rows, int64_t tp) {
   const double g = static_cast<double>(tp);
-  const double inter = static_cast<double>(m.intermediate) *
-                       static_cast<double>(m.experts > 1 ? m.experts_per_token + m.shared_experts : 1);
+  const double inter =
+      static_cast<double>(m.intermediate) *
+      static_cast<double>(m.experts > 1 ? m.experts_per_token + m.shared_experts : 1);
   const double per_token = 4.0 * static_cast<double>(m.hidden) +
                            static_cast<double>((m.heads + 2 * m.kv_heads) * m.head_dim) / g +
                            2.0 * inter / g;
@@ -66,7 +67,8 @@ EagleHead eagle_head(const ModelArch& target, bool eagle3) {
   h.layer.kv_lora_rank = 0;  // EAGLE heads use plain multi-head attention
   h.layer.qk_rope_head_dim = 0;
   const double hid = static_cast<double>(target.hidden);
-  const double qkv_out = static_cast<double>((target.heads + 2 * target.kv_heads) * target.head_dim);
+  const double qkv_out =
+      static_cast<double>((target.heads + 2 * target.kv_heads) * target.head_dim);
   h.fc_params = eagle3 ? 3.0 * hid * hid : 2.0 * hid * hid + hid;
   h.extra_qkv_params = eagle3 ? hid * qkv_out : 0.0;
   // EAGLE-3 checkpoints for LLaMA-3 use draft_vocab_size = 32000 (drafts.json eagle_3).
@@ -82,7 +84,8 @@ Work eagle_head_work(const EagleHead& h, int64_t batch, int64_t tokens, int64_t 
   const double tp = static_cast<double>(s.tp);
   const int64_t rows = batch * tokens;
   w += linear_work((h.fc_params + h.extra_qkv_params) / tp, rows, d);
-  const double lm_params = static_cast<double>(h.lm_vocab) * static_cast<double>(h.layer.hidden) / tp;
+  const double lm_params =
+      static_cast<double>(h.lm_vocab) * static_cast<double>(h.layer.hidden) / tp;
   Work lm = linear_work(lm_params, batch * lm_rows, d, Kernel::lm_head);
   lm[Kernel::lm_head].activations_bytes =
       2.0 * kActBytes * static_cast<double>(batch * lm_rows) * static_cast<double>(h.lm_vocab) / tp;
@@ -111,7 +114,8 @@ TreeShape tree_shape(const Choices& choices) {
     s.nodes[c.size() - 1] += 1;
     parent_sets[c.size() - 1].insert(std::vector<int>(c.begin(), c.end() - 1));
   }
-  for (std::size_t d = 0; d < depth; ++d) s.parents[d] = static_cast<int64_t>(parent_sets[d].size());
+  for (std::size_t d = 0; d < depth; ++d)
+    s.parents[d] = static_cast<int64_t>(parent_sets[d].size());
   s.total_nodes = static_cast<int64_t>(choices.size());
   return s;
 }
@@ -140,7 +144,8 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
   out.memory.target_weights_bytes = weights_bytes(t, c.dtype) / g;
   if (c.offload_target) {
     // Streamed layer by layer: two layers' weights resident (one in use, one arriving).
-    out.memory.target_weights_bytes = 2.0 * weights_bytes(t, c.dtype) / static_cast<double>(t.num_layers) / g;
+    out.memory.target_weights_bytes =
+        2.0 * weights_bytes(t, c.dtype) / static_cast<double>(t.num_layers) / g;
   }
   out.memory.kv_bytes_per_seq_token = target_kv_token;
   out.memory.tokens_in_flight = 1;
@@ -183,8 +188,10 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
           out.draft.push_back(p);
         }
         out.draft_name = "draft model " + d.id + " (" + std::to_string(shape.parents.size()) +
-                         " level-batched passes over a " + std::to_string(shape.total_nodes) + "-node tree)";
-        set_verify(shape.total_nodes + 1, "target verify over the draft tree + root", shape.total_nodes + 1);
+                         " level-batched passes over a " + std::to_string(shape.total_nodes) +
+                         "-node tree)";
+        set_verify(shape.total_nodes + 1, "target verify over the draft tree + root",
+                   shape.total_nodes + 1);
         out.tree = true;
       }
       out.memory.draft_weights_bytes = weights_bytes(d, c.dtype) / static_cast<double>(ds.tp);
@@ -198,7 +205,8 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
       out.draft_name = "prompt n-gram lookup (CPU)";
       out.draft_host_s = m.draft_cpu_s;
       set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
-      out.assumptions.push_back("prompt lookup drafts on the CPU in " + std::to_string(m.draft_cpu_s) +
+      out.assumptions.push_back("prompt lookup drafts on the CPU in " +
+                                std::to_string(m.draft_cpu_s) +
                                 " s per cycle: no weights are read");
       break;
     }
@@ -229,7 +237,8 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
           2.0 * kActBytes * heads * static_cast<double>(B * tokens) * v / tp;
       out.verify.work += head;
       out.draft_name = "none (Medusa heads run inside the verify pass)";
-      out.memory.target_weights_bytes += heads * (h * h + h + h * v) * dtype_bytes(c.dtype.weights) / g;
+      out.memory.target_weights_bytes +=
+          heads * (h * h + h + h * v) * dtype_bytes(c.dtype.weights) / g;
       out.tree = true;
       break;
     }
@@ -262,18 +271,20 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
         shared[Kernel::gemm].flops *= 3.0;  // one ResBlock module applied three times
         step.work += shared;
         step.work += linear_work(h * v / tp, rows, c.dtype, Kernel::lm_head);
-        step.work[Kernel::lm_head].activations_bytes = 2.0 * kActBytes * static_cast<double>(rows) * v / tp;
+        step.work[Kernel::lm_head].activations_bytes =
+            2.0 * kActBytes * static_cast<double>(rows) * v / tp;
         step.work.layers = 1;
         step.tokens_per_pass = shape.parents[depth];
         out.draft.push_back(step);
         head_params_total += own + h * v;
       }
-      out.draft_name = "Hydra++ prefix layer + " + std::to_string(shape.parents.size()) + " sequential head steps";
+      out.draft_name = "Hydra++ prefix layer + " + std::to_string(shape.parents.size()) +
+                       " sequential head steps";
       set_verify(tokens, "target verify over the tree", tokens);
-      out.memory.draft_weights_bytes =
-          (head_params_total + h * h +
-           static_cast<double>(count_params(prefix).attn_per_layer + count_params(prefix).mlp_per_expert)) *
-          dtype_bytes(c.dtype.weights) / tp;
+      out.memory.draft_weights_bytes = (head_params_total + h * h +
+                                        static_cast<double>(count_params(prefix).attn_per_layer +
+                                                            count_params(prefix).mlp_per_expert)) *
+                                       dtype_bytes(c.dtype.weights) / tp;
       out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(prefix, 1, c.dtype, ds.tp);
       out.tree = true;
       break;
@@ -299,13 +310,16 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
       out.draft_name = "MTP module (" + std::to_string(m.k) + " sequential steps, shared LM head)";
       set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
       const ParamCounts pc = count_params(module);
-      const double module_params = static_cast<double>(pc.total - pc.embedding - pc.lm_head) + 2.0 * h * h;
-      out.memory.draft_weights_bytes =
-          static_cast<double>(std::max<int64_t>(1, t.mtp_modules)) * module_params * dtype_bytes(c.dtype.weights) / tp;
+      const double module_params =
+          static_cast<double>(pc.total - pc.embedding - pc.lm_head) + 2.0 * h * h;
+      out.memory.draft_weights_bytes = static_cast<double>(std::max<int64_t>(1, t.mtp_modules)) *
+                                       module_params * dtype_bytes(c.dtype.weights) / tp;
       out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(module, 1, c.dtype, ds.tp);
-      out.assumptions.push_back(t.id + " ships " + std::to_string(t.mtp_modules) + " MTP module(s); " +
-                                (m.k > t.mtp_modules ? "steps beyond them reuse the last module" : "one per step") +
-                                (t.experts > 1 ? "; MoE coverage of the k + 1 verify tokens assumes uniform routing" : ""));
+      out.assumptions.push_back(
+          t.id + " ships " + std::to_string(t.mtp_modules) + " MTP module(s); " +
+          (m.k > t.mtp_modules ? "steps beyond them reuse the last module" : "one per step") +
+          (t.experts > 1 ? "; MoE coverage of the k + 1 verify tokens assumes uniform routing"
+                         : ""));
       break;
     }
     case Family::layerskip: {
@@ -317,12 +331,16 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
       p.work = decoder_work(t, m.exit_layer, B, 1, L, 1, c.dtype, ts);
       p.passes = m.k;
       out.draft.push_back(p);
-      out.draft_name = "target's first " + std::to_string(m.exit_layer) + " layers + LM head (1 token per pass)";
+      out.draft_name =
+          "target's first " + std::to_string(m.exit_layer) + " layers + LM head (1 token per pass)";
       set_verify(m.k + 1, "target's remaining layers over k + 1 tokens", m.k + 1);
-      out.verify.work = decoder_work(t, t.num_layers - m.exit_layer, B, m.k + 1, L, m.k + 1, c.dtype, ts);
-      out.assumptions.push_back("self-speculation: the draft shares the target's weights and KV; verification runs "
-                                "layers " + std::to_string(m.exit_layer + 1) + ".." + std::to_string(t.num_layers) +
-                                " only (early-layer cache reused)");
+      out.verify.work =
+          decoder_work(t, t.num_layers - m.exit_layer, B, m.k + 1, L, m.k + 1, c.dtype, ts);
+      out.assumptions.push_back(
+          "self-speculation: the draft shares the target's weights and KV; verification runs "
+          "layers " +
+          std::to_string(m.exit_layer + 1) + ".." + std::to_string(t.num_layers) +
+          " only (early-layer cache reused)");
       break;
     }
     case Family::streaming: {
@@ -334,25 +352,29 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
       p.work = decoder_work(t, t.num_layers, B, 1, window, 1, c.dtype, ts);
       p.passes = m.k;
       out.draft.push_back(p);
-      out.draft_name = "target with a " + std::to_string(m.kv_budget) + "-token KV window (1 token per pass)";
+      out.draft_name =
+          "target with a " + std::to_string(m.kv_budget) + "-token KV window (1 token per pass)";
       set_verify(m.k + 1, "target verify over k + 1 tokens (full KV)", m.k + 1);
       out.memory.activations_bytes_per_seq +=
           static_cast<double>(m.kv_budget) * kv_bytes_per_token(t, t.num_layers, c.dtype, ts.tp);
       out.assumptions.push_back("StreamingLLM-style draft: attention sinks + recent window of " +
-                                std::to_string(m.kv_budget) + " tokens, stored besides the full cache");
+                                std::to_string(m.kv_budget) +
+                                " tokens, stored besides the full cache");
       break;
     }
     case Family::retrieval: {
       // Retrieval drafters (REST, SAM-Decoding, suffix decoding, Token Recycling): candidates
       // come from a lookup on the host, then one verify over k candidate tokens (a tree for REST
       // and Token Recycling, a chain otherwise).
-      out.draft_name = m.source + " lookup (host, " + fields::format_number(m.draft_cpu_s * 1e3) + " ms)";
+      out.draft_name =
+          m.source + " lookup (host, " + fields::format_number(m.draft_cpu_s * 1e3) + " ms)";
       out.draft_host_s = m.draft_cpu_s;
       set_verify(m.k + 1, "target verify over k retrieved tokens + root", m.k + 1);
       out.tree = m.source == "rest" || m.source == "token-recycling";
-      out.assumptions.push_back("retrieval lookup time per cycle is an order-of-magnitude assumption (" +
-                                fields::format_number(m.draft_cpu_s * 1e3) +
-                                " ms for " + m.source + "): no measurement of it is in the reference data");
+      out.assumptions.push_back(
+          "retrieval lookup time per cycle is an order-of-magnitude assumption (" +
+          fields::format_number(m.draft_cpu_s * 1e3) + " ms for " + m.source +
+          "): no measurement of it is in the reference data");
       break;
     }
     case Family::eagle1:
@@ -366,7 +388,8 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
       int64_t verify_tokens = 0;
       if (m.family == Family::eagle1) {
         const TreeShape shape = tree_shape(m.choices);
-        for (std::size_t d = 1; d < shape.parents.size(); ++d) level_inputs.push_back(shape.parents[d]);
+        for (std::size_t d = 1; d < shape.parents.size(); ++d)
+          level_inputs.push_back(shape.parents[d]);
         verify_tokens = shape.total_nodes + 1;
         out.tree = shape.total_nodes > static_cast<int64_t>(shape.nodes.size());
       } else {
@@ -385,16 +408,18 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
         p.tokens_per_pass = n;
         out.draft.push_back(p);
       }
-      out.draft_name = std::string(name) + " (" + std::to_string(out.draft.size()) + " sequential forwards)";
-      set_verify(verify_tokens, m.family == Family::eagle1 ? "target verify over the static tree"
-                                                          : "target verify over the re-ranked tree",
+      out.draft_name =
+          std::string(name) + " (" + std::to_string(out.draft.size()) + " sequential forwards)";
+      set_verify(verify_tokens,
+                 m.family == Family::eagle1 ? "target verify over the static tree"
+                                            : "target verify over the re-ranked tree",
                  verify_tokens);
       out.memory.draft_weights_bytes =
           eagle_head_params(head) * dtype_bytes(c.dtype.weights) / static_cast<double>(ds.tp);
       out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(head.layer, 1, c.dtype, ds.tp);
       out.assumptions.push_back(std::string(name) + ": one decoder layer with the target's widths" +
-                                (eagle3 ? ", fused 3h features and its own " + std::to_string(head.lm_vocab) +
-                                              "-token LM head"
+                                (eagle3 ? ", fused 3h features and its own " +
+                                              std::to_string(head.lm_vocab) + "-token LM head"
                                         : " plus the target's LM head"));
       break;
     }

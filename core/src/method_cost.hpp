@@ -20,31 +20,31 @@ struct PassWork {
 
 // Bytes one GPU must hold; the GPU holding the draft (GPU 0) is the fullest.
 struct MemoryNeed {
-  double target_weights_bytes = 0;     // per GPU
-  double draft_weights_bytes = 0;      // on the GPU that runs the draft
-  double kv_bytes_per_seq_token = 0;   // target + draft KV per cached token per sequence, per GPU
-  int64_t tokens_in_flight = 0;        // tokens per sequence cached beyond the context in a cycle
+  double target_weights_bytes = 0;       // per GPU
+  double draft_weights_bytes = 0;        // on the GPU that runs the draft
+  double kv_bytes_per_seq_token = 0;     // target + draft KV per cached token per sequence, per GPU
+  int64_t tokens_in_flight = 0;          // tokens per sequence cached beyond the context in a cycle
   double activations_bytes_per_seq = 0;  // peak activation + logits workspace per sequence
 };
 
 struct CycleWork {
-  PassWork baseline;                 // one plain decode step of the target
-  std::vector<PassWork> draft;       // draft passes, timed under the draft's runtime
+  PassWork baseline;            // one plain decode step of the target
+  std::vector<PassWork> draft;  // draft passes, timed under the draft's runtime
   std::string draft_name;
-  PassWork verify;                   // the target's pass over the drafted tokens
+  PassWork verify;  // the target's pass over the drafted tokens
   std::string verify_name;
-  bool has_verify = true;            // false for plain decoding
-  double draft_host_s = 0;           // CPU drafting (prompt lookup)
-  bool tree = false;                 // verifies a token tree (tree bookkeeping applies)
+  bool has_verify = true;   // false for plain decoding
+  double draft_host_s = 0;  // CPU drafting (prompt lookup)
+  bool tree = false;        // verifies a token tree (tree bookkeeping applies)
   MemoryNeed memory;
   std::vector<std::string> assumptions;
 };
 
 // How the target and the draft are spread over GPUs.
 struct Placement {
-  Sharding target;     // tp for the target's passes (1 when layer-sequential)
-  Sharding draft;      // tp for the draft's passes
-  int64_t gpus = 1;    // GPUs holding the target
+  Sharding target;   // tp for the target's passes (1 when layer-sequential)
+  Sharding draft;    // tp for the draft's passes
+  int64_t gpus = 1;  // GPUs holding the target
 };
 Placement placement_for(const Config& c, bool tensor_parallel);
 

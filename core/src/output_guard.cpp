@@ -25,8 +25,8 @@ bool null_allowed(const std::string& command, const std::string& path) {
 // embedded tables' rows as they are (published rows have documented gaps); link prints text.
 bool checked(const std::string& command) {
   static const char* const kChecked[] = {
-      "eval",          "eval-link",   "normalize",      "decode-link", "sweep", "size", "export",
-      "tree-expect",   "tree-optimize", "tree-preset", "tree-calibrate", "convert"};
+      "eval",   "eval-link",   "normalize",     "decode-link", "sweep",          "size",
+      "export", "tree-expect", "tree-optimize", "tree-preset", "tree-calibrate", "convert"};
   for (const char* c : kChecked)
     if (command == c) return true;
   return false;
@@ -63,9 +63,9 @@ Response guard_output(const std::string& command, Response r) {
   } else if (!find_null(command, doc, "", &where)) {
     return r;
   }
-  return commands::fail(make_error(
-      "", "internal error: command '" + command + "' produced a non-finite number at " +
-              fields::excerpt(where, 120) + "; please report the input that caused it"));
+  return commands::fail(
+      make_error("", "internal error: command '" + command + "' produced a non-finite number at " +
+                         fields::excerpt(where, 120) + "; please report the input that caused it"));
 }
 
 }  // namespace speccalc

@@ -16,9 +16,9 @@ namespace {
 int64_t attention_params(const ModelArch& m) {
   if (m.kv_lora_rank > 0) {
     const int64_t qk_head = m.qk_nope_head_dim + m.qk_rope_head_dim;
-    const int64_t q = m.q_lora_rank > 0
-                          ? m.hidden * m.q_lora_rank + m.q_lora_rank + m.q_lora_rank * m.heads * qk_head
-                          : m.hidden * m.heads * qk_head;
+    const int64_t q = m.q_lora_rank > 0 ? m.hidden * m.q_lora_rank + m.q_lora_rank +
+                                              m.q_lora_rank * m.heads * qk_head
+                                        : m.hidden * m.heads * qk_head;
     const int64_t kv = m.hidden * (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank +
                        m.kv_lora_rank * m.heads * (m.qk_nope_head_dim + m.v_head_dim);
     return q + kv + m.heads * m.v_head_dim * m.hidden;
@@ -172,7 +172,8 @@ Expected<Catalog> parse_catalog() {
     g.mem_bw_gbps = e.value("mem_bw_GBps", 0.0);
     g.interconnect_gbps = e.value("interconnect_GBps", 0.0);
     g.vendor = e.value("vendor", std::string("NVIDIA"));
-    if (e.contains("host_link_GBps") && e["host_link_GBps"].is_number()) g.host_link_gbps = e["host_link_GBps"].get<double>();
+    if (e.contains("host_link_GBps") && e["host_link_GBps"].is_number())
+      g.host_link_gbps = e["host_link_GBps"].get<double>();
     g.citation = first_source(e);
     c.gpus.push_back(g);
   }

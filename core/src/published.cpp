@@ -161,8 +161,9 @@ Expected<std::vector<PublishedRow>> load_published() { return load_published(dat
 
 Expected<std::vector<PublishedRow>> load_published(std::string_view json_text) {
   if (json_text.empty()) {
-    return make_error("", "the published table is not loaded in this build; the caller passes "
-                          "core/data/published.json as speccalc::Data::published");
+    return make_error("",
+                      "the published table is not loaded in this build; the caller passes "
+                      "core/data/published.json as speccalc::Data::published");
   }
   return parse_published(std::string(json_text));
 }

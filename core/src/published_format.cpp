@@ -39,7 +39,8 @@ std::string fit_right(const std::string& text, std::size_t width) {
 // "2x rtx-3090*": count, preset id, and a star when the hardware is our assumption.
 std::string hardware_cell(const PublishedRow& row) {
   if (row.hardware_id.empty()) return "-";
-  std::string cell = row.gpus > 1 ? std::to_string(row.gpus) + "x " + row.hardware_id : row.hardware_id;
+  std::string cell =
+      row.gpus > 1 ? std::to_string(row.gpus) + "x " + row.hardware_id : row.hardware_id;
   if (row.hardware_assumed) cell += "*";
   return cell;
 }
@@ -69,13 +70,40 @@ std::string rows_to_json(const std::vector<PublishedRow>& rows) {
 }
 
 std::string rows_to_csv(const std::vector<PublishedRow>& rows) {
-  static const char* const kHeader[] = {
-      "id", "source_id", "source", "table", "method", "family", "target_model", "target_id",
-      "target_assumed", "target_assumption", "draft", "draft_id", "dataset", "temperature",
-      "hardware", "hardware_id", "gpus", "parallelism", "hardware_assumed", "hardware_assumption",
-      "runtime", "weights_dtype", "batch_size", "batch", "speedup", "speedup_kind", "tau",
-      "method_params",
-      "superseded", "confidence", "provenance", "source_url", "notes", "extra"};
+  static const char* const kHeader[] = {"id",
+                                        "source_id",
+                                        "source",
+                                        "table",
+                                        "method",
+                                        "family",
+                                        "target_model",
+                                        "target_id",
+                                        "target_assumed",
+                                        "target_assumption",
+                                        "draft",
+                                        "draft_id",
+                                        "dataset",
+                                        "temperature",
+                                        "hardware",
+                                        "hardware_id",
+                                        "gpus",
+                                        "parallelism",
+                                        "hardware_assumed",
+                                        "hardware_assumption",
+                                        "runtime",
+                                        "weights_dtype",
+                                        "batch_size",
+                                        "batch",
+                                        "speedup",
+                                        "speedup_kind",
+                                        "tau",
+                                        "method_params",
+                                        "superseded",
+                                        "confidence",
+                                        "provenance",
+                                        "source_url",
+                                        "notes",
+                                        "extra"};
   std::string out;
   for (std::size_t i = 0; i < sizeof(kHeader) / sizeof(kHeader[0]); ++i) {
     if (i > 0) out += ',';
@@ -83,16 +111,40 @@ std::string rows_to_csv(const std::vector<PublishedRow>& rows) {
   }
   out += "\r\n";
   for (const PublishedRow& r : rows) {
-    const std::string cells[] = {
-        r.id, r.source_id, r.source, r.table, r.method, r.family, r.target_model, r.target_id,
-        bool_text(r.target_assumed), r.target_assumption, r.draft, r.draft_id, r.dataset,
-        number_text(r.temperature), r.hardware, r.hardware_id,
-        r.gpus > 0 ? std::to_string(r.gpus) : std::string(), r.parallelism,
-        bool_text(r.hardware_assumed), r.hardware_assumption, r.runtime, r.weights_dtype,
-        r.batch_size_text,
-        r.batch ? std::to_string(*r.batch) : std::string(), number_text(r.speedup),
-        r.speedup_kind, number_text(r.tau), r.method_params_json, bool_text(r.superseded),
-        r.confidence, r.provenance, r.source_url, r.notes, r.extra_json == "null" ? "" : r.extra_json};
+    const std::string cells[] = {r.id,
+                                 r.source_id,
+                                 r.source,
+                                 r.table,
+                                 r.method,
+                                 r.family,
+                                 r.target_model,
+                                 r.target_id,
+                                 bool_text(r.target_assumed),
+                                 r.target_assumption,
+                                 r.draft,
+                                 r.draft_id,
+                                 r.dataset,
+                                 number_text(r.temperature),
+                                 r.hardware,
+                                 r.hardware_id,
+                                 r.gpus > 0 ? std::to_string(r.gpus) : std::string(),
+                                 r.parallelism,
+                                 bool_text(r.hardware_assumed),
+                                 r.hardware_assumption,
+                                 r.runtime,
+                                 r.weights_dtype,
+                                 r.batch_size_text,
+                                 r.batch ? std::to_string(*r.batch) : std::string(),
+                                 number_text(r.speedup),
+                                 r.speedup_kind,
+                                 number_text(r.tau),
+                                 r.method_params_json,
+                                 bool_text(r.superseded),
+                                 r.confidence,
+                                 r.provenance,
+                                 r.source_url,
+                                 r.notes,
+                                 r.extra_json == "null" ? "" : r.extra_json};
     for (std::size_t i = 0; i < sizeof(cells) / sizeof(cells[0]); ++i) {
       if (i > 0) out += ',';
       out += csv_field(cells[i]);
@@ -107,16 +159,17 @@ std::string rows_to_text(const std::vector<PublishedRow>& rows) {
     const char* title;
     std::size_t width;
   };
-  static const Column kCols[] = {{"source", 13}, {"table", 20},   {"method", 20},
-                                 {"model", 22},  {"dataset", 24}, {"T", 4},
-                                 {"hardware", 20}};
+  static const Column kCols[] = {{"source", 13},  {"table", 20}, {"method", 20},  {"model", 22},
+                                 {"dataset", 24}, {"T", 4},      {"hardware", 20}};
   std::string out;
   for (const Column& c : kCols) out += fit(c.title, c.width) + ' ';
   out += fit_right("tau", 5) + ' ' + fit_right("speedup", 7) + '\n';
   for (const PublishedRow& r : rows) {
-    const std::string cells[] = {r.source_id, r.table, r.method,
-                                 r.target_id.empty() ? r.target_model : r.target_id, r.dataset,
-                                 r.temperature ? number_text(r.temperature) : "-", hardware_cell(r)};
+    const std::string cells[] = {
+        r.source_id,     r.table,
+        r.method,        r.target_id.empty() ? r.target_model : r.target_id,
+        r.dataset,       r.temperature ? number_text(r.temperature) : "-",
+        hardware_cell(r)};
     for (std::size_t i = 0; i < sizeof(kCols) / sizeof(kCols[0]); ++i) {
       out += fit(cells[i], kCols[i].width) + ' ';
     }
@@ -124,7 +177,8 @@ std::string rows_to_text(const std::vector<PublishedRow>& rows) {
     const std::string speedup = r.speedup ? number_text(r.speedup) + "x" : "-";
     out += fit_right(tau, 5) + ' ' + fit_right(speedup, 7) + '\n';
   }
-  out += std::to_string(rows.size()) + " row(s). * = hardware assumed (the source does not state it;"
+  out += std::to_string(rows.size()) +
+         " row(s). * = hardware assumed (the source does not state it;"
          " see hardware_assumption in --format json).\n";
   return out;
 }

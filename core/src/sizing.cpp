@@ -43,16 +43,17 @@ Expected<tree::AcceptanceMatrix> sizing_matrix(const Config& c, std::vector<std:
   if (!shape.ok()) return shape.error();
   auto alpha = tree::calibrate_alpha(shape.value().tree, c.acceptance.tau, "config.acceptance.tau");
   if (!alpha.ok()) return alpha.error();
-  notes->push_back("the measured tau " + fields::format_number(c.acceptance.tau) +
-                   " on the configured draft fits alpha = " + fields::format_number(alpha.value()) +
-                   " (ranks accepted with alpha (1 - alpha)^rank); sizing optimizes under that alpha");
+  notes->push_back(
+      "the measured tau " + fields::format_number(c.acceptance.tau) +
+      " on the configured draft fits alpha = " + fields::format_number(alpha.value()) +
+      " (ranks accepted with alpha (1 - alpha)^rank); sizing optimizes under that alpha");
   *used = json{{"alpha", alpha.value()}};
   return tree::acceptance_from_alpha(alpha.value());
 }
 
 // Evaluates config c with its draft replaced by `choices` (tree) or k = nodes (chain).
-Expected<Candidate> evaluate_candidate(Config c, const Choices& choices, int64_t nodes, int64_t depth,
-                                       double tau) {
+Expected<Candidate> evaluate_candidate(Config c, const Choices& choices, int64_t nodes,
+                                       int64_t depth, double tau) {
   const Family f = c.method.family;
   if (f == Family::sps || f == Family::pld) {
     c.method.k = nodes;
@@ -80,18 +81,24 @@ Expected<Candidate> evaluate_candidate(Config c, const Choices& choices, int64_t
 }
 
 json candidate_json(const Candidate& c, bool with_choices) {
-  json j = json{{"nodes", c.nodes}, {"depth", c.depth}, {"tau", c.tau}, {"speedup", c.speedup},
-                {"tokens_per_s", c.tokens_per_s}, {"fits", c.fits}};
+  json j = json{{"nodes", c.nodes},
+                {"depth", c.depth},
+                {"tau", c.tau},
+                {"speedup", c.speedup},
+                {"tokens_per_s", c.tokens_per_s},
+                {"fits", c.fits}};
   if (with_choices) j["choices"] = c.choices;
   return j;
 }
 
 // Best candidate for each node count n = 1..budget (over depths 1..max_depth) at config c.
-Expected<std::vector<Candidate>> best_by_nodes(const Config& c, const tree::AcceptanceMatrix& matrix,
-                                               int64_t budget, int64_t max_depth) {
+Expected<std::vector<Candidate>> best_by_nodes(const Config& c,
+                                               const tree::AcceptanceMatrix& matrix, int64_t budget,
+                                               int64_t max_depth) {
   std::vector<Candidate> best;
   // Chain methods, and every method on an engine that verifies chains only (vLLM).
-  const bool chain = c.method.family == Family::sps || c.method.family == Family::pld || !c.engine.trees;
+  const bool chain =
+      c.method.family == Family::sps || c.method.family == Family::pld || !c.engine.trees;
   if (chain) {
     for (int64_t k = 1; k <= budget; ++k) {
       const tree::Tree t = tree::chain_tree(static_cast<int>(k));
@@ -103,7 +110,8 @@ Expected<std::vector<Candidate>> best_by_nodes(const Config& c, const tree::Acce
     return best;
   }
   for (int64_t d = 1; d <= max_depth; ++d) {
-    auto opt = tree::optimize_tree(matrix, static_cast<int>(budget), static_cast<int>(d), tree::kMaxRank);
+    auto opt =
+        tree::optimize_tree(matrix, static_cast<int>(budget), static_cast<int>(d), tree::kMaxRank);
     if (!opt.ok()) return opt.error();
     const tree::Tree& order = opt.value().tree;
     const std::vector<std::vector<int>> all = order.choices();
@@ -112,13 +120,17 @@ Expected<std::vector<Candidate>> best_by_nodes(const Config& c, const tree::Acce
     const std::size_t sizes = std::min(opt.value().tau_curve.size(), all.size());
     for (std::size_t n = 1; n <= sizes; ++n) {
       if (c.method.family == Family::medusa || c.method.family == Family::hydra) {
-        if (static_cast<int64_t>(std::min<std::size_t>(d, 64)) > c.method.heads) break;  // one head per depth
+        if (static_cast<int64_t>(std::min<std::size_t>(d, 64)) > c.method.heads)
+          break;  // one head per depth
       }
       Choices prefix(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n));
-      auto cand = evaluate_candidate(c, prefix, static_cast<int64_t>(n), d, opt.value().tau_curve[n - 1]);
+      auto cand =
+          evaluate_candidate(c, prefix, static_cast<int64_t>(n), d, opt.value().tau_curve[n - 1]);
       if (!cand.ok()) return cand.error();
-      if (best.size() < n) best.push_back(cand.value());
-      else if (cand.value().speedup > best[n - 1].speedup) best[n - 1] = cand.value();
+      if (best.size() < n)
+        best.push_back(cand.value());
+      else if (cand.value().speedup > best[n - 1].speedup)
+        best[n - 1] = cand.value();
     }
   }
   return best;
@@ -140,7 +152,8 @@ Response size(const std::string& input) {
   const json& req = parsed.value();
   if (!req.is_object()) return fail(make_error("", "the sizing request must be a JSON object"));
   Error err;
-  if (!fields::check_keys(req, "", {"config", "budget", "max_depth", "batches"}, &err)) return fail(err);
+  if (!fields::check_keys(req, "", {"config", "budget", "max_depth", "batches"}, &err))
+    return fail(err);
   if (!req.contains("config")) return fail(make_error("config", "is required"));
   int64_t budget = 64, max_depth = 8;
   if (!fields::read_int(req, "budget", "", 1, 256, &budget, &err) ||
@@ -149,11 +162,13 @@ Response size(const std::string& input) {
   std::vector<int64_t> batches = {1, 2, 4, 8, 16, 32, 64};
   if (req.contains("batches")) {
     const json& b = req["batches"];
-    if (!b.is_array() || b.empty() || b.size() > 16) return fail(make_error("batches", "must be a list of 1 to 16 batch sizes"));
+    if (!b.is_array() || b.empty() || b.size() > 16)
+      return fail(make_error("batches", "must be a list of 1 to 16 batch sizes"));
     batches.clear();
     for (std::size_t i = 0; i < b.size(); ++i) {
       int64_t v = 0;
-      if (!fields::int_value(b[i], "batches[" + std::to_string(i) + "]", 1, ConfigLimits::kMaxBatch, &v, &err))
+      if (!fields::int_value(b[i], "batches[" + std::to_string(i) + "]", 1, ConfigLimits::kMaxBatch,
+                             &v, &err))
         return fail(err);
       batches.push_back(v);
     }
@@ -169,9 +184,12 @@ Response size(const std::string& input) {
   const Config& c = parsed_config.value();
   const Family f = c.method.family;
   if (f == Family::ar || f == Family::lookahead)
-    return fail(make_error("config.method.family", "sizing needs a draft length or tree to choose: sps, pld, medusa, hydra, eagle1, eagle2 or eagle3"));
+    return fail(make_error("config.method.family",
+                           "sizing needs a draft length or tree to choose: sps, pld, medusa, "
+                           "hydra, eagle1, eagle2 or eagle3"));
   if ((f == Family::sps || f == Family::pld || !c.engine.trees) && budget > ConfigLimits::kMaxK)
-    return fail(make_error("budget", "chain methods draft at most " + std::to_string(ConfigLimits::kMaxK) +
+    return fail(make_error("budget", "chain methods draft at most " +
+                                         std::to_string(ConfigLimits::kMaxK) +
                                          " tokens per cycle; got " + std::to_string(budget)));
 
   std::vector<std::string> notes;
@@ -181,11 +199,14 @@ Response size(const std::string& input) {
 
   auto curve = best_by_nodes(c, matrix.value(), budget, max_depth);
   if (!curve.ok()) return fail(curve.error());
-  if (curve.value().empty()) return fail(make_error("config.acceptance", "no draft node has a nonzero acceptance probability"));
+  if (curve.value().empty())
+    return fail(
+        make_error("config.acceptance", "no draft node has a nonzero acceptance probability"));
   const Candidate* best_fit = argmax(curve.value());
   if (!best_fit) {
-    return fail(make_error("config", "no draft size fits in GPU memory at batch " + std::to_string(c.batch) +
-                                         " and context " + std::to_string(c.context) +
+    return fail(make_error("config", "no draft size fits in GPU memory at batch " +
+                                         std::to_string(c.batch) + " and context " +
+                                         std::to_string(c.context) +
                                          ": lower the batch or context, or add GPUs"));
   }
   const Candidate best = *best_fit;
@@ -201,17 +222,22 @@ Response size(const std::string& input) {
     if (!bb) {
       // Not even plain decoding's memory plus the smallest draft fits: never scheduled.
       const int64_t max_batch = cv.value().empty() ? 0 : cv.value().front().max_batch;
-      schedule.push_back(json{{"batch", b}, {"speculate", false}, {"verdict", "infeasible"},
-                              {"max_batch", max_batch}});
+      schedule.push_back(json{
+          {"batch", b}, {"speculate", false}, {"verdict", "infeasible"}, {"max_batch", max_batch}});
       continue;
     }
     if (bb->speedup > 1.0) {
-      schedule.push_back(json{{"batch", b}, {"speculate", true}, {"verdict", "pays"}, {"nodes", bb->nodes},
-                              {"depth", bb->depth}, {"tau", bb->tau}, {"speedup", bb->speedup}});
+      schedule.push_back(json{{"batch", b},
+                              {"speculate", true},
+                              {"verdict", "pays"},
+                              {"nodes", bb->nodes},
+                              {"depth", bb->depth},
+                              {"tau", bb->tau},
+                              {"speedup", bb->speedup}});
       trt_schedule.push_back(json::array({b, bb->nodes}));
     } else {
-      schedule.push_back(json{{"batch", b}, {"speculate", false}, {"verdict", "loses"},
-                              {"best_speedup", bb->speedup}});
+      schedule.push_back(json{
+          {"batch", b}, {"speculate", false}, {"verdict", "loses"}, {"best_speedup", bb->speedup}});
       trt_schedule.push_back(json::array({b, 0}));
     }
   }
@@ -224,7 +250,8 @@ Response size(const std::string& input) {
     best_config.method.depth = best.depth;
     best_config.method.top_k = 0;
     for (const auto& path : best.choices)
-      for (int r : path) best_config.method.top_k = std::max<int64_t>(best_config.method.top_k, r + 1);
+      for (int r : path)
+        best_config.method.top_k = std::max<int64_t>(best_config.method.top_k, r + 1);
   } else {
     best_config.method.choices = best.choices;
   }
@@ -233,9 +260,13 @@ Response size(const std::string& input) {
   if (!c.engine.trees)
     notes.push_back(c.engine.name + " verifies chains only: sizing chooses the draft length k");
   else if (f == Family::eagle2 || f == Family::eagle3)
-    notes.push_back("EAGLE-2/3 are sized as the optimal static tree under this acceptance, costed with EAGLE's one-layer head; "
-                    "the engines' dynamic trees re-rank per step, which this approximates");
-  notes.push_back("tau*(n, D) is the exact optimum over prefix-closed trees of n draft nodes and depth <= D (docs/tree-model.md)");
+    notes.push_back(
+        "EAGLE-2/3 are sized as the optimal static tree under this acceptance, costed with EAGLE's "
+        "one-layer head; "
+        "the engines' dynamic trees re-rank per step, which this approximates");
+  notes.push_back(
+      "tau*(n, D) is the exact optimum over prefix-closed trees of n draft nodes and depth <= D "
+      "(docs/tree-model.md)");
   json out = json{{"best", candidate_json(best, true)},
                   {"curve", curve_json},
                   {"schedule", schedule},
@@ -243,7 +274,8 @@ Response size(const std::string& input) {
                   {"acceptance", acceptance_used},  // usable as tree-expect's acceptance
                   {"assumptions", notes}};
   // Present only when a measured tau was turned into the acceptance above.
-  if (c.acceptance.kind == Acceptance::Kind::tau) out["acceptance_fitted_to_tau"] = c.acceptance.tau;
+  if (c.acceptance.kind == Acceptance::Kind::tau)
+    out["acceptance_fitted_to_tau"] = c.acceptance.tau;
   return ok_json(out.dump());
 }
 

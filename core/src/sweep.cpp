@@ -33,7 +33,8 @@ bool set_path(json* doc, const std::string& path, const json& value) {
   std::size_t pos = 0;
   while (true) {
     const std::size_t dot = path.find('.', pos);
-    const std::string name = path.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
+    const std::string name =
+        path.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
     if (name.empty()) return false;
     if (dot == std::string::npos) {
       if (path.rfind("acceptance.", 0) == 0) node->clear();  // acceptance holds exactly one key
@@ -74,16 +75,19 @@ Response sweep(const std::string& input) {
   const json& req = parsed.value();
   if (!req.is_object()) return fail(make_error("", "the sweep request must be a JSON object"));
   Error err;
-  if (!fields::check_keys(req, "", {"config", "axes", "axis", "values", "detail"}, &err)) return fail(err);
+  if (!fields::check_keys(req, "", {"config", "axes", "axis", "values", "detail"}, &err))
+    return fail(err);
   if (!req.contains("config") || !req["config"].is_object())
     return fail(make_error("config", "is required and must be a config object"));
   std::string detail = "summary";
   if (!fields::read_string(req, "detail", "", &detail, &err, 16)) return fail(err);
-  if (detail != "summary" && detail != "full") return fail(make_error("detail", "must be summary or full"));
+  if (detail != "summary" && detail != "full")
+    return fail(make_error("detail", "must be summary or full"));
 
   std::vector<Axis> axes;
   if (req.contains("axis")) {
-    if (req.contains("axes")) return fail(make_error("axis", "give either axis/values or axes, not both"));
+    if (req.contains("axes"))
+      return fail(make_error("axis", "give either axis/values or axes, not both"));
     std::string path;
     if (!fields::read_string(req, "axis", "", &path, &err, 64)) return fail(err);
     if (!req.contains("values")) return fail(make_error("values", "is required with axis"));
@@ -106,13 +110,17 @@ Response sweep(const std::string& input) {
   }
   std::size_t total = 1;
   for (std::size_t i = 0; i < axes.size(); ++i) {
-    const std::string p = req.contains("axis") ? "values" : "axes[" + std::to_string(i) + "].values";
-    if (axes[i].path.empty()) return fail(make_error(req.contains("axis") ? "axis" : "axes[" + std::to_string(i) + "].path", "must name a config field"));
+    const std::string p =
+        req.contains("axis") ? "values" : "axes[" + std::to_string(i) + "].values";
+    if (axes[i].path.empty())
+      return fail(make_error(req.contains("axis") ? "axis" : "axes[" + std::to_string(i) + "].path",
+                             "must name a config field"));
     if (!axes[i].values.is_array() || axes[i].values.empty())
       return fail(make_error(p, "must be a non-empty list"));
     total *= axes[i].values.size();
     if (total > kMaxPoints)
-      return fail(make_error(p, "the grid has more than " + std::to_string(kMaxPoints) + " points"));
+      return fail(
+          make_error(p, "the grid has more than " + std::to_string(kMaxPoints) + " points"));
   }
 
   auto catalog = load_catalog();
@@ -163,8 +171,14 @@ Response sweep(const std::string& input) {
       const json& v = axes[a].values[index[a]];
       const int64_t hi = fast[a] == 1 ? ConfigLimits::kMaxBatch : ConfigLimits::kMaxContext;
       const int64_t lo = fast[a] == 1 ? 1 : 0;
-      if (!v.is_number_integer()) { fast_ok = false; continue; }
-      if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(hi)) { fast_ok = false; continue; }
+      if (!v.is_number_integer()) {
+        fast_ok = false;
+        continue;
+      }
+      if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(hi)) {
+        fast_ok = false;
+        continue;
+      }
       const int64_t x = v.get<int64_t>();
       if (x < lo || x > hi) fast_ok = false;
     }
@@ -175,8 +189,10 @@ Response sweep(const std::string& input) {
       if (it == parsed_by_other_axes.end()) {
         json doc = req["config"];
         for (std::size_t a = 0; a < axes.size(); ++a)
-          if (fast[a] == 0) path_ok = path_ok && set_path(&doc, axes[a].path, axes[a].values[index[a]]);
-        Parsed parsed{path_ok, path_ok ? parse_config(doc, catalog.value()) : Expected<Config>(Error{})};
+          if (fast[a] == 0)
+            path_ok = path_ok && set_path(&doc, axes[a].path, axes[a].values[index[a]]);
+        Parsed parsed{path_ok,
+                      path_ok ? parse_config(doc, catalog.value()) : Expected<Config>(Error{})};
         it = parsed_by_other_axes.emplace(other_key, std::move(parsed)).first;
       }
       path_ok = it->second.path_ok;
@@ -207,7 +223,8 @@ Response sweep(const std::string& input) {
         } else {
           add_summary(e.value(), &point);
           // Break-even: the first feasible batch where speculation stops paying.
-          if (find_break_even && be.is_null() && e.value().fits_in_memory && e.value().speedup < 1.0)
+          if (find_break_even && be.is_null() && e.value().fits_in_memory &&
+              e.value().speedup < 1.0)
             be = values[0];
         }
       }

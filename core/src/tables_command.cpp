@@ -32,7 +32,8 @@ Response tables(const std::string& query_json, std::string_view published_json) 
     return fail(err);
   }
   if (format != "json" && format != "csv" && format != "table") {
-    return fail(make_error("format", "must be \"json\", \"csv\" or \"table\", got \"" + format + "\""));
+    return fail(
+        make_error("format", "must be \"json\", \"csv\" or \"table\", got \"" + format + "\""));
   }
   auto rows = load_published(published_json);
   if (!rows.ok()) return fail(rows.error());

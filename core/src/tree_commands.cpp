@@ -206,7 +206,8 @@ void append_choices(std::string& out, const Tree& tree) {
     } else {  // a parent listed later (not produced by the optimizers): walk up
       out += '[';
       std::vector<int> path(tree.depth[i]);
-      for (int v = i, j = tree.depth[i] - 1; j >= 0; --j, v = tree.parent[v]) path[j] = tree.rank[v];
+      for (int v = i, j = tree.depth[i] - 1; j >= 0; --j, v = tree.parent[v])
+        path[j] = tree.rank[v];
       for (int j = 0; j + 1 < tree.depth[i]; ++j) {
         json_write::integer(out, path[j]);
         out += ',';
@@ -233,9 +234,9 @@ std::string optimize_output(const OptimalTrees& best, const TreeExpectation& e, 
   json_write::key(out, "definitions");
   out += '{';
   json_write::key(out, "choices", true);
-  json_write::string(out, contiguous
-                              ? "nodes in depth-first order (children ranks 0..b-1)"
-                              : "nodes in selection order; the first m form an optimal m-node tree");
+  json_write::string(
+      out, contiguous ? "nodes in depth-first order (children ranks 0..b-1)"
+                      : "nodes in selection order; the first m form an optimal m-node tree");
   json_write::key(out, "tau_curve");
   json_write::string(out, "tau_curve[m-1] = best expected tau (bonus token included) with m nodes");
   out += '}';
@@ -393,8 +394,8 @@ Response tree_optimize(const std::string& input) {
           : optimize_tree(acc.value(), budget.value(), depth.value(), rank.value());
   if (!best.ok()) return fail(best.error());
   const TreeExpectation e = expect_tree(best.value().tree, acc.value());
-  return ok_json(optimize_output(best.value(), e, budget.value(), depth.value(), rank.value(),
-                                 contiguous));
+  return ok_json(
+      optimize_output(best.value(), e, budget.value(), depth.value(), rank.value(), contiguous));
 }
 
 Response tree_preset(const std::string& input) {
@@ -468,10 +469,10 @@ Response tree_preset(const std::string& input) {
 }
 
 Response convert(const std::string& input) {
-  Expected<json> doc = parse_object(
-      input, {"k", "choices", "preset", "alpha", "tau", "tau_without_bonus",
-              "mean_acceptance_length", "draft_acceptance_rate", "per_position",
-              "per_position_joint"});
+  Expected<json> doc =
+      parse_object(input, {"k", "choices", "preset", "alpha", "tau", "tau_without_bonus",
+                           "mean_acceptance_length", "draft_acceptance_rate", "per_position",
+                           "per_position_joint"});
   if (!doc.ok()) return fail(doc.error());
   const json& in = doc.value();
   Expected<Draft> parsed = parse_draft(in, false);
@@ -566,11 +567,12 @@ Response tree_calibrate(const std::string& input) {
     const long long candidates = d.top_k + static_cast<long long>(d.depth - 1) * d.top_k * d.top_k;
     constexpr long long kMaxCandidates = 8000;
     if (candidates > kMaxCandidates) {
-      return fail(make_error(
-          "eagle2", "calibrating regenerates the tree about 1100 times; " +
-                        std::to_string(candidates) + " candidates per tree (top_k + (depth - 1) * "
-                        "top_k^2) is over the limit of " + std::to_string(kMaxCandidates) +
-                        " (use a smaller depth or top_k)"));
+      return fail(make_error("eagle2", "calibrating regenerates the tree about 1100 times; " +
+                                           std::to_string(candidates) +
+                                           " candidates per tree (top_k + (depth - 1) * "
+                                           "top_k^2) is over the limit of " +
+                                           std::to_string(kMaxCandidates) +
+                                           " (use a smaller depth or top_k)"));
     }
   }
   if (!in.contains("tau"))
@@ -584,8 +586,8 @@ Response tree_calibrate(const std::string& input) {
     family = in["family"].get<std::string>();
   }
   if (family != "alpha" && family != "scale") {
-    return fail(make_error("family", "must be \"alpha\" or \"scale\", got '" +
-                                         fields::excerpt(family, 40) + "'"));
+    return fail(make_error(
+        "family", "must be \"alpha\" or \"scale\", got '" + fields::excerpt(family, 40) + "'"));
   }
   AcceptanceMatrix base;
   if (family == "scale") {

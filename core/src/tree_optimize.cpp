@@ -134,8 +134,8 @@ Expected<OptimalTrees> optimize_tree(const AcceptanceMatrix& acceptance, int bud
     }
     if (c.slot + 1 < max_rank) {  // next sibling in p order
       const double parent_value = c.parent < 0 ? 1.0 : value[c.parent];
-      heap.push({parent_value * p_at(c.depth - 1, c.slot + 1), c.parent, c.depth, c.slot + 1,
-                 seq++});
+      heap.push(
+          {parent_value * p_at(c.depth - 1, c.slot + 1), c.parent, c.depth, c.slot + 1, seq++});
     }
   }
   out.expected_tau = tau;

@@ -56,8 +56,9 @@ Expected<Tree> eagle2_tree(const AcceptanceMatrix& acceptance, int total_token, 
     return make_error("top_k", "must be an integer in [1, 64], got " + std::to_string(top_k));
   }
   if (depth < 1 || depth > kMaxDepth) {
-    return make_error("depth", "must be an integer in [1, 64] (draft levels; EAGLE's --depth + 1), got " +
-                                   std::to_string(depth));
+    return make_error("depth",
+                      "must be an integer in [1, 64] (draft levels; EAGLE's --depth + 1), got " +
+                          std::to_string(depth));
   }
   if (total_token < 2 || total_token > kMaxNodes + 1) {
     return make_error("total_token",

@@ -333,9 +333,11 @@ Response validate(const std::string& options_json, std::string_view published_js
       return fail(make_error("runtimes", "must be an object {profile: {parameter: value}}"));
     for (const auto& [profile, params] : rt.items()) {
       const std::string path = "runtimes." + profile;
-      if (profile != "hf-eager" && profile != "compiled" && profile != "vllm" && profile != "sglang" &&
-          profile != "tensorrt-llm")
-        return fail(make_error(path, "unknown runtime profile; expected hf-eager, vllm, sglang, tensorrt-llm or compiled"));
+      if (profile != "hf-eager" && profile != "compiled" && profile != "vllm" &&
+          profile != "sglang" && profile != "tensorrt-llm")
+        return fail(make_error(
+            path,
+            "unknown runtime profile; expected hf-eager, vllm, sglang, tensorrt-llm or compiled"));
       if (!params.is_object())
         return fail(make_error(path, "must be an object {parameter: value}"));
       std::vector<std::pair<std::string, double>> list;
@@ -368,8 +370,8 @@ Response validate(const std::string& options_json, std::string_view published_js
   if (format == "table") {
     std::string t;
     if (!cv.is_null())
-      t += "cross-validated (leave-one-source-out): MAPE " + pct(cv["mape_pct"].get<double>()) + "% over " +
-           std::to_string(cv["rows"].get<int>()) + " rows; in-sample below\n";
+      t += "cross-validated (leave-one-source-out): MAPE " + pct(cv["mape_pct"].get<double>()) +
+           "% over " + std::to_string(cv["rows"].get<int>()) + " rows; in-sample below\n";
     if (!engines.is_null())
       for (const auto& [engine, s] : engines["by_engine"].items())
         t += "engine " + engine + ": MAPE " + pct(s["mape_pct"].get<double>()) + "% over " +

@@ -12,7 +12,8 @@ using nlohmann::json;
 
 // tau_by_k and per_request_tau_by_k are objects keyed "1".."8"; read them in k order.
 bool read_proposer(const json& p, WorkloadProposer* out) {
-  if (!p.is_object() || !p.contains("tau_by_k") || !p.contains("per_request_tau_by_k")) return false;
+  if (!p.is_object() || !p.contains("tau_by_k") || !p.contains("per_request_tau_by_k"))
+    return false;
   const json& tau = p["tau_by_k"];
   const json& spread = p["per_request_tau_by_k"];
   for (int k = 1; k <= 8; ++k) {
@@ -20,7 +21,8 @@ bool read_proposer(const json& p, WorkloadProposer* out) {
     if (!tau.contains(key) || !tau[key].is_number() || !spread.contains(key)) return false;
     out->tau_by_k.push_back(tau[key].get<double>());
     const json& s = spread[key];
-    out->per_request.push_back(TauSpread{s.value("p5", 0.0), s.value("p50", 0.0), s.value("p95", 0.0)});
+    out->per_request.push_back(
+        TauSpread{s.value("p5", 0.0), s.value("p50", 0.0), s.value("p95", 0.0)});
   }
   if (p.contains("per_position_acceptance_k8"))
     for (const auto& v : p["per_position_acceptance_k8"])

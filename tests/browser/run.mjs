@@ -145,7 +145,10 @@ async function shownBest(page) {
 }
 
 async function main() {
-  assert(fs.existsSync(path.join(DIST, 'index.html')), `${DIST}/index.html missing: run scripts/build.sh`);
+  assert(
+    fs.existsSync(path.join(DIST, 'index.html')),
+    `${DIST}/index.html missing: run scripts/build.sh`,
+  );
   const glue = distFile(DIST, 'speccalc.mjs');
   if (fs.existsSync(glue) && /new Function/.test(fs.readFileSync(glue, 'utf8'))) {
     console.log(
@@ -154,7 +157,9 @@ async function main() {
     );
   }
   // A hostile link must add no script element to the ones the shipped page has.
-  const scriptsInHtml = (fs.readFileSync(path.join(DIST, 'index.html'), 'utf8').match(/<script\b/g) || []).length;
+  const scriptsInHtml = (
+    fs.readFileSync(path.join(DIST, 'index.html'), 'utf8').match(/<script\b/g) || []
+  ).length;
   const { server, url } = await startServer({ root: DIST, port: 0 });
   const origin = new URL(url).origin;
   const browser = await chromium.launch({
@@ -389,9 +394,13 @@ async function main() {
     await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
     await waitQuiet(page);
     await revealCharts(page);
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=tree-drawing] circle').length > 0, null, {
-      timeout: 60000,
-    });
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid=tree-drawing] circle').length > 0,
+      null,
+      {
+        timeout: 60000,
+      },
+    );
     const tree = await page.evaluate(() => ({
       nodes: document.querySelectorAll('[data-testid=tree-drawing] circle').length,
       tauBars: Number(document.querySelector('[data-testid=chart-tau]')?.dataset.points || 0),
@@ -528,7 +537,10 @@ async function main() {
       }));
       await p.close();
       eq(state.pwned, false, 'payload ran');
-      assert(state.banner.startsWith('This link could not be opened'), `banner: ${state.banner.slice(0, 200)}`);
+      assert(
+        state.banner.startsWith('This link could not be opened'),
+        `banner: ${state.banner.slice(0, 200)}`,
+      );
       eq(state.scripts, scriptsInHtml, `script elements (index.html has ${scriptsInHtml})`);
       eq(state.injected, 0, 'injected elements');
     });
@@ -620,12 +632,14 @@ async function main() {
   await test("the worker's own requests are watched too (and stay on 127.0.0.1)", async () => {
     const p = await newPage();
     const wasm = [];
-    p.on('request', (r) => { if (/\/speccalc\.[0-9a-f]+\.wasm$/.test(r.url())) wasm.push(r.url()); });
+    p.on('request', (r) => {
+      if (/\/speccalc\.[0-9a-f]+\.wasm$/.test(r.url())) wasm.push(r.url());
+    });
     await p.goto(`${url}#${cliLink(CONFIGS[0])}`);
     await waitSized(p, cliLink(CONFIGS[0]));
     await p.close();
     // One module instance (issue 14): only the worker fetches the module, once.
-    eq(wasm.length, 1, 'speccalc.wasm requests (the worker\'s only)');
+    eq(wasm.length, 1, "speccalc.wasm requests (the worker's only)");
   });
 
   await test('if the worker cannot start, sizing runs on the page thread and the page says so', async () => {
@@ -757,7 +771,8 @@ async function main() {
     await page.click('#engine-settings summary');
     // Opening the settings runs export in the full module (loaded on demand).
     await page.waitForFunction(
-      () => document.querySelectorAll('[data-testid=engine-settings-blocks] [data-engine]').length > 0,
+      () =>
+        document.querySelectorAll('[data-testid=engine-settings-blocks] [data-engine]').length > 0,
       null,
       { timeout: 60000 },
     );

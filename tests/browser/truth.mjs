@@ -5,7 +5,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test, assert, eq, cli, cliLink, cliEvalLink, waitQuiet, fragmentOf, revealCharts } from './lib.mjs';
+import {
+  test,
+  assert,
+  eq,
+  cli,
+  cliLink,
+  cliEvalLink,
+  waitQuiet,
+  fragmentOf,
+  revealCharts,
+} from './lib.mjs';
 
 const BASE = { target: 'llama2-chat-7b', hardware: 'a100-80gb-sxm' };
 // One config per verdict state; each test first checks the CLI gives that state.

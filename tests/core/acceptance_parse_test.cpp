@@ -122,7 +122,8 @@ TEST(AcceptancePublished, MeanOfTheMatchingRows) {
   ASSERT_TRUE(tau.ok()) << tau.error().describe();
   EXPECT_NEAR(tau.value().tau, 39.45 / 9, 1e-12);
   // The rows are cited in the evaluation's assumptions (the tau source).
-  EXPECT_NE(tau.value().source.find("eagle3-365, eagle3-366"), std::string::npos) << tau.value().source;
+  EXPECT_NE(tau.value().source.find("eagle3-365, eagle3-366"), std::string::npos)
+      << tau.value().source;
   EXPECT_EQ(config_to_json(c)["acceptance"], nlohmann::json({{"published", true}}));
   expect_round_trip(c);
 }
@@ -179,8 +180,9 @@ TEST(AcceptancePublished, FallsBackToTheDefaultAndSaysSo) {
   ASSERT_TRUE(tau.ok());
   // Chain closed form at alpha 0.7, k 4: (1 - 0.7^5) / 0.3 = 2.7731.
   EXPECT_NEAR(tau.value().tau, (1 - 0.16807) / 0.3, 1e-12);
-  EXPECT_NE(tau.value().source.find("no published tau for sps with draft vicuna-68m on llama2-chat-7b"),
-            std::string::npos)
+  EXPECT_NE(
+      tau.value().source.find("no published tau for sps with draft vicuna-68m on llama2-chat-7b"),
+      std::string::npos)
       << tau.value().source;
   expect_round_trip(c);
 }
@@ -196,7 +198,8 @@ TEST(AcceptancePublished, PldOnLlama31UsesTheVllmTraces) {
   // -> 6.5747 / 4 = 1.643675, said to be a lower bound.
   c = parse_ok(R"({"target":"llama3.1-8b-instruct","method":"pld"})");
   EXPECT_NEAR(c.acceptance.tau, 6.5747 / 4, 1e-12);
-  EXPECT_NE(c.acceptance.note.find("a lower bound for k = 10"), std::string::npos) << c.acceptance.note;
+  EXPECT_NE(c.acceptance.note.find("a lower bound for k = 10"), std::string::npos)
+      << c.acceptance.note;
   expect_round_trip(c);
 }
 
@@ -211,7 +214,8 @@ TEST(AcceptancePublished, TauTheDraftCannotReachFallsBack) {
 }
 
 TEST(AcceptancePublished, ExplicitFormAndBadValue) {
-  const Config c = parse_ok(R"({"target":"vicuna-7b-v1.3","method":"pld","acceptance":{"published":true}})");
+  const Config c =
+      parse_ok(R"({"target":"vicuna-7b-v1.3","method":"pld","acceptance":{"published":true}})");
   EXPECT_NEAR(c.acceptance.tau, 12.74 / 7, 1e-12);
   const Error e = parse_error(R"({"acceptance":{"published":false}})");
   EXPECT_EQ(e.field, "acceptance.published");
@@ -220,15 +224,18 @@ TEST(AcceptancePublished, ExplicitFormAndBadValue) {
 TEST(AcceptancePublished, ResolvedFormIsWhatTreeCommandsTake) {
   EXPECT_EQ(resolved_acceptance_json(parse_ok(R"({"method":{"family":"sps","k":4}})").acceptance),
             nlohmann::json({{"alpha", 0.7}}));
-  EXPECT_EQ(resolved_acceptance_json(
-                parse_ok(R"({"target":"llama3.1-8b-instruct","method":{"family":"pld","k":4},"acceptance":{"workload":"gsm8k"}})")
-                    .acceptance),
-            nlohmann::json({{"tau", 1.1721}}));
+  EXPECT_EQ(
+      resolved_acceptance_json(
+          parse_ok(
+              R"({"target":"llama3.1-8b-instruct","method":{"family":"pld","k":4},"acceptance":{"workload":"gsm8k"}})")
+              .acceptance),
+      nlohmann::json({{"tau", 1.1721}}));
 }
 
 TEST(AcceptancePublished, OldLinksKeepTheirAlpha) {
   // v=1 links always carried the acceptance they were made with.
-  auto decoded = decode_link("v=1&target=llama2-chat-7b&method.family=sps&method.k=4&acceptance.alpha=0.7");
+  auto decoded =
+      decode_link("v=1&target=llama2-chat-7b&method.family=sps&method.k=4&acceptance.alpha=0.7");
   ASSERT_TRUE(decoded.ok());
   const Config c = parse_ok(decoded.value().dump());
   EXPECT_FALSE(c.acceptance.published);

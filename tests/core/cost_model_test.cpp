@@ -89,7 +89,8 @@ TEST(CostModel, TensorParallelSplitsHeadsAndReplicatesKvHeadsBeyondTheirCount) {
 
 TEST(CostModel, Qwen25SevenBAtEightGpusIsRefused) {
   // 28 query heads do not split over 8 GPUs (28 / 8 = 3.5).
-  const Error e = eval_error(R"({"target":"qwen2.5-7b","hardware":"h100-sxm","gpus":8,"runtime":"vllm"})");
+  const Error e =
+      eval_error(R"({"target":"qwen2.5-7b","hardware":"h100-sxm","gpus":8,"runtime":"vllm"})");
   EXPECT_EQ(e.field, "gpus");
   // 4 GPUs: 7 heads each, and the 4 KV heads one per GPU.
   eval_ok(R"({"target":"qwen2.5-7b","hardware":"h100-sxm","gpus":4,"runtime":"vllm"})");
@@ -97,9 +98,9 @@ TEST(CostModel, Qwen25SevenBAtEightGpusIsRefused) {
 
 TEST(CostModel, KernelTimeIsTheRooflineMaxPlusTheUnhiddenShorterPart) {
   // max + (1 - overlap) min: 3 ms memory, 2 ms compute.
-  EXPECT_DOUBLE_EQ(kernel_time_s(3e-3, 2e-3, 1.0), 3e-3);    // ideal roofline
-  EXPECT_DOUBLE_EQ(kernel_time_s(3e-3, 2e-3, 0.0), 5e-3);    // no overlap
-  EXPECT_DOUBLE_EQ(kernel_time_s(2e-3, 3e-3, 0.25), 4.5e-3); // 3 + 0.75 x 2
+  EXPECT_DOUBLE_EQ(kernel_time_s(3e-3, 2e-3, 1.0), 3e-3);     // ideal roofline
+  EXPECT_DOUBLE_EQ(kernel_time_s(3e-3, 2e-3, 0.0), 5e-3);     // no overlap
+  EXPECT_DOUBLE_EQ(kernel_time_s(2e-3, 3e-3, 0.25), 4.5e-3);  // 3 + 0.75 x 2
 }
 
 TEST(CostModel, A128TokenForwardOfA7BOnAnA100CostsAtLeast1Point4Steps) {
@@ -108,9 +109,10 @@ TEST(CostModel, A128TokenForwardOfA7BOnAnA100CostsAtLeast1Point4Steps) {
   // on an H100 8B. A pure roofline max would give ~1.07 (intensity 128 < the A100's ridge).
   for (const char* runtime : {"vllm", "sglang", "tensorrt-llm", "compiled"}) {
     auto catalog = load_catalog();
-    auto c = parse_config_text(std::string(R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":")") +
-                                   runtime + R"("})",
-                               catalog.value());
+    auto c = parse_config_text(
+        std::string(R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":")") +
+            runtime + R"("})",
+        catalog.value());
     ASSERT_TRUE(c.ok());
     const Machine m = machine_for(c.value(), c.value().runtime.resolved);
     const ModelArch& t = c.value().target;
@@ -124,22 +126,27 @@ TEST(CostModel, SmallDraftPassUnderAGraphEngineIsCheap) {
   // vicuna-68m: 136 MB of weights -> 0.08 ms at 2039 GB/s x 0.8; a graph replay adds a fraction
   // of a millisecond, never the 1.43 ms the v1 "compiled" profile charged per pass.
   for (const char* runtime : {"vllm", "sglang", "tensorrt-llm", "compiled"}) {
-    const json r = eval_ok(std::string(R"({"target":"vicuna-7b-v1.3","hardware":"a100-80gb-sxm","runtime":")") +
-                           runtime + R"(","method":{"family":"sps","draft":"vicuna-68m","k":4}})");
+    const json r = eval_ok(
+        std::string(R"({"target":"vicuna-7b-v1.3","hardware":"a100-80gb-sxm","runtime":")") +
+        runtime + R"(","method":{"family":"sps","draft":"vicuna-68m","k":4}})");
     EXPECT_LE(r["draft"]["time_per_pass_s"].get<double>(), 0.6e-3) << runtime;
   }
 }
 
 TEST(CostModel, GraphDraftingIsNeverSlowerThanEager) {
   // Same EAGLE-2 draft, once under the engine's graphs and once eager (HF research code).
-  for (const char* method : {R"({"family":"eagle2"})", R"({"family":"sps","draft":"vicuna-68m","k":5})"}) {
-    const std::string base = std::string(R"({"target":"vicuna-7b-v1.3","hardware":"h100-sxm","runtime":"sglang","method":)") +
-                             method;
+  for (const char* method :
+       {R"({"family":"eagle2"})", R"({"family":"sps","draft":"vicuna-68m","k":5})"}) {
+    const std::string base =
+        std::string(
+            R"({"target":"vicuna-7b-v1.3","hardware":"h100-sxm","runtime":"sglang","method":)") +
+        method;
     const json graph = eval_ok(base + "}");
     json eager_cfg = json::parse(base + "}");
     eager_cfg["method"]["draft_runtime"] = "hf-eager";
     const json eager = eval_ok(eager_cfg.dump());
-    EXPECT_LE(graph["draft"]["time_s"].get<double>(), eager["draft"]["time_s"].get<double>()) << method;
+    EXPECT_LE(graph["draft"]["time_s"].get<double>(), eager["draft"]["time_s"].get<double>())
+        << method;
   }
 }
 
@@ -148,8 +155,10 @@ TEST(CostModel, SmallDraftOnAnMhaTargetPaysLessAtLargeBatch) {
   // KV of its sequence and the k + 1 verify tokens multiply the GEMM FLOPs by 100 x 5: the
   // verify pass is no longer almost free, so the speedup falls (it rose in v1).
   auto at = [](int batch) {
-    return eval_ok(R"({"target":"vicuna-7b-v1.3","hardware":"a100-80gb-sxm","runtime":"vllm","batch":)" +
-                   std::to_string(batch) + R"(,"method":{"family":"sps","draft":"vicuna-68m","k":4},"acceptance":{"alpha":0.7}})");
+    return eval_ok(
+        R"({"target":"vicuna-7b-v1.3","hardware":"a100-80gb-sxm","runtime":"vllm","batch":)" +
+        std::to_string(batch) +
+        R"(,"method":{"family":"sps","draft":"vicuna-68m","k":4},"acceptance":{"alpha":0.7}})");
   };
   const json b1 = at(1), b100 = at(100);
   EXPECT_EQ(b100["verdict"], "pays");
@@ -158,7 +167,8 @@ TEST(CostModel, SmallDraftOnAnMhaTargetPaysLessAtLargeBatch) {
 
 TEST(CostModel, MemoryIsAHardLimitAndMaxBatchIsExact) {
   // Llama-2-7B, batch 128 x 8192 on one A100-80GB: 128 x 8193 x 524,288 bytes = 550 GB of KV.
-  const json r = eval_ok(R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":"vllm","batch":128,
+  const json r =
+      eval_ok(R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":"vllm","batch":128,
                              "context":8192,"method":{"family":"eagle2","top_k":1,"depth":4,"total_token":5}})");
   EXPECT_EQ(r["verdict"], "infeasible");
   EXPECT_FALSE(r["memory"]["fits"].get<bool>());
@@ -167,10 +177,12 @@ TEST(CostModel, MemoryIsAHardLimitAndMaxBatchIsExact) {
   const int64_t max_batch = r["memory"]["max_batch"].get<int64_t>();
   ASSERT_GT(max_batch, 0);
   auto fits = [](int64_t batch) {
-    return eval_ok(R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":"vllm","batch":)" +
-                   std::to_string(batch) +
-                   R"(,"context":8192,"method":{"family":"eagle2","top_k":1,"depth":4,"total_token":5}})")["memory"]["fits"]
-        .get<bool>();
+    return eval_ok(
+               R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":"vllm","batch":)" +
+               std::to_string(batch) +
+               R"(,"context":8192,"method":{"family":"eagle2","top_k":1,"depth":4,"total_token":5}})")
+        ["memory"]["fits"]
+            .get<bool>();
   };
   EXPECT_TRUE(fits(max_batch));
   EXPECT_FALSE(fits(max_batch + 1));
@@ -190,10 +202,12 @@ TEST(CostModel, ServingEngineBatchTrendFallsAsPublished) {
   // Published: batch 128 -> 1.21x; the speedup falls with batch. The vLLM profile is fitted on
   // step times only, so the 1.21 is a held-out check.
   auto at = [](int batch) {
-    return eval_ok(R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","runtime":"vllm","batch":)" +
-                   std::to_string(batch) +
-                   R"(,"context":178,"method":{"family":"eagle1","choices":[[0],[0,0],[0,0,0]]},"acceptance":{"tau":2.3908}})")["speedup"]
-        .get<double>();
+    return eval_ok(
+               R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","runtime":"vllm","batch":)" +
+               std::to_string(batch) +
+               R"(,"context":178,"method":{"family":"eagle1","choices":[[0],[0,0],[0,0,0]]},"acceptance":{"tau":2.3908}})")
+        ["speedup"]
+            .get<double>();
   };
   const double s1 = at(1), s32 = at(32), s128 = at(128);
   EXPECT_GT(s1, s32);
@@ -203,7 +217,8 @@ TEST(CostModel, ServingEngineBatchTrendFallsAsPublished) {
 
 TEST(CostModel, DraftMustShareTheTargetsTokenizer) {
   // vicuna-68m has a 32,000-token vocabulary, Llama-3.1-8B 128,256.
-  const Error e = eval_error(R"({"target":"llama3.1-8b-instruct","method":{"family":"sps","draft":"vicuna-68m"}})");
+  const Error e = eval_error(
+      R"({"target":"llama3.1-8b-instruct","method":{"family":"sps","draft":"vicuna-68m"}})");
   EXPECT_EQ(e.field, "method.draft");
   EXPECT_NE(e.message.find("tokenizer"), std::string::npos);
 }
@@ -213,28 +228,32 @@ TEST(CostModel, EnginesRunOnlyWhatTheySupport) {
   EXPECT_EQ(eval_error(R"({"runtime":"vllm","method":{"family":"eagle2"}})").field, "method");
   eval_ok(R"({"runtime":"vllm","method":{"family":"eagle2","top_k":1,"depth":5,"total_token":6}})");
   // SGLang has no lookahead decoding.
-  EXPECT_EQ(eval_error(R"({"runtime":"sglang","method":{"family":"lookahead"}})").field, "method.family");
+  EXPECT_EQ(eval_error(R"({"runtime":"sglang","method":{"family":"lookahead"}})").field,
+            "method.family");
 }
 
 TEST(CostModel, CycleBreakdownAddsUpToTheCycle) {
-  const json r = eval_ok(R"({"runtime":"vllm","gpus":2,"target":"llama3.1-8b-instruct","hardware":"h100-sxm",
+  const json r =
+      eval_ok(R"({"runtime":"vllm","gpus":2,"target":"llama3.1-8b-instruct","hardware":"h100-sxm",
                              "method":{"family":"eagle3","top_k":1,"depth":3,"total_token":4}})");
   const json& c = r["cycle"];
-  EXPECT_NEAR(c["draft_s"].get<double>() + c["verify_s"].get<double>() + c["overhead_s"].get<double>() +
-                  c["comm_s"].get<double>(),
+  EXPECT_NEAR(c["draft_s"].get<double>() + c["verify_s"].get<double>() +
+                  c["overhead_s"].get<double>() + c["comm_s"].get<double>(),
               r["cycle_time_s"].get<double>(), 1e-15);
   EXPECT_GT(c["comm_s"].get<double>(), 0.0);  // TP 2: all-reduces in the verify pass
   // The per-kernel times of a pass add up to its device time (memory + compute per kernel,
   // communication and host overhead apart).
   double kernels = 0;
   for (const auto& k : r["verify"]["kernels"]) kernels += k["time_s"].get<double>();
-  EXPECT_NEAR(kernels + r["verify"]["comm_time_s"].get<double>() + r["verify"]["overhead_s"].get<double>(),
-              r["verify"]["time_per_pass_s"].get<double>(), 1e-12);
+  EXPECT_NEAR(
+      kernels + r["verify"]["comm_time_s"].get<double>() + r["verify"]["overhead_s"].get<double>(),
+      r["verify"]["time_per_pass_s"].get<double>(), 1e-12);
 }
 
 TEST(CostModel, SpsDraftMayBeATargetPreset) {
   // 70B targets are drafted by a 7B chat model in the SpS literature (same tokenizer).
-  const json r = eval_ok(R"({"target":"llama2-chat-70b","hardware":"a100-80gb-sxm","gpus":4,"runtime":"vllm",
+  const json r =
+      eval_ok(R"({"target":"llama2-chat-70b","hardware":"a100-80gb-sxm","gpus":4,"runtime":"vllm",
                              "method":{"family":"sps","draft":"llama2-chat-7b","k":4}})");
   // Draft tensor parallelism defaults to 1: each of the 4 draft passes reads the whole 7B,
   // 13,214,679,040 bytes (see Llama2SevenBDecodeStepWorkByKernelByHand).

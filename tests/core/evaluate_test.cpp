@@ -34,22 +34,34 @@ TEST(Evaluate, ChainTauFollowsClosedForm) {
 
 TEST(Evaluate, AlphaLimitsGiveOneAndKPlusOne) {
   // alpha -> 0: only the bonus token, tau = 1; alpha -> 1: every draft accepted, tau = k + 1.
-  EXPECT_DOUBLE_EQ(eval_ok(R"({"method":{"family":"sps","k":6},"acceptance":{"alpha":0}})")["tau"].get<double>(), 1.0);
-  EXPECT_DOUBLE_EQ(eval_ok(R"({"method":{"family":"sps","k":6},"acceptance":{"alpha":1}})")["tau"].get<double>(), 7.0);
-  EXPECT_DOUBLE_EQ(eval_ok(R"({"method":{"family":"pld","k":10},"acceptance":{"alpha":1}})")["tau"].get<double>(), 11.0);
+  EXPECT_DOUBLE_EQ(
+      eval_ok(R"({"method":{"family":"sps","k":6},"acceptance":{"alpha":0}})")["tau"].get<double>(),
+      1.0);
+  EXPECT_DOUBLE_EQ(
+      eval_ok(R"({"method":{"family":"sps","k":6},"acceptance":{"alpha":1}})")["tau"].get<double>(),
+      7.0);
+  EXPECT_DOUBLE_EQ(eval_ok(R"({"method":{"family":"pld","k":10},"acceptance":{"alpha":1}})")["tau"]
+                       .get<double>(),
+                   11.0);
   // Near the limits the closed form stays continuous: alpha = 1e-9 adds ~1e-9 to tau.
-  EXPECT_NEAR(eval_ok(R"({"method":{"family":"sps","k":6},"acceptance":{"alpha":1e-9}})")["tau"].get<double>(), 1.0 + 1e-9, 1e-15);
+  EXPECT_NEAR(eval_ok(R"({"method":{"family":"sps","k":6},"acceptance":{"alpha":1e-9}})")["tau"]
+                  .get<double>(),
+              1.0 + 1e-9, 1e-15);
 }
 
 TEST(Evaluate, PerPositionRatesMultiplyAlongTheChain) {
   // Conditional rates 0.9 then 0.5, k = 2: tau = 1 + 0.9 + 0.9 * 0.5 = 2.35.
-  const json r = eval_ok(R"({"method":{"family":"sps","k":2},"acceptance":{"per_position":[0.9,0.5]}})");
+  const json r =
+      eval_ok(R"({"method":{"family":"sps","k":2},"acceptance":{"per_position":[0.9,0.5]}})");
   EXPECT_NEAR(r["tau"].get<double>(), 2.35, 1e-12);
 }
 
 TEST(Evaluate, GivenTauIsUsedAndBoundedByDraftLength) {
-  EXPECT_DOUBLE_EQ(eval_ok(R"({"method":{"family":"sps","k":4},"acceptance":{"tau":3.25}})")["tau"].get<double>(), 3.25);
-  const speccalc::Error e = eval_error(R"({"method":{"family":"sps","k":4},"acceptance":{"tau":5.5}})");
+  EXPECT_DOUBLE_EQ(eval_ok(R"({"method":{"family":"sps","k":4},"acceptance":{"tau":3.25}})")["tau"]
+                       .get<double>(),
+                   3.25);
+  const speccalc::Error e =
+      eval_error(R"({"method":{"family":"sps","k":4},"acceptance":{"tau":5.5}})");
   EXPECT_EQ(e.field, "acceptance.tau");
   EXPECT_NE(e.message.find("at most 5 tokens"), std::string::npos) << e.message;
 }
@@ -57,8 +69,10 @@ TEST(Evaluate, GivenTauIsUsedAndBoundedByDraftLength) {
 TEST(Evaluate, SpeedupIsTokensPerCycleOverCycleTimeInBaselineSteps) {
   // speedup = (tau / cycle) / (1 / baseline step) with cycle = draft + verify + engine step +
   // speculative bookkeeping and baseline step = one decode pass + the engine step.
-  for (const char* family : {"sps", "pld", "lookahead", "medusa", "hydra", "eagle1", "eagle2", "eagle3"}) {
-    const json r = eval_ok(std::string(R"({"method":{"family":")") + family + R"("},"acceptance":{"alpha":0.7}})");
+  for (const char* family :
+       {"sps", "pld", "lookahead", "medusa", "hydra", "eagle1", "eagle2", "eagle3"}) {
+    const json r = eval_ok(std::string(R"({"method":{"family":")") + family +
+                           R"("},"acceptance":{"alpha":0.7}})");
     const double cycle = r["draft"]["time_s"].get<double>() + r["verify"]["time_s"].get<double>() +
                          r["step_overhead_s"].get<double>() + r["cycle_overhead_s"].get<double>();
     EXPECT_NEAR(r["cycle_time_s"].get<double>(), cycle, 1e-15) << family;
@@ -127,7 +141,8 @@ TEST(Evaluate, ShareLinkReproducesTheSameResultBytes) {
     ASSERT_TRUE(link.ok) << link.error.describe();
     EXPECT_EQ(link.output.rfind("v=1&", 0), 0u) << link.output;
     const speccalc::Response direct = speccalc::run("eval", config);
-    const speccalc::Response via_link = speccalc::run("eval-link", "https://example.test/#" + link.output);
+    const speccalc::Response via_link =
+        speccalc::run("eval-link", "https://example.test/#" + link.output);
     ASSERT_TRUE(direct.ok && via_link.ok) << config;
     EXPECT_EQ(direct.output, via_link.output) << config;
     // Decoding and re-encoding is a fixed point.

@@ -24,14 +24,16 @@ speccalc::Error eval_error(const std::string& config) {
   return r.error;
 }
 
-const char* kA100_7b = R"("target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":"compiled")";
+const char* kA100_7b =
+    R"("target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":"compiled")";
 
 TEST(DraftModelTrees, ATreeOfNNodesAtDepthDCostsDPassesAndOneVerifyOfNPlusOne) {
   // [[0],[1],[0,0],[0,1],[1,0],[0,0,0]]: 6 nodes, depth 3 -> 3 level-batched draft passes
   // (over 1 root, then the 2 nodes at depth 1 that have children, then the 1 at depth 2) and one
   // verify of 6 + 1 = 7 tokens.
-  const json r = eval_ok(std::string("{") + kA100_7b +
-                         R"(,"method":{"family":"sps","draft":"vicuna-68m","choices":[[0],[1],[0,0],[0,1],[1,0],[0,0,0]]}})");
+  const json r = eval_ok(
+      std::string("{") + kA100_7b +
+      R"(,"method":{"family":"sps","draft":"vicuna-68m","choices":[[0],[1],[0,0],[0,1],[1,0],[0,0,0]]}})");
   EXPECT_EQ(r["draft"]["passes_per_cycle"], 3);
   EXPECT_EQ(r["verify"]["tokens_per_pass"], 7);
 }
@@ -39,10 +41,11 @@ TEST(DraftModelTrees, ATreeOfNNodesAtDepthDCostsDPassesAndOneVerifyOfNPlusOne) {
 TEST(DraftModelTrees, SpecInferSequencesMergeIntoOneTree) {
   // 3 independent chains of 4: 12 draft nodes (distinct first tokens under the rank model),
   // depth 4 -> 4 passes, verify 13 tokens. Tau with alpha = 0.5: chain j contributes
-  // a_j (1 + a + a^2 + a^3) with a_0 = 0.5, a_1 = 0.25, a_2 = 0.125 (alpha (1-alpha)^j) and a = 0.5:
-  // (0.5 + 0.25 + 0.125) x 1.875 = 1.640625, plus the bonus token: 2.640625.
-  const json r = eval_ok(std::string("{") + kA100_7b +
-                         R"(,"method":{"family":"sps","draft":"vicuna-68m","sequences":3,"k":4},"acceptance":{"alpha":0.5}})");
+  // a_j (1 + a + a^2 + a^3) with a_0 = 0.5, a_1 = 0.25, a_2 = 0.125 (alpha (1-alpha)^j) and a =
+  // 0.5: (0.5 + 0.25 + 0.125) x 1.875 = 1.640625, plus the bonus token: 2.640625.
+  const json r = eval_ok(
+      std::string("{") + kA100_7b +
+      R"(,"method":{"family":"sps","draft":"vicuna-68m","sequences":3,"k":4},"acceptance":{"alpha":0.5}})");
   EXPECT_EQ(r["draft"]["passes_per_cycle"], 4);
   EXPECT_EQ(r["verify"]["tokens_per_pass"], 13);
   EXPECT_NEAR(r["tau"].get<double>(), 2.640625, 1e-12);
@@ -51,30 +54,36 @@ TEST(DraftModelTrees, SpecInferSequencesMergeIntoOneTree) {
 TEST(DraftModelTrees, OptimalTreeBeatsEveryOtherShapeOfTheSameSize) {
   // tree_size 12, depth <= 4 at alpha 0.5: the optimum's tau is at least the 3 x 4 sequences
   // tree's (same 12 nodes) and the 12-chain's restricted to depth 4 (a 4-chain: 1.9375).
-  const json opt = eval_ok(std::string("{") + kA100_7b +
-                           R"(,"method":{"family":"sps","draft":"vicuna-68m","tree_size":12,"depth":4},"acceptance":{"alpha":0.5}})");
+  const json opt = eval_ok(
+      std::string("{") + kA100_7b +
+      R"(,"method":{"family":"sps","draft":"vicuna-68m","tree_size":12,"depth":4},"acceptance":{"alpha":0.5}})");
   EXPECT_GE(opt["tau"].get<double>(), 2.640625);
   EXPECT_EQ(opt["verify"]["tokens_per_pass"], 13);
   EXPECT_LE(opt["draft"]["passes_per_cycle"].get<int>(), 4);
   // The optimum needs an acceptance model, not a bare tau.
-  EXPECT_EQ(eval_error(std::string("{") + kA100_7b +
-                       R"(,"method":{"family":"sps","tree_size":12,"depth":4},"acceptance":{"tau":2}})")
-                .field,
-            "method.tree_size");
+  EXPECT_EQ(
+      eval_error(std::string("{") + kA100_7b +
+                 R"(,"method":{"family":"sps","tree_size":12,"depth":4},"acceptance":{"tau":2}})")
+          .field,
+      "method.tree_size");
 }
 
 TEST(LayerSkip, TheDraftReadsTheFirstLayersAndTheLmHead) {
   // Llama-2-7B, exit after 8 of 32 layers: per draft pass 8 layers x 202,375,168 GEMM weights
   // + 8 x 8,192 norm weights + the 131,072,000-weight LM head, 2 bytes each:
   // 3,238,002,688 + 131,072 + 262,144,000 = 3,500,277,760 bytes; 4 passes per cycle.
-  const json r = eval_ok(std::string("{") + kA100_7b + R"(,"method":{"family":"layerskip","exit_layer":8,"k":4}})");
+  const json r = eval_ok(std::string("{") + kA100_7b +
+                         R"(,"method":{"family":"layerskip","exit_layer":8,"k":4}})");
   EXPECT_EQ(r["draft"]["passes_per_cycle"], 4);
   EXPECT_DOUBLE_EQ(r["draft"]["weights_bytes"].get<double>(), 4 * 3500277760.0);
   // Verify runs the remaining 24 layers only: 24 x 202,375,168 x 2 + 24 x 16,384 + LM head.
-  EXPECT_DOUBLE_EQ(r["verify"]["weights_bytes"].get<double>(), 24 * 404750336.0 + 24 * 16384.0 + 262144000.0);
+  EXPECT_DOUBLE_EQ(r["verify"]["weights_bytes"].get<double>(),
+                   24 * 404750336.0 + 24 * 16384.0 + 262144000.0);
   // No extra weights: nothing for the draft in memory.
   EXPECT_DOUBLE_EQ(r["memory"]["draft_weights_gb_per_gpu"].get<double>(), 0.0);
-  EXPECT_EQ(eval_error(std::string("{") + kA100_7b + R"(,"method":{"family":"layerskip","exit_layer":32}})").field,
+  EXPECT_EQ(eval_error(std::string("{") + kA100_7b +
+                       R"(,"method":{"family":"layerskip","exit_layer":32}})")
+                .field,
             "method.exit_layer");
 }
 
@@ -82,12 +91,14 @@ TEST(Streaming, GainsReturnAtLongContextAndLargeBatch) {
   // MagicDec: with a bounded draft KV, drafting costs the same at any context while verify
   // and the baseline grow with the KV they read: at batch 32 the speedup rises with context.
   auto at = [](int context) {
-    return eval_ok(R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","gpus":4,"runtime":"compiled","batch":32,"context":)" +
-                   std::to_string(context) +
-                   R"(,"method":{"family":"streaming","k":3,"kv_budget":512},"acceptance":{"alpha":0.8}})");
+    return eval_ok(
+        R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","gpus":4,"runtime":"compiled","batch":32,"context":)" +
+        std::to_string(context) +
+        R"(,"method":{"family":"streaming","k":3,"kv_budget":512},"acceptance":{"alpha":0.8}})");
   };
   const json short_ctx = at(1024), long_ctx = at(32768);
-  EXPECT_DOUBLE_EQ(short_ctx["draft"]["time_s"].get<double>(), long_ctx["draft"]["time_s"].get<double>());
+  EXPECT_DOUBLE_EQ(short_ctx["draft"]["time_s"].get<double>(),
+                   long_ctx["draft"]["time_s"].get<double>());
   EXPECT_GT(long_ctx["speedup"].get<double>(), short_ctx["speedup"].get<double>());
 }
 
@@ -96,7 +107,8 @@ TEST(Retrieval, LookupReadsNoWeightsAndVerifiesKPlusOne) {
                              "method":{"family":"retrieval","source":"suffix","k":8},"acceptance":{"tau":1.9}})");
   EXPECT_DOUBLE_EQ(r["draft"]["weights_bytes"].get<double>(), 0.0);
   EXPECT_EQ(r["verify"]["tokens_per_pass"], 9);
-  EXPECT_EQ(eval_error(R"({"method":{"family":"retrieval","source":"google"}})").field, "method.source");
+  EXPECT_EQ(eval_error(R"({"method":{"family":"retrieval","source":"google"}})").field,
+            "method.source");
 }
 
 TEST(Offload, HugeTreesVerifyForAboutTheCostOfOneStep) {
@@ -114,13 +126,14 @@ TEST(Offload, HugeTreesVerifyForAboutTheCostOfOneStep) {
 }
 
 TEST(Families, NewFamiliesRoundTripThroughShareLinks) {
-  for (const char* method :
-       {R"({"family":"sps","draft":"vicuna-68m","tree_size":20,"depth":5})",
-        R"({"family":"sps","draft":"vicuna-68m","sequences":2,"k":3})",
-        R"({"family":"sps","draft":"vicuna-68m","choices":[[0],[1],[0,0]]})",
-        R"({"family":"layerskip","exit_layer":6,"k":3})", R"({"family":"streaming","k":2,"kv_budget":256})",
-        R"({"family":"retrieval","source":"token-recycling","k":30})"}) {
-    const std::string config = std::string(R"({"target":"llama2-chat-7b","method":)") + method + "}";
+  for (const char* method : {R"({"family":"sps","draft":"vicuna-68m","tree_size":20,"depth":5})",
+                             R"({"family":"sps","draft":"vicuna-68m","sequences":2,"k":3})",
+                             R"({"family":"sps","draft":"vicuna-68m","choices":[[0],[1],[0,0]]})",
+                             R"({"family":"layerskip","exit_layer":6,"k":3})",
+                             R"({"family":"streaming","k":2,"kv_budget":256})",
+                             R"({"family":"retrieval","source":"token-recycling","k":30})"}) {
+    const std::string config =
+        std::string(R"({"target":"llama2-chat-7b","method":)") + method + "}";
     const speccalc::Response link = speccalc::run("link", config);
     ASSERT_TRUE(link.ok) << link.error.describe();
     const speccalc::Response a = speccalc::run("eval", config);
@@ -144,8 +157,10 @@ TEST(AcceptanceBand, WorkloadSpreadGivesASpeedupBandAtTheSameCycle) {
   EXPECT_DOUBLE_EQ(r["tau"].get<double>(), 2.3908);
   EXPECT_DOUBLE_EQ(r["band"]["tau_p5"].get<double>(), 2.113);
   EXPECT_DOUBLE_EQ(r["band"]["tau_p95"].get<double>(), 2.782);
-  EXPECT_NEAR(r["band"]["speedup_p5"].get<double>(), r["speedup"].get<double>() * 2.113 / 2.3908, 1e-12);
-  EXPECT_NEAR(r["band"]["speedup_p95"].get<double>(), r["speedup"].get<double>() * 2.782 / 2.3908, 1e-12);
+  EXPECT_NEAR(r["band"]["speedup_p5"].get<double>(), r["speedup"].get<double>() * 2.113 / 2.3908,
+              1e-12);
+  EXPECT_NEAR(r["band"]["speedup_p95"].get<double>(), r["speedup"].get<double>() * 2.782 / 2.3908,
+              1e-12);
 }
 
 }  // namespace
@@ -164,7 +179,8 @@ TEST(Mtp, DeepSeekV3ReadsTheMlaLatentNotFullKvHeads) {
   // tau with conditional rates 0.9 then 0.7: 1 + 0.9 + 0.9 x 0.7 = 2.53.
   EXPECT_NEAR(r["tau"].get<double>(), 2.53, 1e-12);
   // A model without MTP modules cannot run it.
-  EXPECT_EQ(eval_error(R"({"target":"llama2-chat-7b","method":{"family":"mtp"}})").field, "method.family");
+  EXPECT_EQ(eval_error(R"({"target":"llama2-chat-7b","method":{"family":"mtp"}})").field,
+            "method.family");
 }
 
 }  // namespace
@@ -175,7 +191,8 @@ TEST(Calibrate, OneMeasuredStepIsReproducedAndCarriesToEveryBatch) {
   // One decode step of 6.6 ms at batch 1 under SGLang: calibrate fits the per-step overhead so
   // the model's step equals it; evaluating the returned runtime at batch 1 gives 6.6 ms back.
   const speccalc::Response r = speccalc::run(
-      "calibrate", R"({"config":{"target":"llama3.1-8b-instruct","hardware":"h100-sxm","runtime":"sglang"},
+      "calibrate",
+      R"({"config":{"target":"llama3.1-8b-instruct","hardware":"h100-sxm","runtime":"sglang"},
                        "decode_steps":[{"batch":1,"step_s":0.0066}]})");
   ASSERT_TRUE(r.ok) << r.error.describe();
   const json out = json::parse(r.output);
@@ -192,7 +209,8 @@ TEST(Calibrate, OneMeasuredStepIsReproducedAndCarriesToEveryBatch) {
 TEST(Calibrate, MeasuredStepNamesItsBatchAndHoldsAcrossASweep) {
   // runtime.measured_decode_step_s at measured_decode_batch 8: whatever the config's batch,
   // the modeled step at batch 8 equals the measurement.
-  const std::string base = R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","method":{"family":"ar"},
+  const std::string base =
+      R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","method":{"family":"ar"},
       "runtime":{"profile":"vllm","measured_decode_step_s":0.009,"measured_decode_batch":8},"batch":)";
   EXPECT_NEAR(eval_ok(base + "8}")["baseline_step_s"].get<double>(), 0.009, 1e-9);
   EXPECT_GT(eval_ok(base + "64}")["baseline_step_s"].get<double>(), 0.009);

@@ -43,7 +43,8 @@ std::string Ok(const std::string& command, const std::string& input) {
 TEST(Link, EveryFamilyRoundTrips) {
   // link(config) decodes to normalize(config) and evaluates to eval(config), byte for byte.
   for (const char* config :
-       {R"({"method": "ar"})", R"({"method": {"family": "sps", "k": 0}, "acceptance": {"alpha": 1}})",
+       {R"({"method": "ar"})",
+        R"({"method": {"family": "sps", "k": 0}, "acceptance": {"alpha": 1}})",
         R"({"method": "pld", "acceptance": {"tau": 1}})", R"({"method": "lookahead"})",
         R"({"method": {"family": "medusa", "choices": [[0], [1], [0, 0]], "heads": 2}})",
         R"({"method": "hydra", "acceptance": {"per_position": [0.9, 0.5]}})",
@@ -56,14 +57,17 @@ TEST(Link, EveryFamilyRoundTrips) {
             "hardware": {"name": "café GPU #1", "fp16_tflops": 0.001, "mem_bw_gbps": 1e7}})"}) {
     const std::string link = Ok("link", config);
     EXPECT_EQ(Ok("decode-link", link), Ok("normalize", config)) << config;
-    EXPECT_EQ(Ok("eval-link", "https://example.org/speccalc/#" + link), Ok("eval", config)) << config;
+    EXPECT_EQ(Ok("eval-link", "https://example.org/speccalc/#" + link), Ok("eval", config))
+        << config;
   }
 }
 
 TEST(Link, UnknownOrMissingVersionIsRefused) {
   const std::string why = " (a newer SpecCalc made this link, or it was edited)";
-  EXPECT_TRUE(LinkError("v=2&batch=1", "v", "unsupported link version '2'; this SpecCalc reads v=1" + why));
-  EXPECT_TRUE(LinkError("v=1.0", "v", "unsupported link version '1.0'; this SpecCalc reads v=1" + why));
+  EXPECT_TRUE(
+      LinkError("v=2&batch=1", "v", "unsupported link version '2'; this SpecCalc reads v=1" + why));
+  EXPECT_TRUE(
+      LinkError("v=1.0", "v", "unsupported link version '1.0'; this SpecCalc reads v=1" + why));
   EXPECT_TRUE(LinkError("v=%3Cscript%3E", "v",
                         "unsupported link version '<script>'; this SpecCalc reads v=1" + why));
   EXPECT_TRUE(LinkError("batch=1", "v", "is missing; share links start with v=1"));
@@ -73,7 +77,8 @@ TEST(Link, UnknownOrMissingVersionIsRefused) {
 
 TEST(Link, RepeatedKeysAreRefused) {
   EXPECT_TRUE(LinkError("v=1&batch=1&batch=2", "batch", "appears more than once in the link"));
-  EXPECT_TRUE(LinkError("v=1&method.k=1&method.k=2", "method.k", "appears more than once in the link"));
+  EXPECT_TRUE(
+      LinkError("v=1&method.k=1&method.k=2", "method.k", "appears more than once in the link"));
   EXPECT_TRUE(LinkError("v=1&v=1", "v", "appears more than once in the link"));
   // A value and a sub-field of the same key contradict each other, in either order.
   EXPECT_TRUE(LinkError("v=1&target=llama2-chat-7b&target.name=x", "target.name",
@@ -84,12 +89,15 @@ TEST(Link, RepeatedKeysAreRefused) {
 
 TEST(Link, BadPercentEscapesAreRefused) {
   for (const char* bad : {"batch=%", "batch=%4", "batch=%G0", "batch=%zz", "ba%2=1"}) {
-    EXPECT_TRUE(LinkError(std::string("v=1&") + bad, "link",
-                          std::string("parameter '") + bad + "' is not key=value with valid %-escapes"));
+    EXPECT_TRUE(
+        LinkError(std::string("v=1&") + bad, "link",
+                  std::string("parameter '") + bad + "' is not key=value with valid %-escapes"));
   }
-  EXPECT_TRUE(LinkError("v=1&batch", "link", "parameter 'batch' is not key=value with valid %-escapes"));
+  EXPECT_TRUE(
+      LinkError("v=1&batch", "link", "parameter 'batch' is not key=value with valid %-escapes"));
   // A NUL byte decodes but is no number; it is shown masked.
-  EXPECT_TRUE(LinkError("v=1&batch=%00", "batch", "value '?' is not a number, true/false or a list"));
+  EXPECT_TRUE(
+      LinkError("v=1&batch=%00", "batch", "value '?' is not a number, true/false or a list"));
 }
 
 TEST(Link, MalformedUtf8IsRefusedNotCrashed) {
@@ -98,32 +106,35 @@ TEST(Link, MalformedUtf8IsRefusedNotCrashed) {
   EXPECT_TRUE(LinkError("v=1&target=%FF", "target", "value '?' is not valid UTF-8 text"));
   EXPECT_TRUE(LinkError("v=1&hardware=%E2%82", "hardware", "value '?\?' is not valid UTF-8 text"));
   // Overlong '/' and a UTF-16 surrogate are not UTF-8 either.
-  EXPECT_TRUE(LinkError("v=1&target.name=%C0%AF", "target.name", "value '?\?' is not valid UTF-8 text"));
-  EXPECT_TRUE(LinkError("v=1&target.name=%ED%A0%80", "target.name", "value '?\?\?' is not valid UTF-8 text"));
+  EXPECT_TRUE(
+      LinkError("v=1&target.name=%C0%AF", "target.name", "value '?\?' is not valid UTF-8 text"));
+  EXPECT_TRUE(LinkError("v=1&target.name=%ED%A0%80", "target.name",
+                        "value '?\?\?' is not valid UTF-8 text"));
   EXPECT_TRUE(LinkError("v=1&method.family=%F4%90%80%80", "method.family",
                         "value '?\?\?\?' is not valid UTF-8 text"));
   // Well-formed multi-byte text is fine: U+00E9 and U+1F600.
-  const json config = json::parse(Ok(
-      "decode-link",
-      "v=1&target.name=caf%C3%A9%F0%9F%98%80&target.num_layers=1&target.hidden=8&"
-      "target.intermediate=8&target.heads=1&target.vocab=8"));
+  const json config =
+      json::parse(Ok("decode-link",
+                     "v=1&target.name=caf%C3%A9%F0%9F%98%80&target.num_layers=1&target.hidden=8&"
+                     "target.intermediate=8&target.heads=1&target.vocab=8"));
   EXPECT_EQ(config["target"]["name"], "caf\xC3\xA9\xF0\x9F\x98\x80");
 }
 
 TEST(Link, ScriptTagsAndJavascriptUrlsOnlyEverBecomeData) {
   EXPECT_TRUE(LinkError("javascript:alert(1)", "link",
                         "parameter 'javascript:alert(1)' is not key=value with valid %-escapes"));
-  EXPECT_TRUE(LinkError("v=1&%3Cb%3Ex%3C%2Fb%3E=1", "link", "'<b>x</b>' is not a config field path"));
+  EXPECT_TRUE(
+      LinkError("v=1&%3Cb%3Ex%3C%2Fb%3E=1", "link", "'<b>x</b>' is not a config field path"));
   const speccalc::Response r =
       speccalc::run("eval-link", "v=1&target=%3Cscript%3Ealert(1)%3C%2Fscript%3E");
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error.field, "target");
   EXPECT_EQ(r.error.message.rfind("unknown model preset; known: ", 0), 0u);
   // A custom name with markup is evaluated, and comes back as a JSON string value.
-  const std::string out = Ok(
-      "eval-link",
-      "v=1&target.name=%3Cscript%3Ealert(%22x%22)%3C%2Fscript%3E&target.num_layers=1&"
-      "target.hidden=8&target.intermediate=8&target.heads=1&target.vocab=8");
+  const std::string out =
+      Ok("eval-link",
+         "v=1&target.name=%3Cscript%3Ealert(%22x%22)%3C%2Fscript%3E&target.num_layers=1&"
+         "target.hidden=8&target.intermediate=8&target.heads=1&target.vocab=8");
   EXPECT_EQ(json::parse(out)["config"]["target"]["name"], "<script>alert(\"x\")</script>");
   EXPECT_NE(out.find(R"("name":"<script>alert(\"x\")</script>")"), std::string::npos);
 }
@@ -144,8 +155,9 @@ TEST(Link, DeeplyNestedValuesAreRefused) {
   EXPECT_TRUE(LinkError("v=1&batch=[[[[[[[[[1]]]]]]]]]", "batch",
                         "value '[[[[[[[[[1]]]]]]]]]' is not a number, true/false or a list"));
   const std::string deep(60000, '[');
-  EXPECT_TRUE(LinkError("v=1&method.choices=" + deep, "method.choices",
-                        "value '" + std::string(40, '[') + "...' is not a number, true/false or a list"));
+  EXPECT_TRUE(
+      LinkError("v=1&method.choices=" + deep, "method.choices",
+                "value '" + std::string(40, '[') + "...' is not a number, true/false or a list"));
   EXPECT_TRUE(LinkError("v=1&batch=%7B%22a%22%3A1%7D", "batch",
                         "value '{\"a\":1}' is not a number, true/false or a list"));
 }
@@ -162,7 +174,8 @@ TEST(Link, KeysThatAreNotFieldPathsAreRefused) {
 }
 
 TEST(Link, NonFiniteNumbersAreRefused) {
-  EXPECT_TRUE(LinkError("v=1&batch=1e400", "batch", "value '1e400' is not a number, true/false or a list"));
+  EXPECT_TRUE(
+      LinkError("v=1&batch=1e400", "batch", "value '1e400' is not a number, true/false or a list"));
   EXPECT_TRUE(LinkError("v=1&acceptance.alpha=NaN", "acceptance.alpha",
                         "value 'NaN' is not a number, true/false or a list"));
   EXPECT_TRUE(LinkError("v=1&acceptance.alpha=Infinity", "acceptance.alpha",

@@ -153,7 +153,8 @@ TEST(Presets, SpeculatorHeadsNameRealRepositories) {
   EXPECT_EQ(c.find_head("eagle", "llama3.1-8b-instruct")->repo_id,
             "yuhuili/EAGLE-LLaMA3.1-Instruct-8B");
   EXPECT_EQ(c.find_head("eagle3", "qwen3-8b")->repo_id, "Tengyunw/qwen3_8b_eagle3");
-  EXPECT_EQ(c.find_head("medusa", "vicuna-7b-v1.3")->repo_id, "FasterDecoding/medusa-vicuna-7b-v1.3");
+  EXPECT_EQ(c.find_head("medusa", "vicuna-7b-v1.3")->repo_id,
+            "FasterDecoding/medusa-vicuna-7b-v1.3");
   EXPECT_EQ(c.find_head("eagle3", "llama3.1-405b-instruct"), nullptr);
   for (const auto& h : c.heads) EXPECT_NE(c.find_target(h.target), nullptr) << h.repo_id;
 }

@@ -71,7 +71,8 @@ TEST(PublishedTable, HoldsAll764RowsInOriginalOrder) {
 
 TEST(PublishedTable, EagleTwoTableOneCellsMatchPaper) {
   // EAGLE-2 (arXiv 2406.16858) Table 1, T=0, MT-bench: Vicuna-13B SpS 1.93x, tau 2.27.
-  const PublishedRow* sps = find_row("eagle2", "Table 1", "SpS", "Vicuna-13B (v1.3)", "MT-bench", 0);
+  const PublishedRow* sps =
+      find_row("eagle2", "Table 1", "SpS", "Vicuna-13B (v1.3)", "MT-bench", 0);
   ASSERT_NE(sps, nullptr);
   EXPECT_EQ(*sps->speedup, 1.93);
   EXPECT_EQ(*sps->tau, 2.27);
@@ -79,7 +80,8 @@ TEST(PublishedTable, EagleTwoTableOneCellsMatchPaper) {
   EXPECT_EQ(sps->draft_id, "vicuna-68m");
   EXPECT_EQ(sps->target_id, "vicuna-13b-v1.3");
   // Same table, Vicuna-7B EAGLE-2: 3.62x, tau 4.98 (60 draft tokens, depth 6, top-k 10).
-  const PublishedRow* e2 = find_row("eagle2", "Table 1", "EAGLE-2", "Vicuna-7B (v1.3)", "MT-bench", 0);
+  const PublishedRow* e2 =
+      find_row("eagle2", "Table 1", "EAGLE-2", "Vicuna-7B (v1.3)", "MT-bench", 0);
   ASSERT_NE(e2, nullptr);
   EXPECT_EQ(*e2->speedup, 3.62);
   EXPECT_EQ(*e2->tau, 4.98);
@@ -116,7 +118,8 @@ TEST(PublishedTable, EagleOneAndThreeAndMedusaCellsMatchPapers) {
   // 3.47 (= tau with the base token). Temperature is not stated, so search by id fields.
   const PublishedRow* medusa = nullptr;
   for (const PublishedRow& r : all_rows()) {
-    if (r.source_id == "medusa" && r.table == "Table 1" && r.target_model == "Vicuna-7B") medusa = &r;
+    if (r.source_id == "medusa" && r.table == "Table 1" && r.target_model == "Vicuna-7B")
+      medusa = &r;
   }
   ASSERT_NE(medusa, nullptr);
   EXPECT_EQ(*medusa->speedup, 2.83);
@@ -154,16 +157,28 @@ TEST(PublishedTable, HardwareAssumptionsAreExplicit) {
 }
 
 TEST(PublishedTable, NormalizedIdsComeFromTheContractLists) {
-  const std::set<std::string> families = {"ar", "sps", "pld", "lookahead", "medusa", "hydra",
-                                          "eagle1", "eagle2", "eagle3", "retrieval", "other"};
-  const std::set<std::string> models = {
-      "", "vicuna-7b-v1.3", "vicuna-13b-v1.3", "vicuna-33b-v1.3", "llama2-chat-7b",
-      "llama2-chat-13b", "llama2-chat-70b", "llama3-instruct-8b", "llama3-instruct-70b",
-      "llama3.1-8b-instruct", "llama3.3-70b-instruct", "mixtral-8x7b", "qwen2.5-7b", "qwen2.5-72b",
-      "deepseek-r1-distill-llama-8b"};
-  const std::set<std::string> gpus = {"", "a100-40gb-sxm", "a100-80gb-sxm", "a100-80gb-pcie",
-                                      "h100-sxm", "h100-pcie", "h200-sxm", "l40", "l40s",
-                                      "rtx-3090", "rtx-4090", "rtx-a6000", "mi300x", "b200"};
+  const std::set<std::string> families = {"ar",     "sps",       "pld",    "lookahead",
+                                          "medusa", "hydra",     "eagle1", "eagle2",
+                                          "eagle3", "retrieval", "other"};
+  const std::set<std::string> models = {"",
+                                        "vicuna-7b-v1.3",
+                                        "vicuna-13b-v1.3",
+                                        "vicuna-33b-v1.3",
+                                        "llama2-chat-7b",
+                                        "llama2-chat-13b",
+                                        "llama2-chat-70b",
+                                        "llama3-instruct-8b",
+                                        "llama3-instruct-70b",
+                                        "llama3.1-8b-instruct",
+                                        "llama3.3-70b-instruct",
+                                        "mixtral-8x7b",
+                                        "qwen2.5-7b",
+                                        "qwen2.5-72b",
+                                        "deepseek-r1-distill-llama-8b"};
+  const std::set<std::string> gpus = {
+      "",         "a100-40gb-sxm", "a100-80gb-sxm", "a100-80gb-pcie", "h100-sxm", "h100-pcie",
+      "h200-sxm", "l40",           "l40s",          "rtx-3090",       "rtx-4090", "rtx-a6000",
+      "mi300x",   "b200"};
   for (const PublishedRow& r : all_rows()) {
     EXPECT_EQ(families.count(r.family), 1u) << r.id << " " << r.family;
     EXPECT_EQ(models.count(r.target_id), 1u) << r.id << " " << r.target_id;
@@ -171,8 +186,8 @@ TEST(PublishedTable, NormalizedIdsComeFromTheContractLists) {
     EXPECT_TRUE(r.runtime == "hf-eager" || r.runtime == "compiled") << r.id;
   }
   // EAGLE-3 Table 1's DeepSeek-R1-Distill-LLaMA-8B gets its own id (Llama-3.1-8B shape).
-  const PublishedRow* ds = find_row("eagle3", "Table 1", "EAGLE-3", "DeepSeek-R1-Distill-LLaMA-8B",
-                                    "GSM8K", 0);
+  const PublishedRow* ds =
+      find_row("eagle3", "Table 1", "EAGLE-3", "DeepSeek-R1-Distill-LLaMA-8B", "GSM8K", 0);
   ASSERT_NE(ds, nullptr);
   EXPECT_EQ(ds->target_id, "deepseek-r1-distill-llama-8b");
 }
@@ -203,9 +218,9 @@ TEST(PublishedQuery, SubstringOrExactIdIgnoringCase) {
     return out;
   };
   EXPECT_EQ(ids({}), "abc");
-  EXPECT_EQ(ids({"eagle", "", "", "", ""}), "abc");   // substring of all three method strings
-  EXPECT_EQ(ids({"EAGLE2", "", "", "", ""}), "ac");   // family id of a; substring of c
-  EXPECT_EQ(ids({"eagle1", "", "", "", ""}), "b");    // family id only
+  EXPECT_EQ(ids({"eagle", "", "", "", ""}), "abc");  // substring of all three method strings
+  EXPECT_EQ(ids({"EAGLE2", "", "", "", ""}), "ac");  // family id of a; substring of c
+  EXPECT_EQ(ids({"eagle1", "", "", "", ""}), "b");   // family id only
   EXPECT_EQ(ids({"", "VICUNA-7B", "", "", ""}), "ac");
   EXPECT_EQ(ids({"", "llama2-chat-7b", "", "", ""}), "b");  // exact target_id
   EXPECT_EQ(ids({"eagle", "vicuna", "", "", ""}), "ac");    // filters combine with AND
@@ -232,8 +247,9 @@ TEST(PublishedCsv, QuotesCommasQuotesAndNewlines) {
   const std::string csv = rows_to_csv({r});
   EXPECT_EQ(csv.rfind("id,source_id,source,table,method,family,", 0), 0u);
   // Hand-escaped: id, source_id, source, table (empty), method, family ...
-  EXPECT_NE(csv.find("\r\nx-001,example,Example paper (2024),,\"Medusa, \"\"typical\"\"\",medusa,M,,"),
-            std::string::npos)
+  EXPECT_NE(
+      csv.find("\r\nx-001,example,Example paper (2024),,\"Medusa, \"\"typical\"\"\",medusa,M,,"),
+      std::string::npos)
       << csv;
   EXPECT_EQ(csv.substr(csv.size() - 2), "\r\n");
 }
@@ -253,7 +269,7 @@ TEST(PublishedText, ColumnsHaveFixedWidth) {
     }
     start = end + 1;
   }
-  EXPECT_EQ(lines, 1u + 9u);  // header + the 9 Hydra-repo rows
+  EXPECT_EQ(lines, 1u + 9u);                                  // header + the 9 Hydra-repo rows
   EXPECT_NE(text.find("a100-80gb-sxm*"), std::string::npos);  // assumed GPU is starred
 }
 

@@ -20,10 +20,11 @@ TEST(Sweep, EveryPointEqualsASeparateEvaluation) {
   const json contexts = {0, 4096, -1};
   const json alphas = {0.6, 0.9};
   const json request = {{"config", base},
-                        {"axes", {{{"path", "method.family"}, {"values", families}},
-                                  {{"path", "batch"}, {"values", batches}},
-                                  {{"path", "context"}, {"values", contexts}},
-                                  {{"path", "acceptance.alpha"}, {"values", alphas}}}}};
+                        {"axes",
+                         {{{"path", "method.family"}, {"values", families}},
+                          {{"path", "batch"}, {"values", batches}},
+                          {{"path", "context"}, {"values", contexts}},
+                          {{"path", "acceptance.alpha"}, {"values", alphas}}}}};
   const speccalc::Response r = speccalc::run("sweep", request.dump());
   ASSERT_TRUE(r.ok) << r.error.describe();
   const json points = json::parse(r.output)["points"];

@@ -151,8 +151,9 @@ TEST(TreeCommands, OptimizeStreamedTextEqualsDumpOfTheSameObject) {
     expected["tau_pmf"] = e.tau_pmf;
     expected["node_prob"] = e.node_prob;
     expected["definitions"] = {
-        {"choices", contiguous ? "nodes in depth-first order (children ranks 0..b-1)"
-                               : "nodes in selection order; the first m form an optimal m-node tree"},
+        {"choices", contiguous
+                        ? "nodes in depth-first order (children ranks 0..b-1)"
+                        : "nodes in selection order; the first m form an optimal m-node tree"},
         {"tau_curve", "tau_curve[m-1] = best expected tau (bonus token included) with m nodes"}};
     const Response r = tree_optimize(
         std::string(R"({"acceptance": {"p": [[0.5, 0.2, 0.1], [0.6, 0.1], [0.3, 0.3, 0.3]]},)") +

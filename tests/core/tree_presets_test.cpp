@@ -69,7 +69,8 @@ TEST(Eagle2Tree, BeamLimitsItBelowTheOptimum) {
 }
 
 TEST(Eagle2Tree, DefaultSettingsGiveA59NodeTreeOfDepthAtMost6) {
-  // EAGLE-2 defaults (drafts.json eagle2_dynamic_tree): total_token 60, EAGLE depth 5 = 6 levels, top_k 10.
+  // EAGLE-2 defaults (drafts.json eagle2_dynamic_tree): total_token 60, EAGLE depth 5 = 6 levels,
+  // top_k 10.
   const AcceptanceMatrix m = acceptance_from_alpha(0.7).value();
   const Tree t = eagle2_tree(m, 60, 6, 10).value();
   EXPECT_EQ(t.size(), 59);

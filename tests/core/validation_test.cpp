@@ -72,8 +72,8 @@ void ExpectFiniteOrRefused(const std::string& command, const std::string& input)
   ExpectFinite(out, "", context);
 }
 
-const char* const kFamilies[] = {"ar",     "sps",    "pld",    "lookahead", "medusa",
-                                 "hydra",  "eagle1", "eagle2", "eagle3"};
+const char* const kFamilies[] = {"ar",    "sps",    "pld",    "lookahead", "medusa",
+                                 "hydra", "eagle1", "eagle2", "eagle3"};
 
 }  // namespace
 
@@ -91,14 +91,16 @@ TEST(Validation, AlphaZeroAcceptsNothing) {
 TEST(Validation, AlphaOneAcceptsEveryDraft) {
   // alpha = 1: all k drafts accepted plus the bonus token, tau = k + 1 (5 for sps k = 4,
   // 11 for pld's default k = 10).
-  EXPECT_EQ(Ok("eval", R"({"method": {"family": "sps", "k": 4}, "acceptance": {"alpha": 1}})")["tau"]
-                .get<double>(),
-            5.0);
+  EXPECT_EQ(
+      Ok("eval", R"({"method": {"family": "sps", "k": 4}, "acceptance": {"alpha": 1}})")["tau"]
+          .get<double>(),
+      5.0);
   EXPECT_EQ(Ok("eval", R"({"method": "pld", "acceptance": {"alpha": 1}})")["tau"].get<double>(),
             11.0);
   // Every tree family at alpha = 1 stays finite (the rank model gives rank 0 probability 1).
   for (const char* f : kFamilies) {
-    ExpectFiniteOrRefused("eval", std::string(R"({"acceptance": {"alpha": 1}, "method": ")") + f + "\"}");
+    ExpectFiniteOrRefused("eval",
+                          std::string(R"({"acceptance": {"alpha": 1}, "method": ")") + f + "\"}");
   }
 }
 
@@ -110,13 +112,14 @@ TEST(Validation, TauOneIsOnlyTheBonusToken) {
 
 TEST(Validation, KZeroDraftsNothing) {
   // k = 0: the verify pass checks only the bonus position, so tau = 1 at any alpha.
-  const json r = Ok("eval", R"({"method": {"family": "sps", "k": 0}, "acceptance": {"alpha": 0.9}})");
+  const json r =
+      Ok("eval", R"({"method": {"family": "sps", "k": 0}, "acceptance": {"alpha": 0.9}})");
   EXPECT_EQ(r["tau"].get<double>(), 1.0);
   EXPECT_EQ(r["max_tokens_per_cycle"].get<int>(), 1);
   // A tau above k + 1 = 1 is refused, not clamped.
-  EXPECT_TRUE(IsError("eval", R"({"method": {"family": "sps", "k": 0}, "acceptance": {"tau": 1.5}})",
-                      "acceptance.tau",
-                      "is 1.5 but this draft yields at most 1 tokens per cycle (its depth + 1)"));
+  EXPECT_TRUE(IsError(
+      "eval", R"({"method": {"family": "sps", "k": 0}, "acceptance": {"tau": 1.5}})",
+      "acceptance.tau", "is 1.5 but this draft yields at most 1 tokens per cycle (its depth + 1)"));
 }
 
 TEST(Validation, AcceptanceOutOfRangeIsRefusedNotClamped) {
@@ -126,11 +129,12 @@ TEST(Validation, AcceptanceOutOfRangeIsRefusedNotClamped) {
                       "must be between 0.0 and 1.0, got -0.1"));
   EXPECT_TRUE(IsError("eval", R"({"acceptance": {"tau": 0.5}})", "acceptance.tau",
                       "must be between 1.0 and 1025.0, got 0.5"));
-  EXPECT_TRUE(IsError("eval", R"({"method": {"family": "sps", "k": 4}, "acceptance": {"tau": 5.5}})",
-                      "acceptance.tau",
-                      "is 5.5 but this draft yields at most 5 tokens per cycle (its depth + 1)"));
-  EXPECT_TRUE(IsError("eval", R"({"acceptance": {"p": [[0.6, 0.6]]}})", "acceptance.p[0]",
-                      "sums to 1.2; sibling acceptances are exclusive, so a row sums to at most 1"));
+  EXPECT_TRUE(IsError(
+      "eval", R"({"method": {"family": "sps", "k": 4}, "acceptance": {"tau": 5.5}})",
+      "acceptance.tau", "is 5.5 but this draft yields at most 5 tokens per cycle (its depth + 1)"));
+  EXPECT_TRUE(
+      IsError("eval", R"({"acceptance": {"p": [[0.6, 0.6]]}})", "acceptance.p[0]",
+              "sums to 1.2; sibling acceptances are exclusive, so a row sums to at most 1"));
   EXPECT_TRUE(IsError("eval", R"({"acceptance": {"per_position": []}})", "acceptance.per_position",
                       "must be a list of 1 to 64 probabilities"));
   EXPECT_TRUE(IsError("eval", R"({"acceptance": {"alpha": 0.5, "tau": 2}})", "acceptance",
@@ -142,8 +146,8 @@ TEST(Validation, AcceptanceOutOfRangeIsRefusedNotClamped) {
 
 TEST(Validation, LargestBatchAndContextStayFinite) {
   for (const char* f : kFamilies) {
-    ExpectFiniteOrRefused("eval", std::string(R"({"batch": 4096, "context": 1048576, "method": ")") +
-                                      f + "\"}");
+    ExpectFiniteOrRefused(
+        "eval", std::string(R"({"batch": 4096, "context": 1048576, "method": ")") + f + "\"}");
   }
   const json r = Ok("eval", R"({"batch": 4096, "context": 1048576, "method": "eagle2"})");
   // 4096 sequences x 1M tokens of llama2-7b KV (2 x 32 layers x 4096 x 2 bytes = 512 KiB per
@@ -152,11 +156,13 @@ TEST(Validation, LargestBatchAndContextStayFinite) {
 }
 
 TEST(Validation, SizesJustOutsideTheLimitsAreRefused) {
-  EXPECT_TRUE(IsError("eval", R"({"batch": 4097})", "batch", "must be between 1 and 4096, got 4097"));
+  EXPECT_TRUE(
+      IsError("eval", R"({"batch": 4097})", "batch", "must be between 1 and 4096, got 4097"));
   EXPECT_TRUE(IsError("eval", R"({"batch": 0})", "batch", "must be between 1 and 4096, got 0"));
   EXPECT_TRUE(IsError("eval", R"({"context": 1048577})", "context",
                       "must be between 0 and 1048576, got 1048577"));
-  EXPECT_TRUE(IsError("eval", R"({"context": -1})", "context", "must be between 0 and 1048576, got -1"));
+  EXPECT_TRUE(
+      IsError("eval", R"({"context": -1})", "context", "must be between 0 and 1048576, got -1"));
   EXPECT_TRUE(IsError("eval", R"({"gpus": 65})", "gpus", "must be between 1 and 64, got 65"));
   EXPECT_TRUE(IsError("eval", R"({"method": {"family": "sps", "k": 65}})", "method.k",
                       "must be between 0 and 64, got 65"));
@@ -170,21 +176,25 @@ TEST(Validation, SizesJustOutsideTheLimitsAreRefused) {
                       "must be between 1 and 64, got 65"));
   EXPECT_TRUE(IsError("eval", R"({"method": {"family": "eagle1", "choices": [[64]]}})",
                       "method.choices[0][0]", "must be between 0 and 63, got 64"));
-  EXPECT_TRUE(IsError("tree-optimize", R"({"acceptance": {"alpha": 0.5}, "budget": 4097})", "budget",
-                      "must be in [1, 4096], got 4097"));
-  EXPECT_TRUE(IsError("tree-optimize", R"({"acceptance": {"alpha": 0.5}, "budget": 8, "max_depth": 65})",
+  EXPECT_TRUE(IsError("tree-optimize", R"({"acceptance": {"alpha": 0.5}, "budget": 4097})",
+                      "budget", "must be in [1, 4096], got 4097"));
+  EXPECT_TRUE(IsError("tree-optimize",
+                      R"({"acceptance": {"alpha": 0.5}, "budget": 8, "max_depth": 65})",
                       "max_depth", "must be in [1, 64], got 65"));
-  EXPECT_TRUE(IsError("tree-optimize", R"({"acceptance": {"alpha": 0.5}, "budget": 8, "max_rank": 65})",
-                      "max_rank", "must be in [1, 64], got 65"));
-  EXPECT_TRUE(IsError("tree-expect",
-                      R"({"choices": [[0]], "acceptance": {"alpha": 0.5}, "simulate": {"trials": 1000001}})",
-                      "simulate.trials", "must be in [1, 1000000], got 1000001"));
+  EXPECT_TRUE(IsError("tree-optimize",
+                      R"({"acceptance": {"alpha": 0.5}, "budget": 8, "max_rank": 65})", "max_rank",
+                      "must be in [1, 64], got 65"));
+  EXPECT_TRUE(IsError(
+      "tree-expect",
+      R"({"choices": [[0]], "acceptance": {"alpha": 0.5}, "simulate": {"trials": 1000001}})",
+      "simulate.trials", "must be in [1, 1000000], got 1000001"));
   EXPECT_TRUE(IsError("convert", R"({"k": 0, "alpha": 0.5})", "k", "must be in [1, 64], got 0"));
 }
 
 TEST(Validation, HugeNegativeAndFractionalIntegersAreRefused) {
   EXPECT_TRUE(IsError("eval", R"({"batch": 2.5})", "batch", "enter a whole number, not a number"));
-  EXPECT_TRUE(IsError("eval", R"({"batch": 1e300})", "batch", "enter a whole number, not a number"));
+  EXPECT_TRUE(
+      IsError("eval", R"({"batch": 1e300})", "batch", "enter a whole number, not a number"));
   EXPECT_TRUE(IsError("eval", R"({"batch": 9223372036854775808})", "batch",
                       "must be an integer between 1 and 4096"));
   EXPECT_TRUE(IsError("eval", R"({"batch": -9223372036854775808})", "batch",
@@ -192,12 +202,14 @@ TEST(Validation, HugeNegativeAndFractionalIntegersAreRefused) {
   // 2^64 does not fit any integer type; nlohmann reads it as a double.
   EXPECT_TRUE(IsError("eval", R"({"batch": 18446744073709551616})", "batch",
                       "enter a whole number, not a number"));
-  EXPECT_TRUE(IsError("tree-optimize", R"({"acceptance": {"alpha": 0.5}, "budget": 18446744073709551615})",
-                      "budget", "must be in [1, 4096], got 4097"));
-  EXPECT_TRUE(IsError("tree-optimize", R"({"acceptance": {"alpha": 0.5}, "budget": -9223372036854775808})",
-                      "budget", "must be in [1, 4096], got -9223372036854775808"));
-  EXPECT_TRUE(IsError("tree-optimize", R"({"acceptance": {"alpha": 0.5}, "budget": 10.5})", "budget",
-                      "must be an integer"));
+  EXPECT_TRUE(IsError("tree-optimize",
+                      R"({"acceptance": {"alpha": 0.5}, "budget": 18446744073709551615})", "budget",
+                      "must be in [1, 4096], got 4097"));
+  EXPECT_TRUE(IsError("tree-optimize",
+                      R"({"acceptance": {"alpha": 0.5}, "budget": -9223372036854775808})", "budget",
+                      "must be in [1, 4096], got -9223372036854775808"));
+  EXPECT_TRUE(IsError("tree-optimize", R"({"acceptance": {"alpha": 0.5}, "budget": 10.5})",
+                      "budget", "must be an integer"));
   // A whole number written as a float is the integer (JavaScript writes 4 as 4, but hand-made
   // configs and other tools write 4.0).
   EXPECT_EQ(Ok("normalize", R"({"batch": 4.0})")["batch"], 4);
@@ -206,10 +218,14 @@ TEST(Validation, HugeNegativeAndFractionalIntegersAreRefused) {
 TEST(Validation, NonFiniteNumbersCannotBeWritten) {
   // JSON has no NaN or Infinity; 1e400 overflows a double and is refused by the parser.
   EXPECT_TRUE(IsError("eval", R"({"batch": NaN})", "", "the config is not valid JSON"));
-  EXPECT_TRUE(IsError("eval", R"({"acceptance": {"alpha": Infinity}})", "", "the config is not valid JSON"));
-  EXPECT_TRUE(IsError("eval", R"({"acceptance": {"alpha": 1e400}})", "", "the config is not valid JSON"));
+  EXPECT_TRUE(IsError("eval", R"({"acceptance": {"alpha": Infinity}})", "",
+                      "the config is not valid JSON"));
+  EXPECT_TRUE(
+      IsError("eval", R"({"acceptance": {"alpha": 1e400}})", "", "the config is not valid JSON"));
   // An underflow to 0 is an ordinary (valid) 0.
-  EXPECT_EQ(Ok("eval", R"({"method": "sps", "acceptance": {"alpha": 1e-400}})")["tau"].get<double>(), 1.0);
+  EXPECT_EQ(
+      Ok("eval", R"({"method": "sps", "acceptance": {"alpha": 1e-400}})")["tau"].get<double>(),
+      1.0);
 }
 
 // ---- custom hardware ----------------------------------------------------------------------
@@ -220,18 +236,23 @@ TEST(Validation, ZeroOrAbsurdCustomGpuNumbersAreRefused) {
   EXPECT_TRUE(IsError("eval", R"({"hardware": {"fp16_tflops": 100, "mem_bw_gbps": 0}})",
                       "hardware.mem_bw_gbps", "must be between 0.001 and 10000000.0, got 0.0"));
   EXPECT_TRUE(IsError("eval", R"({"hardware": {"fp16_tflops": 1e7, "mem_bw_gbps": 1000}})",
-                      "hardware.fp16_tflops", "must be between 0.001 and 1000000.0, got 10000000.0"));
+                      "hardware.fp16_tflops",
+                      "must be between 0.001 and 1000000.0, got 10000000.0"));
   EXPECT_TRUE(IsError("eval", R"({"hardware": {"fp16_tflops": 100, "mem_bw_gbps": 1e8}})",
-                      "hardware.mem_bw_gbps", "must be between 0.001 and 10000000.0, got 100000000.0"));
-  EXPECT_TRUE(IsError("eval", R"({"hardware": {"fp16_tflops": 100, "mem_bw_gbps": 1000, "mem_gb": 0}})",
+                      "hardware.mem_bw_gbps",
+                      "must be between 0.001 and 10000000.0, got 100000000.0"));
+  EXPECT_TRUE(IsError("eval",
+                      R"({"hardware": {"fp16_tflops": 100, "mem_bw_gbps": 1000, "mem_gb": 0}})",
                       "hardware.mem_gb", "must be between 0.001 and 1000000.0, got 0.0"));
-  EXPECT_TRUE(IsError("eval", R"({"hardware": {"fp16_tflops": 100, "mem_bw_gbps": 1000, "fp8_tflops": -1}})",
-                      "hardware.fp8_tflops", "must be between 0.0 and 1000000.0, got -1.0"));
+  EXPECT_TRUE(IsError(
+      "eval", R"({"hardware": {"fp16_tflops": 100, "mem_bw_gbps": 1000, "fp8_tflops": -1}})",
+      "hardware.fp8_tflops", "must be between 0.0 and 1000000.0, got -1.0"));
   EXPECT_TRUE(IsError("eval", R"({"hardware": {"fp16_tflops": "fast", "mem_bw_gbps": 1000}})",
                       "hardware.fp16_tflops", "must be a number, got a string"));
   EXPECT_TRUE(IsError("eval", R"({"hardware": {"fp16_tflops": 100}})", "hardware.mem_bw_gbps",
                       "is required for a custom GPU"));
-  EXPECT_TRUE(IsError("eval", R"({"gpus": 2, "hardware": {"fp16_tflops": 100, "mem_bw_gbps": 1000}})",
+  EXPECT_TRUE(IsError("eval",
+                      R"({"gpus": 2, "hardware": {"fp16_tflops": 100, "mem_bw_gbps": 1000}})",
                       "hardware.interconnect_gbps",
                       "must be positive when gpus > 1 (tensor parallelism needs a link)"));
 }
@@ -253,8 +274,9 @@ TEST(Validation, ExtremeAllowedCustomGpusStayFinite) {
       for (const char* f : {"sps", "eagle2", "medusa"}) {
         for (const char* dtype : {"fp16", "fp8", "int4"}) {
           ExpectFiniteOrRefused("eval", R"({"hardware": )" + gpu + R"(, "target": )" + model +
-                                            R"(, "dtype": ")" + dtype + R"(", "gpus": 2, "method": ")" +
-                                            f + R"(", "batch": 4096, "context": 1048576})");
+                                            R"(, "dtype": ")" + dtype +
+                                            R"(", "gpus": 2, "method": ")" + f +
+                                            R"(", "batch": 4096, "context": 1048576})");
         }
       }
     }
@@ -272,44 +294,53 @@ TEST(Validation, UnknownKeysAreRefusedEverywhere) {
                       "depth, sequences"));
   EXPECT_TRUE(IsError("eval", R"({"dtype": {"weights": "fp16", "act": "fp16"}})", "dtype.act",
                       "unknown field; expected one of: weights, kv"));
-  EXPECT_TRUE(IsError("eval", R"({"runtime": {"warp_speed": 1}})", "runtime.warp_speed",
-                      "unknown field; expected one of: profile, measured_decode_step_s, measured_decode_batch, "
-                      "bw_efficiency, kv_bw_efficiency, flops_efficiency, overlap, pass_overhead_s, "
-                      "layer_overhead_s, step_overhead_s, seq_overhead_s, cycle_overhead_s, "
-                      "tree_overhead_s, allreduce_latency_s"));
-  EXPECT_TRUE(IsError("eval", R"({"acceptance": {"beta": 0.5}})", "acceptance.beta",
-                      "unknown field; expected one of: tau, alpha, per_position, p, medusa, workload, "
-                      "published"));
-  EXPECT_TRUE(IsError("tree-expect", R"({"choices": [[0]], "acceptance": {"alpha": 0.5}, "bogus": 1})",
-                      "bogus", "unknown field; expected one of: choices, acceptance, simulate"));
+  EXPECT_TRUE(IsError(
+      "eval", R"({"runtime": {"warp_speed": 1}})", "runtime.warp_speed",
+      "unknown field; expected one of: profile, measured_decode_step_s, measured_decode_batch, "
+      "bw_efficiency, kv_bw_efficiency, flops_efficiency, overlap, pass_overhead_s, "
+      "layer_overhead_s, step_overhead_s, seq_overhead_s, cycle_overhead_s, "
+      "tree_overhead_s, allreduce_latency_s"));
+  EXPECT_TRUE(
+      IsError("eval", R"({"acceptance": {"beta": 0.5}})", "acceptance.beta",
+              "unknown field; expected one of: tau, alpha, per_position, p, medusa, workload, "
+              "published"));
   EXPECT_TRUE(IsError("tree-expect",
-                      R"({"choices": [[0]], "acceptance": {"alpha": 0.5}, "simulate": {"trials": 10, "runs": 1}})",
-                      "simulate.runs", "unknown field; expected one of: trials, seed"));
-  EXPECT_TRUE(IsError("tree-optimize", R"({"acceptance": {"alpha": 0.5}, "budget": 4, "depth": 2})",
-                      "depth",
-                      "unknown field; expected one of: acceptance, budget, max_depth, max_rank, contiguous"));
-  EXPECT_TRUE(IsError("tree-preset", R"({"name": "eagle1", "k": 2})", "k",
-                      "unknown field; expected one of: name, acceptance, total_token, depth, top_k"));
+                      R"({"choices": [[0]], "acceptance": {"alpha": 0.5}, "bogus": 1})", "bogus",
+                      "unknown field; expected one of: choices, acceptance, simulate"));
+  EXPECT_TRUE(IsError(
+      "tree-expect",
+      R"({"choices": [[0]], "acceptance": {"alpha": 0.5}, "simulate": {"trials": 10, "runs": 1}})",
+      "simulate.runs", "unknown field; expected one of: trials, seed"));
+  EXPECT_TRUE(IsError(
+      "tree-optimize", R"({"acceptance": {"alpha": 0.5}, "budget": 4, "depth": 2})", "depth",
+      "unknown field; expected one of: acceptance, budget, max_depth, max_rank, contiguous"));
+  EXPECT_TRUE(
+      IsError("tree-preset", R"({"name": "eagle1", "k": 2})", "k",
+              "unknown field; expected one of: name, acceptance, total_token, depth, top_k"));
   EXPECT_TRUE(IsError("tree-calibrate", R"({"eagle2": {"total_token": 60, "topk": 10}, "tau": 3})",
                       "eagle2.topk", "unknown field; expected one of: total_token, depth, top_k"));
   EXPECT_TRUE(IsError("convert", R"({"k": 4, "tau": 2, "beta": 1})", "beta",
                       "unknown field; expected one of: k, choices, preset, alpha, tau, "
                       "tau_without_bonus, mean_acceptance_length, draft_acceptance_rate, "
                       "per_position, per_position_joint"));
-  EXPECT_TRUE(IsError("tables", R"({"bogus": 1})", "bogus",
-                      "unknown field; expected one of: method, model, dataset, source, hardware, format"));
+  EXPECT_TRUE(
+      IsError("tables", R"({"bogus": 1})", "bogus",
+              "unknown field; expected one of: method, model, dataset, source, hardware, format"));
 }
 
 TEST(Validation, WrongTypesNameTheField) {
   EXPECT_TRUE(IsError("eval", R"({"batch": "4"})", "batch", "enter a whole number, not '4'"));
-  EXPECT_TRUE(IsError("eval", R"({"batch": true})", "batch", "enter a whole number, not a boolean"));
+  EXPECT_TRUE(
+      IsError("eval", R"({"batch": true})", "batch", "enter a whole number, not a boolean"));
   EXPECT_TRUE(IsError("eval", R"({"batch": null})", "batch", "enter a whole number, not null"));
   EXPECT_TRUE(IsError("eval", R"({"batch": [1]})", "batch", "enter a whole number, not an array"));
   EXPECT_TRUE(IsError("eval", R"({"acceptance": {"per_position": [0.5, "x"]}})",
                       "acceptance.per_position[1]", "must be a number, got a string"));
-  EXPECT_TRUE(IsError("eval", R"({"dtype": 16})", "dtype", "must be a string or an object {weights, kv}"));
+  EXPECT_TRUE(
+      IsError("eval", R"({"dtype": 16})", "dtype", "must be a string or an object {weights, kv}"));
   EXPECT_TRUE(IsError("eval", "[]", "", "the config must be a JSON object"));
-  EXPECT_TRUE(IsError("tree-optimize", R"({"acceptance": {"alpha": 0.5}, "budget": 8, "contiguous": 1})",
+  EXPECT_TRUE(IsError("tree-optimize",
+                      R"({"acceptance": {"alpha": 0.5}, "budget": 8, "contiguous": 1})",
                       "contiguous", "must be true or false"));
   EXPECT_TRUE(IsError("tree-expect", R"({"choices": [[0.5]], "acceptance": {"alpha": 0.5}})",
                       "choices[0][0]", "must be an integer"));
@@ -327,8 +358,9 @@ TEST(Validation, RepeatedJsonKeysAreRefused) {
   EXPECT_TRUE(IsError("eval", R"({"acceptance": {"p": [[0.1], {"a": 1, "a": 2}]}})",
                       "acceptance.p[1].a",
                       "appears more than once in its object (JSON keys must be unique)"));
-  EXPECT_TRUE(IsError("tree-optimize", R"({"budget": 1, "budget": 2, "acceptance": {"alpha": 0.5}})",
-                      "budget", "appears more than once in its object (JSON keys must be unique)"));
+  EXPECT_TRUE(IsError("tree-optimize",
+                      R"({"budget": 1, "budget": 2, "acceptance": {"alpha": 0.5}})", "budget",
+                      "appears more than once in its object (JSON keys must be unique)"));
   // Equal keys in different objects are fine.
   Ok("eval", R"({"method": {"family": "sps", "k": 2}, "acceptance": {"alpha": 0.5}, "batch": 2})");
 }
@@ -337,9 +369,9 @@ TEST(Validation, RepeatedJsonKeysAreRefused) {
 
 TEST(Validation, InputsOverOneMegabyteAreRefusedBeforeParsing) {
   const std::string big(1048577, ' ');
-  for (const char* command : {"eval", "eval-link", "link", "decode-link", "normalize", "tree-expect",
-                              "tree-optimize", "tree-preset", "tree-calibrate", "convert", "sweep",
-                              "tables"}) {
+  for (const char* command :
+       {"eval", "eval-link", "link", "decode-link", "normalize", "tree-expect", "tree-optimize",
+        "tree-preset", "tree-calibrate", "convert", "sweep", "tables"}) {
     EXPECT_TRUE(IsError(command, big, "", "input is 1048577 bytes; the limit is 1048576 bytes"))
         << command;
   }
@@ -358,14 +390,16 @@ TEST(Validation, DeeplyNestedJsonIsRefusedBeforeParsing) {
   EXPECT_TRUE(IsError("tree-optimize", open, "", "input is nested deeper than 16 levels"));
   EXPECT_TRUE(IsError("tree-preset", open + close, "", "input is nested deeper than 16 levels"));
   EXPECT_TRUE(IsError("convert", open + close, "", "input is nested deeper than 16 levels"));
-  EXPECT_TRUE(IsError("sweep", open + close, "", "the sweep request is nested deeper than 24 levels"));
+  EXPECT_TRUE(
+      IsError("sweep", open + close, "", "the sweep request is nested deeper than 24 levels"));
   EXPECT_TRUE(IsError("tables", open + close, "", "tables query is nested deeper than 16 levels"));
   std::string objects;
   for (int i = 0; i < 50000; ++i) objects += "{\"a\":";
   EXPECT_TRUE(IsError("eval", objects + "1" + std::string(50000, '}'), "",
                       "the config is nested deeper than 16 levels"));
   // Brackets inside strings do not count: this is a (bad) preset id, not a deep document.
-  const speccalc::Response r = speccalc::run("eval", R"({"target": ")" + open.substr(0, 1000) + R"("})");
+  const speccalc::Response r =
+      speccalc::run("eval", R"({"target": ")" + open.substr(0, 1000) + R"("})");
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error.field, "target");
 }
@@ -375,8 +409,12 @@ TEST(Validation, DeeplyNestedJsonIsRefusedBeforeParsing) {
 TEST(Validation, ScriptTagsComeBackOnlyInsideJsonStrings) {
   const std::string name = "<script>alert(1)</script>\"</b><img src=x onerror=alert(2)>\\";
   json config = {{"target",
-                  {{"name", name}, {"num_layers", 2}, {"hidden", 64}, {"intermediate", 128},
-                   {"heads", 4}, {"vocab", 100}}}};
+                  {{"name", name},
+                   {"num_layers", 2},
+                   {"hidden", 64},
+                   {"intermediate", 128},
+                   {"heads", 4},
+                   {"vocab", 100}}}};
   const speccalc::Response r = speccalc::run("eval", config.dump());
   ASSERT_TRUE(r.ok) << r.error.describe();
   // The output is one JSON document; the hostile name is a string value in it, with its
@@ -391,9 +429,12 @@ TEST(Validation, ScriptTagsComeBackOnlyInsideJsonStrings) {
     bool in_string = false, escaped = false;
     for (std::size_t i = 0; i < pos; ++i) {
       const char c = r.output[i];
-      if (escaped) escaped = false;
-      else if (in_string && c == '\\') escaped = true;
-      else if (c == '"') in_string = !in_string;
+      if (escaped)
+        escaped = false;
+      else if (in_string && c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = !in_string;
     }
     EXPECT_TRUE(in_string) << "at byte " << pos;
     ++seen;
@@ -430,17 +471,19 @@ TEST(Validation, QuotedUntrustedTextIsShortAndPrintable) {
 TEST(Validation, ExpensiveRequestsAreRefusedUpFront) {
   // tree-calibrate regenerates an EAGLE-2 tree ~1100 times: 64 + 63 * 64^2 = 258112
   // candidates per tree took 45 s before this limit.
-  EXPECT_TRUE(IsError("tree-calibrate", R"({"eagle2": {"total_token": 1025, "depth": 64, "top_k": 64}, "tau": 1.5})",
-                      "eagle2",
-                      "calibrating regenerates the tree about 1100 times; 258112 candidates per "
-                      "tree (top_k + (depth - 1) * top_k^2) is over the limit of 8000 (use a smaller "
-                      "depth or top_k)"));
+  EXPECT_TRUE(IsError(
+      "tree-calibrate",
+      R"({"eagle2": {"total_token": 1025, "depth": 64, "top_k": 64}, "tau": 1.5})", "eagle2",
+      "calibrating regenerates the tree about 1100 times; 258112 candidates per "
+      "tree (top_k + (depth - 1) * top_k^2) is over the limit of 8000 (use a smaller "
+      "depth or top_k)"));
   // 7 * 62^2 + 62 = 26970 candidates: 1.1 s native, a fuzzer timeout under sanitizers.
-  EXPECT_TRUE(IsError("tree-calibrate", R"({"tau": 4.81, "eagle2": {"total_token": 60, "depth": 8, "top_k": 62}})",
-                      "eagle2",
-                      "calibrating regenerates the tree about 1100 times; 26970 candidates per "
-                      "tree (top_k + (depth - 1) * top_k^2) is over the limit of 8000 (use a smaller "
-                      "depth or top_k)"));
+  EXPECT_TRUE(
+      IsError("tree-calibrate",
+              R"({"tau": 4.81, "eagle2": {"total_token": 60, "depth": 8, "top_k": 62}})", "eagle2",
+              "calibrating regenerates the tree about 1100 times; 26970 candidates per "
+              "tree (top_k + (depth - 1) * top_k^2) is over the limit of 8000 (use a smaller "
+              "depth or top_k)"));
   // A 400 x 400 sweep grid is over 100000 points.
   json axes = json::array();
   for (const char* path : {"batch", "context"}) {
@@ -461,13 +504,15 @@ TEST(Validation, SizeWithDegenerateAcceptanceDoesNotCrash) {
       EXPECT_TRUE(IsError("size",
                           std::string(R"({"budget": 32, "config": {"method": ")") + family +
                               R"(", "acceptance": )" + acceptance + "}}",
-                          "config.acceptance", "no draft node has a nonzero acceptance probability"))
+                          "config.acceptance",
+                          "no draft node has a nonzero acceptance probability"))
           << family << " " << acceptance;
     }
   }
   // alpha = 1: p[d][0] = 1 and p[d][r > 0] = 0, so only the rank-0 chain adds tokens and the
   // best tree has at most max_depth = 8 nodes although the budget is 32.
-  const json r = Ok("size", R"({"budget": 32, "config": {"method": "eagle1", "acceptance": {"alpha": 1}}})");
+  const json r =
+      Ok("size", R"({"budget": 32, "config": {"method": "eagle1", "acceptance": {"alpha": 1}}})");
   EXPECT_LE(r["best"]["nodes"].get<int>(), 8);
   EXPECT_GE(r["best"]["nodes"].get<int>(), 1);
 }
@@ -477,10 +522,14 @@ TEST(Validation, SizeWithDegenerateAcceptanceDoesNotCrash) {
 TEST(Validation, NoOutputContainsNonFiniteNumbers) {
   // A broad grid of valid and edge inputs through every computing command.
   const char* const acceptances[] = {
-      R"({"alpha": 0})",          R"({"alpha": 1})",
-      R"({"alpha": 1e-300})",     R"({"alpha": 0.9999999999999999})",
-      R"({"tau": 1})",            R"({"per_position": [0]})",
-      R"({"per_position": [1, 1, 1]})", R"({"p": [[0, 0], [1]]})",
+      R"({"alpha": 0})",
+      R"({"alpha": 1})",
+      R"({"alpha": 1e-300})",
+      R"({"alpha": 0.9999999999999999})",
+      R"({"tau": 1})",
+      R"({"per_position": [0]})",
+      R"({"per_position": [1, 1, 1]})",
+      R"({"p": [[0, 0], [1]]})",
   };
   const char* const shapes[] = {
       R"("batch": 1, "context": 0)",
@@ -494,8 +543,8 @@ TEST(Validation, NoOutputContainsNonFiniteNumbers) {
   for (const char* f : kFamilies) {
     for (const char* a : acceptances) {
       for (const char* s : shapes) {
-        const std::string config = std::string("{\"method\": \"") + f + "\", \"acceptance\": " + a +
-                                   ", " + s + "}";
+        const std::string config =
+            std::string("{\"method\": \"") + f + "\", \"acceptance\": " + a + ", " + s + "}";
         ExpectFiniteOrRefused("eval", config);
         ExpectFiniteOrRefused("normalize", config);
         ++evaluated;
@@ -510,16 +559,20 @@ TEST(Validation, NoOutputContainsNonFiniteNumbers) {
                                              ", \"simulate\": {\"trials\": 1000}}");
     ExpectFiniteOrRefused("tree-expect", "{\"choices\": [], " + acc + "}");
     ExpectFiniteOrRefused("tree-optimize", "{\"budget\": 64, " + acc + "}");
-    ExpectFiniteOrRefused("tree-optimize", "{\"budget\": 16, \"max_depth\": 3, \"max_rank\": 2, "
-                                           "\"contiguous\": true, " + acc + "}");
+    ExpectFiniteOrRefused("tree-optimize",
+                          "{\"budget\": 16, \"max_depth\": 3, \"max_rank\": 2, "
+                          "\"contiguous\": true, " +
+                              acc + "}");
     ExpectFiniteOrRefused("tree-preset", "{\"name\": \"eagle2\", " + acc + "}");
     ExpectFiniteOrRefused("tree-preset", "{\"name\": \"eagle1\", " + acc + "}");
-    ExpectFiniteOrRefused("tree-calibrate", "{\"k\": 4, \"tau\": 3, \"family\": \"scale\", " + acc + "}");
+    ExpectFiniteOrRefused("tree-calibrate",
+                          "{\"k\": 4, \"tau\": 3, \"family\": \"scale\", " + acc + "}");
   }
-  for (const char* metric : {R"("alpha": 0)", R"("alpha": 1)", R"("tau": 1)", R"("tau": 5)",
-                             R"("draft_acceptance_rate": 0)", R"("draft_acceptance_rate": 1)",
-                             R"("per_position": [0, 0, 0, 0])", R"("per_position_joint": [1, 1, 1, 1])",
-                             R"("mean_acceptance_length": 1)", R"("tau_without_bonus": 4)"}) {
+  for (const char* metric :
+       {R"("alpha": 0)", R"("alpha": 1)", R"("tau": 1)", R"("tau": 5)",
+        R"("draft_acceptance_rate": 0)", R"("draft_acceptance_rate": 1)",
+        R"("per_position": [0, 0, 0, 0])", R"("per_position_joint": [1, 1, 1, 1])",
+        R"("mean_acceptance_length": 1)", R"("tau_without_bonus": 4)"}) {
     ExpectFiniteOrRefused("convert", std::string("{\"k\": 4, ") + metric + "}");
     ExpectFiniteOrRefused("convert", std::string("{\"preset\": \"eagle1\", ") + metric + "}");
   }

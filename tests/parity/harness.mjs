@@ -11,24 +11,31 @@ import { pathToFileURL } from 'node:url';
 // The path of a shipped file by its original name (dist/manifest.json, scripts/assemble-dist.mjs).
 export function distFile(dist, name) {
   const manifestPath = path.join(dist, 'manifest.json');
-  if (!fs.existsSync(manifestPath)) throw new Error(`${manifestPath} not found: run scripts/build.sh first`);
+  if (!fs.existsSync(manifestPath))
+    throw new Error(`${manifestPath} not found: run scripts/build.sh first`);
   const hashed = JSON.parse(fs.readFileSync(manifestPath, 'utf8'))[name];
   if (!hashed) throw new Error(`${name} is not in ${manifestPath}`);
   return path.join(dist, hashed);
 }
 
 export async function loadWasmAfterChecks(dist, nativeBin) {
-  if (!fs.existsSync(nativeBin)) throw new Error(`${nativeBin} not found: run scripts/build.sh first`);
+  if (!fs.existsSync(nativeBin))
+    throw new Error(`${nativeBin} not found: run scripts/build.sh first`);
   const api = await import(pathToFileURL(distFile(dist, 'speccalc-api.mjs')).href);
   // The page's first-load module and the full one (every command): a command runs in the
   // first-load module when it has it, as on the page, so both are held to native's bytes.
   const first = await api.load({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc.wasm')) });
-  const { default: fullFactory } = await import(pathToFileURL(distFile(dist, 'speccalc-full.mjs')).href);
-  const full = api.bind(await fullFactory({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc-full.wasm')) }));
+  const { default: fullFactory } = await import(
+    pathToFileURL(distFile(dist, 'speccalc-full.mjs')).href
+  );
+  const full = api.bind(
+    await fullFactory({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc-full.wasm')) }),
+  );
   const firstNames = new Set(first.commandNames());
   const tables = new Map();
   const table = (name) => {
-    if (!tables.has(name)) tables.set(name, fs.readFileSync(distFile(dist, `${name}.json`), 'utf8'));
+    if (!tables.has(name))
+      tables.set(name, fs.readFileSync(distFile(dist, `${name}.json`), 'utf8'));
     return tables.get(name);
   };
   return {

@@ -57,36 +57,52 @@ function randomTree(rng, maxNodes, maxDepth) {
 
 function randomAcceptance(rng) {
   switch (rng.int(0, 5)) {
-    case 0: return { alpha: rng.prob() };
-    case 1: return { per_position: Array.from({ length: rng.int(1, 10) }, () => rng.prob()) };
-    case 2: return { medusa: rng.pick(['vicuna-7b', 'vicuna-13b', 'vicuna-33b', 'zephyr-7b', 'nope']) };
+    case 0:
+      return { alpha: rng.prob() };
+    case 1:
+      return { per_position: Array.from({ length: rng.int(1, 10) }, () => rng.prob()) };
+    case 2:
+      return { medusa: rng.pick(['vicuna-7b', 'vicuna-13b', 'vicuna-33b', 'zephyr-7b', 'nope']) };
     case 3: {
       const rows = Array.from({ length: rng.int(1, 8) }, () => {
         let acc = 0;
-        return Array.from({ length: rng.int(1, 8) }, () => (acc = Math.min(1, acc + rng.next() * 0.3)));
+        return Array.from(
+          { length: rng.int(1, 8) },
+          () => (acc = Math.min(1, acc + rng.next() * 0.3)),
+        );
       });
       return { topk_accuracy: rows };
     }
-    case 4: return { rank_vector: Array.from({ length: rng.int(1, 6) }, () => rng.next() / 6) };
-    default: return {
-      p: Array.from({ length: rng.int(1, 8) }, () => {
-        let left = 1;
-        return Array.from({ length: rng.int(1, 6) }, () => {
-          const v = rng.chance(0.5) ? Math.round(rng.next() * left * 1000) / 1000 : rng.next() * left;
-          left = Math.max(0, left - v);
-          return v;
-        });
-      }),
-    };
+    case 4:
+      return { rank_vector: Array.from({ length: rng.int(1, 6) }, () => rng.next() / 6) };
+    default:
+      return {
+        p: Array.from({ length: rng.int(1, 8) }, () => {
+          let left = 1;
+          return Array.from({ length: rng.int(1, 6) }, () => {
+            const v = rng.chance(0.5)
+              ? Math.round(rng.next() * left * 1000) / 1000
+              : rng.next() * left;
+            left = Math.max(0, left - v);
+            return v;
+          });
+        }),
+      };
   }
 }
 
 function randomDraft(rng, allowEagle2) {
   switch (rng.int(0, allowEagle2 ? 3 : 2)) {
-    case 0: return { k: rng.int(1, 16) };
-    case 1: return { choices: randomTree(rng, 60, 8) };
-    case 2: return { preset: rng.pick(['eagle1', 'medusa-mc_sim_7b_63']) };
-    default: return { eagle2: { total_token: rng.int(2, 80), depth: rng.int(0, 8), top_k: rng.int(1, 12) } };
+    case 0:
+      return { k: rng.int(1, 16) };
+    case 1:
+      return { choices: randomTree(rng, 60, 8) };
+    case 2:
+      return { preset: rng.pick(['eagle1', 'medusa-mc_sim_7b_63']) };
+    default:
+      return {
+        eagle2: { total_token: rng.int(2, 80), depth: rng.int(0, 8), top_k: rng.int(1, 12) },
+      };
   }
 }
 
@@ -102,28 +118,55 @@ function randomRequest(rng, configs) {
       const req = { acceptance: randomAcceptance(rng), budget: rng.int(1, 200) };
       if (rng.chance(0.5)) req.max_depth = rng.int(1, 12);
       if (rng.chance(0.5)) req.max_rank = rng.int(1, 12);
-      if (rng.chance(0.2)) { req.contiguous = true; req.budget = rng.int(1, 40); }
+      if (rng.chance(0.2)) {
+        req.contiguous = true;
+        req.budget = rng.int(1, 40);
+      }
       return ['tree-optimize', req];
     }
     case 2: {
-      if (rng.chance(0.3)) return ['tree-preset', rng.pick(['eagle1', 'medusa-mc_sim_7b_63', 'medusa', 'hydra'])];
-      return ['tree-preset', { name: 'eagle2', acceptance: randomAcceptance(rng), total_token: rng.int(2, 100),
-        depth: rng.int(0, 8), top_k: rng.int(1, 12) }];
+      if (rng.chance(0.3))
+        return ['tree-preset', rng.pick(['eagle1', 'medusa-mc_sim_7b_63', 'medusa', 'hydra'])];
+      return [
+        'tree-preset',
+        {
+          name: 'eagle2',
+          acceptance: randomAcceptance(rng),
+          total_token: rng.int(2, 100),
+          depth: rng.int(0, 8),
+          top_k: rng.int(1, 12),
+        },
+      ];
     }
     case 3: {
       const req = { ...randomDraft(rng, true), tau: 1 + rng.next() * rng.int(1, 8) };
-      if (rng.chance(0.3) && !req.eagle2) { req.family = 'scale'; req.acceptance = randomAcceptance(rng); }
+      if (rng.chance(0.3) && !req.eagle2) {
+        req.family = 'scale';
+        req.acceptance = randomAcceptance(rng);
+      }
       return ['tree-calibrate', req];
     }
     case 4: {
       const req = randomDraft(rng, false);
-      const metric = rng.pick(['alpha', 'tau', 'tau_without_bonus', 'mean_acceptance_length',
-        'draft_acceptance_rate', 'per_position', 'per_position_joint']);
+      const metric = rng.pick([
+        'alpha',
+        'tau',
+        'tau_without_bonus',
+        'mean_acceptance_length',
+        'draft_acceptance_rate',
+        'per_position',
+        'per_position_joint',
+      ]);
       if (metric === 'per_position' || metric === 'per_position_joint') {
         let v = 1;
-        req[metric] = Array.from({ length: rng.int(1, 8) }, () => (metric === 'per_position' ? rng.prob() : (v *= rng.next())));
+        req[metric] = Array.from({ length: rng.int(1, 8) }, () =>
+          metric === 'per_position' ? rng.prob() : (v *= rng.next()),
+        );
       } else {
-        req[metric] = metric === 'alpha' || metric === 'draft_acceptance_rate' ? rng.prob() : 1 + rng.next() * 4;
+        req[metric] =
+          metric === 'alpha' || metric === 'draft_acceptance_rate'
+            ? rng.prob()
+            : 1 + rng.next() * 4;
       }
       return ['convert', req];
     }
@@ -137,8 +180,14 @@ function randomRequest(rng, configs) {
       ];
       const n = rng.int(1, 3);
       const chosen = [];
-      while (chosen.length < n) { const a = rng.pick(axes); if (!chosen.includes(a)) chosen.push(a); }
-      return ['sweep', { config: rng.pick(configs), axes: chosen, detail: rng.chance(0.2) ? 'full' : 'summary' }];
+      while (chosen.length < n) {
+        const a = rng.pick(axes);
+        if (!chosen.includes(a)) chosen.push(a);
+      }
+      return [
+        'sweep',
+        { config: rng.pick(configs), axes: chosen, detail: rng.chance(0.2) ? 'full' : 'summary' },
+      ];
     }
     default: {
       // A link built from a random config, then perhaps damaged.
@@ -146,7 +195,10 @@ function randomRequest(rng, configs) {
       const parts = ['v=1'];
       for (const [k, v] of Object.entries(cfg)) {
         if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-          for (const [k2, v2] of Object.entries(v)) parts.push(`${k}.${k2}=${encodeURIComponent(typeof v2 === 'string' ? v2 : JSON.stringify(v2))}`);
+          for (const [k2, v2] of Object.entries(v))
+            parts.push(
+              `${k}.${k2}=${encodeURIComponent(typeof v2 === 'string' ? v2 : JSON.stringify(v2))}`,
+            );
         } else {
           parts.push(`${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`);
         }
@@ -154,7 +206,14 @@ function randomRequest(rng, configs) {
       let link = parts.join('&');
       const damage = rng.int(0, 5);
       if (damage === 1) link = link.replace(/%[0-9A-F]{2}/, '%G');
-      if (damage === 2) link += '&' + rng.pick(parts.slice(1).concat(['v=1', 'v=2', 'x=%FF', 'target=%E2%82', 'batch=[[[[[[[[[1]]]]]]]]]']));
+      if (damage === 2)
+        link +=
+          '&' +
+          rng.pick(
+            parts
+              .slice(1)
+              .concat(['v=1', 'v=2', 'x=%FF', 'target=%E2%82', 'batch=[[[[[[[[[1]]]]]]]]]']),
+          );
       if (damage === 3) link = '#' + link + '&acceptance.tau=' + rng.int(1, 70);
       if (damage === 4) link = link.slice(0, rng.int(0, link.length));
       return [rng.chance(0.5) ? 'decode-link' : 'eval-link', link];
@@ -194,10 +253,17 @@ async function main() {
   await Promise.all(Array.from({ length: Math.max(1, opts.jobs) }, worker));
 
   for (const f of failures.slice(0, 10)) {
-    console.log(`FAIL case ${f.c.i} (seed ${opts.seed}) ${f.c.command} ${f.c.input.slice(0, 300)}\n  native ${f.native.slice(0, 300)}\n  wasm   ${f.wasm.slice(0, 300)}`);
+    console.log(
+      `FAIL case ${f.c.i} (seed ${opts.seed}) ${f.c.command} ${f.c.input.slice(0, 300)}\n  native ${f.native.slice(0, 300)}\n  wasm   ${f.wasm.slice(0, 300)}`,
+    );
   }
-  const summary = Object.entries(okCount).sort().map(([k, n]) => `${k} ${n}`).join(', ');
-  console.log(`property: ${cases.length} random requests (seed ${opts.seed}) in ${((Date.now() - started) / 1000).toFixed(1)} s: ${summary}`);
+  const summary = Object.entries(okCount)
+    .sort()
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  console.log(
+    `property: ${cases.length} random requests (seed ${opts.seed}) in ${((Date.now() - started) / 1000).toFixed(1)} s: ${summary}`,
+  );
   console.log(`${cases.length - failures.length} passed, ${failures.length} failed`);
   process.exitCode = failures.length ? 1 : 0;
 }

@@ -25,7 +25,7 @@ export function makeRng(seed) {
   const next = mulberry32(seed);
   const r = {
     next,
-    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),        // inclusive
+    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)), // inclusive
     pick: (arr) => arr[Math.floor(next() * arr.length)],
     chance: (p) => next() < p,
     // Uniform in [lo, hi]: sometimes rounded to 3 decimals, sometimes a raw double.
@@ -34,9 +34,14 @@ export function makeRng(seed) {
       return r.chance(0.5) ? Math.min(hi, Math.max(lo, Math.round(x * 1000) / 1000)) : x;
     },
     // Sometimes a round value, sometimes a full 17-digit double, sometimes an edge (0 or 1).
-    prob: () => (r.chance(0.15) ? r.pick([0, 1]) : r.chance(0.5) ? Math.round(next() * 1000) / 1000 : next()),
+    prob: () =>
+      r.chance(0.15) ? r.pick([0, 1]) : r.chance(0.5) ? Math.round(next() * 1000) / 1000 : next(),
     // Log-uniform integer in [lo, hi].
-    logInt: (lo, hi) => Math.min(hi, Math.max(lo, Math.round(Math.exp(Math.log(lo) + next() * (Math.log(hi) - Math.log(lo)))))),
+    logInt: (lo, hi) =>
+      Math.min(
+        hi,
+        Math.max(lo, Math.round(Math.exp(Math.log(lo) + next() * (Math.log(hi) - Math.log(lo))))),
+      ),
   };
   return r;
 }
@@ -46,7 +51,14 @@ function loadTables() {
   const hw = JSON.parse(fs.readFileSync(path.join(dataDir, 'hardware.json'), 'utf8'));
   const rt = JSON.parse(fs.readFileSync(path.join(dataDir, 'runtimes.json'), 'utf8'));
   return {
-    targets: models.targets.map((m) => ({ id: m.id, heads: m.heads, kv_heads: m.kv_heads, params: m.total_params, vocab: m.vocab, layers: m.num_layers })),
+    targets: models.targets.map((m) => ({
+      id: m.id,
+      heads: m.heads,
+      kv_heads: m.kv_heads,
+      params: m.total_params,
+      vocab: m.vocab,
+      layers: m.num_layers,
+    })),
     drafts: models.drafts.map((m) => m.id),
     draftVocab: Object.fromEntries(models.drafts.map((m) => [m.id, m.vocab])),
     profiles: Object.fromEntries(rt.profiles.map((p) => [p.id, p])),
@@ -74,7 +86,9 @@ function customTarget(rng) {
     vocab: rng.pick([32000, 32768, 50257, 128256, 151936, rng.int(1000, 300000)]),
   };
   if (rng.chance(0.5)) t.head_dim = headDim;
-  else if (rng.chance(0.2)) { t.head_dim = rng.pick([64, 128]); }  // head_dim independent of hidden/heads
+  else if (rng.chance(0.2)) {
+    t.head_dim = rng.pick([64, 128]);
+  } // head_dim independent of hidden/heads
   if (rng.chance(0.5)) t.tied_embeddings = rng.chance(0.5);
   if (experts > 1 || rng.chance(0.2)) {
     t.experts = experts;
@@ -124,7 +138,8 @@ function chainOnly(m) {
     m.top_k = 1;
     m.total_token = depth + 1;
   } else if (m.family === 'medusa' || m.family === 'hydra' || m.family === 'eagle1') {
-    const depth = m.family === 'eagle1' ? 4 : Math.min(m.heads ?? (m.family === 'medusa' ? 5 : 4), 4);
+    const depth =
+      m.family === 'eagle1' ? 4 : Math.min(m.heads ?? (m.family === 'medusa' ? 5 : 4), 4);
     m.choices = Array.from({ length: depth }, (_, i) => Array(i + 1).fill(0));
   }
 }
@@ -132,7 +147,8 @@ function chainOnly(m) {
 function method(rng, tables, family) {
   const m = { family };
   switch (family) {
-    case 'ar': break;
+    case 'ar':
+      break;
     case 'sps':
       if (rng.chance(0.9)) m.draft = rng.pick(tables.drafts);
       if (rng.chance(0.9)) m.k = rng.int(0, 16);
@@ -168,7 +184,7 @@ function method(rng, tables, family) {
       m.top_k = topK;
       const cap = Math.min(1024, 1 + topK + (depth - 1) * topK * topK);
       if (rng.chance(0.8)) m.total_token = rng.int(2, Math.max(2, cap));
-      else if (cap < 60) m.total_token = cap;  // the default (48..60) could exceed a small draft
+      else if (cap < 60) m.total_token = cap; // the default (48..60) could exceed a small draft
       break;
     }
   }
@@ -180,9 +196,12 @@ function method(rng, tables, family) {
 // every speculative method (each drafts at least one level).
 function acceptance(rng, maxTau) {
   switch (rng.int(0, 3)) {
-    case 0: return { tau: maxTau <= 1 ? 1 : rng.real(1, maxTau) };
-    case 1: return { alpha: rng.chance(0.1) ? rng.pick([0, 1]) : rng.real(0, 1) };
-    case 2: return { per_position: Array.from({ length: rng.int(1, 12) }, () => rng.real(0, 1)) };
+    case 0:
+      return { tau: maxTau <= 1 ? 1 : rng.real(1, maxTau) };
+    case 1:
+      return { alpha: rng.chance(0.1) ? rng.pick([0, 1]) : rng.real(0, 1) };
+    case 2:
+      return { per_position: Array.from({ length: rng.int(1, 12) }, () => rng.real(0, 1)) };
     default: {
       // Tree matrix p[depth][rank]: each row sums to at most 1.
       return {
@@ -201,14 +220,18 @@ function acceptance(rng, maxTau) {
 
 function maxTauOf(m) {
   switch (m.family) {
-    case 'ar': return 1;
-    case 'sps': return m.k !== undefined ? m.k + 1 : 5;    // default k = 4
-    case 'pld': return m.k !== undefined ? m.k + 1 : 11;   // default k = 10
+    case 'ar':
+      return 1;
+    case 'sps':
+      return m.k !== undefined ? m.k + 1 : 5; // default k = 4
+    case 'pld':
+      return m.k !== undefined ? m.k + 1 : 11; // default k = 10
     case 'medusa':
     case 'hydra':
     case 'eagle1':
       return Array.isArray(m.choices) ? 1 + Math.max(...m.choices.map((c) => c.length)) : 2;
-    default: return 2;
+    default:
+      return 2;
   }
 }
 
@@ -245,27 +268,39 @@ function oneConfig(rng, tables) {
     interconnect = cfg.hardware.interconnect_gbps;
   }
   // Tensor parallelism must divide the heads (or KV heads are replicated when fewer than gpus).
-  const tp = [2, 4, 8, 16].filter((g) => interconnect > 0 && heads % g === 0 &&
-    (kvHeads % g === 0 || (kvHeads < g && g % kvHeads === 0)) && g <= layers);
+  const tp = [2, 4, 8, 16].filter(
+    (g) =>
+      interconnect > 0 &&
+      heads % g === 0 &&
+      (kvHeads % g === 0 || (kvHeads < g && g % kvHeads === 0)) &&
+      g <= layers,
+  );
   if (tp.length && rng.chance(0.3)) cfg.gpus = rng.pick(tp);
   else if (rng.chance(0.3)) cfg.gpus = 1;
 
   const rt = rng.int(0, 3);
-  let profile = 'compiled';  // the config default
+  let profile = 'compiled'; // the config default
   if (rt === 1) cfg.runtime = profile = rng.pick(tables.runtimes);
   if (rt >= 2) {
     profile = rng.pick(tables.runtimes);
     cfg.runtime = { profile };
     for (const p of tables.runtimeParams) {
-      if (rng.chance(0.3)) cfg.runtime[p] = p.includes('efficiency') ? rng.real(0.05, 1) : rng.real(0, 0.01);
+      if (rng.chance(0.3))
+        cfg.runtime[p] = p.includes('efficiency') ? rng.real(0.05, 1) : rng.real(0, 0.01);
     }
   }
   if (rng.chance(0.8)) cfg.batch = rng.chance(0.5) ? rng.int(1, 8) : rng.logInt(1, 4096);
   if (rng.chance(0.8)) cfg.context = rng.chance(0.1) ? 0 : rng.logInt(1, 131072);
   // A measured step must be slower than the roofline allows (core rejects it otherwise):
   // >= 0.06 s is safe for a <10B preset on any preset GPU at batch <= 8, context <= 8192.
-  if (rt >= 2 && smallPreset && presetGpu && (cfg.batch ?? 1) <= 8 && (cfg.context ?? 1024) <= 8192 &&
-      rng.chance(0.4)) {
+  if (
+    rt >= 2 &&
+    smallPreset &&
+    presetGpu &&
+    (cfg.batch ?? 1) <= 8 &&
+    (cfg.context ?? 1024) <= 8192 &&
+    rng.chance(0.4)
+  ) {
     cfg.runtime.measured_decode_step_s = rng.real(0.06, 1);
   }
   const dt = rng.int(0, 2);
@@ -279,13 +314,23 @@ function oneConfig(rng, tables) {
   // models that share the target's vocabulary: core refuses the rest (tested in the corpus).
   const engine = tables.profiles[profile];
   const drafts = tables.drafts.filter((d) => tables.draftVocab[d] === vocab);
-  const families = ['ar', 'sps', 'pld', 'lookahead', 'medusa', 'hydra', 'eagle1', 'eagle2', 'eagle3']
-    .filter((f) => engine.families.includes(f) && (f !== 'sps' || drafts.length > 0));
+  const families = [
+    'ar',
+    'sps',
+    'pld',
+    'lookahead',
+    'medusa',
+    'hydra',
+    'eagle1',
+    'eagle2',
+    'eagle3',
+  ].filter((f) => engine.families.includes(f) && (f !== 'sps' || drafts.length > 0));
   const family = rng.pick(families);
   cfg.method = method(rng, { ...tables, drafts }, family);
   if (!engine.trees) chainOnly(cfg.method);
   // The default draft (vicuna-68m) has a 32k vocabulary: name one that matches otherwise.
-  if (family === 'sps' && !cfg.method.draft && !drafts.includes('vicuna-68m')) cfg.method.draft = rng.pick(drafts);
+  if (family === 'sps' && !cfg.method.draft && !drafts.includes('vicuna-68m'))
+    cfg.method.draft = rng.pick(drafts);
   if (rng.chance(0.9)) cfg.acceptance = acceptance(rng, maxTauOf(cfg.method));
   if (rng.chance(0.2)) cfg.version = 1;
   return cfg;
@@ -296,5 +341,7 @@ function oneConfig(rng, tables) {
 export function randomConfigs(seed, count) {
   const tables = loadTables();
   const seeds = makeRng(seed);
-  return Array.from({ length: count }, () => oneConfig(makeRng(Math.floor(seeds.next() * 2 ** 32)), tables));
+  return Array.from({ length: count }, () =>
+    oneConfig(makeRng(Math.floor(seeds.next() * 2 ** 32)), tables),
+  );
 }

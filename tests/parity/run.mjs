@@ -52,13 +52,18 @@ function parseArgs(argv) {
     else throw new Error(`unknown argument ${a}`);
   }
   for (const k of ['random', 'seed', 'jobs']) {
-    if (!Number.isInteger(opts[k]) || opts[k] < 0) throw new Error(`--${k} must be a non-negative integer`);
+    if (!Number.isInteger(opts[k]) || opts[k] < 0)
+      throw new Error(`--${k} must be a non-negative integer`);
   }
   return opts;
 }
 
-function show(r) { return `${r.ok ? 'ok' : 'error'}: ${r.text}`; }
-function same(a, b) { return a.ok === b.ok && a.text === b.text; }
+function show(r) {
+  return `${r.ok ? 'ok' : 'error'}: ${r.text}`;
+}
+function same(a, b) {
+  return a.ok === b.ok && a.text === b.text;
+}
 
 // Runs async tasks with at most `limit` in flight, preserving order of results.
 async function pool(items, limit, fn) {
@@ -88,25 +93,35 @@ async function main() {
 
   // Cases: {name, input}. Corpus first (sorted, so failures are stable), then random ones.
   const corpusDir = path.join(here, 'corpus');
-  const cases = fs.readdirSync(corpusDir).filter((f) => f.endsWith('.json')).sort()
+  const cases = fs
+    .readdirSync(corpusDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
     .map((f) => ({ name: `corpus/${f}`, input: fs.readFileSync(path.join(corpusDir, f), 'utf8') }));
   const corpusCount = cases.length;
   // Other commands (list, decode-link, tree-*, convert, sweep, tables, unknown ones): compared
   // once each, native vs WASM. Inputs given as JSON values are serialized here (JS formatting
   // of an input is fine: both builds read the same text).
-  const extra = JSON.parse(fs.readFileSync(path.join(here, 'commands.json'), 'utf8')).map((e, i) => ({
-    c: { name: `commands.json[${i}] ${e.command}`, input: '' },
-    command: e.command,
-    input: typeof e.input === 'string' ? e.input : JSON.stringify(e.input),
-  }));
+  const extra = JSON.parse(fs.readFileSync(path.join(here, 'commands.json'), 'utf8')).map(
+    (e, i) => ({
+      c: { name: `commands.json[${i}] ${e.command}`, input: '' },
+      command: e.command,
+      input: typeof e.input === 'string' ? e.input : JSON.stringify(e.input),
+    }),
+  );
   randomConfigs(opts.seed, opts.random).forEach((cfg, i) => {
-    cases.push({ name: `random#${i} (seed ${opts.seed})`, input: JSON.stringify(cfg), random: true });
+    cases.push({
+      name: `random#${i} (seed ${opts.seed})`,
+      input: JSON.stringify(cfg),
+      random: true,
+    });
   });
 
   // Stage 1: eval, link, normalize on every input. Stage 2: eval-link on every link produced.
   const checks = [];
   for (const c of cases) {
-    for (const command of ['eval', 'link', 'normalize']) checks.push({ c, command, input: c.input });
+    for (const command of ['eval', 'link', 'normalize'])
+      checks.push({ c, command, input: c.input });
   }
   // The WASM call runs (synchronously) while the native process for the same input is in
   // flight, so the two sides overlap instead of taking turns.
@@ -120,7 +135,9 @@ async function main() {
       const native = runNativeBatch(opts.native, chunk);
       for (const k of chunk) k.wasm = runWasm(mod, k.command, k.input);
       const results = await native;
-      chunk.forEach((k, i) => { k.native = results[i]; });
+      chunk.forEach((k, i) => {
+        k.native = results[i];
+      });
     });
     await pool(single, opts.jobs, async (k) => {
       const native = runNative(opts.native, k.command, k.input);
@@ -140,20 +157,33 @@ async function main() {
   // Share-link contract on the WASM side: eval(config) and eval-link(link(config)) agree.
   const evalOf = new Map(checks.filter((k) => k.command === 'eval').map((k) => [k.c, k.wasm]));
   const roundTrip = linkChecks.map((k) => ({
-    c: k.c, ok: same(evalOf.get(k.c), k.wasm), a: evalOf.get(k.c), b: k.wasm,
+    c: k.c,
+    ok: same(evalOf.get(k.c), k.wasm),
+    a: evalOf.get(k.c),
+    b: k.wasm,
   }));
 
   const failures = [];
   for (const k of all) {
     if (!same(k.native, k.wasm)) {
-      const detail = k.native.ok === k.wasm.ok ? firstDiff(k.native.text, k.wasm.text)
-        : `native ${show(k.native).slice(0, 300)} | wasm ${show(k.wasm).slice(0, 300)}`;
-      failures.push({ name: k.c.name, what: `${k.command}: native != wasm ${detail}`, input: k.input });
+      const detail =
+        k.native.ok === k.wasm.ok
+          ? firstDiff(k.native.text, k.wasm.text)
+          : `native ${show(k.native).slice(0, 300)} | wasm ${show(k.wasm).slice(0, 300)}`;
+      failures.push({
+        name: k.c.name,
+        what: `${k.command}: native != wasm ${detail}`,
+        input: k.input,
+      });
     }
   }
   for (const r of roundTrip) {
     if (!r.ok) {
-      failures.push({ name: r.c.name, what: `eval(config) != eval-link(link(config)): ${firstDiff(r.a.text, r.b.text)}`, input: r.c.input });
+      failures.push({
+        name: r.c.name,
+        what: `eval(config) != eval-link(link(config)): ${firstDiff(r.a.text, r.b.text)}`,
+        input: r.c.input,
+      });
     }
   }
 
@@ -164,32 +194,46 @@ async function main() {
   if (rejected.length > 0) {
     const reasons = new Map();
     for (const k of rejected) {
-      const reason = k.wasm.text.replace(/\d+(\.\d+)?(e-?\d+)?/g, '#');  // group by shape, not value
+      const reason = k.wasm.text.replace(/\d+(\.\d+)?(e-?\d+)?/g, '#'); // group by shape, not value
       reasons.set(reason, (reasons.get(reason) || 0) + 1);
     }
     const top = [...reasons.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
-    console.log(`note: ${rejected.length} of ${randomEvals.length} random configs were rejected by core; most common:`);
+    console.log(
+      `note: ${rejected.length} of ${randomEvals.length} random configs were rejected by core; most common:`,
+    );
     for (const [msg, n] of top) console.log(`  ${n} x ${msg.slice(0, 200)}`);
     if (rejected.length * 20 > randomEvals.length) {
-      failures.push({ name: 'random generator', what: `${rejected.length} of ${randomEvals.length} random configs rejected (limit 5%)`, input: '' });
+      failures.push({
+        name: 'random generator',
+        what: `${rejected.length} of ${randomEvals.length} random configs rejected (limit 5%)`,
+        input: '',
+      });
     }
   }
 
-  const corpusAccepted = checks.filter((k) => !k.c.random && k.command === 'eval' && k.wasm.ok).length;
-  const passed = all.filter((k) => same(k.native, k.wasm)).length + roundTrip.filter((r) => r.ok).length;
+  const corpusAccepted = checks.filter(
+    (k) => !k.c.random && k.command === 'eval' && k.wasm.ok,
+  ).length;
+  const passed =
+    all.filter((k) => same(k.native, k.wasm)).length + roundTrip.filter((r) => r.ok).length;
   for (const f of failures.slice(0, opts.verbose ? failures.length : 20)) {
     console.log(`FAIL ${f.name}: ${f.what}`);
   }
-  if (failures.length > 20 && !opts.verbose) console.log(`… ${failures.length - 20} more (use --verbose)`);
+  if (failures.length > 20 && !opts.verbose)
+    console.log(`… ${failures.length - 20} more (use --verbose)`);
   if (opts.writeFailures && failures.length) {
     fs.mkdirSync(opts.writeFailures, { recursive: true });
-    failures.forEach((f, i) => fs.writeFileSync(path.join(opts.writeFailures, `failure-${i}.json`), f.input));
+    failures.forEach((f, i) =>
+      fs.writeFileSync(path.join(opts.writeFailures, `failure-${i}.json`), f.input),
+    );
   }
   const secs = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`parity: ${cases.length} configs (${corpusCount} corpus, ${corpusAccepted} of them valid; ` +
-              `${opts.random} random, seed ${opts.seed}) and ${extra.length} other command inputs: ` +
-              `${all.length} native/wasm comparisons + ` +
-              `${roundTrip.length} link round trips in ${secs} s`);
+  console.log(
+    `parity: ${cases.length} configs (${corpusCount} corpus, ${corpusAccepted} of them valid; ` +
+      `${opts.random} random, seed ${opts.seed}) and ${extra.length} other command inputs: ` +
+      `${all.length} native/wasm comparisons + ` +
+      `${roundTrip.length} link round trips in ${secs} s`,
+  );
   const failed = failures.length;
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed ? 1 : 0;

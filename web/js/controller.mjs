@@ -458,11 +458,14 @@ function wireEngineSettings() {
 
 function whenShown(section, fn) {
   if (typeof IntersectionObserver !== 'function') return fn();
-  const observer = new IntersectionObserver((entries) => {
-    if (!entries.some((e) => e.isIntersecting)) return;
-    observer.disconnect();
-    fn();
-  }, { rootMargin: '200px' });
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      observer.disconnect();
+      fn();
+    },
+    { rootMargin: '200px' },
+  );
   observer.observe(section);
 }
 
@@ -498,10 +501,15 @@ async function main() {
     window.addEventListener('hashchange', follow);
     window.addEventListener('popstate', follow);
     // The published table (1.1 MB) and the full module load when their section is first shown.
-    whenShown($('#data-view'), () => tables.init().then(() => {
-      tablesLoaded = true;
-      if (state.result) scheduleCharts();
-    }).catch((e) => showBanner(`Published data unavailable: ${describeError(e)}`)));
+    whenShown($('#data-view'), () =>
+      tables
+        .init()
+        .then(() => {
+          tablesLoaded = true;
+          if (state.result) scheduleCharts();
+        })
+        .catch((e) => showBanner(`Published data unavailable: ${describeError(e)}`)),
+    );
   } catch (e) {
     showBanner(`The calculator could not start: ${describeError(e)}`);
   } finally {

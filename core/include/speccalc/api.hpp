@@ -4,8 +4,8 @@
 #pragma once
 
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "speccalc/status.hpp"
 

@@ -15,7 +15,21 @@
 
 namespace speccalc {
 
-enum class Family { ar, sps, pld, lookahead, medusa, hydra, eagle1, eagle2, eagle3, mtp, layerskip, streaming, retrieval };
+enum class Family {
+  ar,
+  sps,
+  pld,
+  lookahead,
+  medusa,
+  hydra,
+  eagle1,
+  eagle2,
+  eagle3,
+  mtp,
+  layerskip,
+  streaming,
+  retrieval
+};
 const char* family_name(Family f);
 bool family_from_name(const std::string& s, Family* out);
 bool family_uses_tree(Family f);  // medusa, hydra, eagle1/2/3
@@ -29,19 +43,19 @@ using Choices = std::vector<std::vector<int>>;  // EAGLE/Medusa tree paths (0-ba
 struct MethodConfig {
   Family family = Family::ar;
   // sps
-  std::string draft;  // draft preset id
+  std::string draft;      // draft preset id
   ModelArch draft_model;  // resolved from the catalog
-  int64_t k = 0;      // sps/pld: drafted tokens per cycle (verify covers k + 1 tokens)
+  int64_t k = 0;          // sps/pld: drafted tokens per cycle (verify covers k + 1 tokens)
   // pld
-  int64_t ngram = 0;        // pld: max n-gram matched; lookahead: N
-  double draft_cpu_s = 0;   // pld: CPU time of the n-gram match per cycle
+  int64_t ngram = 0;       // pld: max n-gram matched; lookahead: N
+  double draft_cpu_s = 0;  // pld: CPU time of the n-gram match per cycle
   // lookahead (W, N = ngram, G)
   int64_t window = 0;
   int64_t guess = 0;
   // medusa / hydra / eagle1: tree, either a preset name or explicit paths
   int64_t heads = 0;
-  std::string tree_preset;  // non-empty when the tree is a named preset
-  Choices choices;          // resolved paths (always filled after parsing)
+  std::string tree_preset;          // non-empty when the tree is a named preset
+  Choices choices;                  // resolved paths (always filled after parsing)
   bool typical_acceptance = false;  // medusa: typical acceptance instead of greedy/rejection
   // eagle2 / eagle3 dynamic tree: verify total_token tokens (root included), depth drafted
   // levels, top_k children per expanded node
@@ -75,11 +89,11 @@ bool method_is_tree(const MethodConfig& m);
 struct Acceptance {
   enum class Kind { tau, alpha, per_position, matrix };
   Kind kind = Kind::alpha;
-  double tau = 0;      // tokens per cycle, bonus token included
-  double alpha = 0;    // per-token acceptance probability (chain); rank model for trees
-  std::vector<double> per_position;       // conditional acceptance of draft position i given i-1
-  std::vector<std::vector<double>> p;     // tree matrix p[depth][rank]
-  std::string medusa_table;               // set when p came from a Medusa head-accuracy table
+  double tau = 0;    // tokens per cycle, bonus token included
+  double alpha = 0;  // per-token acceptance probability (chain); rank model for trees
+  std::vector<double> per_position;    // conditional acceptance of draft position i given i-1
+  std::vector<std::vector<double>> p;  // tree matrix p[depth][rank]
+  std::string medusa_table;            // set when p came from a Medusa head-accuracy table
   // {"workload": id}: kind tau, tau = the workload's measured tau at the method's k, and the
   // per-request spread of tau at that k (p5 <= p50 <= p95), for a speedup band.
   std::string workload;

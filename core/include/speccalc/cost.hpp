@@ -55,8 +55,9 @@ struct Sharding {
 // tokens attend their ancestors, but the masked kernel still computes the whole
 // tokens x tokens block, which is what is counted). When lm_head_rows > 0 the LM head is
 // applied to that many rows per sequence.
-Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tokens, int64_t context,
-                  int64_t lm_head_rows, const DTypes& dtype, const Sharding& shard = {});
+Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tokens,
+                  int64_t context, int64_t lm_head_rows, const DTypes& dtype,
+                  const Sharding& shard = {});
 
 // A dense matmul block of `params` weights applied to `rows` rows (FLOPs 2 * params * rows),
 // charged to kernel class k.
@@ -75,8 +76,8 @@ struct Machine {
   RuntimeParams runtime;
   DTypes dtype;
   double weights_link_gbps = 0;  // > 0: weights stream from host memory over this link (offload)
-  double peak_flops() const;          // FLOP/s of one GPU for the weight dtype
-  double bandwidth_bytes_s() const;   // peak bytes/s of one GPU
+  double peak_flops() const;     // FLOP/s of one GPU for the weight dtype
+  double bandwidth_bytes_s() const;  // peak bytes/s of one GPU
   // Fraction of peak bandwidth reached while streaming weights of this dtype: the profile's
   // fp16 figure times a dequantization factor (weight_bandwidth_factor).
   double weight_bw_efficiency() const;

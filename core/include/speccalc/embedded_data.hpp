@@ -11,7 +11,7 @@ std::string_view runtimes();   // core/data/runtimes.json
 std::string_view published();  // core/data/published.json; empty where not embedded (WASM)
 std::string_view medusa_head_accuracy();  // core/data/medusa-head-accuracy.json
 std::string_view engine_measurements();   // core/data/engine-measurements.json
-std::string_view workloads();  // core/data/workloads.json
-std::string_view published_tau();  // core/data/published-tau.json
+std::string_view workloads();             // core/data/workloads.json
+std::string_view published_tau();         // core/data/published-tau.json
 std::string_view drafts();  // core/data/drafts.json (published heads' repositories, by target_id)
 }  // namespace speccalc::data

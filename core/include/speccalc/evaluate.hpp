@@ -22,12 +22,12 @@ struct MemorySummary {
 };
 
 struct Evaluation {
-  double tau = 1;  // expected tokens per cycle per sequence, bonus token included
-  std::string tau_source;          // how tau was obtained
+  double tau = 1;          // expected tokens per cycle per sequence, bonus token included
+  std::string tau_source;  // how tau was obtained
   int64_t max_tokens_per_cycle = 1;
-  PassCost baseline;  // one autoregressive decode pass (one token per sequence)
-  PassCost draft;     // all draft work of one cycle
-  PassCost verify;    // the target's verification pass
+  PassCost baseline;            // one autoregressive decode pass (one token per sequence)
+  PassCost draft;               // all draft work of one cycle
+  PassCost verify;              // the target's verification pass
   double step_overhead_s = 0;   // engine step (scheduler, sampling, output), paid by both
   double cycle_overhead_s = 0;  // speculative bookkeeping per cycle (+ tree bookkeeping)
   double baseline_step_s = 0;   // plain decoding: baseline pass + engine step
@@ -40,7 +40,7 @@ struct Evaluation {
   // Per-request spread of tau (workload acceptance): the speedup at its p5 and p95.
   bool has_band = false;
   double tau_p5 = 0, tau_p95 = 0, speedup_p5 = 0, speedup_p95 = 0;
-  std::string verdict;          // pays | loses | infeasible | baseline
+  std::string verdict;  // pays | loses | infeasible | baseline
   std::string verdict_reason;
   RuntimeParams runtime;        // target's parameters used (after testbed calibration)
   RuntimeParams draft_runtime;  // the draft's

@@ -27,9 +27,9 @@ struct ModelArch {
   int64_t experts_per_token = 1;  // top-k routing
   bool qkv_bias = false;
   // Mixture-of-experts extras (DeepSeek-V3 / GLM-4.5 / Qwen3-MoE style); 0 when absent.
-  int64_t shared_experts = 0;        // always-active experts per MoE layer
-  int64_t first_dense_layers = 0;    // leading layers with a dense MLP of dense_intermediate
-  int64_t dense_intermediate = 0;    // MLP width of those dense layers
+  int64_t shared_experts = 0;      // always-active experts per MoE layer
+  int64_t first_dense_layers = 0;  // leading layers with a dense MLP of dense_intermediate
+  int64_t dense_intermediate = 0;  // MLP width of those dense layers
   // Multi-head latent attention (DeepSeek-V2/V3): the KV cache holds one compressed latent of
   // kv_lora_rank + qk_rope_head_dim elements per token per layer instead of K and V heads.
   int64_t kv_lora_rank = 0;
@@ -42,9 +42,9 @@ struct ModelArch {
   int64_t v_head_dim = 0;
   bool qk_norm = false;      // per-head RMSNorm on q and k (Qwen3): 2 x head_dim weights a layer
   bool router_bias = false;  // per-expert routing bias (DeepSeek-V3 / GLM-4.5 / gpt-oss)
-  int64_t mtp_modules = 0;  // multi-token-prediction modules shipped with the checkpoint
-  std::string repo_id;   // Hugging Face repository id ("" for custom models)
-  std::string citation;  // first source line, for the assumptions list
+  int64_t mtp_modules = 0;   // multi-token-prediction modules shipped with the checkpoint
+  std::string repo_id;       // Hugging Face repository id ("" for custom models)
+  std::string citation;      // first source line, for the assumptions list
 };
 
 // KV-cache elements one token stores in one layer: K and V for every KV head, or the MLA
@@ -66,19 +66,19 @@ struct ParamCounts {
   int64_t total = 0;                 // the main model, each expert counted once, no MTP module
   int64_t active = 0;                // weights one token uses: total with experts_per_token
                                      // routed experts instead of all (input embedding included)
-  int64_t mtp_per_module = 0;        // one MTP module's own weights: enorm, hnorm, eh_proj (2h x h),
-                                     // one decoder layer like the last one, the shared head's norm
-                                     // (its embedding and LM head are the main model's)
+  int64_t mtp_per_module = 0;  // one MTP module's own weights: enorm, hnorm, eh_proj (2h x h),
+                               // one decoder layer like the last one, the shared head's norm
+                               // (its embedding and LM head are the main model's)
 };
 ParamCounts count_params(const ModelArch& m);
 
 struct Gpu {
   std::string id;  // preset id, or "custom"
   std::string name;
-  double fp16_tflops = 0;  // dense fp16/bf16 peak, TFLOP/s
-  double fp8_tflops = 0;   // dense fp8 peak; 0 when the GPU has no fp8 tensor cores
-  double mem_gb = 0;       // memory capacity, GB (1e9 bytes)
-  double mem_bw_gbps = 0;  // peak memory bandwidth, GB/s (1e9 bytes/s)
+  double fp16_tflops = 0;        // dense fp16/bf16 peak, TFLOP/s
+  double fp8_tflops = 0;         // dense fp8 peak; 0 when the GPU has no fp8 tensor cores
+  double mem_gb = 0;             // memory capacity, GB (1e9 bytes)
+  double mem_bw_gbps = 0;        // peak memory bandwidth, GB/s (1e9 bytes/s)
   double interconnect_gbps = 0;  // per-direction GPU-to-GPU bandwidth, GB/s
   double host_link_gbps = 0;     // per-direction host<->GPU bandwidth (PCIe), GB/s; 0 = unknown
   std::string vendor = "NVIDIA";
@@ -88,9 +88,9 @@ struct Gpu {
 // A published speculator checkpoint trained for one target preset (core/data/models.json
 // `heads`), so exports can name a real repository.
 struct SpeculatorHead {
-  std::string family;   // "eagle" (EAGLE-1/2 weights), "eagle3", "medusa", "hydra"
-  std::string target;   // target preset id
-  std::string repo_id;  // Hugging Face repository id
+  std::string family;     // "eagle" (EAGLE-1/2 weights), "eagle3", "medusa", "hydra"
+  std::string target;     // target preset id
+  std::string repo_id;    // Hugging Face repository id
   bool official = false;  // released by the method's authors
   std::string citation;
 };

@@ -19,9 +19,9 @@ struct PublishedRow {
   // Original fields, unchanged.
   std::string source, table, method, target_model, draft, dataset, hardware;
   std::optional<double> temperature;  // 0 = greedy; absent = not stated
-  std::string batch_size_text;        // as published: "1", "" (not stated), "max: vanilla 8 vs EAGLE 7"
-  std::optional<double> speedup;      // wall-clock vs autoregressive (see speedup_kind)
-  std::optional<double> tau;          // tokens per draft-verify cycle, bonus token included
+  std::string batch_size_text;    // as published: "1", "" (not stated), "max: vanilla 8 vs EAGLE 7"
+  std::optional<double> speedup;  // wall-clock vs autoregressive (see speedup_kind)
+  std::optional<double> tau;      // tokens per draft-verify cycle, bonus token included
   std::string notes, confidence, provenance, source_url;
   std::string extra_json;  // the `extra` object as JSON text ("null" when absent)
 
@@ -68,7 +68,8 @@ struct TableQuery {
 };
 
 bool matches(const PublishedRow& row, const TableQuery& query);
-std::vector<PublishedRow> filter_rows(const std::vector<PublishedRow>& rows, const TableQuery& query);
+std::vector<PublishedRow> filter_rows(const std::vector<PublishedRow>& rows,
+                                      const TableQuery& query);
 
 // Output formats of the `tables` command.
 std::string rows_to_json(const std::vector<PublishedRow>& rows);  // JSON array, all fields

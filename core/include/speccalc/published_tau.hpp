@@ -9,9 +9,9 @@ namespace speccalc {
 
 struct PublishedTau {
   bool found = false;
-  double mean_tau = 0;                // arithmetic mean, rows in table order
-  std::vector<std::string> row_ids;   // the rows averaged, e.g. "eagle2-012"
-  std::string rule;                   // which rows: "greedy" or "temperature not stated"
+  double mean_tau = 0;               // arithmetic mean, rows in table order
+  std::vector<std::string> row_ids;  // the rows averaged, e.g. "eagle2-012"
+  std::string rule;                  // which rows: "greedy" or "temperature not stated"
 };
 
 // Rows match when family and target_id are equal (and draft_id too for sps), tau is present and

@@ -12,30 +12,30 @@ namespace speccalc {
 
 // Every field is a physical quantity of the stack; docs/cost-model.md says what each stands for.
 struct RuntimeParams {
-  double bw_efficiency = 1;      // fraction of peak bandwidth a pass reaches streaming fp16 weights
-  double kv_bw_efficiency = 1;   // fraction of peak bandwidth attention reaches reading the KV cache
-  double flops_efficiency = 1;   // fraction of peak tensor FLOP/s the GEMMs reach
-  double overlap = 0;            // fraction of the shorter of a kernel's memory and compute time
-                                 // hidden under the longer (1: ideal roofline max, 0: they add)
-  double pass_overhead_s = 0;    // host time per forward pass not hidden by the GPU (launch or
-                                 // graph replay, sync, Python per forward)
-  double layer_overhead_s = 0;   // kernel launches per decoder layer (eager); overlap GPU work
-  double step_overhead_s = 0;    // per engine step: scheduler, sampling, output processing;
-                                 // paid by plain decoding too
-  double seq_overhead_s = 0;     // per sequence in the batch per engine step
-  double cycle_overhead_s = 0;   // speculative bookkeeping per cycle: proposer calls,
-                                 // rejection sampling, acceptance, KV-cache update
-  double tree_overhead_s = 0;    // extra per cycle for tree methods: tree build, mask, tree walk
+  double bw_efficiency = 1;     // fraction of peak bandwidth a pass reaches streaming fp16 weights
+  double kv_bw_efficiency = 1;  // fraction of peak bandwidth attention reaches reading the KV cache
+  double flops_efficiency = 1;  // fraction of peak tensor FLOP/s the GEMMs reach
+  double overlap = 0;           // fraction of the shorter of a kernel's memory and compute time
+                                // hidden under the longer (1: ideal roofline max, 0: they add)
+  double pass_overhead_s = 0;   // host time per forward pass not hidden by the GPU (launch or
+                                // graph replay, sync, Python per forward)
+  double layer_overhead_s = 0;  // kernel launches per decoder layer (eager); overlap GPU work
+  double step_overhead_s = 0;   // per engine step: scheduler, sampling, output processing;
+                                // paid by plain decoding too
+  double seq_overhead_s = 0;    // per sequence in the batch per engine step
+  double cycle_overhead_s = 0;  // speculative bookkeeping per cycle: proposer calls,
+                                // rejection sampling, acceptance, KV-cache update
+  double tree_overhead_s = 0;   // extra per cycle for tree methods: tree build, mask, tree walk
   double allreduce_latency_s = 0;  // latency of one tensor-parallel all-reduce
 };
 
 struct RuntimeProfile {
   std::string id;
-  std::string name;         // what a user would call it ("vLLM V1")
-  std::string description;  // one line on what it is
-  std::string fitted_on;    // the data the parameters were fitted on
-  bool validated = false;   // a published speculative measurement on this stack is predicted
-  std::string validated_by; // which measurements (or why none)
+  std::string name;             // what a user would call it ("vLLM V1")
+  std::string description;      // one line on what it is
+  std::string fitted_on;        // the data the parameters were fitted on
+  bool validated = false;       // a published speculative measurement on this stack is predicted
+  std::string validated_by;     // which measurements (or why none)
   bool tensor_parallel = true;  // false: multi-GPU runs layers one GPU after another
   std::string draft_runtime;    // profile drafts run under by default ("" = this one)
   bool trees = true;            // can verify token trees (false: chains only)

@@ -20,7 +20,7 @@ struct Error {
 template <class T>
 class Expected {
  public:
-  Expected(T value) : ok_(true), value_(std::move(value)) {}  // NOLINT: implicit by design
+  Expected(T value) : ok_(true), value_(std::move(value)) {}       // NOLINT: implicit by design
   Expected(Error error) : ok_(false), error_(std::move(error)) {}  // NOLINT
   bool ok() const { return ok_; }
   const T& value() const { return value_; }

@@ -25,11 +25,11 @@ Expected<Tree> preset_tree(const std::string& name, const std::string& field = "
 // EAGLE-2's dynamic tree (SafeAILab/EAGLE cnets.py topK_genrate), with the acceptance matrix
 // standing in for the draft model's confidence: level 1 = the root's top_k children; then
 // depth - 1 times (`depth` is the tree's draft levels, the config's convention; EAGLE's own
-// --depth counts these expansions, so it is depth - 1): expand each of the top_k beam nodes by its top_k children, score each
-// candidate by its path product, keep the top_k candidates as the next beam. Finally keep the
-// total_token - 1 best-scoring candidates of all levels (ties: earlier candidate first, so
-// parents precede children and the result is prefix-closed). Tree depth <= depth.
-// Children are expanded in p order (ties by rank); node ranks are the matrix's ranks, which
+// --depth counts these expansions, so it is depth - 1): expand each of the top_k beam nodes by its
+// top_k children, score each candidate by its path product, keep the top_k candidates as the next
+// beam. Finally keep the total_token - 1 best-scoring candidates of all levels (ties: earlier
+// candidate first, so parents precede children and the result is prefix-closed). Tree depth <=
+// depth. Children are expanded in p order (ties by rank); node ranks are the matrix's ranks, which
 // equal the draft's top-k positions when each row is non-increasing in rank.
 // Limits: total_token in [2, 4097], depth in [1, 64], top_k in [1, 64], and total_token - 1
 // must not exceed the number of candidates top_k + (depth - 1) * top_k^2.

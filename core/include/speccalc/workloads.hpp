@@ -15,9 +15,9 @@ struct TauSpread {
 };
 
 struct WorkloadProposer {
-  std::vector<double> tau_by_k;          // [k - 1]: mean tau (bonus token included), k = 1..8
-  std::vector<TauSpread> per_request;    // [k - 1]: spread of per-request tau
-  std::vector<double> per_position_k8;   // conditional acceptance of positions 1..8 at k = 8
+  std::vector<double> tau_by_k;         // [k - 1]: mean tau (bonus token included), k = 1..8
+  std::vector<TauSpread> per_request;   // [k - 1]: spread of per-request tau
+  std::vector<double> per_position_k8;  // conditional acceptance of positions 1..8 at k = 8
 };
 
 struct Workload {

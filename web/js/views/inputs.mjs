@@ -48,10 +48,16 @@ const ACCEPTANCE_LABELS = {
   // the tree model's AcceptanceMatrix repeats the last rate for deeper positions.
   per_position:
     'Acceptance rate at each draft position, given the one before was accepted (comma separated; the last rate applies to deeper positions)',
-  published: 'Mean τ of the published rows for this method and model (rows listed in the assumptions)',
-  workload: 'Workload id (sharegpt, cnn, gsm8k or instructcoder; τ at the method\'s k)',
+  published:
+    'Mean τ of the published rows for this method and model (rows listed in the assumptions)',
+  workload: "Workload id (sharegpt, cnn, gsm8k or instructcoder; τ at the method's k)",
 };
-const ACCEPTANCE_DEFAULTS = { alpha: 0.7, per_position: [0.8, 0.7, 0.6, 0.5], published: true, workload: 'sharegpt' };
+const ACCEPTANCE_DEFAULTS = {
+  alpha: 0.7,
+  per_position: [0.8, 0.7, 0.6, 0.5],
+  published: true,
+  workload: 'sharegpt',
+};
 
 const NUMBER_RE = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 

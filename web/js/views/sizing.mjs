@@ -151,16 +151,14 @@ export class SizingView {
     const field = e instanceof SpecCalcError ? e.field : '';
     const input = field === 'budget' ? this.budget : field === 'max_depth' ? this.depth : null;
     if (input) {
-      input
-        .closest('.field')
-        .append(
-          el('p', {
-            class: 'field-error',
-            role: 'alert',
-            'data-testid': 'sizing-error',
-            text: describeError(e),
-          }),
-        );
+      input.closest('.field').append(
+        el('p', {
+          class: 'field-error',
+          role: 'alert',
+          'data-testid': 'sizing-error',
+          text: describeError(e),
+        }),
+      );
       return;
     }
     // Not a mistake in the sizing inputs (e.g. a method with nothing to size): said plainly,
