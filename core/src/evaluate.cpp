@@ -243,9 +243,10 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
 void set_verdict(const Config& config, Evaluation* e) {
   if (!e->memory.fits) {
     e->verdict = "infeasible";
-    e->verdict_reason = "This setup does not fit in GPU memory: " +
-                        (e->memory.suggestions.empty() ? std::string("see the memory breakdown")
-                                                       : e->memory.suggestions.front());
+    // The numbers and what would fit are in memory.suggestions (the page lists them with it).
+    e->verdict_reason =
+        "This setup does not fit in GPU memory, so no speedup applies; what would fit is listed "
+        "with the memory breakdown.";
   } else if (config.method.family == Family::ar) {
     e->verdict = "baseline";
     e->verdict_reason = "Plain decoding: the baseline every speculative method is compared with.";

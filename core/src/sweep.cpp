@@ -218,11 +218,12 @@ Response sweep(const std::string& input) {
         auto e = evaluate(config.value(), &memo);
         if (!e.ok()) {
           point["error"] = json{{"field", e.error().field}, {"message", e.error().message}};
-        } else if (detail == "full") {
-          point["result"] = evaluation_to_json(e.value(), config.value());
         } else {
-          add_summary(e.value(), &point);
-          // Break-even: the first feasible batch where speculation stops paying.
+          if (detail == "full")
+            point["result"] = evaluation_to_json(e.value(), config.value());
+          else
+            add_summary(e.value(), &point);
+          // Break-even (both details): the first feasible batch where speculation stops paying.
           if (find_break_even && be.is_null() && e.value().fits_in_memory &&
               e.value().speedup < 1.0)
             be = values[0];

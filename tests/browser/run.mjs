@@ -394,8 +394,9 @@ async function main() {
     await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
     await waitQuiet(page);
     await revealCharts(page);
+    // The panel may still show the previous page's 5-node tree: wait for this config's.
     await page.waitForFunction(
-      () => document.querySelectorAll('[data-testid=tree-drawing] circle').length > 0,
+      () => document.querySelectorAll('[data-testid=tree-drawing] circle').length > 10,
       null,
       {
         timeout: 60000,
