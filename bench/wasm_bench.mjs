@@ -17,8 +17,13 @@ const dist = path.resolve(args[0] || 'dist');
 
 const api = await import(pathToFileURL(distFile(dist, 'speccalc-api.mjs')).href);
 const t0 = performance.now();
-const mod = await api.load({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc.wasm')) });
+const first = await api.load({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc.wasm')) });
 const instantiateMs = performance.now() - t0;
+// Commands the first-load module lacks run in the full module, as on the page.
+const { default: fullFactory } = await import(pathToFileURL(distFile(dist, 'speccalc-full.mjs')).href);
+const full = api.bind(await fullFactory({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc-full.wasm')) }));
+const firstNames = new Set(first.commandNames());
+const mod = { run: (command, input) => (firstNames.has(command) ? first : full).run(command, input) };
 
 const runText = (command, input) => {
   const r = mod.run(command, input);
