@@ -20,10 +20,16 @@ const t0 = performance.now();
 const first = await api.load({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc.wasm')) });
 const instantiateMs = performance.now() - t0;
 // Commands the first-load module lacks run in the full module, as on the page.
-const { default: fullFactory } = await import(pathToFileURL(distFile(dist, 'speccalc-full.mjs')).href);
-const full = api.bind(await fullFactory({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc-full.wasm')) }));
+const { default: fullFactory } = await import(
+  pathToFileURL(distFile(dist, 'speccalc-full.mjs')).href
+);
+const full = api.bind(
+  await fullFactory({ wasmBinary: fs.readFileSync(distFile(dist, 'speccalc-full.wasm')) }),
+);
 const firstNames = new Set(first.commandNames());
-const mod = { run: (command, input) => (firstNames.has(command) ? first : full).run(command, input) };
+const mod = {
+  run: (command, input) => (firstNames.has(command) ? first : full).run(command, input),
+};
 
 const runText = (command, input) => {
   const r = mod.run(command, input);
