@@ -131,6 +131,11 @@ Expected<json> decode_link(const std::string& link) {
   } else if (fragment.find('?') != std::string::npos) {
     fragment = fragment.substr(fragment.find('?') + 1);
   }
+  // A comparison link (the page's Compare) holds two scenarios: "<A>&compare&<B>", each a v=1
+  // link of its own. The config is A, the scenario the page shows and edits; B is the link after
+  // the marker (a v=1 link never contains "&compare&": every key has a value).
+  const std::size_t compare = fragment.find("&compare&");
+  if (compare != std::string::npos) fragment = fragment.substr(0, compare);
   if (fragment.empty()) return make_error("link", "is empty; expected v=1&key=value&...");
 
   json config = json::object();

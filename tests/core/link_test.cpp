@@ -188,3 +188,21 @@ TEST(Link, PlainStringFormsOfDtypeAndMethodWork) {
   EXPECT_EQ(config["dtype"], json::parse(R"({"weights": "int8", "kv": "int8"})"));
   EXPECT_EQ(config["method"]["family"], "sps");
 }
+
+namespace speccalc {
+namespace {
+
+TEST(Link, CompareLinkEvaluatesItsFirstScenario) {
+  // The page's Compare link is "<A>&compare&<B>" with two v=1 links: eval-link of it gives the
+  // same bytes as eval-link of A alone (the scenario the page shows and edits).
+  const Response a = run("link", R"({"method":{"family":"sps","k":3},"acceptance":{"alpha":0.6}})");
+  const Response b = run("link", R"({"method":{"family":"pld"},"acceptance":{"tau":1.5}})");
+  ASSERT_TRUE(a.ok && b.ok);
+  const Response both = run("eval-link", "#" + a.output + "&compare&" + b.output);
+  const Response first = run("eval-link", "#" + a.output);
+  ASSERT_TRUE(both.ok) << both.error.describe();
+  EXPECT_EQ(both.output, first.output);
+}
+
+}  // namespace
+}  // namespace speccalc
