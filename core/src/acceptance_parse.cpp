@@ -283,19 +283,12 @@ json resolved_acceptance_json(const Acceptance& a) {
 }
 
 json acceptance_to_json(const Acceptance& a) {
+  // The form the user gave; resolved_acceptance_json() writes the numbers it resolved to.
   if (a.published) return json{{"published", true}};
   if (!a.workload.empty()) return json{{"workload", a.workload}};
-  switch (a.kind) {
-    case Acceptance::Kind::tau:
-      return json{{"tau", a.tau}};
-    case Acceptance::Kind::alpha:
-      return json{{"alpha", a.alpha}};
-    case Acceptance::Kind::per_position:
-      return json{{"per_position", a.per_position}};
-    case Acceptance::Kind::matrix:
-      return a.medusa_table.empty() ? json{{"p", a.p}} : json{{"medusa", a.medusa_table}};
-  }
-  return json{{"alpha", a.alpha}};
+  if (a.kind == Acceptance::Kind::matrix && !a.medusa_table.empty())
+    return json{{"medusa", a.medusa_table}};
+  return resolved_acceptance_json(a);
 }
 
 }  // namespace speccalc

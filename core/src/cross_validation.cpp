@@ -30,21 +30,6 @@ struct Tally {
   }
 };
 
-// The start a fit of `spec` uses: neutral values for what it fits, the table's values (or the
-// prior profile's, in-sample fitted) for the rest.
-RuntimeParams start_for(const FitSpec& spec, const Catalog& catalog) {
-  RuntimeParams start = neutral_start();
-  const RuntimeProfile* profile = catalog.find_runtime(spec.profile);
-  for (const char* const* n = runtime_param_names(); *n; ++n) {
-    const std::string name = *n;
-    const bool own = std::find(spec.params.begin(), spec.params.end(), name) != spec.params.end() ||
-                     std::any_of(spec.tied.begin(), spec.tied.end(),
-                                 [&](const auto& t) { return t.first == name; });
-    if (!own && profile) *runtime_param(start, name) = runtime_param_value(profile->params, name);
-  }
-  return start;
-}
-
 }  // namespace
 
 Expected<json> cross_validation_json(const Catalog& catalog, std::string_view published_json) {
@@ -60,7 +45,9 @@ Expected<json> cross_validation_json(const Catalog& catalog, std::string_view pu
       if (o.profile == spec.profile && o.kind == "speedup" &&
           std::find(held.begin(), held.end(), o.source) == held.end())
         held.push_back(o.source);
-    const RuntimeParams start = start_for(spec, catalog);
+    // The same start as the in-sample fit (the table holds its fitted values for the rest).
+    const RuntimeProfile* profile = catalog.find_runtime(spec.profile);
+    const RuntimeParams start = fit_start(spec, profile ? profile->params : neutral_start());
     for (const std::string& source : held) {
       const FitResult fold = fit_profile(spec, obs, start, source);
       Tally t;

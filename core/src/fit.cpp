@@ -230,6 +230,18 @@ RuntimeParams neutral_start() {
   return p;
 }
 
+RuntimeParams fit_start(const FitSpec& spec, const RuntimeParams& others) {
+  RuntimeParams start = neutral_start();
+  for (const char* const* n = runtime_param_names(); *n; ++n) {
+    const std::string name = *n;
+    const bool own = std::find(spec.params.begin(), spec.params.end(), name) != spec.params.end() ||
+                     std::any_of(spec.tied.begin(), spec.tied.end(),
+                                 [&](const auto& t) { return t.first == name; });
+    if (!own) *runtime_param(start, name) = runtime_param_value(others, name);
+  }
+  return start;
+}
+
 const std::vector<FitSpec>& fit_specs() {
   // vLLM first: the other graph engines take its host-side values as priors where their own
   // data cannot separate them (said in runtimes.json's fitted_on).

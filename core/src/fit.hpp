@@ -71,6 +71,9 @@ struct FitSpec {
 };
 const std::vector<FitSpec>& fit_specs();
 RuntimeParams neutral_start();
+// Where a fit of `spec` starts: neutral_start() for the parameters it fits or ties, `others`
+// (the profile's table, or the fitted profile it takes priors from) for the rest.
+RuntimeParams fit_start(const FitSpec& spec, const RuntimeParams& others);
 
 struct FitResult {
   RuntimeParams params;

@@ -32,27 +32,10 @@ Expected<std::vector<std::pair<FitSpec, FitResult>>> fit_all(const Catalog& cata
   for (const FitSpec& spec : fit_specs()) {
     const RuntimeProfile* profile = catalog.find_runtime(spec.profile);
     if (!profile) return make_error("", "internal error: no runtime profile " + spec.profile);
-    RuntimeParams start = neutral_start();
-    // Parameters a profile neither fits nor ties keep the values its table states.
-    for (const char* const* n = runtime_param_names(); *n; ++n) {
-      const std::string name = *n;
-      const bool own =
-          std::find(spec.params.begin(), spec.params.end(), name) != spec.params.end() ||
-          std::any_of(spec.tied.begin(), spec.tied.end(),
-                      [&](const auto& t) { return t.first == name; });
-      if (!own) *runtime_param(start, name) = runtime_param_value(profile->params, name);
-    }
-    if (!spec.priors_from.empty()) {
-      const RuntimeParams& prior = fitted.at(spec.priors_from);
-      for (const char* const* n = runtime_param_names(); *n; ++n) {
-        const std::string name = *n;
-        const bool own =
-            std::find(spec.params.begin(), spec.params.end(), name) != spec.params.end() ||
-            std::any_of(spec.tied.begin(), spec.tied.end(),
-                        [&](const auto& t) { return t.first == name; });
-        if (!own) *runtime_param(start, name) = runtime_param_value(prior, name);
-      }
-    }
+    // Parameters a profile neither fits nor ties keep its table's values, or the fitted values
+    // of the profile it takes priors from.
+    const RuntimeParams start =
+        fit_start(spec, spec.priors_from.empty() ? profile->params : fitted.at(spec.priors_from));
     FitResult r = fit_profile(spec, obs, start);
     fitted[spec.profile] = r.params;
     out.emplace_back(spec, r);
