@@ -1,7 +1,7 @@
 // The tree optimizer alone in WASM (no JSON, no Embind): the command-free counterpart of
 // core_bench.cpp's algo/tree-optimize, so the table can show the algorithm's own WASM/native
 // ratio next to the command's. Built by bench/CMakeLists.txt (preset bench-wasm, run by
-// scripts/bench.sh) straight from core/src/tree_optimize.cpp; never shipped. Same matrix as
+// scripts/bench.sh) straight from core/src/tree/tree_optimize.cpp; never shipped. Same matrix as
 // cases.json: per_position alpha_d = 0.80 - 0.005 d, p[d][r] = alpha_d (1 - alpha_d)^r
 // (tree_acceptance.hpp's model).
 #include "speccalc/tree_optimize.hpp"

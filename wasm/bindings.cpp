@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "command_registry.hpp"
+#include "api/command_registry.hpp"
 #include "speccalc/api.hpp"
 
 namespace {
@@ -65,7 +65,7 @@ EMSCRIPTEN_KEEPALIVE Result* speccalc_command_names() {
 }
 
 // Which table `command` reads ("published" or ""), as the output of an ok result.
-// Every command of core/src/commands.def, including those only the full module runs: what the
+// Every command of core/src/api/commands.def, including those only the full module runs: what the
 // page may call (speccalc-api.mjs loads the full module for the rest).
 EMSCRIPTEN_KEEPALIVE Result* speccalc_all_command_names() {
   speccalc::Response r;

@@ -3,15 +3,12 @@
 // the full module the page loads on demand, so their code is not in the first download.
 // Linked before the core library, this registered_commands() is the one the module uses
 // (the library's command_table.cpp is then never pulled in).
-#include "command_registry.hpp"
-#include "commands.hpp"
-#include "engine_import.hpp"
-#include "evaluated_tree.hpp"
-#include "speccalc/sizing.hpp"
-#include "speccalc/sweep.hpp"
-#include "speccalc/tree_commands.hpp"
+#include "api/command_registry.hpp"
+#include "api/commands.hpp"
+#include "api/tables_command.hpp"
+#include "engines/engine_import.hpp"
+#include "model/evaluated_tree.hpp"
 #include "speccalc/validate.hpp"
-#include "tables_command.hpp"
 
 namespace speccalc {
 
@@ -21,7 +18,7 @@ namespace {
 #define SPECCALC_COMMAND(page, name, input, summary, handler, published) \
   SPECCALC_PAGE_##page(Command{CommandInfo{name, input, summary}, handler, published})
 const Command kCommands[] = {
-#include "commands.def"
+#include "api/commands.def"
 };
 #undef SPECCALC_COMMAND
 #undef SPECCALC_PAGE_0
@@ -34,7 +31,7 @@ std::string all_command_names() {
   std::string names;
 #define SPECCALC_COMMAND(page, name, input, summary, handler, published) \
   names += std::string(names.empty() ? "" : ", ") + name;
-#include "commands.def"
+#include "api/commands.def"
 #undef SPECCALC_COMMAND
   return names;
 }

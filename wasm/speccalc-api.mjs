@@ -10,7 +10,7 @@
 //                embed (the core says which: dataNeeded(command), e.g. 'published'). Each is
 //                loaded once, when the first command needs it.
 //   fullWasmUrl / fullWasmBinary - where the full module's .wasm is (speccalc-full.mjs): the
-//                first-load module carries only the page's commands (core/src/commands.def);
+//                first-load module carries only the page's commands (core/src/api/commands.def);
 //                a command it lacks (sizing, tables, validate, fit, ...) loads the full module
 //                then, once. Without these, such a command is the core's unknown-command error.
 import createSpecCalcModule from './speccalc.mjs';

@@ -1,14 +1,15 @@
-// The config's acceptance input (core/src/acceptance_parse.cpp): workload presets from the
+// The config's acceptance input (core/src/config/acceptance_parse.cpp): workload presets from the
 // SpecDecode-Bench vLLM traces (core/data/workloads.json) and the published-table default.
 // Expected values are copied from the data files named in each comment.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "acceptance_parse.hpp"
-#include "acceptance_tau.hpp"
+#include "config/acceptance_parse.hpp"
+#include "config/acceptance_tau.hpp"
+#include "config/config_json.hpp"
+#include "config/link_codec.hpp"
 #include "speccalc/config.hpp"
-#include "speccalc/link.hpp"
 #include "speccalc/published.hpp"
 #include "speccalc/published_tau.hpp"
 

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/config_json.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/presets.hpp"
 

@@ -20,7 +20,7 @@ json ok(const std::string& command, const json& input) {
   return r.ok ? json::parse(r.output) : json::object();
 }
 
-// The documented flag and key names (URLs in core/src/engine_export.cpp), "note" aside.
+// The documented flag and key names (URLs in core/src/engines/engine_export.cpp), "note" aside.
 const std::set<std::string> kVllmFlags = {"--model", "--tensor-parallel-size",
                                           "--speculative-config"};
 const std::set<std::string> kVllmSpecKeys = {"method", "model", "num_speculative_tokens",

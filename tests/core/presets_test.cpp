@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "config/config_json.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/presets.hpp"
 

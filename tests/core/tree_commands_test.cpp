@@ -1,10 +1,10 @@
 // The JSON commands tree-expect, tree-optimize, tree-preset and convert.
-#include "speccalc/tree_commands.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "api/commands.hpp"
 #include "speccalc/tree.hpp"
 #include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_optimize.hpp"

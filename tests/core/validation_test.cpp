@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "output_guard.hpp"
+#include "api/output_guard.hpp"
 #include "speccalc/api.hpp"
 
 namespace {

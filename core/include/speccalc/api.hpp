@@ -24,7 +24,7 @@ struct Response {
 //   "decode-link"   URL or #fragment       -> normalized config JSON
 //   "normalize"     config JSON            -> config JSON with every default filled in
 //   "list"          "models"|"drafts"|"heads"|"hardware"|"methods"|"runtimes" -> JSON array
-// Further commands are registered in api.cpp's table; an unknown command is an Error.
+// Further commands are registered in core/src/api/commands.def; an unknown command is an Error.
 // Uses the tables compiled into the library (see Data).
 Response run(const std::string& command, const std::string& input);
 

@@ -1,13 +1,11 @@
 // Config v1: what a user asks about (model, GPU, runtime, batch, context, method, acceptance).
-// parse_config() validates a JSON document; config_to_json() writes the normalized form with
-// every default filled in, which is what share links encode.
+// parse_config_text() validates a JSON document; its JSON forms (parse_config on a parsed
+// document, config_to_json: the normalized form share links encode) are in config/config_json.hpp.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "speccalc/presets.hpp"
 #include "speccalc/runtime.hpp"
@@ -140,10 +138,6 @@ struct ConfigLimits {
   static constexpr int64_t kMaxTopK = 64;
 };
 
-Expected<Config> parse_config(const nlohmann::json& doc, const Catalog& catalog);
 Expected<Config> parse_config_text(const std::string& text, const Catalog& catalog);
-nlohmann::json config_to_json(const Config& c);
-// The architecture of a model as the keys a custom "target" object takes.
-nlohmann::json model_to_json(const ModelArch& m);
 
 }  // namespace speccalc

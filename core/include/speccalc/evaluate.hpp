@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "speccalc/config.hpp"
 #include "speccalc/cost.hpp"
 
@@ -50,7 +48,6 @@ struct Evaluation {
 class TauMemo;
 // `memo` (optional) reuses tau across many evaluations of one sweep (acceptance_tau.hpp).
 Expected<Evaluation> evaluate(const Config& config, TauMemo* memo = nullptr);
-nlohmann::json evaluation_to_json(const Evaluation& e, const Config& config);
 
 // Builds the Machine (GPU, parallelism, runtime parameters) the target runs on.
 Machine machine_for(const Config& config, const RuntimeParams& params);

@@ -8,8 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "speccalc/api.hpp"
 #include "speccalc/published.hpp"
 #include "speccalc/runtime.hpp"
@@ -17,11 +15,6 @@
 
 namespace speccalc {
 
-// The config that reproduces a published row (its model, GPU, runtime, batch, method and, when
-// the row has one, its measured tau) with the defaults `validate` uses; null when the row has
-// no model, GPU, batch or modelled method. Front ends use it so "use this row" shows exactly
-// what validate predicts.
-nlohmann::json published_row_config(const PublishedRow& row);
 // Why `validate` leaves a row with tau and speedup out; empty when it predicts it.
 std::string validate_exclusion(const PublishedRow& row);
 
@@ -74,12 +67,5 @@ struct ValidateReport {
 // Validates `rows` (normally load_published()); the report points into `rows`.
 Expected<ValidateReport> validate_rows(const std::vector<PublishedRow>& rows,
                                        const ValidateOptions& options);
-
-namespace commands {
-// Input: {"format": "json"|"table", "source": filter, "calibrated": bool, "context": int,
-//         "runtimes": {"hf-eager": {"pass_overhead_s": ...}, ...}}; {} = all rows as JSON.
-// `published_json` is the published table's text (speccalc::Data::published).
-Response validate(const std::string& options_json, std::string_view published_json);
-}  // namespace commands
 
 }  // namespace speccalc

@@ -5,7 +5,7 @@ import { el, $, clear } from '../dom.mjs';
 import { SpecCalcError } from '../api.mjs';
 
 const CUSTOM = '__custom__';
-// Keys a custom target / GPU object may have (core/src/config.cpp); a preset's list entry
+// Keys a custom target / GPU object may have (core/src/config/config.cpp); a preset's list entry
 // filtered to these starts the JSON editor.
 const CUSTOM_KEYS = {
   target: [

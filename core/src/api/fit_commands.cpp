@@ -1,0 +1,233 @@
+// `fit`: refits every runtime profile on the stored observations (what runtimes.json's params
+// come from). `calibrate`: fits the chosen profile to a user's own measurements and returns a
+// runtime object for the config and the share link.
+#include <algorithm>
+#include <map>
+
+#include "api/commands.hpp"
+#include "config/config_json.hpp"
+#include "config/json_fields.hpp"
+#include "fit/fit.hpp"
+#include "speccalc/evaluate.hpp"
+
+namespace speccalc {
+
+using fields::json;
+
+namespace {
+
+json params_json(const RuntimeParams& p) {
+  json j = json::object();
+  for (const char* const* n = runtime_param_names(); *n; ++n) j[*n] = runtime_param_value(p, *n);
+  return j;
+}
+
+}  // namespace
+
+// Every profile refitted in fit_specs() order; profiles with priors take the fitted values of
+// the profile named there for every parameter they do not fit themselves.
+Expected<std::vector<std::pair<FitSpec, FitResult>>> fit_all(const Catalog& catalog,
+                                                             const std::vector<Observation>& obs) {
+  std::vector<std::pair<FitSpec, FitResult>> out;
+  std::map<std::string, RuntimeParams> fitted;
+  for (const FitSpec& spec : fit_specs()) {
+    const RuntimeProfile* profile = catalog.find_runtime(spec.profile);
+    if (!profile) return make_error("", "internal error: no runtime profile " + spec.profile);
+    // Parameters a profile neither fits nor ties keep its table's values, or the fitted values
+    // of the profile it takes priors from.
+    const RuntimeParams start =
+        fit_start(spec, spec.priors_from.empty() ? profile->params : fitted.at(spec.priors_from));
+    FitResult r = fit_profile(spec, obs, start);
+    fitted[spec.profile] = r.params;
+    out.emplace_back(spec, r);
+  }
+  return out;
+}
+
+namespace commands {
+
+Response fit(const std::string&, std::string_view published_json) {
+  auto catalog = load_catalog();
+  if (!catalog.ok()) return fail(catalog.error());
+  auto obs = load_observations(catalog.value(), published_json);
+  if (!obs.ok()) return fail(obs.error());
+  auto all = fit_all(catalog.value(), obs.value());
+  if (!all.ok()) return fail(all.error());
+  json profiles = json::array();
+  for (const auto& [spec, r] : all.value()) {
+    json tied = json::object();
+    for (const auto& [a, b] : spec.tied) tied[a] = b;
+    // In-sample error by source, for reading the fit (validate reports the held-out figures).
+    std::map<std::string, std::pair<double, int>> by_source;
+    for (const auto& o : obs.value()) {
+      if (o.profile != spec.profile) continue;
+      const double e = (predict_fast(o, r.params) - o.measured) / o.measured;
+      auto& s = by_source[o.source + " (" + o.kind + ")"];
+      s.first += e < 0 ? -e : e;
+      s.second += 1;
+    }
+    json sources = json::object();
+    for (const auto& [name, s] : by_source)
+      sources[name] = json{{"rows", s.second}, {"mape_pct", 100.0 * s.first / s.second}};
+    profiles.push_back(json{{"id", spec.profile},
+                            {"in_sample_by_source", sources},
+                            {"params", params_json(r.params)},
+                            {"fitted", spec.params},
+                            {"tied", tied},
+                            {"priors_from", spec.priors_from},
+                            {"observations", r.observations},
+                            {"mean_relative_error_pct", 100.0 * r.objective},
+                            {"evaluations", r.evaluations}});
+  }
+  return ok_json(json{
+      {"definition",
+       "Nelder-Mead minimizing the mean over kinds (speedup rows; step times) of the "
+       "mean relative error; observations: published rows validate predicts (hf-eager) "
+       "and core/data/engine-measurements.json"},
+      {"profiles",
+       profiles}}.dump());
+}
+
+Response calibrate(const std::string& input) {
+  auto parsed = fields::parse_document(input, "the calibrate request", 16);
+  if (!parsed.ok()) return fail(parsed.error());
+  const json& req = parsed.value();
+  if (!req.is_object()) return fail(make_error("", "the calibrate request must be a JSON object"));
+  Error err;
+  if (!fields::check_keys(req, "", {"config", "decode_steps", "spec_step"}, &err)) return fail(err);
+  if (!req.contains("config") || !req["config"].is_object())
+    return fail(make_error("config", "is required and must be a config object"));
+  auto catalog = load_catalog();
+  if (!catalog.ok()) return fail(catalog.error());
+  json base = req["config"];
+  auto config = parse_config(base, catalog.value());
+  if (!config.ok()) {
+    Error e = config.error();
+    e.field = e.field.empty() ? "config" : "config." + e.field;
+    return fail(e);
+  }
+  const Config& c = config.value();
+  if (c.runtime.measured_decode_step_s > 0)
+    return fail(make_error("config.runtime.measured_decode_step_s",
+                           "remove it: calibrate fits the profile from decode_steps instead"));
+
+  std::vector<Observation> obs;
+  auto add = [&](json doc, const std::string& kind, double measured,
+                 const std::string& id) -> bool {
+    Observation seed;
+    seed.id = id;
+    seed.source = "user";
+    seed.profile = c.runtime.profile;
+    seed.kind = kind;
+    seed.measured = measured;
+    auto o = make_observation(doc, catalog.value(), seed, 0);
+    if (!o.ok()) {
+      err = o.error();
+      err.field = id + (err.field.empty() ? "" : " (" + err.field + ")");
+      return false;
+    }
+    obs.push_back(std::move(o.value()));
+    return true;
+  };
+  if (!req.contains("decode_steps") || !req["decode_steps"].is_array() ||
+      req["decode_steps"].empty() || req["decode_steps"].size() > 16)
+    return fail(
+        make_error("decode_steps", "must be a list of 1 to 16 measurements {batch, step_s}"));
+  const json& steps = req["decode_steps"];
+  std::map<int64_t, bool> batches;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const std::string p = "decode_steps[" + std::to_string(i) + "]";
+    if (!steps[i].is_object() || !fields::check_keys(steps[i], p, {"batch", "step_s"}, &err))
+      return fail(err.message.empty() ? make_error(p, "must be {batch, step_s}") : err);
+    int64_t batch = 1;
+    double step_s = 0;
+    if (!fields::read_int(steps[i], "batch", p, 1, ConfigLimits::kMaxBatch, &batch, &err))
+      return fail(err);
+    if (!steps[i].contains("step_s"))
+      return fail(make_error(p + ".step_s", "is required (seconds per decode step)"));
+    if (!fields::read_number(steps[i], "step_s", p, 1e-6, 100, &step_s, &err)) return fail(err);
+    batches[batch] = true;
+    json doc = base;
+    doc["batch"] = batch;
+    doc["method"] = json{{"family", "ar"}};
+    doc.erase("acceptance");
+    if (!add(doc, "decode_step", step_s, p)) return fail(err);
+  }
+  bool spec = false;
+  if (req.contains("spec_step")) {
+    const json& s = req["spec_step"];
+    const std::string p = "spec_step";
+    if (!s.is_object() || !fields::check_keys(s, p, {"tpot_s", "tau"}, &err))
+      return fail(err.message.empty() ? make_error(p, "must be {tpot_s, tau}") : err);
+    if (c.method.family == Family::ar)
+      return fail(make_error("spec_step", "needs a speculative method in config.method"));
+    double tpot = 0, tau = 0;
+    if (!s.contains("tpot_s") || !s.contains("tau"))
+      return fail(
+          make_error(p, "needs tpot_s (seconds per output token) and tau (tokens per cycle)"));
+    if (!fields::read_number(s, "tpot_s", p, 1e-6, 100, &tpot, &err) ||
+        !fields::read_number(s, "tau", p, 1, 1025, &tau, &err))
+      return fail(err);
+    json doc = base;
+    doc["acceptance"] = json{{"tau", tau}};
+    // One cycle emits tau tokens: cycle time = TPOT x tau.
+    if (!add(doc, "spec_cycle", tpot * tau, p)) return fail(err);
+    spec = true;
+  }
+
+  // As many parameters as the measurements can separate: one step time fixes the per-step
+  // overhead; a second batch separates bandwidth from overhead; a third adds the per-sequence
+  // cost; a speculative step fixes the per-cycle bookkeeping.
+  FitSpec spec_fit;
+  spec_fit.profile = c.runtime.profile;
+  spec_fit.params.push_back("step_overhead_s");
+  if (batches.size() >= 2) spec_fit.params.push_back("bw_efficiency");
+  if (batches.size() >= 3) spec_fit.params.push_back("seq_overhead_s");
+  if (spec) spec_fit.params.push_back("cycle_overhead_s");
+  if (runtime_param_value(c.runtime.resolved, "kv_bw_efficiency") ==
+      runtime_param_value(c.runtime.resolved, "bw_efficiency"))
+    spec_fit.tied.push_back({"kv_bw_efficiency", "bw_efficiency"});
+  RuntimeParams start = c.runtime.resolved;
+  if (start.step_overhead_s <= 0) start.step_overhead_s = 1e-4;
+  const FitResult r = fit_profile(spec_fit, obs, start);
+
+  json runtime =
+      base.contains("runtime") && base["runtime"].is_object() ? base["runtime"] : json::object();
+  runtime["profile"] = c.runtime.profile;
+  json changes = json::array();
+  for (const char* const* n = runtime_param_names(); *n; ++n) {
+    const double before = runtime_param_value(c.runtime.resolved, *n);
+    const double after = runtime_param_value(r.params, *n);
+    if (before == after) continue;
+    runtime[*n] = after;
+    changes.push_back(json{{"param", *n}, {"before", before}, {"after", after}});
+  }
+  json fit_rows = json::array();
+  for (const auto& o : obs) {
+    fit_rows.push_back(json{{"input", o.id},
+                            {"kind", o.kind},
+                            {"batch", o.config.batch},
+                            {"measured_s", o.measured},
+                            {"predicted_before_s", predict_fast(o, c.runtime.resolved)},
+                            {"predicted_after_s", predict_fast(o, r.params)}});
+  }
+  json new_config = base;
+  new_config["runtime"] = runtime;
+  auto check = parse_config(new_config, catalog.value());
+  if (!check.ok())
+    return fail(
+        make_error(check.error().field, "calibrated value out of range: " + check.error().message));
+  return ok_json(
+      json{{"runtime", runtime},
+           {"changes", changes},
+           {"fit", fit_rows},
+           {"mean_relative_error_pct", 100.0 * r.objective},
+           {"config", config_to_json(check.value())},
+           {"note",
+            "paste `runtime` into the config (or open the config's link): every batch of sweeps "
+            "and sizing uses it"}}
+          .dump());
+}
+
+}  // namespace commands
+}  // namespace speccalc

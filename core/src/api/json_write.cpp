@@ -1,0 +1,55 @@
+#include "api/json_write.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+namespace speccalc::json_write {
+
+void number(std::string& out, double x) {
+  // nlohmann's serializer::dump_float: non-finite -> null, else its Grisu2 to_chars.
+  if (!std::isfinite(x)) {
+    out += "null";
+    return;
+  }
+  char buf[64];
+  const char* end = nlohmann::detail::to_chars(buf, buf + sizeof buf, x);
+  out.append(buf, static_cast<std::size_t>(end - buf));
+}
+
+void integer(std::string& out, long long x) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
+
+void string(std::string& out, std::string_view text) {
+  out += nlohmann::json(std::string(text)).dump();
+}
+
+void numbers(std::string& out, const std::vector<double>& xs) {
+  out += '[';
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    if (i > 0) out += ',';
+    number(out, xs[i]);
+  }
+  out += ']';
+}
+
+void integers(std::string& out, const std::vector<int>& xs) {
+  out += '[';
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    if (i > 0) out += ',';
+    integer(out, xs[i]);
+  }
+  out += ']';
+}
+
+void key(std::string& out, std::string_view name, bool first) {
+  if (!first) out += ',';
+  string(out, name);
+  out += ':';
+}
+
+}  // namespace speccalc::json_write

@@ -1,0 +1,233 @@
+#include "config/acceptance_tau.hpp"
+
+#include <cstdint>
+#include <cstring>
+
+#include "config/acceptance_parse.hpp"
+#include "config/json_fields.hpp"
+#include "speccalc/tree_acceptance.hpp"
+#include "speccalc/tree_presets.hpp"
+
+namespace speccalc {
+
+namespace {
+
+std::vector<double> geometric_row(double a) {
+  std::vector<double> row(tree::kMaxRank);
+  double left = 1;  // (1 - a)^r by repeated multiplication
+  for (int r = 0; r < tree::kMaxRank; ++r) {
+    row[r] = a * left;
+    left *= 1 - a;
+  }
+  return row;
+}
+
+// Tokens per cycle that the draft structure can yield at most, and the verified tree.
+struct Structure {
+  tree::Tree tree;
+  bool dynamic = false;  // EAGLE-2/3: the tree depends on the acceptance
+};
+
+}  // namespace
+
+Expected<tree::AcceptanceMatrix> acceptance_matrix(const Acceptance& a) {
+  switch (a.kind) {
+    case Acceptance::Kind::alpha:
+      return tree::acceptance_from_alpha(a.alpha, "acceptance.alpha");
+    case Acceptance::Kind::per_position: {
+      std::vector<std::vector<double>> rows;
+      for (double c : a.per_position) rows.push_back(geometric_row(c));
+      return tree::make_acceptance(rows, "acceptance.per_position");
+    }
+    case Acceptance::Kind::matrix:
+      return tree::make_acceptance(a.p, "acceptance.p");
+    case Acceptance::Kind::tau:
+      break;
+  }
+  return make_error("acceptance", "a given tau has no acceptance matrix");
+}
+
+Expected<TauResult> expected_tau(const Config& c) {
+  TauResult out;
+  const MethodConfig& m = c.method;
+  const Acceptance& a = c.acceptance;
+
+  // The draft structure: chains for sps/pld/lookahead, trees for the tree families.
+  tree::Tree draft;
+  switch (m.family) {
+    case Family::ar:
+      out.tau = 1;
+      out.max_tokens = 1;
+      out.source = "plain decoding yields one token per step";
+      return out;
+    case Family::sps:
+      if (m.sps_tree != MethodConfig::SpsTree::chain) {
+        auto t = tree::make_tree(m.choices, "method.choices");
+        if (!t.ok()) return t.error();
+        draft = t.value();
+        break;
+      }
+      draft = tree::chain_tree(static_cast<int>(m.k));
+      break;
+    case Family::pld:
+    case Family::mtp:
+    case Family::layerskip:
+    case Family::streaming:
+    case Family::retrieval:
+      draft = tree::chain_tree(static_cast<int>(m.k));
+      break;
+    case Family::lookahead:
+      // Lookahead verifies guessed n-grams of N - 1 tokens: at most N - 1 accepted + 1.
+      draft = tree::chain_tree(static_cast<int>(m.ngram - 1));
+      break;
+    case Family::medusa:
+    case Family::hydra:
+    case Family::eagle1: {
+      auto t = tree::make_tree(m.choices, "method.choices");
+      if (!t.ok()) return t.error();
+      draft = t.value();
+      break;
+    }
+    case Family::eagle2:
+    case Family::eagle3:
+      break;  // generated below from the acceptance
+  }
+
+  const bool dynamic = m.family == Family::eagle2 || m.family == Family::eagle3;
+  tree::AcceptanceMatrix matrix;
+  // Tau is given (directly, by a workload, or from the published table) or computed from a
+  // per-token acceptance model. A published tau the draft cannot reach (the rows used a deeper
+  // draft than this config's) falls back to the default alpha, said so in the source.
+  Acceptance a_used = a;
+  bool tau_given = a.kind == Acceptance::Kind::tau;
+  if (!tau_given || dynamic) {
+    // A given tau on a dynamic tree still needs a tree for its shape: use EAGLE-2's generator
+    // under the default alpha model, then check tau against its depth.
+    Acceptance for_tree = a;
+    if (a.kind == Acceptance::Kind::tau) {
+      for_tree.kind = Acceptance::Kind::alpha;
+      for_tree.alpha = kDefaultAlpha;
+    }
+    auto mat = acceptance_matrix(for_tree);
+    if (!mat.ok()) return mat.error();
+    matrix = mat.value();
+  }
+  if (dynamic) {
+    auto t = tree::eagle2_tree(matrix, static_cast<int>(m.total_token), static_cast<int>(m.depth),
+                               static_cast<int>(m.top_k));
+    if (!t.ok()) {
+      Error e = t.error();
+      e.field = "method." + e.field;
+      return e;
+    }
+    draft = t.value();
+  }
+  out.tree = draft;
+  out.max_tokens = draft.max_depth() + 1;
+
+  std::string fallback_note;
+  if (tau_given && a.published && a.tau > static_cast<double>(out.max_tokens)) {
+    fallback_note = a.note + "; but this draft yields at most " + std::to_string(out.max_tokens) +
+                    " tokens per cycle, so the default per-token acceptance alpha " +
+                    fields::format_number(kDefaultAlpha) + " is used instead (not from data)";
+    a_used.kind = Acceptance::Kind::alpha;
+    a_used.alpha = kDefaultAlpha;
+    tau_given = false;
+    if (!dynamic) {
+      auto mat = acceptance_matrix(a_used);
+      if (!mat.ok()) return mat.error();
+      matrix = mat.value();
+    }
+  }
+  if (tau_given) {
+    // 1e-9: a tau computed for this draft (sizing) may exceed its depth + 1 by rounding.
+    if (a.tau > static_cast<double>(out.max_tokens) + 1e-9) {
+      return make_error(a.workload.empty() ? "acceptance.tau" : "acceptance.workload",
+                        "is " + fields::format_number(a.tau) + " but this draft yields at most " +
+                            std::to_string(out.max_tokens) + " tokens per cycle (its depth + 1)");
+    }
+    out.tau = a.tau;
+    out.source = a.note.empty() ? "tau given directly" : a.note;
+    if (!a.workload.empty()) {
+      out.has_band = true;
+      out.tau_p5 = a.tau_p5;
+      out.tau_p50 = a.tau_p50;
+      out.tau_p95 = a.tau_p95;
+    }
+    return out;
+  }
+  out.matrix = matrix;
+  out.tau = tree::expect_tree(draft, matrix).expected_tau;
+  if (!fallback_note.empty()) {
+    out.source = fallback_note;
+    return out;
+  }
+  if (a.published && !a.note.empty()) {
+    out.source =
+        a.note + "; " +
+        (draft.size() > 0 && draft.nodes_per_depth()[0] > 1
+             ? "tau over the draft tree with sibling ranks accepted with alpha (1 - alpha)^rank"
+             : "tau from the chain closed form (1 - alpha^(k+1)) / (1 - alpha)");
+    return out;
+  }
+  switch (a.kind) {
+    case Acceptance::Kind::alpha:
+      out.source = draft.size() > 0 && draft.nodes_per_depth()[0] > 1
+                       ? "tau from per-token acceptance alpha over the draft tree, sibling ranks "
+                         "accepted with alpha (1 - alpha)^rank (docs/tree-model.md)"
+                       : "tau from the chain closed form (1 - alpha^(k+1)) / (1 - alpha)";
+      break;
+    case Acceptance::Kind::per_position:
+      out.source =
+          "tau from per-position conditional acceptance rates (bonus token included); "
+          "sibling ranks accepted with a_d (1 - a_d)^rank";
+      break;
+    default:
+      out.source = "tau from the acceptance matrix p[depth][rank] over the draft tree";
+      break;
+  }
+  return out;
+}
+
+namespace {
+// Exact text of a double (its bits), so equal keys mean bit-identical inputs.
+void append_bits(std::string* key, double v) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof bits);
+  *key += std::to_string(bits);
+  *key += ',';
+}
+}  // namespace
+
+Expected<const TauResult*> TauMemo::get(const Config& config) {
+  // Everything tau depends on: the method's structure and the acceptance.
+  const MethodConfig& m = config.method;
+  const Acceptance& a = config.acceptance;
+  std::string key = family_name(m.family);
+  for (int64_t v : {m.k, m.ngram, m.window, m.guess, m.heads, m.total_token, m.depth, m.top_k,
+                    static_cast<int64_t>(m.sps_tree)}) {
+    key += ',' + std::to_string(v);
+  }
+  key += '|';
+  for (const auto& path : m.choices) {
+    for (int r : path) key += std::to_string(r) + '.';
+    key += ';';
+  }
+  // The provenance changes the source text: a published or workload tau differs from the
+  // same number given directly.
+  key += '|' + std::to_string(static_cast<int>(a.kind)) + (a.published ? "P" : "") + a.note + ':';
+  append_bits(&key, a.tau);
+  append_bits(&key, a.alpha);
+  for (double v : a.per_position) append_bits(&key, v);
+  for (const auto& row : a.p) {
+    for (double v : row) append_bits(&key, v);
+    key += ';';
+  }
+  auto it = entries_.find(key);
+  if (it != entries_.end()) return &it->second;
+  auto tau = expected_tau(config);
+  if (!tau.ok()) return tau.error();
+  return &entries_.emplace(key, std::move(tau.value())).first->second;
+}
+
+}  // namespace speccalc

@@ -1,0 +1,1052 @@
+#include "speccalc/config.hpp"
+
+#include "config/acceptance_tau.hpp"
+#include "speccalc/tree_optimize.hpp"
+
+#include <cmath>
+
+#include "api/commands.hpp"
+#include "config/acceptance_parse.hpp"
+#include "config/config_json.hpp"
+#include "config/json_fields.hpp"
+#include "speccalc/tree.hpp"
+#include "speccalc/tree_acceptance.hpp"
+#include "speccalc/tree_presets.hpp"
+
+namespace speccalc {
+
+using fields::json;
+
+namespace {
+
+struct FamilyName {
+  Family family;
+  const char* name;
+};
+const FamilyName kFamilies[] = {
+    {Family::ar, "ar"},
+    {Family::sps, "sps"},
+    {Family::pld, "pld"},
+    {Family::lookahead, "lookahead"},
+    {Family::medusa, "medusa"},
+    {Family::hydra, "hydra"},
+    {Family::eagle1, "eagle1"},
+    {Family::eagle2, "eagle2"},
+    {Family::eagle3, "eagle3"},
+    {Family::mtp, "mtp"},
+    {Family::layerskip, "layerskip"},
+    {Family::streaming, "streaming"},
+    {Family::retrieval, "retrieval"},
+};
+
+const char* const kDTypeNames[] = {"fp16", "bf16", "fp8", "int8", "int4"};
+
+bool dtype_from_name(const std::string& s, DType* out) {
+  for (int i = 0; i < 5; ++i) {
+    if (s == kDTypeNames[i]) {
+      *out = static_cast<DType>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+// ---- target -------------------------------------------------------------------------------
+
+// MoE, MLA and MTP keys of a custom model (the keys `list models` shows for such presets).
+bool parse_custom_model_extras(const json& obj, const std::string& path, ModelArch* m, Error* err) {
+  if (!fields::read_int(obj, "shared_experts", path, 0, 64, &m->shared_experts, err) ||
+      !fields::read_int(obj, "first_dense_layers", path, 0, 1024, &m->first_dense_layers, err) ||
+      !fields::read_int(obj, "dense_intermediate", path, 0, 1048576, &m->dense_intermediate, err) ||
+      !fields::read_int(obj, "kv_lora_rank", path, 0, 65536, &m->kv_lora_rank, err) ||
+      !fields::read_int(obj, "q_lora_rank", path, 0, 65536, &m->q_lora_rank, err) ||
+      !fields::read_int(obj, "qk_rope_head_dim", path, 0, 4096, &m->qk_rope_head_dim, err) ||
+      !fields::read_int(obj, "qk_nope_head_dim", path, 0, 4096, &m->qk_nope_head_dim, err) ||
+      !fields::read_int(obj, "v_head_dim", path, 0, 4096, &m->v_head_dim, err) ||
+      !fields::read_bool(obj, "qk_norm", path, &m->qk_norm, err) ||
+      !fields::read_bool(obj, "router_bias", path, &m->router_bias, err) ||
+      !fields::read_int(obj, "mtp_modules", path, 0, 16, &m->mtp_modules, err))
+    return false;
+  if (m->first_dense_layers > m->num_layers) {
+    *err = make_error(fields::join(path, "first_dense_layers"),
+                      "must not exceed num_layers (" + std::to_string(m->num_layers) + ")");
+    return false;
+  }
+  if (m->first_dense_layers > 0 && m->dense_intermediate == 0) {
+    *err = make_error(fields::join(path, "dense_intermediate"),
+                      "is required when first_dense_layers > 0");
+    return false;
+  }
+  if (m->kv_lora_rank > 0) {
+    // MLA: the q/k head is nope + rope wide; head_dim must agree so attention work matches.
+    for (const char* key : {"qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim"}) {
+      if (!obj.contains(key)) {
+        *err = make_error(fields::join(path, key), "is required when kv_lora_rank > 0 (MLA)");
+        return false;
+      }
+    }
+    const int64_t qk_head = m->qk_nope_head_dim + m->qk_rope_head_dim;
+    if (obj.contains("head_dim") && m->head_dim != qk_head) {
+      *err = make_error(fields::join(path, "head_dim"),
+                        "must equal qk_nope_head_dim + qk_rope_head_dim (" +
+                            std::to_string(qk_head) + ") for an MLA model");
+      return false;
+    }
+    m->head_dim = qk_head;
+  }
+  return true;
+}
+
+bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, Error* err) {
+  if (!fields::check_keys(obj, path,
+                          {"name",
+                           "num_layers",
+                           "hidden",
+                           "intermediate",
+                           "heads",
+                           "kv_heads",
+                           "head_dim",
+                           "vocab",
+                           "tied_embeddings",
+                           "experts",
+                           "experts_per_token",
+                           "qkv_bias",
+                           "shared_experts",
+                           "first_dense_layers",
+                           "dense_intermediate",
+                           "kv_lora_rank",
+                           "q_lora_rank",
+                           "qk_rope_head_dim",
+                           "qk_nope_head_dim",
+                           "v_head_dim",
+                           "qk_norm",
+                           "router_bias",
+                           "mtp_modules"},
+                          err))
+    return false;
+  for (const char* required : {"num_layers", "hidden", "intermediate", "heads", "vocab"}) {
+    if (!obj.contains(required)) {
+      *err = make_error(fields::join(path, required), "is required for a custom model");
+      return false;
+    }
+  }
+  m->id = "custom";
+  m->name = "custom";
+  m->kv_heads = 0;
+  m->head_dim = 0;
+  if (!fields::read_string(obj, "name", path, &m->name, err, 64) ||
+      !fields::read_int(obj, "num_layers", path, 1, 1024, &m->num_layers, err) ||
+      !fields::read_int(obj, "hidden", path, 1, 131072, &m->hidden, err) ||
+      !fields::read_int(obj, "intermediate", path, 1, 1048576, &m->intermediate, err) ||
+      !fields::read_int(obj, "heads", path, 1, 1024, &m->heads, err) ||
+      !fields::read_int(obj, "kv_heads", path, 1, 1024, &m->kv_heads, err) ||
+      !fields::read_int(obj, "head_dim", path, 1, 4096, &m->head_dim, err) ||
+      !fields::read_int(obj, "vocab", path, 1, 4194304, &m->vocab, err) ||
+      !fields::read_bool(obj, "tied_embeddings", path, &m->tied_embeddings, err) ||
+      !fields::read_int(obj, "experts", path, 1, 1024, &m->experts, err) ||
+      !fields::read_int(obj, "experts_per_token", path, 1, 1024, &m->experts_per_token, err) ||
+      !fields::read_bool(obj, "qkv_bias", path, &m->qkv_bias, err) ||
+      !parse_custom_model_extras(obj, path, m, err))
+    return false;
+  if (m->kv_heads == 0) m->kv_heads = m->heads;
+  if (m->kv_heads > m->heads || m->heads % m->kv_heads != 0) {
+    *err = make_error(fields::join(path, "kv_heads"),
+                      "must divide heads (" + std::to_string(m->heads) + ")");
+    return false;
+  }
+  if (m->head_dim == 0) {
+    if (m->hidden % m->heads != 0) {
+      *err = make_error(fields::join(path, "head_dim"),
+                        "is required when hidden is not a multiple of heads");
+      return false;
+    }
+    m->head_dim = m->hidden / m->heads;
+  }
+  if (m->experts_per_token > m->experts) {
+    *err = make_error(fields::join(path, "experts_per_token"),
+                      "must not exceed experts (" + std::to_string(m->experts) + ")");
+    return false;
+  }
+  return true;
+}
+
+bool parse_target(const json& doc, const Catalog& catalog, Config* c, Error* err) {
+  auto it = doc.find("target");
+  // An omitted target is the default preset, looked up like a given id (never dereferenced
+  // unchecked: a catalog without it is an error naming the field).
+  if (it == doc.end() || it->is_string()) {
+    const ModelArch* m =
+        catalog.find_target(it == doc.end() ? "llama2-chat-7b" : it->get<std::string>());
+    if (!m) {
+      *err = make_error("target", "unknown model preset; known: " + target_ids(catalog));
+      return false;
+    }
+    c->target = *m;
+    return true;
+  }
+  if (it->is_object()) {
+    c->target_preset = false;
+    return parse_custom_model(*it, "target", &c->target, err);
+  }
+  *err =
+      make_error("target", "must be a preset id or an object, got " + fields::describe_type(*it));
+  return false;
+}
+
+// ---- hardware -----------------------------------------------------------------------------
+
+bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* err) {
+  auto it = doc.find("hardware");
+  // An omitted hardware is the default preset, looked up like a given id (see parse_target).
+  if (it == doc.end() || it->is_string()) {
+    const Gpu* g = catalog.find_gpu(it == doc.end() ? "a100-80gb-sxm" : it->get<std::string>());
+    if (!g) {
+      *err = make_error("hardware", "unknown GPU preset; known: " + gpu_ids(catalog));
+      return false;
+    }
+    c->hardware = *g;
+    return true;
+  }
+  if (!it->is_object()) {
+    *err = make_error("hardware",
+                      "must be a preset id or an object, got " + fields::describe_type(*it));
+    return false;
+  }
+  c->hardware_preset = false;
+  const json& obj = *it;
+  const std::string path = "hardware";
+  if (!fields::check_keys(
+          obj, path,
+          {"name", "fp16_tflops", "fp8_tflops", "mem_gb", "mem_bw_gbps", "interconnect_gbps"}, err))
+    return false;
+  for (const char* required : {"fp16_tflops", "mem_bw_gbps"}) {
+    if (!obj.contains(required)) {
+      *err = make_error(fields::join(path, required), "is required for a custom GPU");
+      return false;
+    }
+  }
+  Gpu& g = c->hardware;
+  g = Gpu{};
+  g.id = "custom";
+  g.name = "custom";
+  g.mem_gb = 80;
+  // Lower bounds keep times finite: a zero bandwidth or peak would divide by zero.
+  return fields::read_string(obj, "name", path, &g.name, err, 64) &&
+         fields::read_number(obj, "fp16_tflops", path, 0.001, 1e6, &g.fp16_tflops, err) &&
+         fields::read_number(obj, "fp8_tflops", path, 0, 1e6, &g.fp8_tflops, err) &&
+         fields::read_number(obj, "mem_gb", path, 0.001, 1e6, &g.mem_gb, err) &&
+         fields::read_number(obj, "mem_bw_gbps", path, 0.001, 1e7, &g.mem_bw_gbps, err) &&
+         fields::read_number(obj, "interconnect_gbps", path, 0, 1e7, &g.interconnect_gbps, err);
+}
+
+// ---- runtime ------------------------------------------------------------------------------
+
+bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* err) {
+  auto it = doc.find("runtime");
+  RuntimeSpec& r = c->runtime;
+  auto known_profiles = [&] {
+    std::string s;
+    for (const auto& p : catalog.runtimes) s += (s.empty() ? "" : ", ") + p.id;
+    return s;
+  };
+  if (it != doc.end() && it->is_string()) {
+    r.profile = it->get<std::string>();
+    if (!catalog.find_runtime(r.profile)) {
+      *err = make_error("runtime", "unknown runtime profile; known: " + known_profiles());
+      return false;
+    }
+  } else if (it != doc.end() && it->is_object()) {
+    const json& obj = *it;
+    for (auto f = obj.begin(); f != obj.end(); ++f) {
+      const std::string key = f.key();
+      const std::string path = "runtime." + key;
+      if (key == "profile") {
+        if (!f->is_string() || !catalog.find_runtime(f->get<std::string>())) {
+          *err = make_error(path, "must be one of: " + known_profiles());
+          return false;
+        }
+        r.profile = f->get<std::string>();
+      } else if (key == "measured_decode_step_s") {
+        if (!fields::number_value(*f, path, 1e-6, 100, &r.measured_decode_step_s, err))
+          return false;
+      } else if (key == "measured_decode_batch") {
+        if (!fields::int_value(*f, path, 1, ConfigLimits::kMaxBatch, &r.measured_decode_batch, err))
+          return false;
+      } else {
+        RuntimeParams probe;
+        if (!runtime_param(probe, key)) {
+          std::string list = "profile, measured_decode_step_s, measured_decode_batch";
+          for (const char* const* n = runtime_param_names(); *n; ++n)
+            list += std::string(", ") + *n;
+          *err = make_error(path.size() > 80 ? path.substr(0, 80) + "..." : path,
+                            "unknown field; expected one of: " + list);
+          return false;
+        }
+        const bool is_efficiency = key.find("efficiency") != std::string::npos;
+        double v = 0;
+        if (!fields::number_value(*f, path, is_efficiency ? 0.001 : 0, is_efficiency ? 1 : 10, &v,
+                                  err))
+          return false;
+        r.overrides.emplace_back(key, v);
+      }
+    }
+  } else if (it != doc.end()) {
+    *err = make_error("runtime",
+                      "must be a profile name or an object, got " + fields::describe_type(*it));
+    return false;
+  }
+  if (r.measured_decode_batch > 0 && r.measured_decode_step_s == 0) {
+    *err = make_error("runtime.measured_decode_batch", "needs runtime.measured_decode_step_s");
+    return false;
+  }
+  const RuntimeProfile* profile = catalog.find_runtime(r.profile);
+  if (!profile) {
+    *err = make_error("runtime", "unknown runtime profile '" + r.profile + "'");
+    return false;
+  }
+  r.resolved = profile->params;
+  for (const auto& o : r.overrides) *runtime_param(r.resolved, o.first) = o.second;
+  return true;
+}
+
+// ---- dtype --------------------------------------------------------------------------------
+
+bool parse_dtype(const json& doc, Config* c, Error* err) {
+  auto it = doc.find("dtype");
+  if (it == doc.end()) return true;
+  auto one = [&](const json& v, const std::string& path, DType* out) {
+    if (!v.is_string() || !dtype_from_name(v.get<std::string>(), out)) {
+      *err = make_error(path, "must be one of: fp16, bf16, fp8, int8, int4");
+      return false;
+    }
+    return true;
+  };
+  if (it->is_string()) {
+    if (!one(*it, "dtype", &c->dtype.weights)) return false;
+    c->dtype.kv = c->dtype.weights == DType::int4 ? DType::fp16 : c->dtype.weights;
+    return true;
+  }
+  if (!it->is_object()) {
+    *err = make_error("dtype", "must be a string or an object {weights, kv}");
+    return false;
+  }
+  if (!fields::check_keys(*it, "dtype", {"weights", "kv"}, err)) return false;
+  if (it->contains("weights") && !one((*it)["weights"], "dtype.weights", &c->dtype.weights))
+    return false;
+  if (it->contains("kv") && !one((*it)["kv"], "dtype.kv", &c->dtype.kv)) return false;
+  if (c->dtype.kv == DType::int4) {
+    *err = make_error("dtype.kv", "int4 KV cache is not modeled; use fp16, bf16, fp8 or int8");
+    return false;
+  }
+  return true;
+}
+
+// ---- method -------------------------------------------------------------------------------
+
+bool parse_choices(const json& v, const std::string& path, MethodConfig* m, Error* err) {
+  if (v.is_string()) {
+    if (v.get_ref<const std::string&>().size() > 64) {
+      *err = make_error(path, "is not a tree preset name (longer than 64 characters)");
+      return false;
+    }
+    m->tree_preset = v.get<std::string>();
+    auto tree = tree::preset_tree(m->tree_preset, path);
+    if (!tree.ok()) {
+      *err = tree.error();
+      return false;
+    }
+    m->choices = tree.value().choices();
+    return true;
+  }
+  if (!v.is_array()) {
+    *err = make_error(
+        path, "must be a tree preset name (" + tree::preset_names() + ") or a list of paths");
+    return false;
+  }
+  if (static_cast<int64_t>(v.size()) > ConfigLimits::kMaxTreeNodes) {
+    *err =
+        make_error(path, "has more than " + std::to_string(ConfigLimits::kMaxTreeNodes) + " nodes");
+    return false;
+  }
+  m->tree_preset.clear();
+  Choices choices;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::string ipath = path + "[" + std::to_string(i) + "]";
+    const json& node = v[i];
+    if (!node.is_array() || node.empty() ||
+        static_cast<int64_t>(node.size()) > ConfigLimits::kMaxDepth) {
+      *err = make_error(ipath, "must be a non-empty list of at most 64 sibling ranks");
+      return false;
+    }
+    std::vector<int> ranks;
+    for (std::size_t j = 0; j < node.size(); ++j) {
+      int64_t r = 0;
+      if (!fields::int_value(node[j], ipath + "[" + std::to_string(j) + "]", 0, 63, &r, err))
+        return false;
+      ranks.push_back(static_cast<int>(r));
+    }
+    choices.push_back(ranks);
+  }
+  // Prefix-closure and duplicates are checked by the tree module.
+  auto tree = tree::make_tree(choices, path);
+  if (!tree.ok()) {
+    *err = tree.error();
+    return false;
+  }
+  m->choices = choices;
+  return true;
+}
+
+// Default EAGLE-2/3 verify size by target size (EAGLE-2 paper: 60/50/48 total tokens for
+// 7-8B/13B/70B targets).
+int64_t default_total_token(const ModelArch& target) {
+  const int64_t params = count_params(target).total;
+  if (params < 10'000'000'000) return 60;
+  if (params < 40'000'000'000) return 50;
+  return 48;
+}
+
+// Host time of one retrieval lookup per cycle, by drafter. No measurement of these is in the
+// reference data: order-of-magnitude assumptions, said in every result (docs/cost-model.md).
+double retrieval_lookup_s(const std::string& source) {
+  if (source == "rest") return 1e-3;    // datastore (suffix array) search on the CPU
+  if (source == "sam") return 5e-5;     // suffix automaton: amortized O(1) per token
+  if (source == "suffix") return 1e-4;  // suffix tree over prompt + past outputs
+  return 5e-5;                          // token-recycling: adjacency-matrix lookup
+}
+
+// sps: a chain of k, or one of three tree forms (exactly one may be given).
+bool parse_sps_tree(const json& obj, MethodConfig* m, Error* err) {
+  const bool choices = obj.contains("choices");
+  const bool optimal = obj.contains("tree_size") || obj.contains("depth");
+  const bool sequences = obj.contains("sequences");
+  if (static_cast<int>(choices) + static_cast<int>(optimal) + static_cast<int>(sequences) > 1) {
+    *err = make_error("method",
+                      "give one draft tree form: choices, tree_size + depth, or sequences + k");
+    return false;
+  }
+  m->sps_tree = MethodConfig::SpsTree::chain;
+  if (choices) {
+    if (!parse_choices(obj["choices"], "method.choices", m, err)) return false;
+    m->sps_tree = MethodConfig::SpsTree::choices;
+    return true;
+  }
+  if (optimal) {
+    if (!obj.contains("tree_size") || !obj.contains("depth")) {
+      *err = make_error(
+          obj.contains("tree_size") ? "method.depth" : "method.tree_size",
+          "is required with " + std::string(obj.contains("tree_size") ? "tree_size" : "depth"));
+      return false;
+    }
+    if (!fields::read_int(obj, "tree_size", "method", 1, ConfigLimits::kMaxTreeNodes, &m->tree_size,
+                          err) ||
+        !fields::read_int(obj, "depth", "method", 1, ConfigLimits::kMaxDepth, &m->depth, err))
+      return false;
+    m->sps_tree = MethodConfig::SpsTree::optimal;
+    return true;  // the tree itself depends on the acceptance: resolve_sps_tree()
+  }
+  if (sequences) {
+    if (!fields::read_int(obj, "sequences", "method", 1, 64, &m->sequences, err)) return false;
+    if (m->sequences * m->k > ConfigLimits::kMaxTreeNodes) {
+      *err =
+          make_error("method.sequences",
+                     "x k exceeds " + std::to_string(ConfigLimits::kMaxTreeNodes) + " draft nodes");
+      return false;
+    }
+    if (m->k < 1) {
+      *err = make_error("method.k", "must be at least 1 with sequences");
+      return false;
+    }
+    // SpecInfer's independent sampled chains merged into one token tree: under the rank model
+    // chain j starts at the j-th most likely first token and continues with the most likely one.
+    m->choices.clear();
+    for (int64_t j = 0; j < m->sequences; ++j)
+      for (int64_t d = 1; d <= m->k; ++d) {
+        std::vector<int> path(static_cast<std::size_t>(d), 0);
+        path[0] = static_cast<int>(j);
+        m->choices.push_back(path);
+      }
+    m->sps_tree = MethodConfig::SpsTree::sequences;
+  }
+  return true;
+}
+
+bool parse_draft_placement(const json& obj, const Catalog& catalog, Config* c, Error* err) {
+  MethodConfig& m = c->method;
+  m.draft_runtime.clear();
+  m.draft_tensor_parallel_size = 1;
+  if (!fields::read_string(obj, "draft_runtime", "method", &m.draft_runtime, err, 32)) return false;
+  if (!m.draft_runtime.empty() && !catalog.find_runtime(m.draft_runtime)) {
+    std::string known;
+    for (const auto& r : catalog.runtimes) known += (known.empty() ? "" : ", ") + r.id;
+    *err = make_error("method.draft_runtime", "unknown runtime profile; known: " + known);
+    return false;
+  }
+  return fields::read_int(obj, "draft_tensor_parallel_size", "method", 1, ConfigLimits::kMaxGpus,
+                          &m.draft_tensor_parallel_size, err);
+}
+
+bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err) {
+  MethodConfig& m = c->method;
+  auto it = doc.find("method");
+  json obj = json::object();
+  if (it != doc.end()) {
+    if (it->is_string()) {
+      obj["family"] = *it;
+    } else if (it->is_object()) {
+      obj = *it;
+    } else {
+      *err = make_error("method",
+                        "must be an object with a family, got " + fields::describe_type(*it));
+      return false;
+    }
+  }
+  // Keys every family with draft passes takes: where the draft runs.
+  const bool draft_keys =
+      obj.contains("draft_runtime") || obj.contains("draft_tensor_parallel_size");
+  json placement = json::object();
+  for (const char* k : {"draft_runtime", "draft_tensor_parallel_size"}) {
+    if (obj.contains(k)) {
+      placement[k] = obj[k];
+      obj.erase(k);
+    }
+  }
+  std::string family = "ar";
+  if (!fields::read_string(obj, "family", "method", &family, err, 32)) return false;
+  Family parsed_family = Family::ar;
+  if (family_from_name(family, &parsed_family) && draft_keys &&
+      !family_has_draft_passes(parsed_family)) {
+    *err = make_error(
+        placement.contains("draft_runtime") ? "method.draft_runtime"
+                                            : "method.draft_tensor_parallel_size",
+        "applies only to methods that run a draft network (sps, hydra, eagle1, eagle2, eagle3)");
+    return false;
+  }
+  if (!parse_draft_placement(placement, catalog, c, err)) return false;
+  if (!family_from_name(family, &m.family)) {
+    *err = make_error("method.family",
+                      "unknown family; expected one of: ar, sps, pld, lookahead, medusa, hydra, "
+                      "eagle1, eagle2, eagle3, mtp, layerskip, streaming, retrieval");
+    return false;
+  }
+  const std::string p = "method";
+  switch (m.family) {
+    case Family::ar:
+      return fields::check_keys(obj, p, {"family"}, err);
+    case Family::sps: {
+      if (!fields::check_keys(
+              obj, p, {"family", "draft", "k", "choices", "tree_size", "depth", "sequences"}, err))
+        return false;
+      m.draft = "vicuna-68m";
+      m.k = 4;
+      if (!fields::read_string(obj, "draft", p, &m.draft, err, 64) ||
+          !fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err))
+        return false;
+      // A target preset may also serve as the draft (70B targets drafted by a 7B chat model).
+      const ModelArch* draft = catalog.find_draft(m.draft);
+      if (!draft) draft = catalog.find_target(m.draft);
+      if (!draft) {
+        *err =
+            make_error("method.draft", "unknown draft model; known drafts: " + draft_ids(catalog) +
+                                           "; or a target preset: " + target_ids(catalog));
+        return false;
+      }
+      m.draft_model = *draft;
+      return parse_sps_tree(obj, &m, err);
+    }
+    case Family::mtp:
+      if (!fields::check_keys(obj, p, {"family", "k"}, err)) return false;
+      m.k = 1;  // DeepSeek-V3 ships one MTP module (config.json num_nextn_predict_layers = 1)
+      return fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxK, &m.k, err);
+    case Family::layerskip:
+      if (!fields::check_keys(obj, p, {"family", "exit_layer", "k"}, err)) return false;
+      m.k = 4;
+      m.exit_layer =
+          std::max<int64_t>(1, c->target.num_layers / 4);  // LayerSkip: early exit ~E = L/4
+      if (!fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxK, &m.k, err) ||
+          !fields::read_int(obj, "exit_layer", p, 1, 1024, &m.exit_layer, err))
+        return false;
+      if (m.exit_layer >= c->target.num_layers) {
+        *err =
+            make_error("method.exit_layer", "must be below the target's " +
+                                                std::to_string(c->target.num_layers) + " layers");
+        return false;
+      }
+      return true;
+    case Family::streaming:
+      if (!fields::check_keys(obj, p, {"family", "k", "kv_budget"}, err)) return false;
+      m.k = 4;
+      m.kv_budget = 512;  // MagicDec's StreamingLLM draft budget (KV window of 512 tokens)
+      return fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxK, &m.k, err) &&
+             fields::read_int(obj, "kv_budget", p, 1, ConfigLimits::kMaxContext, &m.kv_budget, err);
+    case Family::retrieval: {
+      if (!fields::check_keys(obj, p, {"family", "k", "source", "draft_cpu_s"}, err)) return false;
+      m.k = 10;
+      m.source = "rest";
+      if (!fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxTreeNodes, &m.k, err) ||
+          !fields::read_string(obj, "source", p, &m.source, err, 32))
+        return false;
+      if (m.source != "rest" && m.source != "sam" && m.source != "suffix" &&
+          m.source != "token-recycling") {
+        *err = make_error("method.source", "must be one of: rest, sam, suffix, token-recycling");
+        return false;
+      }
+      m.draft_cpu_s = retrieval_lookup_s(m.source);
+      return fields::read_number(obj, "draft_cpu_s", p, 0, 1, &m.draft_cpu_s, err);
+    }
+    case Family::pld:
+      if (!fields::check_keys(obj, p, {"family", "k", "ngram", "draft_cpu_s"}, err)) return false;
+      m.k = 10;     // PLD README: num_pred_tokens = 10
+      m.ngram = 3;  // PLD README: max_ngram_size = 3
+      m.draft_cpu_s = 0.0002;
+      return fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err) &&
+             fields::read_int(obj, "ngram", p, 1, 16, &m.ngram, err) &&
+             fields::read_number(obj, "draft_cpu_s", p, 0, 1, &m.draft_cpu_s, err);
+    case Family::lookahead:
+      if (!fields::check_keys(obj, p, {"family", "window", "ngram", "guess"}, err)) return false;
+      m.window = 7;  // Spec-Bench setting W = 7, N = 5, G = 7
+      m.ngram = 5;
+      m.guess = 7;
+      return fields::read_int(obj, "window", p, 1, 64, &m.window, err) &&
+             fields::read_int(obj, "ngram", p, 2, 16, &m.ngram, err) &&
+             fields::read_int(obj, "guess", p, 0, 64, &m.guess, err);
+    case Family::medusa:
+    case Family::hydra:
+    case Family::eagle1: {
+      const bool medusa_like = m.family != Family::eagle1;
+      if (!fields::check_keys(obj, p,
+                              medusa_like
+                                  ? std::initializer_list<const char*>{"family", "heads", "choices",
+                                                                       "typical_acceptance"}
+                                  : std::initializer_list<const char*>{"family", "choices"},
+                              err))
+        return false;
+      m.heads = m.family == Family::medusa ? 5 : (m.family == Family::hydra ? 4 : 0);
+      const std::string def = medusa_like ? "medusa-mc_sim_7b_63" : "eagle1";
+      if (!parse_choices(obj.contains("choices") ? obj["choices"] : json(def), "method.choices", &m,
+                         err))
+        return false;
+      if (medusa_like) {
+        if (!fields::read_int(obj, "heads", p, 1, 16, &m.heads, err)) return false;
+        if (!fields::read_bool(obj, "typical_acceptance", p, &m.typical_acceptance, err))
+          return false;
+        for (std::size_t i = 0; i < m.choices.size(); ++i) {
+          if (static_cast<int64_t>(m.choices[i].size()) > m.heads) {
+            *err =
+                make_error("method.choices[" + std::to_string(i) + "]",
+                           "is deeper than the number of heads (" + std::to_string(m.heads) + ")");
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+    case Family::eagle2:
+    case Family::eagle3:
+      if (!fields::check_keys(obj, p, {"family", "total_token", "depth", "top_k"}, err))
+        return false;
+      m.total_token = default_total_token(c->target);
+      m.depth = m.family == Family::eagle2 ? 6 : 8;
+      m.top_k = 10;
+      if (!fields::read_int(obj, "total_token", p, 2, ConfigLimits::kMaxTreeNodes, &m.total_token,
+                            err) ||
+          !fields::read_int(obj, "depth", p, 1, ConfigLimits::kMaxDepth, &m.depth, err) ||
+          !fields::read_int(obj, "top_k", p, 1, ConfigLimits::kMaxTopK, &m.top_k, err))
+        return false;
+      // EAGLE-2 re-ranks every node it drafted: top_k at the first level, then top_k x top_k
+      // candidates at each further level; the verified tree cannot hold more than that.
+      if (m.total_token - 1 > m.top_k + (m.depth - 1) * m.top_k * m.top_k) {
+        *err = make_error("method.total_token",
+                          "exceeds the " +
+                              std::to_string(m.top_k + (m.depth - 1) * m.top_k * m.top_k) +
+                              " nodes a depth-" + std::to_string(m.depth) + ", top_k-" +
+                              std::to_string(m.top_k) + " draft offers (plus the root)");
+        return false;
+      }
+      return true;
+  }
+  return true;
+}
+
+json choices_json(const MethodConfig& m) {
+  if (!m.tree_preset.empty()) return m.tree_preset;
+  json arr = json::array();
+  for (const auto& path : m.choices) arr.push_back(path);
+  return arr;
+}
+
+}  // namespace
+
+json model_to_json(const ModelArch& m) {
+  json out = json{{"name", m.name},
+                  {"num_layers", m.num_layers},
+                  {"hidden", m.hidden},
+                  {"intermediate", m.intermediate},
+                  {"heads", m.heads},
+                  {"kv_heads", m.kv_heads},
+                  {"head_dim", m.head_dim},
+                  {"vocab", m.vocab},
+                  {"tied_embeddings", m.tied_embeddings},
+                  {"experts", m.experts},
+                  {"experts_per_token", m.experts_per_token},
+                  {"qkv_bias", m.qkv_bias}};
+  // Extras only when set, so plain models keep the v1 key set (and links stay unchanged).
+  const std::pair<const char*, int64_t> ints[] = {{"shared_experts", m.shared_experts},
+                                                  {"first_dense_layers", m.first_dense_layers},
+                                                  {"dense_intermediate", m.dense_intermediate},
+                                                  {"kv_lora_rank", m.kv_lora_rank},
+                                                  {"q_lora_rank", m.q_lora_rank},
+                                                  {"qk_rope_head_dim", m.qk_rope_head_dim},
+                                                  {"qk_nope_head_dim", m.qk_nope_head_dim},
+                                                  {"v_head_dim", m.v_head_dim},
+                                                  {"mtp_modules", m.mtp_modules}};
+  for (const auto& kv : ints)
+    if (kv.second != 0) out[kv.first] = kv.second;
+  if (m.qk_norm) out["qk_norm"] = true;
+  if (m.router_bias) out["router_bias"] = true;
+  return out;
+}
+
+const char* family_name(Family f) {
+  for (const auto& fn : kFamilies)
+    if (fn.family == f) return fn.name;
+  return "?";
+}
+
+bool family_from_name(const std::string& s, Family* out) {
+  for (const auto& fn : kFamilies) {
+    if (s == fn.name) {
+      *out = fn.family;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool family_has_draft_passes(Family f) {
+  return f == Family::sps || f == Family::hydra || f == Family::eagle1 || f == Family::eagle2 ||
+         f == Family::eagle3 || f == Family::mtp;
+}
+
+bool method_is_tree(const MethodConfig& m) {
+  if (m.family == Family::eagle2 || m.family == Family::eagle3) return m.top_k > 1;
+  if (m.family == Family::retrieval) return m.source == "rest" || m.source == "token-recycling";
+  if (m.family == Family::medusa || m.family == Family::hydra || m.family == Family::eagle1 ||
+      (m.family == Family::sps && m.sps_tree != MethodConfig::SpsTree::chain)) {
+    for (const auto& path : m.choices)
+      for (int r : path)
+        if (r > 0) return true;
+  }
+  return false;
+}
+
+bool family_uses_tree(Family f) {
+  return f == Family::medusa || f == Family::hydra || f == Family::eagle1 || f == Family::eagle2 ||
+         f == Family::eagle3;
+}
+
+const char* dtype_name(DType d) { return kDTypeNames[static_cast<int>(d)]; }
+
+double dtype_bytes(DType d) {
+  switch (d) {
+    case DType::fp16:
+    case DType::bf16:
+      return 2;
+    case DType::fp8:
+    case DType::int8:
+      return 1;
+    case DType::int4:
+      return 0.5;
+  }
+  return 2;
+}
+
+namespace {
+// offload: {"target_weights": "host", "host_link_gbps": x}. The link defaults to the GPU's
+// host link (PCIe) from the hardware preset.
+bool parse_offload(const json& doc, Config* c, Error* err) {
+  auto it = doc.find("offload");
+  if (it == doc.end()) return true;
+  if (!it->is_object() ||
+      !fields::check_keys(*it, "offload", {"target_weights", "host_link_gbps"}, err)) {
+    if (err->message.empty())
+      *err = make_error("offload", "must be an object {target_weights, host_link_gbps}");
+    return false;
+  }
+  std::string where = "gpu";
+  if (!fields::read_string(*it, "target_weights", "offload", &where, err, 16)) return false;
+  if (where != "host" && where != "gpu") {
+    *err = make_error("offload.target_weights",
+                      "must be \"host\" (stream from host memory) or \"gpu\"");
+    return false;
+  }
+  c->offload_target = where == "host";
+  c->host_link_gbps = c->hardware.host_link_gbps;
+  if (!fields::read_number(*it, "host_link_gbps", "offload", 0.1, 10000, &c->host_link_gbps, err))
+    return false;
+  if (c->offload_target && c->host_link_gbps <= 0) {
+    *err = make_error("offload.host_link_gbps",
+                      "is required: the hardware has no host link bandwidth on record");
+    return false;
+  }
+  return true;
+}
+
+// sps with tree_size + depth: the optimal tree for the acceptance, built once at parse time.
+bool resolve_sps_tree(Config* c, Error* err) {
+  MethodConfig& m = c->method;
+  if (m.family != Family::sps || m.sps_tree != MethodConfig::SpsTree::optimal) return true;
+  if (c->acceptance.kind == Acceptance::Kind::tau) {
+    *err = make_error("method.tree_size",
+                      "needs an acceptance model (alpha, per_position or p) to build the optimal "
+                      "tree; a single tau does not say which branches pay");
+    return false;
+  }
+  auto matrix = acceptance_matrix(c->acceptance);
+  if (!matrix.ok()) {
+    *err = matrix.error();
+    return false;
+  }
+  auto opt = tree::optimize_tree(matrix.value(), static_cast<int>(m.tree_size),
+                                 static_cast<int>(m.depth), tree::kMaxRank);
+  if (!opt.ok()) {
+    *err = opt.error();
+    err->field = "method.tree_size";
+    return false;
+  }
+  const auto all = opt.value().tree.choices();
+  m.choices.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(
+                                                  std::min<std::size_t>(all.size(), m.tree_size)));
+  return true;
+}
+
+// Whether the setup can run at all: parallelism the model supports, a draft that shares the
+// target's tokenizer, a method the engine runs. Each failure names the field to change.
+bool check_setup(const Catalog& catalog, Config* c, Error* err) {
+  c->engine = *catalog.find_runtime(c->runtime.profile);
+  const RuntimeProfile& engine = c->engine;
+  const ModelArch& t = c->target;
+  if (c->gpus > 1 && c->hardware.interconnect_gbps <= 0) {
+    *err = make_error("hardware.interconnect_gbps",
+                      "must be positive when gpus > 1 (tensor parallelism needs a link)");
+    return false;
+  }
+  if (c->gpus > 1 && engine.tensor_parallel) {
+    // Tensor parallelism splits query heads evenly; KV heads are split when there are at least
+    // as many as GPUs, and replicated (one per GPU) when there are fewer (vLLM's rule: then the
+    // GPU count must be a multiple of the KV-head count).
+    if (t.heads % c->gpus != 0) {
+      *err = make_error("gpus", "must divide the target's " + std::to_string(t.heads) +
+                                    " attention heads for tensor parallelism, got " +
+                                    std::to_string(c->gpus));
+      return false;
+    }
+    if (t.kv_lora_rank == 0 && ((t.kv_heads >= c->gpus && t.kv_heads % c->gpus != 0) ||
+                                (t.kv_heads < c->gpus && c->gpus % t.kv_heads != 0))) {
+      *err = make_error("gpus", "must divide the target's " + std::to_string(t.kv_heads) +
+                                    " KV heads or be a multiple of them, got " +
+                                    std::to_string(c->gpus));
+      return false;
+    }
+  }
+  if (c->gpus > t.num_layers) {
+    *err = make_error("gpus", "exceeds the target's " + std::to_string(t.num_layers) + " layers");
+    return false;
+  }
+  MethodConfig& m = c->method;
+  const std::string fam = family_name(m.family);
+  if (!engine.supports(fam)) {
+    std::string runs;
+    for (const auto& f : engine.families) runs += (runs.empty() ? "" : ", ") + f;
+    *err = make_error("method.family", engine.name + " does not run " + fam + "; it runs: " + runs);
+    return false;
+  }
+  if (!engine.trees && method_is_tree(m)) {
+    *err = make_error("method", engine.name +
+                                    " verifies chains only (one candidate per position); "
+                                    "use top_k 1 (eagle2/eagle3) or a chain of choices");
+    return false;
+  }
+  if (m.family == Family::mtp && t.mtp_modules <= 0) {
+    *err = make_error("method.family",
+                      t.id +
+                          " ships no multi-token-prediction module; mtp needs a model that "
+                          "does (e.g. deepseek-v3)");
+    return false;
+  }
+  if (family_has_draft_passes(m.family)) {
+    const std::string draft_id =
+        !m.draft_runtime.empty()
+            ? m.draft_runtime
+            : (engine.draft_runtime.empty() ? engine.id : engine.draft_runtime);
+    m.draft_profile = *catalog.find_runtime(draft_id);
+    if (m.draft_runtime.empty() && draft_id == c->runtime.profile)
+      m.draft_profile.params = c->runtime.resolved;  // the target's overrides apply to its drafts
+    if (m.draft_tensor_parallel_size > c->gpus) {
+      *err = make_error("method.draft_tensor_parallel_size",
+                        "exceeds the " + std::to_string(c->gpus) + " GPU(s) of the setup");
+      return false;
+    }
+    const ModelArch& d = m.family == Family::sps ? m.draft_model : t;
+    if (m.draft_tensor_parallel_size > 1 && d.heads % m.draft_tensor_parallel_size != 0) {
+      *err = make_error("method.draft_tensor_parallel_size",
+                        "must divide the draft's " + std::to_string(d.heads) + " attention heads");
+      return false;
+    }
+  }
+  if (m.family == Family::sps && m.draft_model.vocab != t.vocab) {
+    *err = make_error("method.draft",
+                      m.draft_model.id + " has a " + std::to_string(m.draft_model.vocab) +
+                          "-token vocabulary and " + t.id + " a " + std::to_string(t.vocab) +
+                          "-token one: a draft model must share the target's tokenizer");
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
+Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
+  if (!doc.is_object()) return make_error("", "the config must be a JSON object");
+  Error err;
+  if (!fields::check_keys(doc, "",
+                          {"version", "target", "hardware", "gpus", "runtime", "batch", "context",
+                           "memory_utilization", "offload", "dtype", "method", "acceptance"},
+                          &err))
+    return err;
+  int64_t version = 1;
+  if (!fields::read_int(doc, "version", "", 1, 1, &version, &err)) {
+    err.message = "unsupported config version; this build reads version 1";
+    return err;
+  }
+  Config c;
+  if (!parse_target(doc, catalog, &c, &err) || !parse_hardware(doc, catalog, &c, &err) ||
+      !fields::read_int(doc, "gpus", "", 1, ConfigLimits::kMaxGpus, &c.gpus, &err) ||
+      !parse_runtime(doc, catalog, &c, &err) ||
+      !fields::read_int(doc, "batch", "", 1, ConfigLimits::kMaxBatch, &c.batch, &err) ||
+      !fields::read_int(doc, "context", "", 0, ConfigLimits::kMaxContext, &c.context, &err) ||
+      !fields::read_number(doc, "memory_utilization", "", 0.05, 1, &c.memory_utilization, &err) ||
+      !parse_offload(doc, &c, &err) || !parse_dtype(doc, &c, &err) ||
+      !parse_method(doc, catalog, &c, &err) || !parse_acceptance(doc, &c, &err) ||
+      !resolve_sps_tree(&c, &err))
+    return err;
+  if (c.runtime.measured_decode_step_s > 0 && c.runtime.measured_decode_batch == 0)
+    c.runtime.measured_decode_batch = c.batch;  // v1 links: measured at the config's batch
+  if (!check_setup(catalog, &c, &err)) return err;
+  return c;
+}
+
+Expected<Config> parse_config_text(const std::string& text, const Catalog& catalog) {
+  auto doc = fields::parse_document(text, "the config");
+  if (!doc.ok()) return doc.error();
+  return parse_config(doc.value(), catalog);
+}
+
+json config_to_json(const Config& c) {
+  json out;
+  out["version"] = 1;
+  out["target"] = c.target_preset ? json(c.target.id) : model_to_json(c.target);
+  if (c.hardware_preset) {
+    out["hardware"] = c.hardware.id;
+  } else {
+    out["hardware"] = json{{"name", c.hardware.name},
+                           {"fp16_tflops", c.hardware.fp16_tflops},
+                           {"fp8_tflops", c.hardware.fp8_tflops},
+                           {"mem_gb", c.hardware.mem_gb},
+                           {"mem_bw_gbps", c.hardware.mem_bw_gbps},
+                           {"interconnect_gbps", c.hardware.interconnect_gbps}};
+  }
+  out["gpus"] = c.gpus;
+  if (c.runtime.overrides.empty() && c.runtime.measured_decode_step_s == 0) {
+    out["runtime"] = c.runtime.profile;
+  } else {
+    json r = json{{"profile", c.runtime.profile}};
+    for (const auto& o : c.runtime.overrides) r[o.first] = o.second;
+    if (c.runtime.measured_decode_step_s > 0) {
+      r["measured_decode_step_s"] = c.runtime.measured_decode_step_s;
+      r["measured_decode_batch"] = c.runtime.measured_decode_batch;
+    }
+    out["runtime"] = r;
+  }
+  out["batch"] = c.batch;
+  out["context"] = c.context;
+  out["memory_utilization"] = c.memory_utilization;
+  if (c.offload_target)
+    out["offload"] = json{{"target_weights", "host"}, {"host_link_gbps", c.host_link_gbps}};
+  out["dtype"] = json{{"weights", dtype_name(c.dtype.weights)}, {"kv", dtype_name(c.dtype.kv)}};
+  const MethodConfig& m = c.method;
+  json method = json{{"family", family_name(m.family)}};
+  switch (m.family) {
+    case Family::ar:
+      break;
+    case Family::sps:
+      method["draft"] = m.draft;
+      method["k"] = m.k;
+      if (m.sps_tree == MethodConfig::SpsTree::choices) method["choices"] = m.choices;
+      if (m.sps_tree == MethodConfig::SpsTree::optimal) {
+        method["tree_size"] = m.tree_size;
+        method["depth"] = m.depth;
+      }
+      if (m.sps_tree == MethodConfig::SpsTree::sequences) method["sequences"] = m.sequences;
+      break;
+    case Family::mtp:
+      method["k"] = m.k;
+      break;
+    case Family::layerskip:
+      method["exit_layer"] = m.exit_layer;
+      method["k"] = m.k;
+      break;
+    case Family::streaming:
+      method["k"] = m.k;
+      method["kv_budget"] = m.kv_budget;
+      break;
+    case Family::retrieval:
+      method["k"] = m.k;
+      method["source"] = m.source;
+      method["draft_cpu_s"] = m.draft_cpu_s;
+      break;
+    case Family::pld:
+      method["k"] = m.k;
+      method["ngram"] = m.ngram;
+      method["draft_cpu_s"] = m.draft_cpu_s;
+      break;
+    case Family::lookahead:
+      method["window"] = m.window;
+      method["ngram"] = m.ngram;
+      method["guess"] = m.guess;
+      break;
+    case Family::medusa:
+    case Family::hydra:
+      method["heads"] = m.heads;
+      method["choices"] = choices_json(m);
+      method["typical_acceptance"] = m.typical_acceptance;
+      break;
+    case Family::eagle1:
+      method["choices"] = choices_json(m);
+      break;
+    case Family::eagle2:
+    case Family::eagle3:
+      method["total_token"] = m.total_token;
+      method["depth"] = m.depth;
+      method["top_k"] = m.top_k;
+      break;
+  }
+  if (family_has_draft_passes(m.family)) {
+    if (!m.draft_runtime.empty()) method["draft_runtime"] = m.draft_runtime;
+    method["draft_tensor_parallel_size"] = m.draft_tensor_parallel_size;
+  }
+  out["method"] = method;
+  out["acceptance"] = acceptance_to_json(c.acceptance);
+  return out;
+}
+
+namespace commands {
+Response normalize(const std::string& config_json) {
+  auto catalog = load_catalog();
+  if (!catalog.ok()) return fail(catalog.error());
+  auto config = parse_config_text(config_json, catalog.value());
+  if (!config.ok()) return fail(config.error());
+  return ok_json(config_to_json(config.value()).dump());
+}
+}  // namespace commands
+
+}  // namespace speccalc

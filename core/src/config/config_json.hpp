@@ -1,0 +1,17 @@
+// The config's JSON forms, private to the core (public headers carry no JSON types):
+// parse_config() validates a parsed document; config_to_json() writes the normalized form with
+// every default filled in, which is what share links encode.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "speccalc/config.hpp"
+
+namespace speccalc {
+
+Expected<Config> parse_config(const nlohmann::json& doc, const Catalog& catalog);
+nlohmann::json config_to_json(const Config& c);
+// The architecture of a model as the keys a custom "target" object takes.
+nlohmann::json model_to_json(const ModelArch& m);
+
+}  // namespace speccalc

@@ -1,0 +1,204 @@
+#include "speccalc/presets.hpp"
+
+#include "config/json_fields.hpp"
+#include "speccalc/embedded_data.hpp"
+
+namespace speccalc {
+
+using fields::json;
+
+namespace {
+
+// Attention weights of one layer. MLA (DeepSeek-V2/V3, modeling_deepseek.py DeepseekV3Attention):
+// q_a_proj h x q_lora_rank, q_a_layernorm, q_b_proj q_lora_rank x heads*(nope+rope) (or one
+// q_proj h x heads*(nope+rope) without a q latent); kv_a_proj_with_mqa h x (kv_lora_rank + rope),
+// kv_a_layernorm, kv_b_proj kv_lora_rank x heads*(nope + v_head_dim); o_proj heads*v_head_dim x h.
+int64_t attention_params(const ModelArch& m) {
+  if (m.kv_lora_rank > 0) {
+    const int64_t qk_head = m.qk_nope_head_dim + m.qk_rope_head_dim;
+    const int64_t q = m.q_lora_rank > 0 ? m.hidden * m.q_lora_rank + m.q_lora_rank +
+                                              m.q_lora_rank * m.heads * qk_head
+                                        : m.hidden * m.heads * qk_head;
+    const int64_t kv = m.hidden * (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank +
+                       m.kv_lora_rank * m.heads * (m.qk_nope_head_dim + m.v_head_dim);
+    return q + kv + m.heads * m.v_head_dim * m.hidden;
+  }
+  const int64_t q_dim = m.heads * m.head_dim;
+  const int64_t kv_dim = m.kv_heads * m.head_dim;
+  // q, k, v: hidden -> q_dim, kv_dim, kv_dim; o: q_dim -> hidden.
+  int64_t p = m.hidden * (q_dim + 2 * kv_dim) + q_dim * m.hidden;
+  if (m.qkv_bias) p += q_dim + 2 * kv_dim;
+  if (m.qk_norm) p += 2 * m.head_dim;
+  return p;
+}
+
+}  // namespace
+
+ParamCounts count_params(const ModelArch& m) {
+  ParamCounts p;
+  p.attn_per_layer = attention_params(m);
+  p.mlp_per_expert = 3 * m.hidden * m.intermediate;  // gate, up: h->I; down: I->h
+  p.router_per_layer = m.experts > 1 ? m.hidden * m.experts + (m.router_bias ? m.experts : 0) : 0;
+  p.norms_per_layer = 2 * m.hidden;
+  p.shared_mlp_per_layer = m.shared_experts * p.mlp_per_expert;
+  p.dense_mlp_per_layer = 3 * m.hidden * m.dense_intermediate;
+  p.moe_layers = m.num_layers - m.first_dense_layers;
+  p.embedding = m.vocab * m.hidden;
+  p.lm_head = m.tied_embeddings ? 0 : m.vocab * m.hidden;
+  const int64_t common = p.attn_per_layer + p.norms_per_layer;
+  const int64_t dense_layer = common + p.dense_mlp_per_layer;
+  const int64_t moe_layer =
+      common + m.experts * p.mlp_per_expert + p.shared_mlp_per_layer + p.router_per_layer;
+  const int64_t active_moe_layer =
+      common + m.experts_per_token * p.mlp_per_expert + p.shared_mlp_per_layer + p.router_per_layer;
+  const int64_t outside = p.embedding + p.lm_head + m.hidden /* final norm */;
+  p.total = m.first_dense_layers * dense_layer + p.moe_layers * moe_layer + outside;
+  p.active = m.first_dense_layers * dense_layer + p.moe_layers * active_moe_layer + outside;
+  // DeepSeek-V3 MTP module (README_WEIGHTS.md): enorm, hnorm, eh_proj, one decoder layer of the
+  // main model's kind, shared_head.norm; embed_tokens and shared_head.head shared.
+  if (m.mtp_modules > 0) p.mtp_per_module = 3 * m.hidden + 2 * m.hidden * m.hidden + moe_layer;
+  return p;
+}
+
+double kv_elems_per_token_layer(const ModelArch& m) {
+  if (m.kv_lora_rank > 0) return static_cast<double>(m.kv_lora_rank + m.qk_rope_head_dim);
+  return 2.0 * static_cast<double>(m.kv_heads * m.head_dim);
+}
+
+const ModelArch* Catalog::find_target(const std::string& id) const {
+  for (const auto& m : targets)
+    if (m.id == id) return &m;
+  return nullptr;
+}
+const ModelArch* Catalog::find_draft(const std::string& id) const {
+  for (const auto& m : drafts)
+    if (m.id == id) return &m;
+  return nullptr;
+}
+const SpeculatorHead* Catalog::find_head(const std::string& family,
+                                         const std::string& target) const {
+  const SpeculatorHead* first = nullptr;
+  for (const auto& h : heads) {
+    if (h.family != family || h.target != target) continue;
+    if (h.official) return &h;
+    if (!first) first = &h;
+  }
+  return first;
+}
+const Gpu* Catalog::find_gpu(const std::string& id) const {
+  for (const auto& g : gpus)
+    if (g.id == id) return &g;
+  return nullptr;
+}
+
+const RuntimeProfile* Catalog::find_runtime(const std::string& id) const {
+  for (const auto& r : runtimes)
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+namespace {
+
+std::string first_source(const json& entry) {
+  auto it = entry.find("source");
+  if (it == entry.end()) return "";
+  if (it->is_string()) return it->get<std::string>();
+  if (it->is_array() && !it->empty() && (*it)[0].is_string()) return (*it)[0].get<std::string>();
+  return "";
+}
+
+ModelArch model_from_table(const json& e) {
+  ModelArch m;
+  m.id = e.value("id", "");
+  m.name = e.value("name", "");
+  m.num_layers = e.value("num_layers", int64_t{0});
+  m.hidden = e.value("hidden", int64_t{0});
+  m.intermediate = e.value("intermediate", int64_t{0});
+  m.heads = e.value("heads", int64_t{0});
+  m.kv_heads = e.value("kv_heads", int64_t{0});
+  m.head_dim = e.value("head_dim", int64_t{0});
+  m.vocab = e.value("vocab", int64_t{0});
+  m.tied_embeddings = e.value("tied_embeddings", false);
+  m.experts = e.value("experts", int64_t{1});
+  m.experts_per_token = e.value("experts_per_token", int64_t{1});
+  m.qkv_bias = e.value("qkv_bias", false);
+  m.shared_experts = e.value("shared_experts", int64_t{0});
+  m.first_dense_layers = e.value("first_dense_layers", int64_t{0});
+  m.dense_intermediate = e.value("dense_intermediate", int64_t{0});
+  m.kv_lora_rank = e.value("kv_lora_rank", int64_t{0});
+  m.qk_rope_head_dim = e.value("qk_rope_head_dim", int64_t{0});
+  m.q_lora_rank = e.value("q_lora_rank", int64_t{0});
+  m.qk_nope_head_dim = e.value("qk_nope_head_dim", int64_t{0});
+  m.v_head_dim = e.value("v_head_dim", int64_t{0});
+  m.qk_norm = e.value("qk_norm", false);
+  m.router_bias = e.value("router_bias", false);
+  m.mtp_modules = e.value("mtp_modules", int64_t{0});
+  auto repo = e.find("hf_repo");
+  if (repo != e.end() && repo->is_string()) m.repo_id = repo->get<std::string>();
+  m.citation = first_source(e);
+  return m;
+}
+
+std::string ids(const std::vector<ModelArch>& v) {
+  std::string s;
+  for (const auto& m : v) s += (s.empty() ? "" : ", ") + m.id;
+  return s;
+}
+
+Expected<Catalog> parse_catalog() {
+  Catalog c;
+  json models = json::parse(data::models(), nullptr, false);
+  json hw = json::parse(data::hardware(), nullptr, false);
+  if (models.is_discarded() || hw.is_discarded())
+    return make_error("", "internal error: embedded preset tables are not valid JSON");
+  for (const auto& e : models["targets"]) c.targets.push_back(model_from_table(e));
+  for (const auto& e : models["drafts"]) c.drafts.push_back(model_from_table(e));
+  for (const auto& e : models["heads"]) {
+    SpeculatorHead h;
+    h.family = e.value("family", "");
+    h.target = e.value("target", "");
+    h.repo_id = e.value("repo_id", "");
+    h.official = e.value("official", false);
+    h.citation = e.value("source", "");
+    c.heads.push_back(h);
+  }
+  for (const auto& e : hw["gpus"]) {
+    Gpu g;
+    g.id = e.value("id", "");
+    g.name = e.value("name", "");
+    g.fp16_tflops = e.value("fp16_tflops", 0.0);
+    g.fp8_tflops = e["fp8_tflops"].is_number() ? e["fp8_tflops"].get<double>() : 0.0;
+    g.mem_gb = e["mem_GB"].is_number() ? e["mem_GB"].get<double>() : 0.0;
+    g.mem_bw_gbps = e.value("mem_bw_GBps", 0.0);
+    g.interconnect_gbps = e.value("interconnect_GBps", 0.0);
+    g.vendor = e.value("vendor", std::string("NVIDIA"));
+    if (e.contains("host_link_GBps") && e["host_link_GBps"].is_number())
+      g.host_link_gbps = e["host_link_GBps"].get<double>();
+    g.citation = first_source(e);
+    c.gpus.push_back(g);
+  }
+  auto runtimes = load_runtime_profiles();
+  if (!runtimes.ok()) return runtimes.error();
+  c.runtimes = runtimes.value();
+  return c;
+}
+
+}  // namespace
+
+// Parsed once per process: the tables are compiled-in constants, so the result never changes,
+// and parsing ~35 KB of JSON was most of a single eval's time (bench/: eval 330 us -> see
+// docs/benchmarks.md). A function-local const (thread-safe initialization, no mutable state).
+Expected<Catalog> load_catalog() {
+  static const Expected<Catalog> parsed = parse_catalog();
+  return parsed;
+}
+
+std::string target_ids(const Catalog& c) { return ids(c.targets); }
+std::string draft_ids(const Catalog& c) { return ids(c.drafts); }
+std::string gpu_ids(const Catalog& c) {
+  std::string s;
+  for (const auto& g : c.gpus) s += (s.empty() ? "" : ", ") + g.id;
+  return s;
+}
+
+}  // namespace speccalc

@@ -1,0 +1,326 @@
+#include "engines/engine_import.hpp"
+
+#include <cctype>
+#include <map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "api/commands.hpp"
+#include "config/config_json.hpp"
+#include "config/json_fields.hpp"
+#include "speccalc/config.hpp"
+#include "speccalc/embedded_data.hpp"
+#include "speccalc/presets.hpp"
+
+namespace speccalc {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kMaxTextBytes = 16384;  // a command line, not a file
+
+// Shell words with '...' and "..." quoting and backslash escapes outside single quotes; line
+// continuations ("\" + newline) are blanks. Enough for a pasted command, not a shell.
+std::vector<std::string> shell_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::string cur;
+  bool in_word = false;
+  char quote = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (quote) {
+      if (ch == quote)
+        quote = 0;
+      else if (ch == '\\' && quote == '"' && i + 1 < text.size())
+        cur += text[++i];
+      else
+        cur += ch;
+    } else if (ch == '\'' || ch == '"') {
+      quote = ch;
+      in_word = true;
+    } else if (ch == '\\' && i + 1 < text.size()) {
+      if (text[i + 1] != '\n') {
+        cur += text[i + 1];
+        in_word = true;
+      }
+      ++i;
+    } else if (std::isspace(static_cast<unsigned char>(ch))) {
+      if (in_word) words.push_back(cur);
+      cur.clear();
+      in_word = false;
+    } else {
+      cur += ch;
+      in_word = true;
+    }
+  }
+  if (in_word) words.push_back(cur);
+  return words;
+}
+
+// "--flag value" and "--flag=value" pairs; underscores read as dashes (vLLM takes both).
+// Words that are not flags are kept in order under "" (e.g. `vllm serve MODEL`).
+std::multimap<std::string, std::string> flags_of(const std::vector<std::string>& words) {
+  std::multimap<std::string, std::string> out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (w.rfind("-", 0) != 0) {
+      out.emplace("", w);
+      continue;
+    }
+    std::string name = w;
+    std::string value;
+    const auto eq = w.find('=');
+    if (eq != std::string::npos) {
+      name = w.substr(0, eq);
+      value = w.substr(eq + 1);
+    } else if (i + 1 < words.size() && words[i + 1].rfind("--", 0) != 0) {
+      value = words[++i];
+    }
+    for (char& ch : name)
+      if (ch == '_') ch = '-';
+    out.emplace(name, value);
+  }
+  return out;
+}
+
+std::string flag(const std::multimap<std::string, std::string>& f,
+                 std::initializer_list<const char*> names) {
+  for (const char* n : names) {
+    auto it = f.find(n);
+    if (it != f.end()) return it->second;
+  }
+  return "";
+}
+
+json parse_data(std::string_view text) {
+  return json::parse(text.begin(), text.end(), nullptr, false);
+}
+
+// Preset id whose hf_repo is `repo` in models.json's `list` ("targets" or "drafts").
+std::string preset_for_repo(const json& models, const char* list, const std::string& repo) {
+  for (const json& m : models.value(list, json::array()))
+    if (m.value("hf_repo", "") == repo) return m.value("id", "");
+  return "";
+}
+
+// The target a published EAGLE / Medusa / Hydra head was trained for (drafts.json target_id).
+std::string target_of_head(const json& drafts, const std::string& repo) {
+  for (const char* section : {"eagle_1_2", "eagle_3", "medusa", "hydra"}) {
+    if (!drafts.contains(section)) continue;
+    for (const json& c : drafts[section].value("checkpoints", json::array()))
+      if (c.value("hf_repo", "") == repo) return c.value("target_id", "");
+  }
+  return "";
+}
+
+Expected<int64_t> whole(const std::string& text, const std::string& field) {
+  if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos)
+    return make_error(field, "enter a whole number, got '" + text.substr(0, 40) + "'");
+  return std::stoll(text);
+}
+
+Expected<int64_t> whole_json(const json& spec, const char* key, const std::string& field) {
+  if (!spec.contains(key)) return make_error(field, "is required");
+  if (!spec[key].is_number_integer()) return make_error(field, "enter a whole number");
+  return spec[key].get<int64_t>();
+}
+
+json chain(int64_t n) {
+  json c = json::array();
+  for (int64_t d = 1; d <= n; ++d) c.push_back(std::vector<int>(static_cast<std::size_t>(d), 0));
+  return c;
+}
+
+struct Imported {
+  json config;
+  json notes = json::array();
+};
+
+Error with_prefix(Error e, const std::string& prefix) {
+  e.field = prefix + e.field;
+  return e;
+}
+
+// vLLM: the --speculative-config JSON, alone or inside a `vllm serve` command line.
+Expected<Imported> from_vllm(const std::string& text, const json& models, const json& drafts) {
+  Imported out;
+  std::string spec_text = text;
+  const auto words = shell_words(text);
+  const bool command = !words.empty() && words[0].rfind("{", 0) != 0;
+  if (command) {
+    const auto f = flags_of(words);
+    spec_text = flag(f, {"--speculative-config"});
+    if (spec_text.empty()) return make_error("text", "has no --speculative-config '{...}'");
+    std::string model = flag(f, {"--model"});
+    if (model.empty()) {
+      // `vllm serve MODEL`: the word after "serve".
+      auto range = f.equal_range("");
+      bool after_serve = false;
+      for (auto it = range.first; it != range.second; ++it) {
+        if (after_serve) {
+          model = it->second;
+          break;
+        }
+        after_serve = it->second == "serve";
+      }
+    }
+    if (!model.empty()) {
+      const std::string id = preset_for_repo(models, "targets", model);
+      if (id.empty())
+        out.notes.push_back("target " + model + " is not a preset: kept the current target");
+      else
+        out.config["target"] = id;
+    }
+    const std::string tp = flag(f, {"--tensor-parallel-size", "-tp"});
+    if (!tp.empty()) {
+      auto n = whole(tp, "text.--tensor-parallel-size");
+      if (!n.ok()) return n.error();
+      out.config["gpus"] = n.value();
+    }
+  }
+  auto doc = fields::parse_document(spec_text, "text.--speculative-config", 4);
+  if (!doc.ok()) return doc.error();
+  const json& spec = doc.value();
+  if (!spec.is_object()) return make_error("text.--speculative-config", "must be a JSON object");
+  const std::string p = "text.--speculative-config.";
+  auto n = whole_json(spec, "num_speculative_tokens", p + "num_speculative_tokens");
+  if (!n.ok()) return n.error();
+  const std::string method = spec.value("method", spec.contains("model") ? "draft_model" : "");
+  const std::string model =
+      spec.contains("model") && spec["model"].is_string() ? spec["model"].get<std::string>() : "";
+  json m;
+  if (method == "ngram") {
+    m = json{{"family", "pld"}, {"k", n.value()}};
+    if (spec.contains("prompt_lookup_max")) m["ngram"] = spec["prompt_lookup_max"];
+  } else if (method == "eagle" || method == "eagle3") {
+    // vLLM's EAGLE drafts a chain: an EAGLE-2/3 tree with one child per level.
+    m = json{{"family", method == "eagle" ? "eagle2" : "eagle3"},
+             {"total_token", n.value() + 1},
+             {"depth", n.value()},
+             {"top_k", 1}};
+    out.notes.push_back("vLLM's EAGLE drafts a chain of " + std::to_string(n.value()) +
+                        " tokens: imported as a tree with top_k 1, depth " +
+                        std::to_string(n.value()));
+  } else if (method == "medusa") {
+    m = json{{"family", "medusa"}, {"heads", n.value()}, {"choices", chain(n.value())}};
+    out.notes.push_back("vLLM's Medusa takes the top-1 token of each head: imported as a chain");
+  } else if (method == "draft_model") {
+    const std::string id = preset_for_repo(models, "drafts", model);
+    if (id.empty())
+      return make_error(p + "model",
+                        "no draft preset is the repository '" + model.substr(0, 80) + "'");
+    m = json{{"family", "sps"}, {"draft", id}, {"k", n.value()}};
+  } else {
+    return make_error(
+        p + "method",
+        "'" + method.substr(0, 40) +
+            "' has no SpecCalc equivalent; known: ngram, eagle, eagle3, medusa, draft_model");
+  }
+  if (!model.empty() && method != "draft_model" && !out.config.contains("target")) {
+    const std::string target = target_of_head(drafts, model);
+    if (!target.empty()) out.config["target"] = target;
+  }
+  out.config["runtime"] = "vllm";
+  out.config["method"] = m;
+  return out;
+}
+
+// SGLang: `python -m sglang.launch_server ...` flags (or just the --speculative-* ones).
+Expected<Imported> from_sglang(const std::string& text, const json& models, const json& drafts) {
+  Imported out;
+  const auto f = flags_of(shell_words(text));
+  const std::string algo = flag(f, {"--speculative-algorithm", "--speculative-algo"});
+  if (algo.empty()) return make_error("text.--speculative-algorithm", "is required");
+  const std::string draft =
+      flag(f, {"--speculative-draft-model-path", "--speculative-draft-model"});
+  auto steps = whole(flag(f, {"--speculative-num-steps"}), "text.--speculative-num-steps");
+  if (!steps.ok()) return steps.error();
+  const std::string model = flag(f, {"--model-path", "--model"});
+  if (!model.empty()) {
+    const std::string id = preset_for_repo(models, "targets", model);
+    if (id.empty())
+      out.notes.push_back("target " + model + " is not a preset: kept the current target");
+    else
+      out.config["target"] = id;
+  }
+  const std::string tp = flag(f, {"--tp-size", "--tp", "--tensor-parallel-size"});
+  if (!tp.empty()) {
+    auto n = whole(tp, "text.--tp-size");
+    if (!n.ok()) return n.error();
+    out.config["gpus"] = n.value();
+  }
+  json m;
+  if (algo == "EAGLE" || algo == "EAGLE3") {
+    auto topk = whole(flag(f, {"--speculative-eagle-topk"}), "text.--speculative-eagle-topk");
+    if (!topk.ok()) return topk.error();
+    auto tokens =
+        whole(flag(f, {"--speculative-num-draft-tokens"}), "text.--speculative-num-draft-tokens");
+    if (!tokens.ok()) return tokens.error();
+    // SGLang's num-steps is the draft levels: the config's depth; num-draft-tokens counts the root.
+    m = json{{"family", algo == "EAGLE" ? "eagle2" : "eagle3"},
+             {"total_token", tokens.value()},
+             {"depth", steps.value()},
+             {"top_k", topk.value()}};
+    if (!draft.empty() && !out.config.contains("target")) {
+      const std::string target = target_of_head(drafts, draft);
+      if (!target.empty()) out.config["target"] = target;
+    }
+  } else if (algo == "STANDALONE") {
+    const std::string id = preset_for_repo(models, "drafts", draft);
+    if (id.empty())
+      return make_error("text.--speculative-draft-model-path",
+                        "no draft preset is the repository '" + draft.substr(0, 80) + "'");
+    m = json{{"family", "sps"}, {"draft", id}, {"k", steps.value()}};
+  } else {
+    return make_error("text.--speculative-algorithm",
+                      "'" + algo.substr(0, 40) +
+                          "' has no SpecCalc equivalent; known: EAGLE, EAGLE3, STANDALONE");
+  }
+  out.config["runtime"] = "sglang";
+  out.config["method"] = m;
+  return out;
+}
+
+}  // namespace
+
+namespace commands {
+
+Response import_engine(const std::string& input) {
+  auto doc = fields::parse_document(input, "input", 32);
+  if (!doc.ok()) return fail(doc.error());
+  const json& in = doc.value();
+  if (!in.is_object())
+    return fail(make_error("", "input must be {\"engine\", \"text\", \"config\"?}"));
+  Error err;
+  if (!fields::check_keys(in, "", {"engine", "text", "config"}, &err)) return fail(err);
+  if (!in.contains("text") || !in["text"].is_string())
+    return fail(make_error("text", "paste the engine's flags or --speculative-config JSON"));
+  const std::string text = in["text"].get<std::string>();
+  if (text.size() > kMaxTextBytes)
+    return fail(make_error("text", "is longer than 16384 characters"));
+  if (!fields::valid_utf8(text)) return fail(make_error("text", "is not valid UTF-8 text"));
+  const std::string engine =
+      in.contains("engine") && in["engine"].is_string() ? in["engine"].get<std::string>() : "";
+  const json models = parse_data(data::models());
+  const json drafts = parse_data(data::drafts());
+  Expected<Imported> got = make_error("engine", "must be vllm or sglang");
+  if (engine == "vllm")
+    got = from_vllm(text, models, drafts);
+  else if (engine == "sglang")
+    got = from_sglang(text, models, drafts);
+  if (!got.ok()) return fail(got.error());
+  json config = in.contains("config") && in["config"].is_object() ? in["config"] : json::object();
+  for (auto it = got.value().config.begin(); it != got.value().config.end(); ++it)
+    config[it.key()] = it.value();
+  auto catalog = load_catalog();
+  if (!catalog.ok()) return fail(catalog.error());
+  auto parsed = parse_config_text(config.dump(), catalog.value());
+  if (!parsed.ok()) return fail(with_prefix(parsed.error(), "config."));
+  return ok_json(
+      json{{"config", config_to_json(parsed.value())}, {"notes", got.value().notes}}.dump());
+}
+
+}  // namespace commands
+}  // namespace speccalc

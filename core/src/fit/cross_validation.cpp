@@ -1,0 +1,119 @@
+#include "fit/cross_validation.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "fit/fit.hpp"
+
+namespace speccalc {
+
+using nlohmann::json;
+
+namespace {
+
+struct Tally {
+  int rows = 0;
+  double abs_sum = 0, signed_sum = 0, max_abs = 0;
+  void add(double error_pct) {
+    const double a = error_pct < 0 ? -error_pct : error_pct;
+    rows += 1;
+    abs_sum += a;
+    signed_sum += error_pct;
+    max_abs = std::max(max_abs, a);
+  }
+  json to_json() const {
+    return json{{"rows", rows},
+                {"mape_pct", rows ? abs_sum / rows : 0.0},
+                {"mean_error_pct", rows ? signed_sum / rows : 0.0},
+                {"max_abs_error_pct", max_abs}};
+  }
+};
+
+}  // namespace
+
+Expected<json> cross_validation_json(const Catalog& catalog, std::string_view published_json) {
+  auto loaded = load_observations(catalog, published_json);
+  if (!loaded.ok()) return loaded.error();
+  const std::vector<Observation>& obs = loaded.value();
+  Tally overall;
+  std::map<std::string, Tally> by_profile, by_family;
+  json sources = json::array();
+  for (const FitSpec& spec : fit_specs()) {
+    std::vector<std::string> held;  // sources with speedup rows, in table order
+    for (const auto& o : obs)
+      if (o.profile == spec.profile && o.kind == "speedup" &&
+          std::find(held.begin(), held.end(), o.source) == held.end())
+        held.push_back(o.source);
+    // The same start as the in-sample fit (the table holds its fitted values for the rest).
+    const RuntimeProfile* profile = catalog.find_runtime(spec.profile);
+    const RuntimeParams start = fit_start(spec, profile ? profile->params : neutral_start());
+    for (const std::string& source : held) {
+      const FitResult fold = fit_profile(spec, obs, start, source);
+      Tally t;
+      for (const auto& o : obs) {
+        if (o.profile != spec.profile || o.source != source || o.kind != "speedup") continue;
+        auto p = predict_full(o, fold.params);
+        if (!p.ok()) return p.error();
+        const double e = 100.0 * (p.value() - o.measured) / o.measured;
+        t.add(e);
+        overall.add(e);
+        by_profile[spec.profile].add(e);
+        by_family[family_name(o.config.method.family)].add(e);
+      }
+      json j = t.to_json();
+      j["source"] = source;
+      j["profile"] = spec.profile;
+      j["fit_observations"] = fold.observations;
+      sources.push_back(j);
+    }
+  }
+  json profiles = json::object();
+  for (const auto& [k, t] : by_profile) profiles[k] = t.to_json();
+  json families = json::object();
+  for (const auto& [k, t] : by_family) families[k] = t.to_json();
+  json out = overall.to_json();
+  out["method"] = "leave-one-source-out";
+  out["definition"] =
+      "for each profile and each source of its speedup rows: refit the profile's shared parameters "
+      "from the neutral "
+      "start without that source (every observation of it left out), predict the source's rows, "
+      "pool the errors";
+  out["by_profile"] = profiles;
+  out["by_family"] = families;
+  out["by_source"] = sources;
+  return out;
+}
+
+Expected<json> engine_rows_json(const Catalog& catalog, std::string_view published_json) {
+  auto loaded = load_observations(catalog, published_json);
+  if (!loaded.ok()) return loaded.error();
+  json rows = json::array();
+  std::map<std::string, Tally> by_source;
+  std::map<std::string, Tally> by_profile;
+  for (const auto& o : loaded.value()) {
+    if (o.kind != "speedup" || o.profile == "hf-eager") continue;
+    auto p = predict_full(o, o.config.runtime.resolved);
+    if (!p.ok()) return p.error();
+    const double e = 100.0 * (p.value() - o.measured) / o.measured;
+    by_source[o.source].add(e);
+    by_profile[o.profile].add(e);
+    rows.push_back(json{{"id", o.id},
+                        {"source", o.source},
+                        {"engine", o.profile},
+                        {"family", family_name(o.config.method.family)},
+                        {"batch", o.config.batch},
+                        {"tau", o.tau},
+                        {"measured", o.measured},
+                        {"predicted", p.value()},
+                        {"error_pct", e},
+                        {"cite", o.cite}});
+  }
+  json sources = json::object();
+  for (const auto& [k, t] : by_source) sources[k] = t.to_json();
+  json engines = json::object();
+  for (const auto& [k, t] : by_profile) engines[k] = t.to_json();
+  return json{{"rows", rows}, {"by_source", sources}, {"by_engine", engines}};
+}
+
+}  // namespace speccalc

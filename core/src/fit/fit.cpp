@@ -1,0 +1,371 @@
+#include "fit/fit.hpp"
+
+#include <algorithm>
+
+#include "config/acceptance_tau.hpp"
+#include "config/config_json.hpp"
+#include "config/json_fields.hpp"
+#include "fit/published_row_config.hpp"
+#include "model/cycle_time.hpp"
+#include "speccalc/embedded_data.hpp"
+#include "speccalc/evaluate.hpp"
+#include "speccalc/published.hpp"
+#include "speccalc/validate.hpp"
+
+namespace speccalc {
+
+using fields::json;
+
+namespace {
+
+FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
+  FastPass f;
+  const double bw = m.bandwidth_bytes_s();
+  const double wbw = m.weights_link_gbps > 0 ? m.weights_link_gbps * 1e9 * m.runtime.bw_efficiency
+                                             : bw * weight_bandwidth_factor(m.dtype.weights, m.gpu);
+  const double peak = m.peak_flops();
+  for (int i = 0; i < kKernelKinds; ++i) {
+    const KernelWork& k = w.kernels[i];
+    f.weights_s[i] = k.weights_bytes / wbw;
+    f.kv_s[i] = k.kv_cache_bytes / bw;
+    f.act_s[i] = k.activations_bytes / bw;
+    f.flops_s[i] = k.flops / peak;
+  }
+  if (m.tensor_parallel && m.gpus > 1 && w.allreduces > 0) {
+    const double g = static_cast<double>(m.gpus);
+    f.allreduces = static_cast<double>(w.allreduces);
+    f.comm_bytes_s =
+        f.allreduces * 2.0 * (g - 1.0) / g * w.allreduce_bytes / (m.gpu.interconnect_gbps * 1e9);
+  }
+  f.layers = static_cast<double>(w.layers);
+  f.passes = static_cast<double>(passes);
+  return f;
+}
+
+// time_pass() over the reduced form: the same formula, evaluated per kernel class.
+double fast_time(const FastPass& f, const RuntimeParams& p) {
+  double device = f.allreduces * p.allreduce_latency_s + f.comm_bytes_s;
+  for (int i = 0; i < kKernelKinds; ++i) {
+    const double mem = f.weights_s[i] / p.bw_efficiency + f.kv_s[i] / p.kv_bw_efficiency +
+                       f.act_s[i] / p.bw_efficiency;
+    device += kernel_time_s(mem, f.flops_s[i] / p.flops_efficiency, p.overlap);
+  }
+  const double launch = f.layers * p.layer_overhead_s;
+  return f.passes * (device + p.pass_overhead_s + std::max(0.0, launch - device));
+}
+
+}  // namespace
+
+Expected<Observation> make_observation(const json& doc, const Catalog& catalog, Observation o,
+                                       int64_t tokens) {
+  auto config = parse_config(doc, catalog);
+  if (!config.ok()) return config.error();
+  o.config = config.value();
+  const Config& c = o.config;
+  auto tau = expected_tau(c);
+  if (!tau.ok()) return tau.error();
+  o.tau = tau.value().tau;
+  const Machine target = machine_for(c, c.runtime.resolved);
+  const Machine draft = draft_machine_for(c, c.method.draft_profile.params);
+  const Placement place = placement_for(c, target.tensor_parallel);
+  const CycleWork w = cycle_work(c, place, o.tau);
+  if (o.kind == "forward") {
+    o.forward_tokens = tokens;
+    const Work fw =
+        decoder_work(c.target, c.target.num_layers, 1, tokens, 0, 1, c.dtype, place.target);
+    o.baseline = fast_pass(fw, target, 1);
+  } else {
+    o.baseline = fast_pass(w.baseline.work, target, 1);
+  }
+  for (const PassWork& p : w.draft) o.draft.push_back(fast_pass(p.work, draft, p.passes));
+  o.has_verify = w.has_verify;
+  if (w.has_verify) o.verify = fast_pass(w.verify.work, target, 1);
+  o.tree = w.tree;
+  o.host_s = w.draft_host_s;
+  o.draft_fitted =
+      family_has_draft_passes(c.method.family) && c.method.draft_profile.id == c.runtime.profile;
+  return o;
+}
+
+namespace {
+
+double relative_error(double predicted, double measured) {
+  const double e = (predicted - measured) / measured;
+  return e < 0 ? -e : e;
+}
+
+struct FitContext {
+  const FitSpec* spec;
+  const std::vector<const Observation*>* obs;
+  RuntimeParams base;
+};
+
+bool in_range(const std::string& name, double v) {
+  if (name.find("efficiency") != std::string::npos) return v > 0.02 && v <= 1.0;
+  if (name == "overlap") return v >= 0 && v <= 1.0;
+  return v >= 0 && v <= 0.05;
+}
+
+RuntimeParams params_at(const FitContext& ctx, const std::vector<double>& x) {
+  RuntimeParams p = ctx.base;
+  for (std::size_t i = 0; i < x.size(); ++i) *runtime_param(p, ctx.spec->params[i]) = x[i];
+  for (const auto& [param, equals] : ctx.spec->tied)
+    *runtime_param(p, param) = runtime_param_value(p, equals);
+  return p;
+}
+
+double objective(const std::vector<double>& x, const void* raw) {
+  const FitContext& ctx = *static_cast<const FitContext*>(raw);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (!in_range(ctx.spec->params[i], x[i])) return 1e9;
+  const RuntimeParams p = params_at(ctx, x);
+  double speed_sum = 0, time_sum = 0;
+  int speed_n = 0, time_n = 0;
+  for (const Observation* o : *ctx.obs) {
+    const double e = relative_error(predict_fast(*o, p), o->measured);
+    if (o->kind == "speedup") {
+      speed_sum += e;
+      ++speed_n;
+    } else {
+      time_sum += e;
+      ++time_n;
+    }
+  }
+  double total = 0;
+  int groups = 0;
+  if (speed_n > 0) total += speed_sum / speed_n, ++groups;
+  if (time_n > 0) total += time_sum / time_n, ++groups;
+  return groups > 0 ? total / groups : 0;
+}
+
+}  // namespace
+
+double predict_fast(const Observation& o, const RuntimeParams& p) {
+  const RuntimeParams& dp = o.draft_fitted ? p : o.config.method.draft_profile.params;
+  const double step = p.step_overhead_s + static_cast<double>(o.config.batch) * p.seq_overhead_s;
+  const double baseline_step = fast_time(o.baseline, p) + step;
+  if (o.kind == "decode_step" || o.kind == "forward") return baseline_step;
+  double cycle = step + o.host_s + p.cycle_overhead_s + (o.tree ? p.tree_overhead_s : 0.0);
+  for (const FastPass& d : o.draft) cycle += fast_time(d, dp);
+  if (o.has_verify) cycle += fast_time(o.verify, p);
+  if (o.kind == "spec_cycle") return cycle;
+  return o.tau * baseline_step / cycle;
+}
+
+Expected<double> predict_full(const Observation& o, const RuntimeParams& p) {
+  Config c = o.config;
+  c.runtime.resolved = p;
+  c.runtime.overrides.clear();
+  c.runtime.measured_decode_step_s = 0;
+  if (o.draft_fitted) c.method.draft_profile.params = p;
+  if (o.kind == "forward") {
+    // First-token latency: one forward over the prompt (its own tokens as context) + a step.
+    const Machine m = machine_for(c, p);
+    const Placement place = placement_for(c, m.tensor_parallel);
+    const Work w = decoder_work(c.target, c.target.num_layers, 1, o.forward_tokens, 0, 1, c.dtype,
+                                place.target);
+    return time_pass(w, m).time_s + p.step_overhead_s + p.seq_overhead_s;
+  }
+  auto e = evaluate(c);
+  if (!e.ok()) return e.error();
+  if (o.kind == "decode_step") return e.value().baseline_step_s;
+  if (o.kind == "spec_cycle") return e.value().cycle_time_s;
+  return e.value().speedup;
+}
+
+Expected<std::vector<Observation>> load_observations(const Catalog& catalog,
+                                                     std::string_view published_json) {
+  std::vector<Observation> out;
+  auto rows = load_published(published_json);
+  if (!rows.ok()) return rows.error();
+  for (const auto& r : rows.value()) {
+    if (!r.tau || !r.speedup || !validate_exclusion(r).empty()) continue;
+    const json doc = published_row_config(r);
+    if (doc.is_null()) continue;
+    Observation o;
+    o.id = r.id;
+    o.source = r.source_id;
+    o.profile = r.runtime;
+    o.kind = "speedup";
+    o.measured = *r.speedup;
+    o.cite = r.source;
+    auto made = make_observation(doc, catalog, o, 0);
+    if (made.ok())
+      out.push_back(std::move(made.value()));  // rows a config rejects: validate lists them
+  }
+  const json doc = json::parse(data::engine_measurements(), nullptr, false);
+  if (doc.is_discarded() || !doc.contains("observations"))
+    return make_error("", "internal error: embedded engine-measurements table is not valid");
+  for (const auto& e : doc["observations"]) {
+    Observation o;
+    o.id = e.value("id", "");
+    o.source = e.value("source", "");
+    o.profile = e.value("profile", "");
+    o.kind = e.value("kind", "");
+    o.measured = e.value("measured", 0.0);
+    o.cite = e.value("cite", "");
+    auto made = make_observation(e["config"], catalog, o, e.value("tokens", int64_t{0}));
+    if (!made.ok())
+      return make_error("", "internal error: engine measurement " + o.id + ": " +
+                                made.error().field + ": " + made.error().message);
+    out.push_back(std::move(made.value()));
+  }
+  return out;
+}
+
+RuntimeParams neutral_start() {
+  // Where every fit starts (in-sample and each leave-one-source-out fold alike): round,
+  // generic values, not a prior from any data set, so a fold that lacks the data to move a
+  // parameter does not inherit the in-sample optimum.
+  RuntimeParams p;
+  p.bw_efficiency = 0.8;
+  p.kv_bw_efficiency = 0.8;
+  p.flops_efficiency = 0.7;
+  p.overlap = 0.5;
+  p.pass_overhead_s = 2e-4;
+  p.layer_overhead_s = 5e-4;
+  p.step_overhead_s = 1e-3;
+  p.seq_overhead_s = 0;
+  p.cycle_overhead_s = 5e-4;
+  p.tree_overhead_s = 2e-4;
+  p.allreduce_latency_s = 3e-5;
+  return p;
+}
+
+RuntimeParams fit_start(const FitSpec& spec, const RuntimeParams& others) {
+  RuntimeParams start = neutral_start();
+  for (const char* const* n = runtime_param_names(); *n; ++n) {
+    const std::string name = *n;
+    const bool own = std::find(spec.params.begin(), spec.params.end(), name) != spec.params.end() ||
+                     std::any_of(spec.tied.begin(), spec.tied.end(),
+                                 [&](const auto& t) { return t.first == name; });
+    if (!own) *runtime_param(start, name) = runtime_param_value(others, name);
+  }
+  return start;
+}
+
+const std::vector<FitSpec>& fit_specs() {
+  // vLLM first: the other graph engines take its host-side values as priors where their own
+  // data cannot separate them (said in runtimes.json's fitted_on).
+  static const std::vector<FitSpec> specs = {
+      {"vllm",
+       {"bw_efficiency", "kv_bw_efficiency", "flops_efficiency", "overlap", "pass_overhead_s",
+        "step_overhead_s", "cycle_overhead_s"},
+       {},
+       "",
+       true},
+      {"hf-eager",
+       {"bw_efficiency", "flops_efficiency", "overlap", "pass_overhead_s", "layer_overhead_s",
+        "cycle_overhead_s", "tree_overhead_s"},
+       {{"kv_bw_efficiency", "bw_efficiency"}},
+       ""},
+      {"compiled",
+       {"bw_efficiency", "flops_efficiency", "overlap", "step_overhead_s", "allreduce_latency_s"},
+       {{"kv_bw_efficiency", "bw_efficiency"}},
+       "vllm"},
+      {"tensorrt-llm",
+       {"bw_efficiency", "flops_efficiency", "overlap", "step_overhead_s", "allreduce_latency_s"},
+       {{"kv_bw_efficiency", "bw_efficiency"}},
+       "vllm"},
+      {"sglang", {"step_overhead_s"}, {}, "vllm"},
+  };
+  return specs;
+}
+
+FitResult fit_profile(const FitSpec& spec, const std::vector<Observation>& obs,
+                      const RuntimeParams& start, const std::string& exclude_source) {
+  std::vector<const Observation*> mine;
+  for (const auto& o : obs)
+    if (o.profile == spec.profile && (exclude_source.empty() || o.source != exclude_source) &&
+        !(spec.times_only && o.kind == "speedup"))
+      mine.push_back(&o);
+  FitContext ctx{&spec, &mine, start};
+  std::vector<double> x0, step;
+  for (const auto& name : spec.params) {
+    const double v = runtime_param_value(start, name);
+    x0.push_back(v);
+    step.push_back(
+        v > 0 ? 0.2 * v
+              : (name.find("efficiency") != std::string::npos || name == "overlap" ? 0.1 : 1e-4));
+  }
+  FitResult r;
+  int evals = 0;
+  std::vector<double> x = nelder_mead(x0, step, objective, &ctx, 4000, &evals);
+  r.evaluations = evals;
+  // Restarts from the optimum escape a collapsed simplex.
+  for (int round = 0; round < 3; ++round) {
+    std::vector<double> step2;
+    for (std::size_t i = 0; i < x.size(); ++i) step2.push_back(x[i] > 0 ? 0.2 * x[i] : step[i]);
+    x = nelder_mead(x, step2, objective, &ctx, 2000, &evals);
+    r.evaluations += evals;
+  }
+  r.params = params_at(ctx, x);
+  r.objective = objective(x, &ctx);
+  r.observations = static_cast<int>(mine.size());
+  return r;
+}
+
+std::vector<double> nelder_mead(const std::vector<double>& x0, const std::vector<double>& step,
+                                double (*f)(const std::vector<double>&, const void*),
+                                const void* ctx, int max_evals, int* evals) {
+  const std::size_t n = x0.size();
+  std::vector<std::vector<double>> pts(n + 1, x0);
+  std::vector<double> val(n + 1);
+  for (std::size_t i = 0; i < n; ++i) pts[i + 1][i] += step[i];
+  *evals = 0;
+  for (std::size_t i = 0; i <= n; ++i) val[i] = f(pts[i], ctx), ++*evals;
+  std::vector<std::size_t> order(n + 1);
+  while (*evals < max_evals) {
+    for (std::size_t i = 0; i <= n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return val[a] < val[b]; });
+    const std::size_t best = order[0], worst = order[n], second = order[n - 1];
+    if (val[worst] - val[best] <= 1e-10 * (1.0 + val[best])) break;
+    std::vector<double> centroid(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j <= n; ++j)
+        if (j != worst) centroid[i] += pts[j][i] / static_cast<double>(n);
+    auto along = [&](double t) {
+      std::vector<double> p(n);
+      for (std::size_t i = 0; i < n; ++i) p[i] = centroid[i] + t * (pts[worst][i] - centroid[i]);
+      return p;
+    };
+    std::vector<double> xr = along(-1.0);
+    const double fr = f(xr, ctx);
+    ++*evals;
+    if (fr < val[best]) {
+      std::vector<double> xe = along(-2.0);
+      const double fe = f(xe, ctx);
+      ++*evals;
+      if (fe < fr)
+        pts[worst] = xe, val[worst] = fe;
+      else
+        pts[worst] = xr, val[worst] = fr;
+      continue;
+    }
+    if (fr < val[second]) {
+      pts[worst] = xr, val[worst] = fr;
+      continue;
+    }
+    std::vector<double> xc = fr < val[worst] ? along(-0.5) : along(0.5);
+    const double fc = f(xc, ctx);
+    ++*evals;
+    if (fc < std::min(fr, val[worst])) {
+      pts[worst] = xc, val[worst] = fc;
+      continue;
+    }
+    for (std::size_t j = 0; j <= n; ++j) {
+      if (j == best) continue;
+      for (std::size_t i = 0; i < n; ++i)
+        pts[j][i] = pts[best][i] + 0.5 * (pts[j][i] - pts[best][i]);
+      val[j] = f(pts[j], ctx);
+      ++*evals;
+    }
+  }
+  std::size_t best = 0;
+  for (std::size_t i = 1; i <= n; ++i)
+    if (val[i] < val[best]) best = i;
+  return pts[best];
+}
+
+}  // namespace speccalc

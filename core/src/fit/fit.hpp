@@ -1,0 +1,95 @@
+// Fitting runtime profiles to measurements: the observations (published speedups with their
+// tau, measured step times of engines), a fast predictor over precomputed work, and a
+// deterministic Nelder-Mead search. Used by `fit` (writes runtimes.json's params), `validate`
+// (leave-one-source-out cross-validation) and `calibrate` (a user's own measurements).
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/method_cost.hpp"
+#include "speccalc/config.hpp"
+#include "speccalc/runtime.hpp"
+#include "speccalc/status.hpp"
+
+namespace speccalc {
+
+// One pass shape with its work reduced to seconds at 100% efficiency, so that time under any
+// parameter set is a handful of divisions (the fit evaluates thousands of parameter sets).
+struct FastPass {
+  // Per kernel class (Kernel order): seconds at 100% of peak bandwidth / FLOP/s.
+  std::array<double, kKernelKinds> weights_s{};  // weight bytes / (peak bandwidth x dtype factor)
+  std::array<double, kKernelKinds> kv_s{};       // KV bytes / peak bandwidth
+  std::array<double, kKernelKinds> act_s{};      // activation bytes / peak bandwidth
+  std::array<double, kKernelKinds> flops_s{};    // FLOPs / peak FLOP/s
+  double comm_bytes_s = 0;  // all-reduce payload time on the link, summed over the pass
+  double allreduces = 0;    // all-reduce count (each pays allreduce_latency_s)
+  double layers = 0;
+  double passes = 1;
+};
+
+struct Observation {
+  std::string id, source, profile, kind,
+      cite;  // kind: speedup | decode_step | spec_cycle | forward
+  double measured = 0;
+  double tau = 1;
+  int64_t forward_tokens = 0;  // kind forward: prompt tokens
+  Config config;
+  // Precomputed for the fast path.
+  FastPass baseline, verify;
+  std::vector<FastPass> draft;
+  bool has_verify = false, tree = false, draft_fitted = false;
+  double host_s = 0;
+};
+
+// An observation of `seed.kind` for the config `doc` (precomputes its work).
+Expected<Observation> make_observation(const nlohmann::json& doc, const Catalog& catalog,
+                                       Observation seed, int64_t tokens);
+
+// The observations every profile is fitted on: published rows `validate` predicts (hf-eager)
+// and core/data/engine-measurements.json (engines).
+// `published_json`: the published table text (speccalc::Data::published).
+Expected<std::vector<Observation>> load_observations(const Catalog& catalog,
+                                                     std::string_view published_json);
+
+// Prediction of o with target params p (and p for drafts on the fitted stack).
+double predict_fast(const Observation& o, const RuntimeParams& p);
+// The same through the full cost model (evaluate), with p as the profile's parameters.
+Expected<double> predict_full(const Observation& o, const RuntimeParams& p);
+
+// What each profile fits, what it ties, and whose values it starts from.
+struct FitSpec {
+  std::string profile;
+  std::vector<std::string> params;                        // fitted
+  std::vector<std::pair<std::string, std::string>> tied;  // (param, equals param)
+  std::string priors_from;  // profile whose fitted values the rest copy ("" = own)
+  bool times_only = false;  // fit on step times only; speedup rows stay held out
+};
+const std::vector<FitSpec>& fit_specs();
+RuntimeParams neutral_start();
+// Where a fit of `spec` starts: neutral_start() for the parameters it fits or ties, `others`
+// (the profile's table, or the fitted profile it takes priors from) for the rest.
+RuntimeParams fit_start(const FitSpec& spec, const RuntimeParams& others);
+
+struct FitResult {
+  RuntimeParams params;
+  double objective = 0;  // mean over kinds (speedup, time) of the mean relative error
+  int evaluations = 0;
+  int observations = 0;
+};
+
+// Fits spec.profile on the observations of that profile, leaving out `exclude_source` (if
+// set), from `start`.
+FitResult fit_profile(const FitSpec& spec, const std::vector<Observation>& obs,
+                      const RuntimeParams& start, const std::string& exclude_source = "");
+
+// Nelder-Mead over x (deterministic; no libm): minimizes f, returns the best point.
+std::vector<double> nelder_mead(const std::vector<double>& x0, const std::vector<double>& step,
+                                double (*f)(const std::vector<double>&, const void*),
+                                const void* ctx, int max_evals, int* evals);
+
+}  // namespace speccalc

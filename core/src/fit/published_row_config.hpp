@@ -1,0 +1,17 @@
+// The config that reproduces a published row, as JSON (private to the core: `tables` and
+// `validate` use it; public headers carry no JSON types).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "speccalc/published.hpp"
+
+namespace speccalc {
+
+// The config that reproduces a published row (its model, GPU, runtime, batch, method and, when
+// the row has one, its measured tau) with the defaults `validate` uses; null when the row has
+// no model, GPU, batch or modelled method. Front ends use it so "use this row" shows exactly
+// what validate predicts.
+nlohmann::json published_row_config(const PublishedRow& row);
+
+}  // namespace speccalc

@@ -1,0 +1,32 @@
+#include "model/cycle_time.hpp"
+
+namespace speccalc {
+
+CycleTime time_cycle(const CycleWork& w, const Machine& target, const Machine& draft,
+                     int64_t batch) {
+  CycleTime t;
+  t.baseline.add(time_pass(w.baseline.work, target), w.baseline.work);
+  t.baseline.tokens_per_pass = 1;
+  t.baseline.runtime = "target";
+  for (const PassWork& p : w.draft) {
+    t.draft.add(time_pass(p.work, draft), p.work, p.passes);
+    t.draft.tokens_per_pass = p.tokens_per_pass;  // the last (widest) level
+  }
+  if (w.draft_host_s > 0) t.draft.add_host_s(w.draft_host_s);
+  if (w.has_verify) {
+    t.verify.add(time_pass(w.verify.work, target), w.verify.work);
+    t.verify.tokens_per_pass = w.verify.tokens_per_pass;
+  }
+  const RuntimeParams& r = target.runtime;
+  t.step_overhead_s = r.step_overhead_s + static_cast<double>(batch) * r.seq_overhead_s;
+  t.baseline_step_s = t.baseline.time_s + t.step_overhead_s;
+  if (!w.has_verify) {
+    t.cycle_s = t.baseline_step_s;
+    return t;
+  }
+  t.spec_overhead_s = r.cycle_overhead_s + (w.tree ? r.tree_overhead_s : 0.0);
+  t.cycle_s = t.draft.time_s + t.verify.time_s + t.step_overhead_s + t.spec_overhead_s;
+  return t;
+}
+
+}  // namespace speccalc

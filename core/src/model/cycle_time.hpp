@@ -1,0 +1,23 @@
+// Turns the work of a cycle (method_cost.hpp) into time under the target's and the draft's
+// runtimes, with the engine's per-step and per-cycle overheads. Shared by evaluate and fit.
+#pragma once
+
+#include "model/method_cost.hpp"
+#include "speccalc/cost.hpp"
+
+namespace speccalc {
+
+struct CycleTime {
+  PassCost baseline;           // one plain decode pass of the target
+  PassCost draft;              // all draft passes of a cycle (draft runtime) + CPU drafting
+  PassCost verify;             // the target's verify pass
+  double step_overhead_s = 0;  // engine step: step_overhead_s + batch x seq_overhead_s
+  double spec_overhead_s = 0;  // cycle_overhead_s (+ tree_overhead_s for trees)
+  double baseline_step_s = 0;  // plain decoding: baseline pass + engine step
+  double cycle_s = 0;          // speculative: draft + verify + engine step + spec overhead
+};
+
+CycleTime time_cycle(const CycleWork& w, const Machine& target, const Machine& draft,
+                     int64_t batch);
+
+}  // namespace speccalc

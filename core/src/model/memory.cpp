@@ -1,0 +1,97 @@
+#include "model/memory.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "config/json_fields.hpp"
+
+namespace speccalc {
+
+namespace {
+
+// Bytes per GPU at batch b and context l.
+double bytes_at(const MemoryNeed& n, double b, double l) {
+  return n.target_weights_bytes + n.draft_weights_bytes +
+         b * ((l + static_cast<double>(n.tokens_in_flight)) * n.kv_bytes_per_seq_token +
+              n.activations_bytes_per_seq);
+}
+
+std::string gb(double bytes) { return fields::format_number(std::round(bytes / 1e8) / 10) + " GB"; }
+
+// Smallest GPU count whose share of the target's weights (plus the draft) fits, among counts
+// the target's heads allow; 0 when even 64 GPUs are not enough.
+int64_t gpus_for_weights(const Config& c, const MemoryNeed& n, double usable_bytes) {
+  const double all_weights = n.target_weights_bytes * static_cast<double>(c.gpus);
+  for (int64_t g = c.gpus + 1; g <= ConfigLimits::kMaxGpus; ++g) {
+    if (c.engine.tensor_parallel && c.target.heads % g != 0) continue;
+    if (all_weights / static_cast<double>(g) + n.draft_weights_bytes < usable_bytes) return g;
+  }
+  return 0;
+}
+
+}  // namespace
+
+MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
+  MemoryReport r;
+  const double B = static_cast<double>(c.batch);
+  const double L = static_cast<double>(c.context);
+  r.capacity_gb = c.hardware.mem_gb;
+  r.utilization = c.memory_utilization;
+  const double usable = c.hardware.mem_gb * 1e9 * c.memory_utilization;
+  r.usable_gb = usable / 1e9;
+  r.weights_gb = n.target_weights_bytes / 1e9;
+  r.draft_weights_gb = n.draft_weights_bytes / 1e9;
+  r.kv_cache_gb =
+      B * (L + static_cast<double>(n.tokens_in_flight)) * n.kv_bytes_per_seq_token / 1e9;
+  r.activations_gb = B * n.activations_bytes_per_seq / 1e9;
+  const double total = bytes_at(n, B, L);
+  r.total_gb = total / 1e9;
+  r.fits = total <= usable;
+
+  const double fixed = n.target_weights_bytes + n.draft_weights_bytes;
+  const double per_seq = (L + static_cast<double>(n.tokens_in_flight)) * n.kv_bytes_per_seq_token +
+                         n.activations_bytes_per_seq;
+  if (fixed < usable && per_seq > 0) {
+    const double b = std::floor((usable - fixed) / per_seq);
+    r.max_batch = static_cast<int64_t>(std::min<double>(b, ConfigLimits::kMaxBatch));
+  }
+  const double kv_room = usable - fixed - B * n.activations_bytes_per_seq;
+  if (kv_room > 0 && n.kv_bytes_per_seq_token > 0) {
+    const double l = std::floor(kv_room / (B * n.kv_bytes_per_seq_token)) -
+                     static_cast<double>(n.tokens_in_flight);
+    r.max_context =
+        static_cast<int64_t>(std::max(0.0, std::min<double>(l, ConfigLimits::kMaxContext)));
+  }
+  if (r.fits) return r;
+
+  const std::string need = gb(total) + " per GPU needed, " + gb(usable) + " usable (" +
+                           fields::format_number(c.memory_utilization * 100) + "% of " +
+                           fields::format_number(c.hardware.mem_gb) + " GB)";
+  if (fixed >= usable) {
+    r.suggestions.push_back("The weights alone (" + gb(fixed) + " per GPU) do not fit: " + need +
+                            ".");
+  } else {
+    r.suggestions.push_back("Does not fit: " + need + ".");
+    if (r.max_batch >= 1)
+      r.suggestions.push_back("Fits at batch " + std::to_string(r.max_batch) +
+                              " or less at this context.");
+    if (r.max_context >= 1)
+      r.suggestions.push_back("Fits at context " + std::to_string(r.max_context) +
+                              " or less at this batch.");
+  }
+  if (const int64_t g = gpus_for_weights(c, n, usable); g > 0 && fixed >= usable)
+    r.suggestions.push_back("The weights fit on " + std::to_string(g) +
+                            " GPUs (tensor parallel) or more.");
+  // fp8 halves 2-byte weights and KV: say so when that alone would make it fit.
+  if (dtype_bytes(c.dtype.weights) == 2 && c.hardware.fp8_tflops > 0) {
+    MemoryNeed half = n;
+    half.target_weights_bytes /= 2;
+    half.draft_weights_bytes /= 2;
+    if (dtype_bytes(c.dtype.kv) == 2) half.kv_bytes_per_seq_token /= 2;
+    if (bytes_at(half, B, L) <= usable)
+      r.suggestions.push_back("fp8 weights and KV cache would fit.");
+  }
+  return r;
+}
+
+}  // namespace speccalc

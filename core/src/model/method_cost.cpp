@@ -1,0 +1,430 @@
+#include "model/method_cost.hpp"
+
+#include "config/json_fields.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace speccalc {
+
+namespace {
+
+constexpr double kActBytes = 2;    // activations fp16/bf16
+constexpr double kLogitBytes = 4;  // logits are sampled in fp32 (vLLM, SGLang, HF)
+
+// KV bytes one cached token holds per GPU in `layers` layers of m under tensor parallelism tp.
+double kv_bytes_per_token(const ModelArch& m, int64_t layers, const DTypes& d, int64_t tp) {
+  const double elems =
+      m.kv_lora_rank > 0
+          ? kv_elems_per_token_layer(m)
+          : 2.0 * std::max(1.0, static_cast<double>(m.kv_heads) / static_cast<double>(tp)) *
+                static_cast<double>(m.head_dim);
+  return static_cast<double>(layers) * elems * dtype_bytes(d.kv);
+}
+
+double weights_bytes(const ModelArch& m, const DTypes& d) {
+  return static_cast<double>(count_params(m).total) * dtype_bytes(d.weights);
+}
+
+// Peak working set of one sequence in a pass of `tokens` tokens: one layer's activations
+// (hidden, qkv, MLP intermediate) plus the fp32 logits of the rows sampled.
+double activations_per_seq(const ModelArch& m, int64_t tokens, int64_t lm_rows, int64_t tp) {
+  const double g = static_cast<double>(tp);
+  const double inter =
+      static_cast<double>(m.intermediate) *
+      static_cast<double>(m.experts > 1 ? m.experts_per_token + m.shared_experts : 1);
+  const double per_token = 4.0 * static_cast<double>(m.hidden) +
+                           static_cast<double>((m.heads + 2 * m.kv_heads) * m.head_dim) / g +
+                           2.0 * inter / g;
+  return static_cast<double>(tokens) * per_token * kActBytes +
+         static_cast<double>(lm_rows) * static_cast<double>(m.vocab) / g * kLogitBytes;
+}
+
+int64_t accepted_tokens(double tau) {
+  return std::max<int64_t>(1, static_cast<int64_t>(std::llround(tau)));
+}
+
+// An EAGLE draft head: one decoder layer with the target's dimensions (dense MLP) fed by a
+// fusion layer, followed by an LM head (the target's for EAGLE-1/2, its own reduced-vocabulary
+// one for EAGLE-3).
+struct EagleHead {
+  ModelArch layer;          // one dense decoder layer with the target's widths
+  double fc_params;         // fusion linear: 2h -> h (EAGLE-1/2) or 3h -> h (EAGLE-3)
+  double extra_qkv_params;  // EAGLE-3: q/k/v take 2h inputs, an extra h x (q + 2 kv) block
+  int64_t lm_vocab;         // rows of the LM head it multiplies
+  bool own_lm_head;         // EAGLE-3 holds its own LM head weights
+};
+
+EagleHead eagle_head(const ModelArch& target, bool eagle3) {
+  EagleHead h;
+  h.layer = target;
+  h.layer.num_layers = 1;
+  h.layer.experts = 1;
+  h.layer.experts_per_token = 1;
+  h.layer.shared_experts = 0;
+  h.layer.first_dense_layers = 0;
+  h.layer.kv_lora_rank = 0;  // EAGLE heads use plain multi-head attention
+  h.layer.qk_rope_head_dim = 0;
+  const double hid = static_cast<double>(target.hidden);
+  const double qkv_out =
+      static_cast<double>((target.heads + 2 * target.kv_heads) * target.head_dim);
+  h.fc_params = eagle3 ? 3.0 * hid * hid : 2.0 * hid * hid + hid;
+  h.extra_qkv_params = eagle3 ? hid * qkv_out : 0.0;
+  // EAGLE-3 checkpoints for LLaMA-3 use draft_vocab_size = 32000 (drafts.json eagle_3).
+  h.lm_vocab = eagle3 ? std::min<int64_t>(target.vocab, 32000) : target.vocab;
+  h.own_lm_head = eagle3;
+  return h;
+}
+
+// One EAGLE draft forward over `tokens` tokens per sequence, sampling from `lm_rows` of them.
+Work eagle_head_work(const EagleHead& h, int64_t batch, int64_t tokens, int64_t lm_rows,
+                     int64_t context, const DTypes& d, const Sharding& s) {
+  Work w = decoder_work(h.layer, 1, batch, tokens, context, 0, d, s);
+  const double tp = static_cast<double>(s.tp);
+  const int64_t rows = batch * tokens;
+  w += linear_work((h.fc_params + h.extra_qkv_params) / tp, rows, d);
+  const double lm_params =
+      static_cast<double>(h.lm_vocab) * static_cast<double>(h.layer.hidden) / tp;
+  Work lm = linear_work(lm_params, batch * lm_rows, d, Kernel::lm_head);
+  lm[Kernel::lm_head].activations_bytes =
+      2.0 * kActBytes * static_cast<double>(batch * lm_rows) * static_cast<double>(h.lm_vocab) / tp;
+  w += lm;
+  return w;
+}
+
+double eagle_head_params(const EagleHead& h) {
+  const ParamCounts p = count_params(h.layer);
+  double params = static_cast<double>(p.attn_per_layer + p.mlp_per_expert + p.norms_per_layer) +
+                  h.fc_params + h.extra_qkv_params;
+  if (h.own_lm_head) params += static_cast<double>(h.lm_vocab * h.layer.hidden);
+  return params;
+}
+
+}  // namespace
+
+TreeShape tree_shape(const Choices& choices) {
+  TreeShape s;
+  std::size_t depth = 0;
+  for (const auto& c : choices) depth = std::max(depth, c.size());
+  s.nodes.assign(depth, 0);
+  s.parents.assign(depth, 0);
+  std::vector<std::set<std::vector<int>>> parent_sets(depth);
+  for (const auto& c : choices) {
+    s.nodes[c.size() - 1] += 1;
+    parent_sets[c.size() - 1].insert(std::vector<int>(c.begin(), c.end() - 1));
+  }
+  for (std::size_t d = 0; d < depth; ++d)
+    s.parents[d] = static_cast<int64_t>(parent_sets[d].size());
+  s.total_nodes = static_cast<int64_t>(choices.size());
+  return s;
+}
+
+Placement placement_for(const Config& c, bool tensor_parallel) {
+  Placement p;
+  p.gpus = c.gpus;
+  p.target.tp = tensor_parallel ? c.gpus : 1;
+  p.draft.tp = tensor_parallel ? c.method.draft_tensor_parallel_size : 1;
+  return p;
+}
+
+CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
+  CycleWork out;
+  const ModelArch& t = c.target;
+  const int64_t B = c.batch;
+  const int64_t L = c.context;
+  const MethodConfig& m = c.method;
+  const Sharding& ts = place.target;
+  const Sharding& ds = place.draft;
+  const double g = static_cast<double>(place.gpus);
+  const double target_kv_token = kv_bytes_per_token(t, t.num_layers, c.dtype, ts.tp) *
+                                 (ts.tp == 1 && place.gpus > 1 ? 1.0 / g : 1.0);
+
+  out.baseline.work = decoder_work(t, t.num_layers, B, 1, L, 1, c.dtype, ts);
+  out.memory.target_weights_bytes = weights_bytes(t, c.dtype) / g;
+  if (c.offload_target) {
+    // Streamed layer by layer: two layers' weights resident (one in use, one arriving).
+    out.memory.target_weights_bytes =
+        2.0 * weights_bytes(t, c.dtype) / static_cast<double>(t.num_layers) / g;
+  }
+  out.memory.kv_bytes_per_seq_token = target_kv_token;
+  out.memory.tokens_in_flight = 1;
+  out.memory.activations_bytes_per_seq = activations_per_seq(t, 1, 1, ts.tp);
+
+  auto set_verify = [&](int64_t tokens, const std::string& name, int64_t lm_rows) {
+    out.verify.work = decoder_work(t, t.num_layers, B, tokens, L, lm_rows, c.dtype, ts);
+    out.verify.tokens_per_pass = tokens;
+    out.verify_name = name;
+    out.memory.tokens_in_flight = tokens;
+    out.memory.activations_bytes_per_seq = activations_per_seq(t, tokens, lm_rows, ts.tp);
+  };
+
+  switch (m.family) {
+    case Family::ar: {
+      out.has_verify = false;
+      out.draft_name = "none";
+      break;
+    }
+    case Family::sps: {
+      // k sequential draft passes of the small model, one token per sequence each, then one
+      // target pass over the k drafts plus the position that yields the bonus token.
+      const ModelArch& d = m.draft_model;
+      if (m.sps_tree == MethodConfig::SpsTree::chain) {
+        PassWork p;
+        p.work = decoder_work(d, d.num_layers, B, 1, L, 1, c.dtype, ds);
+        p.passes = m.k;
+        out.draft.push_back(p);
+        out.draft_name = "draft model " + d.id + " (1 token per pass)";
+        set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
+      } else {
+        // Level-batched tree drafting: one pass per tree level over the nodes expanded there
+        // (the root at level 0), sampling their children; verify the whole tree with its mask.
+        const TreeShape shape = tree_shape(m.choices);
+        for (std::size_t level = 0; level < shape.parents.size(); ++level) {
+          PassWork p;
+          const int64_t n = shape.parents[level];
+          p.work = decoder_work(d, d.num_layers, B, n, L, n, c.dtype, ds);
+          p.tokens_per_pass = n;
+          out.draft.push_back(p);
+        }
+        out.draft_name = "draft model " + d.id + " (" + std::to_string(shape.parents.size()) +
+                         " level-batched passes over a " + std::to_string(shape.total_nodes) +
+                         "-node tree)";
+        set_verify(shape.total_nodes + 1, "target verify over the draft tree + root",
+                   shape.total_nodes + 1);
+        out.tree = true;
+      }
+      out.memory.draft_weights_bytes = weights_bytes(d, c.dtype) / static_cast<double>(ds.tp);
+      out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(d, d.num_layers, c.dtype, ds.tp);
+      out.assumptions.push_back("draft model " + d.name + " on " + std::to_string(ds.tp) +
+                                " GPU(s), same dtype as the target" +
+                                (d.citation.empty() ? "" : " (" + d.citation + ")"));
+      break;
+    }
+    case Family::pld: {
+      out.draft_name = "prompt n-gram lookup (CPU)";
+      out.draft_host_s = m.draft_cpu_s;
+      set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
+      out.assumptions.push_back("prompt lookup drafts on the CPU in " +
+                                std::to_string(m.draft_cpu_s) +
+                                " s per cycle: no weights are read");
+      break;
+    }
+    case Family::lookahead: {
+      // Lookahead's single pass carries the window (W per level, N - 1 levels) and G guessed
+      // n-grams of N - 1 tokens: W(N-1) + G(N-1) + N - 2 tokens per sequence
+      // (LookaheadDecoding lade/decoding.py, see core/data/drafts.json).
+      const int64_t tokens =
+          std::max<int64_t>(1, m.window * (m.ngram - 1) + m.guess * (m.ngram - 1) + m.ngram - 2);
+      out.draft_name = "none (n-grams come from the lookahead branch of the same pass)";
+      set_verify(tokens, "target pass over lookahead window + guesses", tokens);
+      out.tree = true;
+      break;
+    }
+    case Family::medusa: {
+      // Medusa evaluates its heads inside the verify pass on every tree position: each head is
+      // a residual block (h x h + bias) plus its own h x vocab LM head.
+      const TreeShape shape = tree_shape(m.choices);
+      const int64_t tokens = shape.total_nodes + 1;
+      const double h = static_cast<double>(t.hidden);
+      const double v = static_cast<double>(t.vocab);
+      const double heads = static_cast<double>(m.heads);
+      const double tp = static_cast<double>(ts.tp);
+      set_verify(tokens, "target verify over the tree + Medusa heads", tokens);
+      Work head = linear_work(heads * (h * h + h) / tp, B * tokens, c.dtype);
+      head += linear_work(heads * h * v / tp, B * tokens, c.dtype, Kernel::lm_head);
+      head[Kernel::lm_head].activations_bytes =
+          2.0 * kActBytes * heads * static_cast<double>(B * tokens) * v / tp;
+      out.verify.work += head;
+      out.draft_name = "none (Medusa heads run inside the verify pass)";
+      out.memory.target_weights_bytes +=
+          heads * (h * h + h + h * v) * dtype_bytes(c.dtype.weights) / g;
+      out.tree = true;
+      break;
+    }
+    case Family::hydra: {
+      // Hydra++: a one-layer prefix decoder over the newly accepted tokens, then one sequential
+      // head step per depth over that depth's parent nodes. Head i (0-based) maps (i + 2) h
+      // inputs to h twice, applies a shared h x h block three times, and its own LM head.
+      const TreeShape shape = tree_shape(m.choices);
+      const int64_t tokens = shape.total_nodes + 1;
+      const double h = static_cast<double>(t.hidden);
+      const double v = static_cast<double>(t.vocab);
+      const double tp = static_cast<double>(ds.tp);
+      ModelArch prefix = t;
+      prefix.experts = 1;
+      prefix.experts_per_token = 1;
+      prefix.shared_experts = 0;
+      prefix.kv_lora_rank = 0;
+      PassWork first;
+      first.work = decoder_work(prefix, 1, B, accepted_tokens(tau), L, 0, c.dtype, ds);
+      first.tokens_per_pass = accepted_tokens(tau);
+      out.draft.push_back(first);
+      double head_params_total = 0;
+      for (std::size_t depth = 0; depth < shape.parents.size(); ++depth) {
+        const double width = static_cast<double>(depth + 2) * h;
+        const double own = 2.0 * width * h + v;
+        const int64_t rows = B * shape.parents[depth];
+        PassWork step;
+        step.work = linear_work(own / tp, rows, c.dtype);
+        Work shared = linear_work(h * h / tp, rows, c.dtype);
+        shared[Kernel::gemm].flops *= 3.0;  // one ResBlock module applied three times
+        step.work += shared;
+        step.work += linear_work(h * v / tp, rows, c.dtype, Kernel::lm_head);
+        step.work[Kernel::lm_head].activations_bytes =
+            2.0 * kActBytes * static_cast<double>(rows) * v / tp;
+        step.work.layers = 1;
+        step.tokens_per_pass = shape.parents[depth];
+        out.draft.push_back(step);
+        head_params_total += own + h * v;
+      }
+      out.draft_name = "Hydra++ prefix layer + " + std::to_string(shape.parents.size()) +
+                       " sequential head steps";
+      set_verify(tokens, "target verify over the tree", tokens);
+      out.memory.draft_weights_bytes = (head_params_total + h * h +
+                                        static_cast<double>(count_params(prefix).attn_per_layer +
+                                                            count_params(prefix).mlp_per_expert)) *
+                                       dtype_bytes(c.dtype.weights) / tp;
+      out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(prefix, 1, c.dtype, ds.tp);
+      out.tree = true;
+      break;
+    }
+    case Family::mtp: {
+      // DeepSeek-V3-style MTP: each draft step runs one MTP module (a projection of
+      // [embedding; hidden] 2h -> h, one decoder layer of the target's shape) and the target's
+      // shared LM head. A model with fewer modules than k reuses its last one, as vLLM and
+      // SGLang do: the cost per step is the same.
+      ModelArch module = t;
+      module.num_layers = 1;
+      module.first_dense_layers = 0;
+      const double h = static_cast<double>(t.hidden);
+      const double tp = static_cast<double>(ds.tp);
+      for (int64_t step = 0; step < m.k; ++step) {
+        PassWork p;
+        const int64_t tokens = step == 0 ? accepted_tokens(tau) : 1;
+        p.work = decoder_work(module, 1, B, tokens, L, 1, c.dtype, ds);
+        p.work += linear_work(2.0 * h * h / tp, B * tokens, c.dtype);
+        p.tokens_per_pass = tokens;
+        out.draft.push_back(p);
+      }
+      out.draft_name = "MTP module (" + std::to_string(m.k) + " sequential steps, shared LM head)";
+      set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
+      const ParamCounts pc = count_params(module);
+      const double module_params =
+          static_cast<double>(pc.total - pc.embedding - pc.lm_head) + 2.0 * h * h;
+      out.memory.draft_weights_bytes = static_cast<double>(std::max<int64_t>(1, t.mtp_modules)) *
+                                       module_params * dtype_bytes(c.dtype.weights) / tp;
+      out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(module, 1, c.dtype, ds.tp);
+      out.assumptions.push_back(
+          t.id + " ships " + std::to_string(t.mtp_modules) + " MTP module(s); " +
+          (m.k > t.mtp_modules ? "steps beyond them reuse the last module" : "one per step") +
+          (t.experts > 1 ? "; MoE coverage of the k + 1 verify tokens assumes uniform routing"
+                         : ""));
+      break;
+    }
+    case Family::layerskip: {
+      // Self-speculation (LayerSkip, draft & verify, SWIFT, Kangaroo): the draft is the
+      // target's first exit_layer layers + its LM head, 1 token per pass; no extra weights, its
+      // KV is the target's. Verification reuses the early layers' KV and exit states (LayerSkip's
+      // cache reuse): the remaining layers run over the k drafts + bonus position.
+      PassWork p;
+      p.work = decoder_work(t, m.exit_layer, B, 1, L, 1, c.dtype, ts);
+      p.passes = m.k;
+      out.draft.push_back(p);
+      out.draft_name =
+          "target's first " + std::to_string(m.exit_layer) + " layers + LM head (1 token per pass)";
+      set_verify(m.k + 1, "target's remaining layers over k + 1 tokens", m.k + 1);
+      out.verify.work =
+          decoder_work(t, t.num_layers - m.exit_layer, B, m.k + 1, L, m.k + 1, c.dtype, ts);
+      out.assumptions.push_back(
+          "self-speculation: the draft shares the target's weights and KV; verification runs "
+          "layers " +
+          std::to_string(m.exit_layer + 1) + ".." + std::to_string(t.num_layers) +
+          " only (early-layer cache reused)");
+      break;
+    }
+    case Family::streaming: {
+      // Long-context self-speculation (MagicDec / TriForce / StreamingLLM drafts): the full
+      // target drafts attending only a window of kv_budget cached tokens; verify reads the full
+      // KV. The draft keeps its own compressed cache of kv_budget tokens per sequence.
+      const int64_t window = std::min<int64_t>(L, m.kv_budget);
+      PassWork p;
+      p.work = decoder_work(t, t.num_layers, B, 1, window, 1, c.dtype, ts);
+      p.passes = m.k;
+      out.draft.push_back(p);
+      out.draft_name =
+          "target with a " + std::to_string(m.kv_budget) + "-token KV window (1 token per pass)";
+      set_verify(m.k + 1, "target verify over k + 1 tokens (full KV)", m.k + 1);
+      out.memory.activations_bytes_per_seq +=
+          static_cast<double>(m.kv_budget) * kv_bytes_per_token(t, t.num_layers, c.dtype, ts.tp);
+      out.assumptions.push_back("StreamingLLM-style draft: attention sinks + recent window of " +
+                                std::to_string(m.kv_budget) +
+                                " tokens, stored besides the full cache");
+      break;
+    }
+    case Family::retrieval: {
+      // Retrieval drafters (REST, SAM-Decoding, suffix decoding, Token Recycling): candidates
+      // come from a lookup on the host, then one verify over k candidate tokens (a tree for REST
+      // and Token Recycling, a chain otherwise).
+      out.draft_name =
+          m.source + " lookup (host, " + fields::format_number(m.draft_cpu_s * 1e3) + " ms)";
+      out.draft_host_s = m.draft_cpu_s;
+      set_verify(m.k + 1, "target verify over k retrieved tokens + root", m.k + 1);
+      out.tree = m.source == "rest" || m.source == "token-recycling";
+      out.assumptions.push_back(
+          "retrieval lookup time per cycle is an order-of-magnitude assumption (" +
+          fields::format_number(m.draft_cpu_s * 1e3) + " ms for " + m.source +
+          "): no measurement of it is in the reference data");
+      break;
+    }
+    case Family::eagle1:
+    case Family::eagle2:
+    case Family::eagle3: {
+      const bool eagle3 = m.family == Family::eagle3;
+      const EagleHead head = eagle_head(t, eagle3);
+      // Draft forwards per cycle: the first over the newly accepted tokens (sampling from the
+      // last), then one per further tree level over the nodes expanded at that level.
+      std::vector<int64_t> level_inputs;
+      int64_t verify_tokens = 0;
+      if (m.family == Family::eagle1) {
+        const TreeShape shape = tree_shape(m.choices);
+        for (std::size_t d = 1; d < shape.parents.size(); ++d)
+          level_inputs.push_back(shape.parents[d]);
+        verify_tokens = shape.total_nodes + 1;
+        out.tree = shape.total_nodes > static_cast<int64_t>(shape.nodes.size());
+      } else {
+        for (int64_t d = 1; d < m.depth; ++d) level_inputs.push_back(m.top_k);
+        verify_tokens = m.total_token;
+        out.tree = m.top_k > 1;
+      }
+      const char* name = eagle3 ? "EAGLE-3 head" : "EAGLE head";
+      PassWork first;
+      first.work = eagle_head_work(head, B, accepted_tokens(tau), 1, L, c.dtype, ds);
+      first.tokens_per_pass = accepted_tokens(tau);
+      out.draft.push_back(first);
+      for (int64_t n : level_inputs) {
+        PassWork p;
+        p.work = eagle_head_work(head, B, n, n, L, c.dtype, ds);
+        p.tokens_per_pass = n;
+        out.draft.push_back(p);
+      }
+      out.draft_name =
+          std::string(name) + " (" + std::to_string(out.draft.size()) + " sequential forwards)";
+      set_verify(verify_tokens,
+                 m.family == Family::eagle1 ? "target verify over the static tree"
+                                            : "target verify over the re-ranked tree",
+                 verify_tokens);
+      out.memory.draft_weights_bytes =
+          eagle_head_params(head) * dtype_bytes(c.dtype.weights) / static_cast<double>(ds.tp);
+      out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(head.layer, 1, c.dtype, ds.tp);
+      out.assumptions.push_back(std::string(name) + ": one decoder layer with the target's widths" +
+                                (eagle3 ? ", fused 3h features and its own " +
+                                              std::to_string(head.lm_vocab) + "-token LM head"
+                                        : " plus the target's LM head"));
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace speccalc
