@@ -192,16 +192,15 @@ TEST(Validation, SizesJustOutsideTheLimitsAreRefused) {
 }
 
 TEST(Validation, HugeNegativeAndFractionalIntegersAreRefused) {
-  EXPECT_TRUE(IsError("eval", R"({"batch": 2.5})", "batch", "enter a whole number, not a number"));
-  EXPECT_TRUE(
-      IsError("eval", R"({"batch": 1e300})", "batch", "enter a whole number, not a number"));
+  EXPECT_TRUE(IsError("eval", R"({"batch": 2.5})", "batch", "enter a whole number, not 2.5"));
+  EXPECT_TRUE(IsError("eval", R"({"batch": 1e300})", "batch", "enter a whole number, not 1e+300"));
   EXPECT_TRUE(IsError("eval", R"({"batch": 9223372036854775808})", "batch",
                       "must be an integer between 1 and 4096"));
   EXPECT_TRUE(IsError("eval", R"({"batch": -9223372036854775808})", "batch",
                       "must be between 1 and 4096, got -9223372036854775808"));
   // 2^64 does not fit any integer type; nlohmann reads it as a double.
   EXPECT_TRUE(IsError("eval", R"({"batch": 18446744073709551616})", "batch",
-                      "enter a whole number, not a number"));
+                      "enter a whole number, not 1.8446744073709552e+19"));
   EXPECT_TRUE(IsError("tree-optimize",
                       R"({"acceptance": {"alpha": 0.5}, "budget": 18446744073709551615})", "budget",
                       "must be in [1, 4096], got 4097"));
@@ -343,7 +342,7 @@ TEST(Validation, WrongTypesNameTheField) {
                       R"({"acceptance": {"alpha": 0.5}, "budget": 8, "contiguous": 1})",
                       "contiguous", "must be true or false"));
   EXPECT_TRUE(IsError("tree-expect", R"({"choices": [[0.5]], "acceptance": {"alpha": 0.5}})",
-                      "choices[0][0]", "must be an integer"));
+                      "choices[0][0]", "enter a whole number, not 0.5"));
   EXPECT_TRUE(IsError("tree-expect", "[]", "", "input must be a JSON object"));
   EXPECT_TRUE(IsError("sweep", R"({"config": 1, "axis": "batch", "values": [1]})", "config",
                       "is required and must be a config object"));
@@ -631,4 +630,50 @@ TEST(OutputGuard, DocumentedNullsAndTextOutputsPass) {
   speccalc::Response failed;
   failed.error = {"batch", "must be an integer"};
   EXPECT_EQ(speccalc::guard_output("eval", failed).error.message, "must be an integer");
+}
+
+// One reader for trees and acceptances (config/tree_input.cpp): the config and the tree
+// commands refuse the same bad input with the same words. Each expected message is written
+// out from the rule: probabilities lie in [0, 1]; sibling acceptances exclude each other, so
+// a row of p sums to at most 1 (0.75 + 0.5 = 1.25); ranks are whole numbers.
+TEST(Validation, ConfigAndTreeCommandsShareOneAcceptanceAndChoicesReader) {
+  const std::string eval_prefix = R"({"method": {"family": "medusa", "choices": [[0], [1]]}, )";
+  struct Case {
+    std::string acceptance, field, message;
+  };
+  const Case cases[] = {
+      {R"({"per_position": [0.5, 1.5]})", "acceptance.per_position[1]",
+       "must be between 0.0 and 1.0, got 1.5"},
+      {R"({"per_position": []})", "acceptance.per_position",
+       "must be a list of 1 to 64 probabilities"},
+      {R"({"p": [[0.75, 0.5]]})", "acceptance.p[0]",
+       "sums to 1.25; sibling acceptances are exclusive, so a row sums to at most 1"},
+      {R"({"medusa": 7})", "acceptance.medusa", ""},
+  };
+  for (const Case& c : cases) {
+    const speccalc::Response e =
+        speccalc::run("eval", eval_prefix + R"("acceptance": )" + c.acceptance + "}");
+    const speccalc::Response t = speccalc::run(
+        "tree-expect", R"({"choices": [[0], [1]], "acceptance": )" + c.acceptance + "}");
+    ASSERT_FALSE(e.ok) << c.acceptance;
+    ASSERT_FALSE(t.ok) << c.acceptance;
+    EXPECT_EQ(e.error.field, c.field) << c.acceptance;
+    EXPECT_EQ(t.error.field, c.field) << c.acceptance;
+    EXPECT_EQ(e.error.message, t.error.message) << c.acceptance;
+    if (!c.message.empty()) {
+      EXPECT_EQ(e.error.message, c.message) << c.acceptance;
+    }
+  }
+  // Choices: the same path rules (only the node limit differs: 1,024 in a config's tree,
+  // 4,096 in the tree solver).
+  const speccalc::Response e =
+      speccalc::run("eval", R"({"method": {"family": "medusa", "choices": [[0], [0.5]]}})");
+  const speccalc::Response t =
+      speccalc::run("tree-expect", R"({"choices": [[0], [0.5]], "acceptance": {"alpha": 0.5}})");
+  ASSERT_FALSE(e.ok);
+  ASSERT_FALSE(t.ok);
+  EXPECT_EQ(e.error.field, "method.choices[1][0]");
+  EXPECT_EQ(t.error.field, "choices[1][0]");
+  EXPECT_EQ(e.error.message, "enter a whole number, not 0.5");
+  EXPECT_EQ(t.error.message, e.error.message);
 }

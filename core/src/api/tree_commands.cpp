@@ -7,6 +7,7 @@
 #include "api/commands.hpp"
 #include "api/json_write.hpp"
 #include "config/json_fields.hpp"
+#include "config/tree_input.hpp"
 #include "speccalc/tree.hpp"
 #include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_metrics.hpp"
@@ -18,10 +19,6 @@ namespace {
 
 using nlohmann::json;
 using namespace speccalc::tree;
-
-std::string at(const std::string& field, std::size_t i) {
-  return field + "[" + std::to_string(i) + "]";
-}
 
 // Tree inputs nest at most 4 levels ({"acceptance": {"p": [[...]]}}); 16 leaves room and
 // keeps hostile documents (100k '[') out of the parser. Repeated keys are refused there too.
@@ -64,112 +61,18 @@ Expected<int> get_int(const json& obj, const std::string& key, long long lo, lon
   return static_cast<int>(x);
 }
 
-Expected<std::vector<double>> get_numbers(const json& v, const std::string& field) {
-  if (!v.is_array()) return make_error(field, "must be a list of numbers");
-  if (v.size() > static_cast<std::size_t>(kMaxRank)) {
-    return make_error(field, "has " + std::to_string(v.size()) + " entries; the limit is 64");
-  }
-  std::vector<double> out;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    Expected<double> x = get_number(v[i], at(field, i));
-    if (!x.ok()) return x.error();
-    out.push_back(x.value());
-  }
-  return out;
-}
-
-Expected<std::vector<std::vector<double>>> get_matrix(const json& v, const std::string& field) {
-  if (!v.is_array()) return make_error(field, "must be a list of rows (lists of numbers)");
-  if (v.size() > static_cast<std::size_t>(kMaxDepth)) {
-    return make_error(field, "has " + std::to_string(v.size()) + " rows; the limit is 64");
-  }
-  std::vector<std::vector<double>> rows;
-  for (std::size_t d = 0; d < v.size(); ++d) {
-    Expected<std::vector<double>> row = get_numbers(v[d], at(field, d));
-    if (!row.ok()) return row.error();
-    rows.push_back(std::move(row.value()));
-  }
-  return rows;
-}
-
+// The acceptance every tree command takes (config/tree_input.hpp: the forms and messages the
+// config's acceptance shares).
 Expected<AcceptanceMatrix> parse_acceptance(const json& obj, const std::string& field) {
   auto it = obj.find("acceptance");
   if (it == obj.end()) return make_error(field, "is required");
-  const json& acc = *it;
-  if (!acc.is_object()) return make_error(field, "must be an object");
-  static const char* const kKeys[] = {"p",      "rank_vector",   "alpha",
-                                      "medusa", "topk_accuracy", "per_position"};
-  std::string key;
-  for (auto item = acc.begin(); item != acc.end(); ++item) {
-    bool known = false;
-    for (const char* k : kKeys) known = known || item.key() == k;
-    if (!known) {
-      return make_error(field + "." + fields::excerpt(item.key(), 64),
-                        "unknown key; use one of p, rank_vector, alpha, per_position, medusa, "
-                        "topk_accuracy");
-    }
-    if (!key.empty()) {
-      return make_error(field,
-                        "give exactly one of p, rank_vector, alpha, per_position, medusa, "
-                        "topk_accuracy (got " +
-                            key + " and " + item.key() + ")");
-    }
-    key = item.key();
-  }
-  if (key.empty()) {
-    return make_error(field,
-                      "needs one of p, rank_vector, alpha, per_position, medusa, topk_accuracy");
-  }
-  const std::string f = field + "." + key;
-  const json& v = acc[key];
-  if (key == "alpha") {
-    Expected<double> a = get_number(v, f);
-    if (!a.ok()) return a.error();
-    return acceptance_from_alpha(a.value(), f);
-  }
-  if (key == "medusa") {
-    if (!v.is_string()) return make_error(f, "must be a model name (" + medusa_model_names() + ")");
-    return medusa_acceptance(v.get<std::string>(), f);
-  }
-  if (key == "rank_vector" || key == "per_position") {
-    Expected<std::vector<double>> row = get_numbers(v, f);
-    if (!row.ok()) return row.error();
-    return key == "rank_vector" ? acceptance_from_rank_vector(row.value(), f)
-                                : acceptance_from_per_position(row.value(), f);
-  }
-  Expected<std::vector<std::vector<double>>> rows = get_matrix(v, f);
-  if (!rows.ok()) return rows.error();
-  if (key == "topk_accuracy") return acceptance_from_topk_accuracy(rows.value(), f);
-  return make_acceptance(std::move(rows.value()), f);
+  return parse_acceptance_matrix(*it, field);
 }
 
 Expected<Tree> parse_choices(const json& v, const std::string& field) {
-  if (!v.is_array()) return make_error(field, "must be a list of paths (lists of ranks)");
-  if (v.size() > static_cast<std::size_t>(kMaxNodes)) {
-    return make_error(field, "has " + std::to_string(v.size()) + " nodes; the limit is 4096");
-  }
-  std::vector<std::vector<int>> paths;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    const json& path = v[i];
-    if (!path.is_array()) return make_error(at(field, i), "must be a list of ranks");
-    if (path.size() > static_cast<std::size_t>(kMaxDepth)) {
-      return make_error(at(field, i),
-                        "depth " + std::to_string(path.size()) + " exceeds the limit of 64");
-    }
-    std::vector<int> ranks;
-    for (std::size_t j = 0; j < path.size(); ++j) {
-      const json& r = path[j];
-      if (!r.is_number_integer()) return make_error(at(at(field, i), j), "must be an integer");
-      const bool big = r.is_number_unsigned() && r.get<unsigned long long>() >= kMaxRank;
-      const long long x = big ? kMaxRank : r.get<long long>();
-      if (x < 0 || x >= kMaxRank) {
-        return make_error(at(at(field, i), j), "rank must be in [0, 63]");
-      }
-      ranks.push_back(static_cast<int>(x));
-    }
-    paths.push_back(std::move(ranks));
-  }
-  return make_tree(paths, field);
+  Expected<ParsedChoices> parsed = parse_choices_list(v, field, kMaxNodes);
+  if (!parsed.ok()) return parsed.error();
+  return std::move(parsed.value().tree);
 }
 
 json tree_json(const Tree& tree) {
@@ -501,7 +404,7 @@ Response convert(const std::string& input) {
     given.kind = key.kind;
     given.field = key.name;
     if (key.list) {
-      Expected<std::vector<double>> v = get_numbers(*it, key.name);
+      Expected<std::vector<double>> v = parse_probability_list(*it, key.name);
       if (!v.ok()) return fail(v.error());
       given.values = v.value();
     } else {

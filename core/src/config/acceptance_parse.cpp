@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "config/json_fields.hpp"
+#include "config/tree_input.hpp"
 #include "speccalc/published_tau.hpp"
 #include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_presets.hpp"
@@ -166,6 +167,17 @@ void use_published(Config* c) {
            "), measured at each source's own settings, not adjusted to this config";
 }
 
+// Moves a parsed value into *out, or the error into *err.
+template <typename T>
+bool take(Expected<T> parsed, T* out, Error* err) {
+  if (!parsed.ok()) {
+    *err = parsed.error();
+    return false;
+  }
+  *out = std::move(parsed.value());
+  return true;
+}
+
 }  // namespace
 
 bool parse_acceptance(const json& doc, Config* c, Error* err) {
@@ -204,63 +216,24 @@ bool parse_acceptance(const json& doc, Config* c, Error* err) {
     use_published(c);
     return true;
   }
+  // The matrix forms share their reader with the tree commands (config/tree_input.hpp).
   if (key == "per_position") {
     a.kind = Acceptance::Kind::per_position;
-    if (!v.is_array() || v.empty() || static_cast<int64_t>(v.size()) > ConfigLimits::kMaxDepth) {
-      *err = make_error(path, "must be a list of 1 to 64 probabilities");
-      return false;
-    }
-    a.per_position.assign(v.size(), 0);
-    for (std::size_t i = 0; i < v.size(); ++i)
-      if (!fields::number_value(v[i], path + "[" + std::to_string(i) + "]", 0, 1,
-                                &a.per_position[i], err))
-        return false;
-    return true;
+    return take(parse_probability_list(v, path), &a.per_position, err);
   }
   if (key == "p") {
     a.kind = Acceptance::Kind::matrix;
-    if (!v.is_array() || v.empty() || static_cast<int64_t>(v.size()) > ConfigLimits::kMaxDepth) {
-      *err = make_error(path, "must be a list of 1 to 64 rows");
-      return false;
-    }
-    for (std::size_t d = 0; d < v.size(); ++d) {
-      const std::string rpath = path + "[" + std::to_string(d) + "]";
-      if (!v[d].is_array() || v[d].empty() || v[d].size() > 64) {
-        *err = make_error(rpath, "must be a list of 1 to 64 probabilities");
-        return false;
-      }
-      std::vector<double> row(v[d].size());
-      double sum = 0;
-      for (std::size_t r = 0; r < row.size(); ++r) {
-        if (!fields::number_value(v[d][r], rpath + "[" + std::to_string(r) + "]", 0, 1, &row[r],
-                                  err))
-          return false;
-        sum += row[r];
-      }
-      if (sum > 1 + 1e-12) {
-        *err = make_error(rpath,
-                          "sums to " + fields::format_number(sum) +
-                              "; sibling acceptances are exclusive, so a row sums to at most 1");
-        return false;
-      }
-      a.p.push_back(row);
-    }
-    return true;
+    return take(parse_probability_rows(v, path, /*exclusive=*/true), &a.p, err);
   }
   if (key == "medusa") {
     a.kind = Acceptance::Kind::matrix;
-    if (!v.is_string() || v.get_ref<const std::string&>().size() > 64) {
-      *err = make_error(
-          path, "must be a Medusa head-accuracy table name (" + tree::medusa_model_names() + ")");
-      return false;
-    }
-    auto matrix = tree::medusa_acceptance(v.get<std::string>(), path);
+    if (!take(parse_medusa_table(v, path), &a.medusa_table, err)) return false;
+    auto matrix = tree::medusa_acceptance(a.medusa_table, path);
     if (!matrix.ok()) {
       *err = matrix.error();
       return false;
     }
     a.p = matrix.value().rows;
-    a.medusa_table = v.get<std::string>();
     return true;
   }
   *err = make_error(path.size() > 80 ? path.substr(0, 80) + "..." : path,

@@ -9,6 +9,7 @@
 #include "config/acceptance_parse.hpp"
 #include "config/config_json.hpp"
 #include "config/json_fields.hpp"
+#include "config/tree_input.hpp"
 #include "speccalc/tree.hpp"
 #include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_presets.hpp"
@@ -363,37 +364,13 @@ bool parse_choices(const json& v, const std::string& path, MethodConfig* m, Erro
         path, "must be a tree preset name (" + tree::preset_names() + ") or a list of paths");
     return false;
   }
-  if (static_cast<int64_t>(v.size()) > ConfigLimits::kMaxTreeNodes) {
-    *err =
-        make_error(path, "has more than " + std::to_string(ConfigLimits::kMaxTreeNodes) + " nodes");
-    return false;
-  }
   m->tree_preset.clear();
-  Choices choices;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    const std::string ipath = path + "[" + std::to_string(i) + "]";
-    const json& node = v[i];
-    if (!node.is_array() || node.empty() ||
-        static_cast<int64_t>(node.size()) > ConfigLimits::kMaxDepth) {
-      *err = make_error(ipath, "must be a non-empty list of at most 64 sibling ranks");
-      return false;
-    }
-    std::vector<int> ranks;
-    for (std::size_t j = 0; j < node.size(); ++j) {
-      int64_t r = 0;
-      if (!fields::int_value(node[j], ipath + "[" + std::to_string(j) + "]", 0, 63, &r, err))
-        return false;
-      ranks.push_back(static_cast<int>(r));
-    }
-    choices.push_back(ranks);
-  }
-  // Prefix-closure and duplicates are checked by the tree module.
-  auto tree = tree::make_tree(choices, path);
-  if (!tree.ok()) {
-    *err = tree.error();
+  Expected<ParsedChoices> parsed = parse_choices_list(v, path, ConfigLimits::kMaxTreeNodes);
+  if (!parsed.ok()) {
+    *err = parsed.error();
     return false;
   }
-  m->choices = choices;
+  m->choices = std::move(parsed.value().paths);
   return true;
 }
 

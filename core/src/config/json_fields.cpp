@@ -220,6 +220,8 @@ bool int_value(const json& v, const std::string& path, int64_t lo, int64_t hi, i
     if (v.is_string()) {
       const std::string& text = v.get_ref<const std::string&>();
       got = text.empty() ? "" : ", not '" + excerpt(text, 40) + "'";
+    } else if (v.is_number_float() && std::isfinite(v.get<double>())) {
+      got = ", not " + format_number(v.get<double>());
     } else {
       got = ", not " + describe_type(v);
     }
