@@ -15,6 +15,10 @@ namespace speccalc::tree {
 // Rank 0 is accepted with probability alpha (so a chain sees per-token acceptance alpha), and
 // each further rank takes the fraction alpha of the mass the better ranks left over; the row
 // sums to 1 - (1 - alpha)^64 <= 1. Powers by repeated multiplication. alpha in [0, 1].
+// The alpha model's rank row: the draft's rank-r token is accepted with alpha (1 - alpha)^r,
+// r = 0..63 (ranks tried in order, each accepted with alpha).
+std::vector<double> geometric_rank_row(double alpha);
+
 Expected<AcceptanceMatrix> acceptance_from_alpha(double alpha,
                                                  const std::string& field = "acceptance.alpha");
 

@@ -36,4 +36,10 @@ Expected<Tree> preset_tree(const std::string& name, const std::string& field = "
 Expected<Tree> eagle2_tree(const AcceptanceMatrix& acceptance, int total_token, int depth,
                            int top_k);
 
+// The candidates an EAGLE-2 draft of `depth` levels ranks: top_k at the first level, then
+// top_k x top_k at each further one; a verified tree holds at most this many nodes.
+inline long long eagle2_candidates(int top_k, int depth) {
+  return top_k + static_cast<long long>(depth - 1) * top_k * top_k;
+}
+
 }  // namespace speccalc::tree

@@ -466,7 +466,7 @@ Response tree_calibrate(const std::string& input) {
     // The fit regenerates the EAGLE-2 tree ~1100 times (1024-point scan, then bisection), each
     // time ranking top_k + (depth - 1) * top_k^2 candidates: bound that work (8000: ~0.3 s native).
     const Draft& d = draft.value();
-    const long long candidates = d.top_k + static_cast<long long>(d.depth - 1) * d.top_k * d.top_k;
+    const long long candidates = eagle2_candidates(d.top_k, d.depth);
     constexpr long long kMaxCandidates = 8000;
     if (candidates > kMaxCandidates) {
       return fail(make_error("eagle2", "calibrating regenerates the tree about 1100 times; " +

@@ -12,16 +12,6 @@ namespace speccalc {
 
 namespace {
 
-std::vector<double> geometric_row(double a) {
-  std::vector<double> row(tree::kMaxRank);
-  double left = 1;  // (1 - a)^r by repeated multiplication
-  for (int r = 0; r < tree::kMaxRank; ++r) {
-    row[r] = a * left;
-    left *= 1 - a;
-  }
-  return row;
-}
-
 // Tokens per cycle that the draft structure can yield at most, and the verified tree.
 struct Structure {
   tree::Tree tree;
@@ -36,7 +26,7 @@ Expected<tree::AcceptanceMatrix> acceptance_matrix(const Acceptance& a) {
       return tree::acceptance_from_alpha(a.alpha, "acceptance.alpha");
     case Acceptance::Kind::per_position: {
       std::vector<std::vector<double>> rows;
-      for (double c : a.per_position) rows.push_back(geometric_row(c));
+      for (double c : a.per_position) rows.push_back(tree::geometric_rank_row(c));
       return tree::make_acceptance(rows, "acceptance.per_position");
     }
     case Acceptance::Kind::matrix:

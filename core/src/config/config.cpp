@@ -630,14 +630,14 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
           !fields::read_int(obj, "depth", p, 1, ConfigLimits::kMaxDepth, &m.depth, err) ||
           !fields::read_int(obj, "top_k", p, 1, ConfigLimits::kMaxTopK, &m.top_k, err))
         return false;
-      // EAGLE-2 re-ranks every node it drafted: top_k at the first level, then top_k x top_k
-      // candidates at each further level; the verified tree cannot hold more than that.
-      if (m.total_token - 1 > m.top_k + (m.depth - 1) * m.top_k * m.top_k) {
-        *err = make_error("method.total_token",
-                          "exceeds the " +
-                              std::to_string(m.top_k + (m.depth - 1) * m.top_k * m.top_k) +
-                              " nodes a depth-" + std::to_string(m.depth) + ", top_k-" +
-                              std::to_string(m.top_k) + " draft offers (plus the root)");
+      // The verified tree cannot hold more nodes than the draft ranked.
+      const long long candidates =
+          tree::eagle2_candidates(static_cast<int>(m.top_k), static_cast<int>(m.depth));
+      if (m.total_token - 1 > candidates) {
+        *err = make_error("method.total_token", "exceeds the " + std::to_string(candidates) +
+                                                    " nodes a depth-" + std::to_string(m.depth) +
+                                                    ", top_k-" + std::to_string(m.top_k) +
+                                                    " draft offers (plus the root)");
         return false;
       }
       return true;

@@ -37,18 +37,22 @@ double tau_for_alpha(const Tree& tree, double alpha) {
 
 }  // namespace
 
-Expected<AcceptanceMatrix> acceptance_from_alpha(double alpha, const std::string& field) {
-  if (!std::isfinite(alpha) || alpha < 0.0 || alpha > 1.0) {
-    return make_error(field, "must be a finite number in [0, 1]");
-  }
+std::vector<double> geometric_rank_row(double alpha) {
   std::vector<double> row(kMaxRank);
-  double left = 1.0;  // (1 - alpha)^r
+  double left = 1.0;  // (1 - alpha)^r by repeated multiplication
   for (int r = 0; r < kMaxRank; ++r) {
     row[r] = alpha * left;
     left *= 1.0 - alpha;
   }
+  return row;
+}
+
+Expected<AcceptanceMatrix> acceptance_from_alpha(double alpha, const std::string& field) {
+  if (!std::isfinite(alpha) || alpha < 0.0 || alpha > 1.0) {
+    return make_error(field, "must be a finite number in [0, 1]");
+  }
   AcceptanceMatrix m;
-  m.rows.push_back(std::move(row));
+  m.rows.push_back(geometric_rank_row(alpha));
   return m;
 }
 

@@ -64,7 +64,7 @@ Expected<Tree> eagle2_tree(const AcceptanceMatrix& acceptance, int total_token, 
     return make_error("total_token",
                       "must be an integer in [2, 4097], got " + std::to_string(total_token));
   }
-  const long long candidates_max = top_k + static_cast<long long>(expansions) * top_k * top_k;
+  const long long candidates_max = eagle2_candidates(top_k, depth);
   if (total_token - 1 > candidates_max) {
     return make_error("total_token", "total_token - 1 = " + std::to_string(total_token - 1) +
                                          " exceeds the " + std::to_string(candidates_max) +
