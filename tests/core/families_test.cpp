@@ -217,3 +217,36 @@ TEST(Calibrate, MeasuredStepNamesItsBatchAndHoldsAcrossASweep) {
 }
 
 }  // namespace
+
+// The family table (config/families.hpp) drives parsing and `list methods`: every family the
+// issues name is listed once, and a config naming each one parses to that family (written out
+// here, not read back from the table).
+TEST(FamilyTable, ListsEveryFamilyOnceAndEachParses) {
+  const std::vector<std::string> expected = {
+      "ar",     "sps",    "pld", "lookahead", "medusa",    "hydra",    "eagle1",
+      "eagle2", "eagle3", "mtp", "layerskip", "streaming", "retrieval"};
+  const speccalc::Response r = speccalc::run("list", "methods");
+  ASSERT_TRUE(r.ok);
+  const nlohmann::json listed = nlohmann::json::parse(r.output);
+  ASSERT_EQ(listed.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(listed[i]["id"], expected[i]);
+    EXPECT_FALSE(listed[i]["summary"].get<std::string>().empty());
+  }
+  // Draft networks: the families whose draft_runtime applies (sps's draft model, Hydra's and
+  // EAGLE's heads, MTP modules); Medusa's heads run inside the verify pass.
+  for (const auto& item : listed) {
+    const std::string id = item["id"];
+    const bool draft = id == "sps" || id == "hydra" || id == "eagle1" || id == "eagle2" ||
+                       id == "eagle3" || id == "mtp";
+    EXPECT_EQ(item["draft_network"].get<bool>(), draft) << id;
+  }
+  // A family that runs no draft network refuses draft_runtime, naming the ones that do.
+  const speccalc::Response pld =
+      speccalc::run("eval", R"({"method": {"family": "pld", "draft_runtime": "vllm"}})");
+  ASSERT_FALSE(pld.ok);
+  EXPECT_EQ(pld.error.field, "method.draft_runtime");
+  EXPECT_EQ(pld.error.message,
+            "applies only to methods that run a draft network (sps, hydra, eagle1, eagle2, "
+            "eagle3, mtp)");
+}

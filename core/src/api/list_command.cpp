@@ -1,6 +1,7 @@
 // `list KIND`: the preset ids (and what they are) for front ends' pickers and --help.
 #include "api/commands.hpp"
 #include "config/config_json.hpp"
+#include "config/families.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/presets.hpp"
 
@@ -79,31 +80,26 @@ Response list(const std::string& kind_text) {
     return ok_json(out.dump());
   }
   if (kind == "methods") {
+    // The family table (config/families.hpp): what each family is, its keys, whether it runs a
+    // draft network, and the size parameter (with its grid) the page's sweep chart varies.
     json out = json::array();
-    const struct {
-      const char* id;
-      const char* params;
-      const char* summary;
-    } kMethods[] = {
-        {"ar", "", "plain autoregressive decoding: one target pass per token"},
-        {"sps", "draft, k",
-         "speculative sampling with a separate small draft model: k draft passes, verify k + 1"},
-        {"pld", "k, ngram, draft_cpu_s",
-         "prompt lookup decoding: n-gram match on the CPU, verify k + 1"},
-        {"lookahead", "window, ngram, guess",
-         "lookahead decoding: one pass over the window and guessed n-grams"},
-        {"medusa", "heads, choices, typical_acceptance",
-         "Medusa heads inside the verify pass, static tree"},
-        {"hydra", "heads, choices",
-         "Hydra++: prefix layer and sequentially dependent heads, static tree"},
-        {"eagle1", "choices", "EAGLE: one-layer feature-level draft head, static tree"},
-        {"eagle2", "total_token, depth, top_k",
-         "EAGLE-2: EAGLE head with a dynamic, re-ranked tree"},
-        {"eagle3", "total_token, depth, top_k",
-         "EAGLE-3: fused low/mid/high features, own reduced-vocabulary LM head"},
-    };
-    for (const auto& m : kMethods)
-      out.push_back(json{{"id", m.id}, {"params", m.params}, {"summary", m.summary}});
+    for (const FamilySpec& f : family_table()) {
+      std::string params;
+      for (const char* const* k = f.params; *k; ++k)
+        params += (params.empty() ? "" : ", ") + std::string(*k);
+      json item{{"id", f.id},
+                {"params", params},
+                {"summary", f.summary},
+                {"draft_network", f.draft_network},
+                {"static_tree", f.static_tree}};
+      if (f.sweep_param) {
+        json values = json::array();
+        for (int v : f.sweep_values)
+          if (v > 0) values.push_back(v);
+        item["sweep"] = {{"param", f.sweep_param}, {"values", values}};
+      }
+      out.push_back(item);
+    }
     return ok_json(out.dump());
   }
   return fail(make_error(

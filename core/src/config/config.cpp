@@ -8,7 +8,9 @@
 #include "api/commands.hpp"
 #include "config/acceptance_parse.hpp"
 #include "config/config_json.hpp"
+#include "config/families.hpp"
 #include "config/json_fields.hpp"
+#include "config/method_parse.hpp"
 #include "config/tree_input.hpp"
 #include "speccalc/tree.hpp"
 #include "speccalc/tree_acceptance.hpp"
@@ -19,26 +21,6 @@ namespace speccalc {
 using fields::json;
 
 namespace {
-
-struct FamilyName {
-  Family family;
-  const char* name;
-};
-const FamilyName kFamilies[] = {
-    {Family::ar, "ar"},
-    {Family::sps, "sps"},
-    {Family::pld, "pld"},
-    {Family::lookahead, "lookahead"},
-    {Family::medusa, "medusa"},
-    {Family::hydra, "hydra"},
-    {Family::eagle1, "eagle1"},
-    {Family::eagle2, "eagle2"},
-    {Family::eagle3, "eagle3"},
-    {Family::mtp, "mtp"},
-    {Family::layerskip, "layerskip"},
-    {Family::streaming, "streaming"},
-    {Family::retrieval, "retrieval"},
-};
 
 const char* const kDTypeNames[] = {"fp16", "bf16", "fp8", "int8", "int4"};
 
@@ -342,309 +324,6 @@ bool parse_dtype(const json& doc, Config* c, Error* err) {
   return true;
 }
 
-// ---- method -------------------------------------------------------------------------------
-
-bool parse_choices(const json& v, const std::string& path, MethodConfig* m, Error* err) {
-  if (v.is_string()) {
-    if (v.get_ref<const std::string&>().size() > 64) {
-      *err = make_error(path, "is not a tree preset name (longer than 64 characters)");
-      return false;
-    }
-    m->tree_preset = v.get<std::string>();
-    auto tree = tree::preset_tree(m->tree_preset, path);
-    if (!tree.ok()) {
-      *err = tree.error();
-      return false;
-    }
-    m->choices = tree.value().choices();
-    return true;
-  }
-  if (!v.is_array()) {
-    *err = make_error(
-        path, "must be a tree preset name (" + tree::preset_names() + ") or a list of paths");
-    return false;
-  }
-  m->tree_preset.clear();
-  Expected<ParsedChoices> parsed = parse_choices_list(v, path, ConfigLimits::kMaxTreeNodes);
-  if (!parsed.ok()) {
-    *err = parsed.error();
-    return false;
-  }
-  m->choices = std::move(parsed.value().paths);
-  return true;
-}
-
-// Default EAGLE-2/3 verify size by target size (EAGLE-2 paper: 60/50/48 total tokens for
-// 7-8B/13B/70B targets).
-int64_t default_total_token(const ModelArch& target) {
-  const int64_t params = count_params(target).total;
-  if (params < 10'000'000'000) return 60;
-  if (params < 40'000'000'000) return 50;
-  return 48;
-}
-
-// Host time of one retrieval lookup per cycle, by drafter. No measurement of these is in the
-// reference data: order-of-magnitude assumptions, said in every result (docs/cost-model.md).
-double retrieval_lookup_s(const std::string& source) {
-  if (source == "rest") return 1e-3;    // datastore (suffix array) search on the CPU
-  if (source == "sam") return 5e-5;     // suffix automaton: amortized O(1) per token
-  if (source == "suffix") return 1e-4;  // suffix tree over prompt + past outputs
-  return 5e-5;                          // token-recycling: adjacency-matrix lookup
-}
-
-// sps: a chain of k, or one of three tree forms (exactly one may be given).
-bool parse_sps_tree(const json& obj, MethodConfig* m, Error* err) {
-  const bool choices = obj.contains("choices");
-  const bool optimal = obj.contains("tree_size") || obj.contains("depth");
-  const bool sequences = obj.contains("sequences");
-  if (static_cast<int>(choices) + static_cast<int>(optimal) + static_cast<int>(sequences) > 1) {
-    *err = make_error("method",
-                      "give one draft tree form: choices, tree_size + depth, or sequences + k");
-    return false;
-  }
-  m->sps_tree = MethodConfig::SpsTree::chain;
-  if (choices) {
-    if (!parse_choices(obj["choices"], "method.choices", m, err)) return false;
-    m->sps_tree = MethodConfig::SpsTree::choices;
-    return true;
-  }
-  if (optimal) {
-    if (!obj.contains("tree_size") || !obj.contains("depth")) {
-      *err = make_error(
-          obj.contains("tree_size") ? "method.depth" : "method.tree_size",
-          "is required with " + std::string(obj.contains("tree_size") ? "tree_size" : "depth"));
-      return false;
-    }
-    if (!fields::read_int(obj, "tree_size", "method", 1, ConfigLimits::kMaxTreeNodes, &m->tree_size,
-                          err) ||
-        !fields::read_int(obj, "depth", "method", 1, ConfigLimits::kMaxDepth, &m->depth, err))
-      return false;
-    m->sps_tree = MethodConfig::SpsTree::optimal;
-    return true;  // the tree itself depends on the acceptance: resolve_sps_tree()
-  }
-  if (sequences) {
-    if (!fields::read_int(obj, "sequences", "method", 1, 64, &m->sequences, err)) return false;
-    if (m->sequences * m->k > ConfigLimits::kMaxTreeNodes) {
-      *err =
-          make_error("method.sequences",
-                     "x k exceeds " + std::to_string(ConfigLimits::kMaxTreeNodes) + " draft nodes");
-      return false;
-    }
-    if (m->k < 1) {
-      *err = make_error("method.k", "must be at least 1 with sequences");
-      return false;
-    }
-    // SpecInfer's independent sampled chains merged into one token tree: under the rank model
-    // chain j starts at the j-th most likely first token and continues with the most likely one.
-    m->choices.clear();
-    for (int64_t j = 0; j < m->sequences; ++j)
-      for (int64_t d = 1; d <= m->k; ++d) {
-        std::vector<int> path(static_cast<std::size_t>(d), 0);
-        path[0] = static_cast<int>(j);
-        m->choices.push_back(path);
-      }
-    m->sps_tree = MethodConfig::SpsTree::sequences;
-  }
-  return true;
-}
-
-bool parse_draft_placement(const json& obj, const Catalog& catalog, Config* c, Error* err) {
-  MethodConfig& m = c->method;
-  m.draft_runtime.clear();
-  m.draft_tensor_parallel_size = 1;
-  if (!fields::read_string(obj, "draft_runtime", "method", &m.draft_runtime, err, 32)) return false;
-  if (!m.draft_runtime.empty() && !catalog.find_runtime(m.draft_runtime)) {
-    std::string known;
-    for (const auto& r : catalog.runtimes) known += (known.empty() ? "" : ", ") + r.id;
-    *err = make_error("method.draft_runtime", "unknown runtime profile; known: " + known);
-    return false;
-  }
-  return fields::read_int(obj, "draft_tensor_parallel_size", "method", 1, ConfigLimits::kMaxGpus,
-                          &m.draft_tensor_parallel_size, err);
-}
-
-bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err) {
-  MethodConfig& m = c->method;
-  auto it = doc.find("method");
-  json obj = json::object();
-  if (it != doc.end()) {
-    if (it->is_string()) {
-      obj["family"] = *it;
-    } else if (it->is_object()) {
-      obj = *it;
-    } else {
-      *err = make_error("method",
-                        "must be an object with a family, got " + fields::describe_type(*it));
-      return false;
-    }
-  }
-  // Keys every family with draft passes takes: where the draft runs.
-  const bool draft_keys =
-      obj.contains("draft_runtime") || obj.contains("draft_tensor_parallel_size");
-  json placement = json::object();
-  for (const char* k : {"draft_runtime", "draft_tensor_parallel_size"}) {
-    if (obj.contains(k)) {
-      placement[k] = obj[k];
-      obj.erase(k);
-    }
-  }
-  std::string family = "ar";
-  if (!fields::read_string(obj, "family", "method", &family, err, 32)) return false;
-  Family parsed_family = Family::ar;
-  if (family_from_name(family, &parsed_family) && draft_keys &&
-      !family_has_draft_passes(parsed_family)) {
-    *err = make_error(
-        placement.contains("draft_runtime") ? "method.draft_runtime"
-                                            : "method.draft_tensor_parallel_size",
-        "applies only to methods that run a draft network (sps, hydra, eagle1, eagle2, eagle3)");
-    return false;
-  }
-  if (!parse_draft_placement(placement, catalog, c, err)) return false;
-  if (!family_from_name(family, &m.family)) {
-    *err = make_error("method.family",
-                      "unknown family; expected one of: ar, sps, pld, lookahead, medusa, hydra, "
-                      "eagle1, eagle2, eagle3, mtp, layerskip, streaming, retrieval");
-    return false;
-  }
-  const std::string p = "method";
-  switch (m.family) {
-    case Family::ar:
-      return fields::check_keys(obj, p, {"family"}, err);
-    case Family::sps: {
-      if (!fields::check_keys(
-              obj, p, {"family", "draft", "k", "choices", "tree_size", "depth", "sequences"}, err))
-        return false;
-      m.draft = "vicuna-68m";
-      m.k = 4;
-      if (!fields::read_string(obj, "draft", p, &m.draft, err, 64) ||
-          !fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err))
-        return false;
-      // A target preset may also serve as the draft (70B targets drafted by a 7B chat model).
-      const ModelArch* draft = catalog.find_draft(m.draft);
-      if (!draft) draft = catalog.find_target(m.draft);
-      if (!draft) {
-        *err =
-            make_error("method.draft", "unknown draft model; known drafts: " + draft_ids(catalog) +
-                                           "; or a target preset: " + target_ids(catalog));
-        return false;
-      }
-      m.draft_model = *draft;
-      return parse_sps_tree(obj, &m, err);
-    }
-    case Family::mtp:
-      if (!fields::check_keys(obj, p, {"family", "k"}, err)) return false;
-      m.k = 1;  // DeepSeek-V3 ships one MTP module (config.json num_nextn_predict_layers = 1)
-      return fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxK, &m.k, err);
-    case Family::layerskip:
-      if (!fields::check_keys(obj, p, {"family", "exit_layer", "k"}, err)) return false;
-      m.k = 4;
-      m.exit_layer =
-          std::max<int64_t>(1, c->target.num_layers / 4);  // LayerSkip: early exit ~E = L/4
-      if (!fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxK, &m.k, err) ||
-          !fields::read_int(obj, "exit_layer", p, 1, 1024, &m.exit_layer, err))
-        return false;
-      if (m.exit_layer >= c->target.num_layers) {
-        *err =
-            make_error("method.exit_layer", "must be below the target's " +
-                                                std::to_string(c->target.num_layers) + " layers");
-        return false;
-      }
-      return true;
-    case Family::streaming:
-      if (!fields::check_keys(obj, p, {"family", "k", "kv_budget"}, err)) return false;
-      m.k = 4;
-      m.kv_budget = 512;  // MagicDec's StreamingLLM draft budget (KV window of 512 tokens)
-      return fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxK, &m.k, err) &&
-             fields::read_int(obj, "kv_budget", p, 1, ConfigLimits::kMaxContext, &m.kv_budget, err);
-    case Family::retrieval: {
-      if (!fields::check_keys(obj, p, {"family", "k", "source", "draft_cpu_s"}, err)) return false;
-      m.k = 10;
-      m.source = "rest";
-      if (!fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxTreeNodes, &m.k, err) ||
-          !fields::read_string(obj, "source", p, &m.source, err, 32))
-        return false;
-      if (m.source != "rest" && m.source != "sam" && m.source != "suffix" &&
-          m.source != "token-recycling") {
-        *err = make_error("method.source", "must be one of: rest, sam, suffix, token-recycling");
-        return false;
-      }
-      m.draft_cpu_s = retrieval_lookup_s(m.source);
-      return fields::read_number(obj, "draft_cpu_s", p, 0, 1, &m.draft_cpu_s, err);
-    }
-    case Family::pld:
-      if (!fields::check_keys(obj, p, {"family", "k", "ngram", "draft_cpu_s"}, err)) return false;
-      m.k = 10;     // PLD README: num_pred_tokens = 10
-      m.ngram = 3;  // PLD README: max_ngram_size = 3
-      m.draft_cpu_s = 0.0002;
-      return fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err) &&
-             fields::read_int(obj, "ngram", p, 1, 16, &m.ngram, err) &&
-             fields::read_number(obj, "draft_cpu_s", p, 0, 1, &m.draft_cpu_s, err);
-    case Family::lookahead:
-      if (!fields::check_keys(obj, p, {"family", "window", "ngram", "guess"}, err)) return false;
-      m.window = 7;  // Spec-Bench setting W = 7, N = 5, G = 7
-      m.ngram = 5;
-      m.guess = 7;
-      return fields::read_int(obj, "window", p, 1, 64, &m.window, err) &&
-             fields::read_int(obj, "ngram", p, 2, 16, &m.ngram, err) &&
-             fields::read_int(obj, "guess", p, 0, 64, &m.guess, err);
-    case Family::medusa:
-    case Family::hydra:
-    case Family::eagle1: {
-      const bool medusa_like = m.family != Family::eagle1;
-      if (!fields::check_keys(obj, p,
-                              medusa_like
-                                  ? std::initializer_list<const char*>{"family", "heads", "choices",
-                                                                       "typical_acceptance"}
-                                  : std::initializer_list<const char*>{"family", "choices"},
-                              err))
-        return false;
-      m.heads = m.family == Family::medusa ? 5 : (m.family == Family::hydra ? 4 : 0);
-      const std::string def = medusa_like ? "medusa-mc_sim_7b_63" : "eagle1";
-      if (!parse_choices(obj.contains("choices") ? obj["choices"] : json(def), "method.choices", &m,
-                         err))
-        return false;
-      if (medusa_like) {
-        if (!fields::read_int(obj, "heads", p, 1, 16, &m.heads, err)) return false;
-        if (!fields::read_bool(obj, "typical_acceptance", p, &m.typical_acceptance, err))
-          return false;
-        for (std::size_t i = 0; i < m.choices.size(); ++i) {
-          if (static_cast<int64_t>(m.choices[i].size()) > m.heads) {
-            *err =
-                make_error("method.choices[" + std::to_string(i) + "]",
-                           "is deeper than the number of heads (" + std::to_string(m.heads) + ")");
-            return false;
-          }
-        }
-      }
-      return true;
-    }
-    case Family::eagle2:
-    case Family::eagle3:
-      if (!fields::check_keys(obj, p, {"family", "total_token", "depth", "top_k"}, err))
-        return false;
-      m.total_token = default_total_token(c->target);
-      m.depth = m.family == Family::eagle2 ? 6 : 8;
-      m.top_k = 10;
-      if (!fields::read_int(obj, "total_token", p, 2, ConfigLimits::kMaxTreeNodes, &m.total_token,
-                            err) ||
-          !fields::read_int(obj, "depth", p, 1, ConfigLimits::kMaxDepth, &m.depth, err) ||
-          !fields::read_int(obj, "top_k", p, 1, ConfigLimits::kMaxTopK, &m.top_k, err))
-        return false;
-      // The verified tree cannot hold more nodes than the draft ranked.
-      const long long candidates =
-          tree::eagle2_candidates(static_cast<int>(m.top_k), static_cast<int>(m.depth));
-      if (m.total_token - 1 > candidates) {
-        *err = make_error("method.total_token", "exceeds the " + std::to_string(candidates) +
-                                                    " nodes a depth-" + std::to_string(m.depth) +
-                                                    ", top_k-" + std::to_string(m.top_k) +
-                                                    " draft offers (plus the root)");
-        return false;
-      }
-      return true;
-  }
-  return true;
-}
-
 json choices_json(const MethodConfig& m) {
   if (!m.tree_preset.empty()) return m.tree_preset;
   json arr = json::array();
@@ -684,26 +363,15 @@ json model_to_json(const ModelArch& m) {
   return out;
 }
 
-const char* family_name(Family f) {
-  for (const auto& fn : kFamilies)
-    if (fn.family == f) return fn.name;
-  return "?";
-}
+const char* family_name(Family f) { return family_spec(f).id; }
 
 bool family_from_name(const std::string& s, Family* out) {
-  for (const auto& fn : kFamilies) {
-    if (s == fn.name) {
-      *out = fn.family;
-      return true;
-    }
-  }
-  return false;
+  const FamilySpec* f = find_family(s);
+  if (f) *out = f->family;
+  return f != nullptr;
 }
 
-bool family_has_draft_passes(Family f) {
-  return f == Family::sps || f == Family::hydra || f == Family::eagle1 || f == Family::eagle2 ||
-         f == Family::eagle3 || f == Family::mtp;
-}
+bool family_has_draft_passes(Family f) { return family_spec(f).draft_network; }
 
 bool method_is_tree(const MethodConfig& m) {
   if (m.family == Family::eagle2 || m.family == Family::eagle3) return m.top_k > 1;
@@ -717,10 +385,7 @@ bool method_is_tree(const MethodConfig& m) {
   return false;
 }
 
-bool family_uses_tree(Family f) {
-  return f == Family::medusa || f == Family::hydra || f == Family::eagle1 || f == Family::eagle2 ||
-         f == Family::eagle3;
-}
+bool family_uses_tree(Family f) { return family_spec(f).static_tree; }
 
 const char* dtype_name(DType d) { return kDTypeNames[static_cast<int>(d)]; }
 

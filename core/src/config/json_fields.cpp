@@ -185,20 +185,34 @@ Expected<json> parse_document(const std::string& text, const std::string& what, 
   return doc;
 }
 
-bool check_keys(const json& obj, const std::string& path,
-                std::initializer_list<const char*> allowed, Error* err) {
+namespace {
+
+template <typename Keys>
+bool check_keys_in(const json& obj, const std::string& path, const Keys& allowed, Error* err) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     bool known = false;
-    for (const char* a : allowed) known = known || it.key() == a;
+    for (const auto& a : allowed) known = known || it.key() == a;
     if (!known) {
       std::string list;
-      for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
       *err =
           make_error(join(path, excerpt(it.key(), 64)), "unknown field; expected one of: " + list);
       return false;
     }
   }
   return true;
+}
+
+}  // namespace
+
+bool check_keys(const json& obj, const std::string& path,
+                std::initializer_list<const char*> allowed, Error* err) {
+  return check_keys_in(obj, path, allowed, err);
+}
+
+bool check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed,
+                Error* err) {
+  return check_keys_in(obj, path, allowed, err);
 }
 
 bool int_value(const json& v, const std::string& path, int64_t lo, int64_t hi, int64_t* out,
