@@ -128,301 +128,401 @@ Placement placement_for(const Config& c, bool tensor_parallel) {
   return p;
 }
 
+namespace {
+
+// What every family's cycle is built from; set_verify() fills the verify pass: the target over
+// `tokens` positions per sequence (bonus position included), `lm_rows` of them through the LM
+// head, and the memory that many positions in flight hold.
+struct CycleContext {
+  const Config& c;
+  const Placement& place;
+  double tau;
+  CycleWork& out;
+
+  void set_verify(int64_t tokens, const std::string& name, int64_t lm_rows) const {
+    const ModelArch& t = c.target;
+    const Sharding& ts = place.target;
+    out.verify.work =
+        decoder_work(t, t.num_layers, c.batch, tokens, c.context, lm_rows, c.dtype, ts);
+    out.verify.tokens_per_pass = tokens;
+    out.verify_name = name;
+    out.memory.tokens_in_flight = tokens;
+    out.memory.activations_bytes_per_seq = activations_per_seq(t, tokens, lm_rows, ts.tp);
+  }
+};
+
+// One function per family: its draft passes, its verify pass, the memory it adds.
+void ar_cycle(const CycleContext& x) {
+  CycleWork& out = x.out;
+  out.has_verify = false;
+  out.draft_name = "none";
+}
+
+void sps_cycle(const CycleContext& x) {
+  const Config& c = x.c;
+  const int64_t B = x.c.batch;
+  const int64_t L = x.c.context;
+  const MethodConfig& m = x.c.method;
+  const Sharding& ds = x.place.draft;
+  CycleWork& out = x.out;
+  // k sequential draft passes of the small model, one token per sequence each, then one
+  // target pass over the k drafts plus the position that yields the bonus token.
+  const ModelArch& d = m.draft_model;
+  if (m.sps_tree == MethodConfig::SpsTree::chain) {
+    PassWork p;
+    p.work = decoder_work(d, d.num_layers, B, 1, L, 1, c.dtype, ds);
+    p.passes = m.k;
+    out.draft.push_back(p);
+    out.draft_name = "draft model " + d.id + " (1 token per pass)";
+    x.set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
+  } else {
+    // Level-batched tree drafting: one pass per tree level over the nodes expanded there
+    // (the root at level 0), sampling their children; verify the whole tree with its mask.
+    const TreeShape shape = tree_shape(m.choices);
+    for (std::size_t level = 0; level < shape.parents.size(); ++level) {
+      PassWork p;
+      const int64_t n = shape.parents[level];
+      p.work = decoder_work(d, d.num_layers, B, n, L, n, c.dtype, ds);
+      p.tokens_per_pass = n;
+      out.draft.push_back(p);
+    }
+    out.draft_name = "draft model " + d.id + " (" + std::to_string(shape.parents.size()) +
+                     " level-batched passes over a " + std::to_string(shape.total_nodes) +
+                     "-node tree)";
+    x.set_verify(shape.total_nodes + 1, "target verify over the draft tree + root",
+                 shape.total_nodes + 1);
+    out.tree = true;
+  }
+  out.memory.draft_weights_bytes = weights_bytes(d, c.dtype) / static_cast<double>(ds.tp);
+  out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(d, d.num_layers, c.dtype, ds.tp);
+  out.assumptions.push_back("draft model " + d.name + " on " + std::to_string(ds.tp) +
+                            " GPU(s), same dtype as the target" +
+                            (d.citation.empty() ? "" : " (" + d.citation + ")"));
+}
+
+void pld_cycle(const CycleContext& x) {
+  const MethodConfig& m = x.c.method;
+  CycleWork& out = x.out;
+  out.draft_name = "prompt n-gram lookup (CPU)";
+  out.draft_host_s = m.draft_cpu_s;
+  x.set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
+  out.assumptions.push_back("prompt lookup drafts on the CPU in " + std::to_string(m.draft_cpu_s) +
+                            " s per cycle: no weights are read");
+}
+
+void lookahead_cycle(const CycleContext& x) {
+  const MethodConfig& m = x.c.method;
+  CycleWork& out = x.out;
+  // Lookahead's single pass carries the window (W per level, N - 1 levels) and G guessed
+  // n-grams of N - 1 tokens: W(N-1) + G(N-1) + N - 2 tokens per sequence
+  // (LookaheadDecoding lade/decoding.py, see core/data/drafts.json).
+  const int64_t tokens =
+      std::max<int64_t>(1, m.window * (m.ngram - 1) + m.guess * (m.ngram - 1) + m.ngram - 2);
+  out.draft_name = "none (n-grams come from the lookahead branch of the same pass)";
+  x.set_verify(tokens, "target pass over lookahead window + guesses", tokens);
+  out.tree = true;
+}
+
+void medusa_cycle(const CycleContext& x) {
+  const Config& c = x.c;
+  const ModelArch& t = x.c.target;
+  const int64_t B = x.c.batch;
+  const MethodConfig& m = x.c.method;
+  const Sharding& ts = x.place.target;
+  const double g = static_cast<double>(x.place.gpus);
+  CycleWork& out = x.out;
+  // Medusa evaluates its heads inside the verify pass on every tree position: each head is
+  // a residual block (h x h + bias) plus its own h x vocab LM head.
+  const TreeShape shape = tree_shape(m.choices);
+  const int64_t tokens = shape.total_nodes + 1;
+  const double h = static_cast<double>(t.hidden);
+  const double v = static_cast<double>(t.vocab);
+  const double heads = static_cast<double>(m.heads);
+  const double tp = static_cast<double>(ts.tp);
+  x.set_verify(tokens, "target verify over the tree + Medusa heads", tokens);
+  Work head = linear_work(heads * (h * h + h) / tp, B * tokens, c.dtype);
+  head += linear_work(heads * h * v / tp, B * tokens, c.dtype, Kernel::lm_head);
+  head[Kernel::lm_head].activations_bytes =
+      2.0 * kActBytes * heads * static_cast<double>(B * tokens) * v / tp;
+  out.verify.work += head;
+  out.draft_name = "none (Medusa heads run inside the verify pass)";
+  out.memory.target_weights_bytes += heads * (h * h + h + h * v) * dtype_bytes(c.dtype.weights) / g;
+  out.tree = true;
+}
+
+void hydra_cycle(const CycleContext& x) {
+  const Config& c = x.c;
+  const ModelArch& t = x.c.target;
+  const int64_t B = x.c.batch;
+  const int64_t L = x.c.context;
+  const MethodConfig& m = x.c.method;
+  const Sharding& ds = x.place.draft;
+  const double tau = x.tau;
+  CycleWork& out = x.out;
+  // Hydra++: a one-layer prefix decoder over the newly accepted tokens, then one sequential
+  // head step per depth over that depth's parent nodes. Head i (0-based) maps (i + 2) h
+  // inputs to h twice, applies a shared h x h block three times, and its own LM head.
+  const TreeShape shape = tree_shape(m.choices);
+  const int64_t tokens = shape.total_nodes + 1;
+  const double h = static_cast<double>(t.hidden);
+  const double v = static_cast<double>(t.vocab);
+  const double tp = static_cast<double>(ds.tp);
+  ModelArch prefix = t;
+  prefix.experts = 1;
+  prefix.experts_per_token = 1;
+  prefix.shared_experts = 0;
+  prefix.kv_lora_rank = 0;
+  PassWork first;
+  first.work = decoder_work(prefix, 1, B, accepted_tokens(tau), L, 0, c.dtype, ds);
+  first.tokens_per_pass = accepted_tokens(tau);
+  out.draft.push_back(first);
+  double head_params_total = 0;
+  for (std::size_t depth = 0; depth < shape.parents.size(); ++depth) {
+    const double width = static_cast<double>(depth + 2) * h;
+    const double own = 2.0 * width * h + v;
+    const int64_t rows = B * shape.parents[depth];
+    PassWork step;
+    step.work = linear_work(own / tp, rows, c.dtype);
+    Work shared = linear_work(h * h / tp, rows, c.dtype);
+    shared[Kernel::gemm].flops *= 3.0;  // one ResBlock module applied three times
+    step.work += shared;
+    step.work += linear_work(h * v / tp, rows, c.dtype, Kernel::lm_head);
+    step.work[Kernel::lm_head].activations_bytes =
+        2.0 * kActBytes * static_cast<double>(rows) * v / tp;
+    step.work.layers = 1;
+    step.tokens_per_pass = shape.parents[depth];
+    out.draft.push_back(step);
+    head_params_total += own + h * v;
+  }
+  out.draft_name =
+      "Hydra++ prefix layer + " + std::to_string(shape.parents.size()) + " sequential head steps";
+  x.set_verify(tokens, "target verify over the tree", tokens);
+  out.memory.draft_weights_bytes = (head_params_total + h * h +
+                                    static_cast<double>(count_params(prefix).attn_per_layer +
+                                                        count_params(prefix).mlp_per_expert)) *
+                                   dtype_bytes(c.dtype.weights) / tp;
+  out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(prefix, 1, c.dtype, ds.tp);
+  out.tree = true;
+}
+
+void mtp_cycle(const CycleContext& x) {
+  const Config& c = x.c;
+  const ModelArch& t = x.c.target;
+  const int64_t B = x.c.batch;
+  const int64_t L = x.c.context;
+  const MethodConfig& m = x.c.method;
+  const Sharding& ds = x.place.draft;
+  const double tau = x.tau;
+  CycleWork& out = x.out;
+  // DeepSeek-V3-style MTP: each draft step runs one MTP module (a projection of
+  // [embedding; hidden] 2h -> h, one decoder layer of the target's shape) and the target's
+  // shared LM head. A model with fewer modules than k reuses its last one, as vLLM and
+  // SGLang do: the cost per step is the same.
+  ModelArch module = t;
+  module.num_layers = 1;
+  module.first_dense_layers = 0;
+  const double h = static_cast<double>(t.hidden);
+  const double tp = static_cast<double>(ds.tp);
+  for (int64_t step = 0; step < m.k; ++step) {
+    PassWork p;
+    const int64_t tokens = step == 0 ? accepted_tokens(tau) : 1;
+    p.work = decoder_work(module, 1, B, tokens, L, 1, c.dtype, ds);
+    p.work += linear_work(2.0 * h * h / tp, B * tokens, c.dtype);
+    p.tokens_per_pass = tokens;
+    out.draft.push_back(p);
+  }
+  out.draft_name = "MTP module (" + std::to_string(m.k) + " sequential steps, shared LM head)";
+  x.set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
+  const ParamCounts pc = count_params(module);
+  const double module_params =
+      static_cast<double>(pc.total - pc.embedding - pc.lm_head) + 2.0 * h * h;
+  out.memory.draft_weights_bytes = static_cast<double>(std::max<int64_t>(1, t.mtp_modules)) *
+                                   module_params * dtype_bytes(c.dtype.weights) / tp;
+  out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(module, 1, c.dtype, ds.tp);
+  out.assumptions.push_back(
+      t.id + " ships " + std::to_string(t.mtp_modules) + " MTP module(s); " +
+      (m.k > t.mtp_modules ? "steps beyond them reuse the last module" : "one per step") +
+      (t.experts > 1 ? "; MoE coverage of the k + 1 verify tokens assumes uniform routing" : ""));
+}
+
+void layerskip_cycle(const CycleContext& x) {
+  const Config& c = x.c;
+  const ModelArch& t = x.c.target;
+  const int64_t B = x.c.batch;
+  const int64_t L = x.c.context;
+  const MethodConfig& m = x.c.method;
+  const Sharding& ts = x.place.target;
+  CycleWork& out = x.out;
+  // Self-speculation (LayerSkip, draft & verify, SWIFT, Kangaroo): the draft is the
+  // target's first exit_layer layers + its LM head, 1 token per pass; no extra weights, its
+  // KV is the target's. Verification reuses the early layers' KV and exit states (LayerSkip's
+  // cache reuse): the remaining layers run over the k drafts + bonus position.
+  PassWork p;
+  p.work = decoder_work(t, m.exit_layer, B, 1, L, 1, c.dtype, ts);
+  p.passes = m.k;
+  out.draft.push_back(p);
+  out.draft_name =
+      "target's first " + std::to_string(m.exit_layer) + " layers + LM head (1 token per pass)";
+  x.set_verify(m.k + 1, "target's remaining layers over k + 1 tokens", m.k + 1);
+  out.verify.work =
+      decoder_work(t, t.num_layers - m.exit_layer, B, m.k + 1, L, m.k + 1, c.dtype, ts);
+  out.assumptions.push_back(
+      "self-speculation: the draft shares the target's weights and KV; verification runs "
+      "layers " +
+      std::to_string(m.exit_layer + 1) + ".." + std::to_string(t.num_layers) +
+      " only (early-layer cache reused)");
+}
+
+void streaming_cycle(const CycleContext& x) {
+  const Config& c = x.c;
+  const ModelArch& t = x.c.target;
+  const int64_t B = x.c.batch;
+  const int64_t L = x.c.context;
+  const MethodConfig& m = x.c.method;
+  const Sharding& ts = x.place.target;
+  CycleWork& out = x.out;
+  // Long-context self-speculation (MagicDec / TriForce / StreamingLLM drafts): the full
+  // target drafts attending only a window of kv_budget cached tokens; verify reads the full
+  // KV. The draft keeps its own compressed cache of kv_budget tokens per sequence.
+  const int64_t window = std::min<int64_t>(L, m.kv_budget);
+  PassWork p;
+  p.work = decoder_work(t, t.num_layers, B, 1, window, 1, c.dtype, ts);
+  p.passes = m.k;
+  out.draft.push_back(p);
+  out.draft_name =
+      "target with a " + std::to_string(m.kv_budget) + "-token KV window (1 token per pass)";
+  x.set_verify(m.k + 1, "target verify over k + 1 tokens (full KV)", m.k + 1);
+  out.memory.activations_bytes_per_seq +=
+      static_cast<double>(m.kv_budget) * kv_bytes_per_token(t, t.num_layers, c.dtype, ts.tp);
+  out.assumptions.push_back("StreamingLLM-style draft: attention sinks + recent window of " +
+                            std::to_string(m.kv_budget) + " tokens, stored besides the full cache");
+}
+
+void retrieval_cycle(const CycleContext& x) {
+  const MethodConfig& m = x.c.method;
+  CycleWork& out = x.out;
+  // Retrieval drafters (REST, SAM-Decoding, suffix decoding, Token Recycling): candidates
+  // come from a lookup on the host, then one verify over k candidate tokens (a tree for REST
+  // and Token Recycling, a chain otherwise).
+  out.draft_name =
+      m.source + " lookup (host, " + fields::format_number(m.draft_cpu_s * 1e3) + " ms)";
+  out.draft_host_s = m.draft_cpu_s;
+  x.set_verify(m.k + 1, "target verify over k retrieved tokens + root", m.k + 1);
+  out.tree = m.source == "rest" || m.source == "token-recycling";
+  out.assumptions.push_back(
+      "retrieval lookup time per cycle is an order-of-magnitude assumption (" +
+      fields::format_number(m.draft_cpu_s * 1e3) + " ms for " + m.source +
+      "): no measurement of it is in the reference data");
+}
+
+void eagle_cycle(const CycleContext& x) {
+  const Config& c = x.c;
+  const ModelArch& t = x.c.target;
+  const int64_t B = x.c.batch;
+  const int64_t L = x.c.context;
+  const MethodConfig& m = x.c.method;
+  const Sharding& ds = x.place.draft;
+  const double tau = x.tau;
+  CycleWork& out = x.out;
+  const bool eagle3 = m.family == Family::eagle3;
+  const EagleHead head = eagle_head(t, eagle3);
+  // Draft forwards per cycle: the first over the newly accepted tokens (sampling from the
+  // last), then one per further tree level over the nodes expanded at that level.
+  std::vector<int64_t> level_inputs;
+  int64_t verify_tokens = 0;
+  if (m.family == Family::eagle1) {
+    const TreeShape shape = tree_shape(m.choices);
+    for (std::size_t d = 1; d < shape.parents.size(); ++d) level_inputs.push_back(shape.parents[d]);
+    verify_tokens = shape.total_nodes + 1;
+    out.tree = shape.total_nodes > static_cast<int64_t>(shape.nodes.size());
+  } else {
+    for (int64_t d = 1; d < m.depth; ++d) level_inputs.push_back(m.top_k);
+    verify_tokens = m.total_token;
+    out.tree = m.top_k > 1;
+  }
+  const char* name = eagle3 ? "EAGLE-3 head" : "EAGLE head";
+  PassWork first;
+  first.work = eagle_head_work(head, B, accepted_tokens(tau), 1, L, c.dtype, ds);
+  first.tokens_per_pass = accepted_tokens(tau);
+  out.draft.push_back(first);
+  for (int64_t n : level_inputs) {
+    PassWork p;
+    p.work = eagle_head_work(head, B, n, n, L, c.dtype, ds);
+    p.tokens_per_pass = n;
+    out.draft.push_back(p);
+  }
+  out.draft_name =
+      std::string(name) + " (" + std::to_string(out.draft.size()) + " sequential forwards)";
+  x.set_verify(verify_tokens,
+               m.family == Family::eagle1 ? "target verify over the static tree"
+                                          : "target verify over the re-ranked tree",
+               verify_tokens);
+  out.memory.draft_weights_bytes =
+      eagle_head_params(head) * dtype_bytes(c.dtype.weights) / static_cast<double>(ds.tp);
+  out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(head.layer, 1, c.dtype, ds.tp);
+  out.assumptions.push_back(std::string(name) + ": one decoder layer with the target's widths" +
+                            (eagle3 ? ", fused 3h features and its own " +
+                                          std::to_string(head.lm_vocab) + "-token LM head"
+                                    : " plus the target's LM head"));
+}
+
+}  // namespace
+
 CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
   CycleWork out;
   const ModelArch& t = c.target;
-  const int64_t B = c.batch;
-  const int64_t L = c.context;
-  const MethodConfig& m = c.method;
   const Sharding& ts = place.target;
-  const Sharding& ds = place.draft;
   const double g = static_cast<double>(place.gpus);
-  const double target_kv_token = kv_bytes_per_token(t, t.num_layers, c.dtype, ts.tp) *
-                                 (ts.tp == 1 && place.gpus > 1 ? 1.0 / g : 1.0);
-
-  out.baseline.work = decoder_work(t, t.num_layers, B, 1, L, 1, c.dtype, ts);
+  // Plain decoding on the same machine: the baseline every family is compared with.
+  out.baseline.work = decoder_work(t, t.num_layers, c.batch, 1, c.context, 1, c.dtype, ts);
   out.memory.target_weights_bytes = weights_bytes(t, c.dtype) / g;
   if (c.offload_target) {
     // Streamed layer by layer: two layers' weights resident (one in use, one arriving).
     out.memory.target_weights_bytes =
         2.0 * weights_bytes(t, c.dtype) / static_cast<double>(t.num_layers) / g;
   }
-  out.memory.kv_bytes_per_seq_token = target_kv_token;
+  out.memory.kv_bytes_per_seq_token = kv_bytes_per_token(t, t.num_layers, c.dtype, ts.tp) *
+                                      (ts.tp == 1 && place.gpus > 1 ? 1.0 / g : 1.0);
   out.memory.tokens_in_flight = 1;
   out.memory.activations_bytes_per_seq = activations_per_seq(t, 1, 1, ts.tp);
 
-  auto set_verify = [&](int64_t tokens, const std::string& name, int64_t lm_rows) {
-    out.verify.work = decoder_work(t, t.num_layers, B, tokens, L, lm_rows, c.dtype, ts);
-    out.verify.tokens_per_pass = tokens;
-    out.verify_name = name;
-    out.memory.tokens_in_flight = tokens;
-    out.memory.activations_bytes_per_seq = activations_per_seq(t, tokens, lm_rows, ts.tp);
-  };
-
-  switch (m.family) {
-    case Family::ar: {
-      out.has_verify = false;
-      out.draft_name = "none";
+  const CycleContext x{c, place, tau, out};
+  switch (c.method.family) {
+    case Family::ar:
+      ar_cycle(x);
       break;
-    }
-    case Family::sps: {
-      // k sequential draft passes of the small model, one token per sequence each, then one
-      // target pass over the k drafts plus the position that yields the bonus token.
-      const ModelArch& d = m.draft_model;
-      if (m.sps_tree == MethodConfig::SpsTree::chain) {
-        PassWork p;
-        p.work = decoder_work(d, d.num_layers, B, 1, L, 1, c.dtype, ds);
-        p.passes = m.k;
-        out.draft.push_back(p);
-        out.draft_name = "draft model " + d.id + " (1 token per pass)";
-        set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
-      } else {
-        // Level-batched tree drafting: one pass per tree level over the nodes expanded there
-        // (the root at level 0), sampling their children; verify the whole tree with its mask.
-        const TreeShape shape = tree_shape(m.choices);
-        for (std::size_t level = 0; level < shape.parents.size(); ++level) {
-          PassWork p;
-          const int64_t n = shape.parents[level];
-          p.work = decoder_work(d, d.num_layers, B, n, L, n, c.dtype, ds);
-          p.tokens_per_pass = n;
-          out.draft.push_back(p);
-        }
-        out.draft_name = "draft model " + d.id + " (" + std::to_string(shape.parents.size()) +
-                         " level-batched passes over a " + std::to_string(shape.total_nodes) +
-                         "-node tree)";
-        set_verify(shape.total_nodes + 1, "target verify over the draft tree + root",
-                   shape.total_nodes + 1);
-        out.tree = true;
-      }
-      out.memory.draft_weights_bytes = weights_bytes(d, c.dtype) / static_cast<double>(ds.tp);
-      out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(d, d.num_layers, c.dtype, ds.tp);
-      out.assumptions.push_back("draft model " + d.name + " on " + std::to_string(ds.tp) +
-                                " GPU(s), same dtype as the target" +
-                                (d.citation.empty() ? "" : " (" + d.citation + ")"));
+    case Family::sps:
+      sps_cycle(x);
       break;
-    }
-    case Family::pld: {
-      out.draft_name = "prompt n-gram lookup (CPU)";
-      out.draft_host_s = m.draft_cpu_s;
-      set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
-      out.assumptions.push_back("prompt lookup drafts on the CPU in " +
-                                std::to_string(m.draft_cpu_s) +
-                                " s per cycle: no weights are read");
+    case Family::pld:
+      pld_cycle(x);
       break;
-    }
-    case Family::lookahead: {
-      // Lookahead's single pass carries the window (W per level, N - 1 levels) and G guessed
-      // n-grams of N - 1 tokens: W(N-1) + G(N-1) + N - 2 tokens per sequence
-      // (LookaheadDecoding lade/decoding.py, see core/data/drafts.json).
-      const int64_t tokens =
-          std::max<int64_t>(1, m.window * (m.ngram - 1) + m.guess * (m.ngram - 1) + m.ngram - 2);
-      out.draft_name = "none (n-grams come from the lookahead branch of the same pass)";
-      set_verify(tokens, "target pass over lookahead window + guesses", tokens);
-      out.tree = true;
+    case Family::lookahead:
+      lookahead_cycle(x);
       break;
-    }
-    case Family::medusa: {
-      // Medusa evaluates its heads inside the verify pass on every tree position: each head is
-      // a residual block (h x h + bias) plus its own h x vocab LM head.
-      const TreeShape shape = tree_shape(m.choices);
-      const int64_t tokens = shape.total_nodes + 1;
-      const double h = static_cast<double>(t.hidden);
-      const double v = static_cast<double>(t.vocab);
-      const double heads = static_cast<double>(m.heads);
-      const double tp = static_cast<double>(ts.tp);
-      set_verify(tokens, "target verify over the tree + Medusa heads", tokens);
-      Work head = linear_work(heads * (h * h + h) / tp, B * tokens, c.dtype);
-      head += linear_work(heads * h * v / tp, B * tokens, c.dtype, Kernel::lm_head);
-      head[Kernel::lm_head].activations_bytes =
-          2.0 * kActBytes * heads * static_cast<double>(B * tokens) * v / tp;
-      out.verify.work += head;
-      out.draft_name = "none (Medusa heads run inside the verify pass)";
-      out.memory.target_weights_bytes +=
-          heads * (h * h + h + h * v) * dtype_bytes(c.dtype.weights) / g;
-      out.tree = true;
+    case Family::medusa:
+      medusa_cycle(x);
       break;
-    }
-    case Family::hydra: {
-      // Hydra++: a one-layer prefix decoder over the newly accepted tokens, then one sequential
-      // head step per depth over that depth's parent nodes. Head i (0-based) maps (i + 2) h
-      // inputs to h twice, applies a shared h x h block three times, and its own LM head.
-      const TreeShape shape = tree_shape(m.choices);
-      const int64_t tokens = shape.total_nodes + 1;
-      const double h = static_cast<double>(t.hidden);
-      const double v = static_cast<double>(t.vocab);
-      const double tp = static_cast<double>(ds.tp);
-      ModelArch prefix = t;
-      prefix.experts = 1;
-      prefix.experts_per_token = 1;
-      prefix.shared_experts = 0;
-      prefix.kv_lora_rank = 0;
-      PassWork first;
-      first.work = decoder_work(prefix, 1, B, accepted_tokens(tau), L, 0, c.dtype, ds);
-      first.tokens_per_pass = accepted_tokens(tau);
-      out.draft.push_back(first);
-      double head_params_total = 0;
-      for (std::size_t depth = 0; depth < shape.parents.size(); ++depth) {
-        const double width = static_cast<double>(depth + 2) * h;
-        const double own = 2.0 * width * h + v;
-        const int64_t rows = B * shape.parents[depth];
-        PassWork step;
-        step.work = linear_work(own / tp, rows, c.dtype);
-        Work shared = linear_work(h * h / tp, rows, c.dtype);
-        shared[Kernel::gemm].flops *= 3.0;  // one ResBlock module applied three times
-        step.work += shared;
-        step.work += linear_work(h * v / tp, rows, c.dtype, Kernel::lm_head);
-        step.work[Kernel::lm_head].activations_bytes =
-            2.0 * kActBytes * static_cast<double>(rows) * v / tp;
-        step.work.layers = 1;
-        step.tokens_per_pass = shape.parents[depth];
-        out.draft.push_back(step);
-        head_params_total += own + h * v;
-      }
-      out.draft_name = "Hydra++ prefix layer + " + std::to_string(shape.parents.size()) +
-                       " sequential head steps";
-      set_verify(tokens, "target verify over the tree", tokens);
-      out.memory.draft_weights_bytes = (head_params_total + h * h +
-                                        static_cast<double>(count_params(prefix).attn_per_layer +
-                                                            count_params(prefix).mlp_per_expert)) *
-                                       dtype_bytes(c.dtype.weights) / tp;
-      out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(prefix, 1, c.dtype, ds.tp);
-      out.tree = true;
+    case Family::hydra:
+      hydra_cycle(x);
       break;
-    }
-    case Family::mtp: {
-      // DeepSeek-V3-style MTP: each draft step runs one MTP module (a projection of
-      // [embedding; hidden] 2h -> h, one decoder layer of the target's shape) and the target's
-      // shared LM head. A model with fewer modules than k reuses its last one, as vLLM and
-      // SGLang do: the cost per step is the same.
-      ModelArch module = t;
-      module.num_layers = 1;
-      module.first_dense_layers = 0;
-      const double h = static_cast<double>(t.hidden);
-      const double tp = static_cast<double>(ds.tp);
-      for (int64_t step = 0; step < m.k; ++step) {
-        PassWork p;
-        const int64_t tokens = step == 0 ? accepted_tokens(tau) : 1;
-        p.work = decoder_work(module, 1, B, tokens, L, 1, c.dtype, ds);
-        p.work += linear_work(2.0 * h * h / tp, B * tokens, c.dtype);
-        p.tokens_per_pass = tokens;
-        out.draft.push_back(p);
-      }
-      out.draft_name = "MTP module (" + std::to_string(m.k) + " sequential steps, shared LM head)";
-      set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
-      const ParamCounts pc = count_params(module);
-      const double module_params =
-          static_cast<double>(pc.total - pc.embedding - pc.lm_head) + 2.0 * h * h;
-      out.memory.draft_weights_bytes = static_cast<double>(std::max<int64_t>(1, t.mtp_modules)) *
-                                       module_params * dtype_bytes(c.dtype.weights) / tp;
-      out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(module, 1, c.dtype, ds.tp);
-      out.assumptions.push_back(
-          t.id + " ships " + std::to_string(t.mtp_modules) + " MTP module(s); " +
-          (m.k > t.mtp_modules ? "steps beyond them reuse the last module" : "one per step") +
-          (t.experts > 1 ? "; MoE coverage of the k + 1 verify tokens assumes uniform routing"
-                         : ""));
+    case Family::mtp:
+      mtp_cycle(x);
       break;
-    }
-    case Family::layerskip: {
-      // Self-speculation (LayerSkip, draft & verify, SWIFT, Kangaroo): the draft is the
-      // target's first exit_layer layers + its LM head, 1 token per pass; no extra weights, its
-      // KV is the target's. Verification reuses the early layers' KV and exit states (LayerSkip's
-      // cache reuse): the remaining layers run over the k drafts + bonus position.
-      PassWork p;
-      p.work = decoder_work(t, m.exit_layer, B, 1, L, 1, c.dtype, ts);
-      p.passes = m.k;
-      out.draft.push_back(p);
-      out.draft_name =
-          "target's first " + std::to_string(m.exit_layer) + " layers + LM head (1 token per pass)";
-      set_verify(m.k + 1, "target's remaining layers over k + 1 tokens", m.k + 1);
-      out.verify.work =
-          decoder_work(t, t.num_layers - m.exit_layer, B, m.k + 1, L, m.k + 1, c.dtype, ts);
-      out.assumptions.push_back(
-          "self-speculation: the draft shares the target's weights and KV; verification runs "
-          "layers " +
-          std::to_string(m.exit_layer + 1) + ".." + std::to_string(t.num_layers) +
-          " only (early-layer cache reused)");
+    case Family::layerskip:
+      layerskip_cycle(x);
       break;
-    }
-    case Family::streaming: {
-      // Long-context self-speculation (MagicDec / TriForce / StreamingLLM drafts): the full
-      // target drafts attending only a window of kv_budget cached tokens; verify reads the full
-      // KV. The draft keeps its own compressed cache of kv_budget tokens per sequence.
-      const int64_t window = std::min<int64_t>(L, m.kv_budget);
-      PassWork p;
-      p.work = decoder_work(t, t.num_layers, B, 1, window, 1, c.dtype, ts);
-      p.passes = m.k;
-      out.draft.push_back(p);
-      out.draft_name =
-          "target with a " + std::to_string(m.kv_budget) + "-token KV window (1 token per pass)";
-      set_verify(m.k + 1, "target verify over k + 1 tokens (full KV)", m.k + 1);
-      out.memory.activations_bytes_per_seq +=
-          static_cast<double>(m.kv_budget) * kv_bytes_per_token(t, t.num_layers, c.dtype, ts.tp);
-      out.assumptions.push_back("StreamingLLM-style draft: attention sinks + recent window of " +
-                                std::to_string(m.kv_budget) +
-                                " tokens, stored besides the full cache");
+    case Family::streaming:
+      streaming_cycle(x);
       break;
-    }
-    case Family::retrieval: {
-      // Retrieval drafters (REST, SAM-Decoding, suffix decoding, Token Recycling): candidates
-      // come from a lookup on the host, then one verify over k candidate tokens (a tree for REST
-      // and Token Recycling, a chain otherwise).
-      out.draft_name =
-          m.source + " lookup (host, " + fields::format_number(m.draft_cpu_s * 1e3) + " ms)";
-      out.draft_host_s = m.draft_cpu_s;
-      set_verify(m.k + 1, "target verify over k retrieved tokens + root", m.k + 1);
-      out.tree = m.source == "rest" || m.source == "token-recycling";
-      out.assumptions.push_back(
-          "retrieval lookup time per cycle is an order-of-magnitude assumption (" +
-          fields::format_number(m.draft_cpu_s * 1e3) + " ms for " + m.source +
-          "): no measurement of it is in the reference data");
+    case Family::retrieval:
+      retrieval_cycle(x);
       break;
-    }
     case Family::eagle1:
     case Family::eagle2:
-    case Family::eagle3: {
-      const bool eagle3 = m.family == Family::eagle3;
-      const EagleHead head = eagle_head(t, eagle3);
-      // Draft forwards per cycle: the first over the newly accepted tokens (sampling from the
-      // last), then one per further tree level over the nodes expanded at that level.
-      std::vector<int64_t> level_inputs;
-      int64_t verify_tokens = 0;
-      if (m.family == Family::eagle1) {
-        const TreeShape shape = tree_shape(m.choices);
-        for (std::size_t d = 1; d < shape.parents.size(); ++d)
-          level_inputs.push_back(shape.parents[d]);
-        verify_tokens = shape.total_nodes + 1;
-        out.tree = shape.total_nodes > static_cast<int64_t>(shape.nodes.size());
-      } else {
-        for (int64_t d = 1; d < m.depth; ++d) level_inputs.push_back(m.top_k);
-        verify_tokens = m.total_token;
-        out.tree = m.top_k > 1;
-      }
-      const char* name = eagle3 ? "EAGLE-3 head" : "EAGLE head";
-      PassWork first;
-      first.work = eagle_head_work(head, B, accepted_tokens(tau), 1, L, c.dtype, ds);
-      first.tokens_per_pass = accepted_tokens(tau);
-      out.draft.push_back(first);
-      for (int64_t n : level_inputs) {
-        PassWork p;
-        p.work = eagle_head_work(head, B, n, n, L, c.dtype, ds);
-        p.tokens_per_pass = n;
-        out.draft.push_back(p);
-      }
-      out.draft_name =
-          std::string(name) + " (" + std::to_string(out.draft.size()) + " sequential forwards)";
-      set_verify(verify_tokens,
-                 m.family == Family::eagle1 ? "target verify over the static tree"
-                                            : "target verify over the re-ranked tree",
-                 verify_tokens);
-      out.memory.draft_weights_bytes =
-          eagle_head_params(head) * dtype_bytes(c.dtype.weights) / static_cast<double>(ds.tp);
-      out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(head.layer, 1, c.dtype, ds.tp);
-      out.assumptions.push_back(std::string(name) + ": one decoder layer with the target's widths" +
-                                (eagle3 ? ", fused 3h features and its own " +
-                                              std::to_string(head.lm_vocab) + "-token LM head"
-                                        : " plus the target's LM head"));
+    case Family::eagle3:
+      eagle_cycle(x);
       break;
-    }
   }
   return out;
 }
