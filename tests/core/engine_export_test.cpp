@@ -150,6 +150,31 @@ TEST(EngineExport, TensorRtMaxDraftLenCoversTheSchedule) {
     EXPECT_LE(it.value().get<int>(), trt["max_draft_len"].get<int>()) << "batch " << it.key();
 }
 
+// `size` returns the config to apply, so no front end maps the best size to method keys. For
+// a chain the rule is k = the best node count; for EAGLE-2 total_token = nodes + 1 (the root
+// is a verified token) and depth = the tree's levels; evaluating the applied chain config must
+// give the tau the sizing reported (same acceptance, same chain).
+TEST(Sizing, ApplyIsTheConfigOfTheBestSize) {
+  const json sps = ok("size", {{"config",
+                                {{"target", "llama2-chat-7b"},
+                                 {"acceptance", {{"alpha", 0.8}}},
+                                 {"method", {{"family", "sps"}, {"draft", "vicuna-68m"}}}}},
+                               {"budget", 16},
+                               {"max_depth", 16}});
+  EXPECT_EQ(sps["apply"]["method"]["k"], sps["best"]["nodes"]);
+  const json applied = ok("eval", sps["apply"]);
+  EXPECT_NEAR(applied["tau"].get<double>(), sps["best"]["tau"].get<double>(), 1e-9);
+  const json eagle = ok("size", {{"config",
+                                  {{"target", "llama2-chat-7b"},
+                                   {"acceptance", {{"alpha", 0.7}}},
+                                   {"method", {{"family", "eagle2"}}}}},
+                                 {"budget", 32},
+                                 {"max_depth", 8}});
+  EXPECT_EQ(eagle["apply"]["method"]["total_token"].get<int>(),
+            eagle["best"]["nodes"].get<int>() + 1);
+  EXPECT_EQ(eagle["apply"]["method"]["depth"], eagle["best"]["depth"]);
+}
+
 TEST(EngineImport, SglangExportImportsBackToTheSameMethod) {
   const json config = {
       {"target", "llama3.1-8b-instruct"},

@@ -271,6 +271,9 @@ Response size(const std::string& input) {
                   {"curve", curve_json},
                   {"schedule", schedule},
                   {"export", engine_settings(best_config, best.choices, trt_schedule)},
+                  // The config with the best size set (k, the EAGLE-2/3 budget, or the tree):
+                  // what "Apply" loads, so no front end maps sizes to method keys itself.
+                  {"apply", config_to_json(best_config)},
                   {"acceptance", acceptance_used},  // usable as tree-expect's acceptance
                   {"assumptions", notes}};
   // Present only when a measured tau was turned into the acceptance above.
