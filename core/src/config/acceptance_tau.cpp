@@ -18,6 +18,52 @@ struct Structure {
   bool dynamic = false;  // EAGLE-2/3: the tree depends on the acceptance
 };
 
+// The draft structure whose tau is computed: a chain of k (sps chains, pld, mtp, layerskip,
+// streaming, retrieval), of N - 1 for lookahead (it verifies guessed n-grams of N - 1 tokens),
+// the method's tree (sps trees, Medusa, Hydra, EAGLE-1); empty for EAGLE-2/3, whose tree is
+// generated from the acceptance.
+Expected<tree::Tree> static_draft_tree(const MethodConfig& m) {
+  switch (m.family) {
+    case Family::ar:
+    case Family::eagle2:
+    case Family::eagle3:
+      return tree::Tree{};
+    case Family::sps:
+      if (m.sps_tree != MethodConfig::SpsTree::chain)
+        return tree::make_tree(m.choices, "method.choices");
+      return tree::chain_tree(static_cast<int>(m.k));
+    case Family::pld:
+    case Family::mtp:
+    case Family::layerskip:
+    case Family::streaming:
+    case Family::retrieval:
+      return tree::chain_tree(static_cast<int>(m.k));
+    case Family::lookahead:
+      return tree::chain_tree(static_cast<int>(m.ngram - 1));
+    case Family::medusa:
+    case Family::hydra:
+    case Family::eagle1:
+      return tree::make_tree(m.choices, "method.choices");
+  }
+  return tree::Tree{};
+}
+
+// How a computed tau was obtained, for the result's `tau_source`.
+std::string computed_tau_source(Acceptance::Kind kind, const tree::Tree& draft) {
+  const bool branching = draft.size() > 0 && draft.nodes_per_depth()[0] > 1;
+  switch (kind) {
+    case Acceptance::Kind::alpha:
+      return branching ? "tau from per-token acceptance alpha over the draft tree, sibling ranks "
+                         "accepted with alpha (1 - alpha)^rank (docs/tree-model.md)"
+                       : "tau from the chain closed form (1 - alpha^(k+1)) / (1 - alpha)";
+    case Acceptance::Kind::per_position:
+      return "tau from per-position conditional acceptance rates (bonus token included); "
+             "sibling ranks accepted with a_d (1 - a_d)^rank";
+    default:
+      return "tau from the acceptance matrix p[depth][rank] over the draft tree";
+  }
+}
+
 }  // namespace
 
 Expected<tree::AcceptanceMatrix> acceptance_matrix(const Acceptance& a) {
@@ -42,46 +88,15 @@ Expected<TauResult> expected_tau(const Config& c) {
   const MethodConfig& m = c.method;
   const Acceptance& a = c.acceptance;
 
-  // The draft structure: chains for sps/pld/lookahead, trees for the tree families.
-  tree::Tree draft;
-  switch (m.family) {
-    case Family::ar:
-      out.tau = 1;
-      out.max_tokens = 1;
-      out.source = "plain decoding yields one token per step";
-      return out;
-    case Family::sps:
-      if (m.sps_tree != MethodConfig::SpsTree::chain) {
-        auto t = tree::make_tree(m.choices, "method.choices");
-        if (!t.ok()) return t.error();
-        draft = t.value();
-        break;
-      }
-      draft = tree::chain_tree(static_cast<int>(m.k));
-      break;
-    case Family::pld:
-    case Family::mtp:
-    case Family::layerskip:
-    case Family::streaming:
-    case Family::retrieval:
-      draft = tree::chain_tree(static_cast<int>(m.k));
-      break;
-    case Family::lookahead:
-      // Lookahead verifies guessed n-grams of N - 1 tokens: at most N - 1 accepted + 1.
-      draft = tree::chain_tree(static_cast<int>(m.ngram - 1));
-      break;
-    case Family::medusa:
-    case Family::hydra:
-    case Family::eagle1: {
-      auto t = tree::make_tree(m.choices, "method.choices");
-      if (!t.ok()) return t.error();
-      draft = t.value();
-      break;
-    }
-    case Family::eagle2:
-    case Family::eagle3:
-      break;  // generated below from the acceptance
+  if (m.family == Family::ar) {
+    out.tau = 1;
+    out.max_tokens = 1;
+    out.source = "plain decoding yields one token per step";
+    return out;
   }
+  Expected<tree::Tree> static_draft = static_draft_tree(m);
+  if (!static_draft.ok()) return static_draft.error();
+  tree::Tree draft = std::move(static_draft.value());
 
   const bool dynamic = m.family == Family::eagle2 || m.family == Family::eagle3;
   tree::AcceptanceMatrix matrix;
@@ -160,22 +175,7 @@ Expected<TauResult> expected_tau(const Config& c) {
              : "tau from the chain closed form (1 - alpha^(k+1)) / (1 - alpha)");
     return out;
   }
-  switch (a.kind) {
-    case Acceptance::Kind::alpha:
-      out.source = draft.size() > 0 && draft.nodes_per_depth()[0] > 1
-                       ? "tau from per-token acceptance alpha over the draft tree, sibling ranks "
-                         "accepted with alpha (1 - alpha)^rank (docs/tree-model.md)"
-                       : "tau from the chain closed form (1 - alpha^(k+1)) / (1 - alpha)";
-      break;
-    case Acceptance::Kind::per_position:
-      out.source =
-          "tau from per-position conditional acceptance rates (bonus token included); "
-          "sibling ranks accepted with a_d (1 - a_d)^rank";
-      break;
-    default:
-      out.source = "tau from the acceptance matrix p[depth][rank] over the draft tree";
-      break;
-  }
+  out.source = computed_tau_source(a.kind, draft);
   return out;
 }
 
