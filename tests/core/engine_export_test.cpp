@@ -175,6 +175,26 @@ TEST(Sizing, ApplyIsTheConfigOfTheBestSize) {
   EXPECT_EQ(eagle["apply"]["method"]["depth"], eagle["best"]["depth"]);
 }
 
+// The chain families beyond sps/pld (LayerSkip here) are sized by k: every curve point must be
+// the speedup eval gives for that k at the curve's tau (sizing once set a tree that LayerSkip's
+// cost never reads, so every point was the default k's cost).
+TEST(Sizing, ChainFamiliesAreSizedByK) {
+  const json base = {{"target", "llama3.1-8b-instruct"},
+                     {"hardware", "h100-sxm"},
+                     {"acceptance", {{"alpha", 0.7}}},
+                     {"method", {{"family", "layerskip"}, {"exit_layer", 8}}}};
+  const json out = ok("size", {{"config", base}, {"budget", 6}});
+  ASSERT_EQ(out["curve"].size(), 6u);
+  for (const json& point : out["curve"]) {
+    json cfg = base;
+    cfg["method"]["k"] = point["nodes"];
+    cfg["acceptance"] = {{"tau", point["tau"]}};
+    EXPECT_NEAR(ok("eval", cfg)["speedup"].get<double>(), point["speedup"].get<double>(), 1e-12)
+        << "k = " << point["nodes"];
+  }
+  EXPECT_EQ(out["apply"]["method"]["k"], out["best"]["nodes"]);
+}
+
 TEST(EngineImport, SglangExportImportsBackToTheSameMethod) {
   const json config = {
       {"target", "llama3.1-8b-instruct"},

@@ -5,6 +5,7 @@
 #include "config/acceptance_parse.hpp"
 #include "config/acceptance_tau.hpp"
 #include "config/config_json.hpp"
+#include "config/families.hpp"
 #include "config/json_fields.hpp"
 #include "engines/engine_export.hpp"
 #include "speccalc/evaluate.hpp"
@@ -51,11 +52,18 @@ Expected<tree::AcceptanceMatrix> sizing_matrix(const Config& c, std::vector<std:
   return tree::acceptance_from_alpha(alpha.value());
 }
 
+// Sizing chooses a draft length k for the chain families (sps, pld, mtp, layerskip,
+// streaming, retrieval: their cost reads k) and for every method on an engine that verifies
+// chains only (vLLM); a tree for the tree families elsewhere.
+bool sized_as_chain(const Config& c) {
+  return !family_spec(c.method.family).static_tree || !c.engine.trees;
+}
+
 // Evaluates config c with its draft replaced by `choices` (tree) or k = nodes (chain).
 Expected<Candidate> evaluate_candidate(Config c, const Choices& choices, int64_t nodes,
                                        int64_t depth, double tau) {
   const Family f = c.method.family;
-  if (f == Family::sps || f == Family::pld) {
+  if (!family_spec(f).static_tree) {
     c.method.k = nodes;
   } else if (f == Family::eagle2 || f == Family::eagle3) {
     // A fixed tree with EAGLE's head: costed as EAGLE-1's static-tree drafting.
@@ -96,10 +104,7 @@ Expected<std::vector<Candidate>> best_by_nodes(const Config& c,
                                                const tree::AcceptanceMatrix& matrix, int64_t budget,
                                                int64_t max_depth) {
   std::vector<Candidate> best;
-  // Chain methods, and every method on an engine that verifies chains only (vLLM).
-  const bool chain =
-      c.method.family == Family::sps || c.method.family == Family::pld || !c.engine.trees;
-  if (chain) {
+  if (sized_as_chain(c)) {
     for (int64_t k = 1; k <= budget; ++k) {
       const tree::Tree t = tree::chain_tree(static_cast<int>(k));
       const double tau = tree::expect_tree(t, matrix).expected_tau;
@@ -185,9 +190,9 @@ Response size(const std::string& input) {
   const Family f = c.method.family;
   if (f == Family::ar || f == Family::lookahead)
     return fail(make_error("config.method.family",
-                           "sizing needs a draft length or tree to choose: sps, pld, medusa, "
-                           "hydra, eagle1, eagle2 or eagle3"));
-  if ((f == Family::sps || f == Family::pld || !c.engine.trees) && budget > ConfigLimits::kMaxK)
+                           "sizing needs a draft length or tree to choose: every family but ar "
+                           "and lookahead"));
+  if (sized_as_chain(c) && budget > ConfigLimits::kMaxK)
     return fail(make_error("budget", "chain methods draft at most " +
                                          std::to_string(ConfigLimits::kMaxK) +
                                          " tokens per cycle; got " + std::to_string(budget)));
@@ -243,7 +248,7 @@ Response size(const std::string& input) {
   }
 
   Config best_config = c;
-  if (f == Family::sps || f == Family::pld) {
+  if (!family_spec(f).static_tree) {
     best_config.method.k = best.nodes;
   } else if (f == Family::eagle2 || f == Family::eagle3) {
     best_config.method.total_token = best.nodes + 1;
@@ -264,9 +269,13 @@ Response size(const std::string& input) {
         "EAGLE-2/3 are sized as the optimal static tree under this acceptance, costed with EAGLE's "
         "one-layer head; "
         "the engines' dynamic trees re-rank per step, which this approximates");
-  notes.push_back(
-      "tau*(n, D) is the exact optimum over prefix-closed trees of n draft nodes and depth <= D "
-      "(docs/tree-model.md)");
+  if (sized_as_chain(c))
+    notes.push_back("chains of k = 1.." + std::to_string(budget) +
+                    " draft tokens, each costed with this method's passes");
+  else
+    notes.push_back(
+        "tau*(n, D) is the exact optimum over prefix-closed trees of n draft nodes and depth <= "
+        "D (docs/tree-model.md)");
   json out = json{{"best", candidate_json(best, true)},
                   {"curve", curve_json},
                   {"schedule", schedule},
