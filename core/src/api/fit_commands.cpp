@@ -88,111 +88,122 @@ Response fit(const std::string&, std::string_view published_json) {
        profiles}}.dump());
 }
 
-Response calibrate(const std::string& input) {
-  auto parsed = fields::parse_document(input, "the calibrate request", 16);
-  if (!parsed.ok()) return fail(parsed.error());
-  const json& req = parsed.value();
-  if (!req.is_object()) return fail(make_error("", "the calibrate request must be a JSON object"));
-  Error err;
-  if (!fields::check_keys(req, "", {"config", "decode_steps", "spec_step"}, &err)) return fail(err);
-  if (!req.contains("config") || !req["config"].is_object())
-    return fail(make_error("config", "is required and must be a config object"));
-  auto catalog = load_catalog();
-  if (!catalog.ok()) return fail(catalog.error());
-  json base = req["config"];
-  auto config = parse_config(base, catalog.value());
-  if (!config.ok()) {
-    Error e = config.error();
-    e.field = e.field.empty() ? "config" : "config." + e.field;
-    return fail(e);
-  }
-  const Config& c = config.value();
-  if (c.runtime.measured_decode_step_s > 0)
-    return fail(make_error("config.runtime.measured_decode_step_s",
-                           "remove it: calibrate fits the profile from decode_steps instead"));
+namespace {
 
-  std::vector<Observation> obs;
-  auto add = [&](json doc, const std::string& kind, double measured,
-                 const std::string& id) -> bool {
+// The user's measurements as observations of the config's profile.
+struct Calibration {
+  const Catalog& catalog;
+  const Config& config;
+  json base;  // the config as given
+  std::vector<Observation> observations;
+  std::size_t decode_batches = 0;  // distinct batches among the decode steps
+  bool spec = false;               // a speculative step was given
+
+  bool add(json doc, const std::string& kind, double measured, const std::string& id, Error* err) {
     Observation seed;
     seed.id = id;
     seed.source = "user";
-    seed.profile = c.runtime.profile;
+    seed.profile = config.runtime.profile;
     seed.kind = kind;
     seed.measured = measured;
-    auto o = make_observation(doc, catalog.value(), seed, 0);
+    auto o = make_observation(doc, catalog, seed, 0);
     if (!o.ok()) {
-      err = o.error();
-      err.field = id + (err.field.empty() ? "" : " (" + err.field + ")");
+      *err = o.error();
+      err->field = id + (err->field.empty() ? "" : " (" + err->field + ")");
       return false;
     }
-    obs.push_back(std::move(o.value()));
+    observations.push_back(std::move(o.value()));
     return true;
-  };
+  }
+};
+
+// decode_steps: plain decoding's step time at 1..16 batches.
+bool read_decode_steps(const json& req, Calibration* cal, Error* err) {
   if (!req.contains("decode_steps") || !req["decode_steps"].is_array() ||
-      req["decode_steps"].empty() || req["decode_steps"].size() > 16)
-    return fail(
-        make_error("decode_steps", "must be a list of 1 to 16 measurements {batch, step_s}"));
+      req["decode_steps"].empty() || req["decode_steps"].size() > 16) {
+    *err = make_error("decode_steps", "must be a list of 1 to 16 measurements {batch, step_s}");
+    return false;
+  }
   const json& steps = req["decode_steps"];
   std::map<int64_t, bool> batches;
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const std::string p = "decode_steps[" + std::to_string(i) + "]";
-    if (!steps[i].is_object() || !fields::check_keys(steps[i], p, {"batch", "step_s"}, &err))
-      return fail(err.message.empty() ? make_error(p, "must be {batch, step_s}") : err);
+    if (!steps[i].is_object() || !fields::check_keys(steps[i], p, {"batch", "step_s"}, err)) {
+      if (err->message.empty()) *err = make_error(p, "must be {batch, step_s}");
+      return false;
+    }
     int64_t batch = 1;
     double step_s = 0;
-    if (!fields::read_int(steps[i], "batch", p, 1, ConfigLimits::kMaxBatch, &batch, &err))
-      return fail(err);
-    if (!steps[i].contains("step_s"))
-      return fail(make_error(p + ".step_s", "is required (seconds per decode step)"));
-    if (!fields::read_number(steps[i], "step_s", p, 1e-6, 100, &step_s, &err)) return fail(err);
+    if (!fields::read_int(steps[i], "batch", p, 1, ConfigLimits::kMaxBatch, &batch, err))
+      return false;
+    if (!steps[i].contains("step_s")) {
+      *err = make_error(p + ".step_s", "is required (seconds per decode step)");
+      return false;
+    }
+    if (!fields::read_number(steps[i], "step_s", p, 1e-6, 100, &step_s, err)) return false;
     batches[batch] = true;
-    json doc = base;
+    json doc = cal->base;
     doc["batch"] = batch;
     doc["method"] = json{{"family", "ar"}};
     doc.erase("acceptance");
-    if (!add(doc, "decode_step", step_s, p)) return fail(err);
+    if (!cal->add(doc, "decode_step", step_s, p, err)) return false;
   }
-  bool spec = false;
-  if (req.contains("spec_step")) {
-    const json& s = req["spec_step"];
-    const std::string p = "spec_step";
-    if (!s.is_object() || !fields::check_keys(s, p, {"tpot_s", "tau"}, &err))
-      return fail(err.message.empty() ? make_error(p, "must be {tpot_s, tau}") : err);
-    if (c.method.family == Family::ar)
-      return fail(make_error("spec_step", "needs a speculative method in config.method"));
-    double tpot = 0, tau = 0;
-    if (!s.contains("tpot_s") || !s.contains("tau"))
-      return fail(
-          make_error(p, "needs tpot_s (seconds per output token) and tau (tokens per cycle)"));
-    if (!fields::read_number(s, "tpot_s", p, 1e-6, 100, &tpot, &err) ||
-        !fields::read_number(s, "tau", p, 1, 1025, &tau, &err))
-      return fail(err);
-    json doc = base;
-    doc["acceptance"] = json{{"tau", tau}};
-    // One cycle emits tau tokens: cycle time = TPOT x tau.
-    if (!add(doc, "spec_cycle", tpot * tau, p)) return fail(err);
-    spec = true;
-  }
+  cal->decode_batches = batches.size();
+  return true;
+}
 
-  // As many parameters as the measurements can separate: one step time fixes the per-step
-  // overhead; a second batch separates bandwidth from overhead; a third adds the per-sequence
-  // cost; a speculative step fixes the per-cycle bookkeeping.
-  FitSpec spec_fit;
-  spec_fit.profile = c.runtime.profile;
-  spec_fit.params.push_back("step_overhead_s");
-  if (batches.size() >= 2) spec_fit.params.push_back("bw_efficiency");
-  if (batches.size() >= 3) spec_fit.params.push_back("seq_overhead_s");
-  if (spec) spec_fit.params.push_back("cycle_overhead_s");
+// spec_step (optional): the configured method's measured TPOT at a measured tau.
+bool read_spec_step(const json& req, Calibration* cal, Error* err) {
+  if (!req.contains("spec_step")) return true;
+  const json& s = req["spec_step"];
+  const std::string p = "spec_step";
+  if (!s.is_object() || !fields::check_keys(s, p, {"tpot_s", "tau"}, err)) {
+    if (err->message.empty()) *err = make_error(p, "must be {tpot_s, tau}");
+    return false;
+  }
+  if (cal->config.method.family == Family::ar) {
+    *err = make_error("spec_step", "needs a speculative method in config.method");
+    return false;
+  }
+  double tpot = 0, tau = 0;
+  if (!s.contains("tpot_s") || !s.contains("tau")) {
+    *err = make_error(p, "needs tpot_s (seconds per output token) and tau (tokens per cycle)");
+    return false;
+  }
+  if (!fields::read_number(s, "tpot_s", p, 1e-6, 100, &tpot, err) ||
+      !fields::read_number(s, "tau", p, 1, 1025, &tau, err))
+    return false;
+  json doc = cal->base;
+  doc["acceptance"] = json{{"tau", tau}};
+  // One cycle emits tau tokens: cycle time = TPOT x tau.
+  if (!cal->add(doc, "spec_cycle", tpot * tau, p, err)) return false;
+  cal->spec = true;
+  return true;
+}
+
+// As many parameters as the measurements can separate: one step time fixes the per-step
+// overhead; a second batch separates bandwidth from overhead; a third adds the per-sequence
+// cost; a speculative step fixes the per-cycle bookkeeping.
+FitSpec calibration_spec(const Calibration& cal) {
+  const Config& c = cal.config;
+  FitSpec spec;
+  spec.profile = c.runtime.profile;
+  spec.params.push_back("step_overhead_s");
+  if (cal.decode_batches >= 2) spec.params.push_back("bw_efficiency");
+  if (cal.decode_batches >= 3) spec.params.push_back("seq_overhead_s");
+  if (cal.spec) spec.params.push_back("cycle_overhead_s");
   if (runtime_param_value(c.runtime.resolved, "kv_bw_efficiency") ==
       runtime_param_value(c.runtime.resolved, "bw_efficiency"))
-    spec_fit.tied.push_back({"kv_bw_efficiency", "bw_efficiency"});
-  RuntimeParams start = c.runtime.resolved;
-  if (start.step_overhead_s <= 0) start.step_overhead_s = 1e-4;
-  const FitResult r = fit_profile(spec_fit, obs, start);
+    spec.tied.push_back({"kv_bw_efficiency", "bw_efficiency"});
+  return spec;
+}
 
-  json runtime =
-      base.contains("runtime") && base["runtime"].is_object() ? base["runtime"] : json::object();
+// The answer: the fitted runtime object, what changed, each measurement before and after.
+Response calibration_output(const Calibration& cal, const FitResult& r) {
+  const Config& c = cal.config;
+  json runtime = cal.base.contains("runtime") && cal.base["runtime"].is_object()
+                     ? cal.base["runtime"]
+                     : json::object();
   runtime["profile"] = c.runtime.profile;
   json changes = json::array();
   for (const char* const* n = runtime_param_names(); *n; ++n) {
@@ -203,7 +214,7 @@ Response calibrate(const std::string& input) {
     changes.push_back(json{{"param", *n}, {"before", before}, {"after", after}});
   }
   json fit_rows = json::array();
-  for (const auto& o : obs) {
+  for (const auto& o : cal.observations) {
     fit_rows.push_back(json{{"input", o.id},
                             {"kind", o.kind},
                             {"batch", o.config.batch},
@@ -211,9 +222,9 @@ Response calibrate(const std::string& input) {
                             {"predicted_before_s", predict_fast(o, c.runtime.resolved)},
                             {"predicted_after_s", predict_fast(o, r.params)}});
   }
-  json new_config = base;
+  json new_config = cal.base;
   new_config["runtime"] = runtime;
-  auto check = parse_config(new_config, catalog.value());
+  auto check = parse_config(new_config, cal.catalog);
   if (!check.ok())
     return fail(
         make_error(check.error().field, "calibrated value out of range: " + check.error().message));
@@ -227,6 +238,36 @@ Response calibrate(const std::string& input) {
             "paste `runtime` into the config (or open the config's link): every batch of sweeps "
             "and sizing uses it"}}
           .dump());
+}
+
+}  // namespace
+
+Response calibrate(const std::string& input) {
+  auto parsed = fields::parse_document(input, "the calibrate request", 16);
+  if (!parsed.ok()) return fail(parsed.error());
+  const json& req = parsed.value();
+  if (!req.is_object()) return fail(make_error("", "the calibrate request must be a JSON object"));
+  Error err;
+  if (!fields::check_keys(req, "", {"config", "decode_steps", "spec_step"}, &err)) return fail(err);
+  if (!req.contains("config") || !req["config"].is_object())
+    return fail(make_error("config", "is required and must be a config object"));
+  auto catalog = load_catalog();
+  if (!catalog.ok()) return fail(catalog.error());
+  auto config = parse_config(req["config"], catalog.value());
+  if (!config.ok()) {
+    Error e = config.error();
+    e.field = e.field.empty() ? "config" : "config." + e.field;
+    return fail(e);
+  }
+  const Config& c = config.value();
+  if (c.runtime.measured_decode_step_s > 0)
+    return fail(make_error("config.runtime.measured_decode_step_s",
+                           "remove it: calibrate fits the profile from decode_steps instead"));
+  Calibration cal{catalog.value(), c, req["config"], {}, 0, false};
+  if (!read_decode_steps(req, &cal, &err) || !read_spec_step(req, &cal, &err)) return fail(err);
+  RuntimeParams start = c.runtime.resolved;
+  if (start.step_overhead_s <= 0) start.step_overhead_s = 1e-4;
+  return calibration_output(cal, fit_profile(calibration_spec(cal), cal.observations, start));
 }
 
 }  // namespace commands
