@@ -16,6 +16,31 @@
 import createSpecCalcModule from './speccalc.mjs';
 import { SpecCalcError } from './speccalc-error.mjs';
 
+/** @typedef {import('./speccalc.mjs').SpecCalcModule} SpecCalcModule */
+/** @typedef {typeof import('./speccalc.mjs').default} ModuleFactory */
+/** @typedef {{ok: boolean, output: string, field: string, message: string}} Result */
+/**
+ * The module bound by bind(): every command runs through `run`.
+ * @typedef {{
+ *   run: (command: string, input: string, published?: string) => Result,
+ *   commandNames: () => string[],
+ *   allCommandNames: () => string[],
+ *   dataNeeded: (command: string) => string,
+ * }} BoundCore
+ */
+/**
+ * Options of load() (see the top of this file).
+ * @typedef {{
+ *   wasmModule?: WebAssembly.Module,
+ *   wasmUrl?: string | URL,
+ *   wasmBinary?: ArrayBuffer | Uint8Array,
+ *   loadData?: (name: string) => string | Promise<string>,
+ *   fullWasmUrl?: string | URL,
+ *   fullWasmBinary?: ArrayBuffer | Uint8Array,
+ * }} LoadOptions
+ */
+/** @typedef {{wasmModule?: WebAssembly.Module, wasmUrl?: string | URL, wasmBinary?: ArrayBuffer | Uint8Array}} ModuleSource */
+
 export { SpecCalcError };
 
 const encoder = new TextEncoder();
@@ -23,10 +48,16 @@ const decoder = new TextDecoder();
 
 // bindings.cpp's C functions as JS functions of strings. Strings cross as UTF-8 bytes copied
 // into and out of the module's memory; a result is seven 32-bit words (struct Result).
+/**
+ * @param {SpecCalcModule} mod
+ * @returns {BoundCore}
+ */
 export function bind(mod) {
   // Each text is encoded straight into module memory (UTF-8 needs at most 3 bytes per UTF-16
   // unit); an empty one is passed as (0, 0) without an allocation.
+  /** @type {(texts: string[], fn: (spans: number[]) => number) => number} */
   const withBytes = (texts, fn) => {
+    /** @type {number[]} */
     const spans = [];
     try {
       for (const t of texts) {
@@ -44,9 +75,11 @@ export function bind(mod) {
       for (let i = 0; i < spans.length; i += 2) if (spans[i] !== 0) mod._free(spans[i]);
     }
   };
+  /** @type {(result: number) => Result} */
   const take = (result) => {
     // Read after the call: memory may have grown, and Module.HEAPU8/HEAPU32 are the new views.
     const w = mod.HEAPU32.subarray(result >> 2, (result >> 2) + 7);
+    /** @type {(at: number, n: number) => string} */
     const text = (at, n) => (n === 0 ? '' : decoder.decode(mod.HEAPU8.subarray(at, at + n)));
     const out = {
       ok: w[0] !== 0,
@@ -57,11 +90,16 @@ export function bind(mod) {
     mod._speccalc_free_result(result);
     return out;
   };
+  /** @type {Map<string, string>} */
   const needs = new Map(); // command -> table name: fixed for a build, asked once per command
   return {
     // {ok, output, field, message}; `published` is the published table's text ('' = none).
     run: (command, input, published = '') =>
-      withBytes([command, input, published], (a) => take(mod._speccalc_run(...a))),
+      take(
+        withBytes([command, input, published], (a) =>
+          mod._speccalc_run(a[0], a[1], a[2], a[3], a[4], a[5]),
+        ),
+      ),
     commandNames: () =>
       take(mod._speccalc_command_names())
         .output.split(', ')
@@ -75,20 +113,29 @@ export function bind(mod) {
       if (!needs.has(command))
         needs.set(
           command,
-          withBytes([command], (a) => take(mod._speccalc_data_needed(...a))).output,
+          take(withBytes([command], (a) => mod._speccalc_data_needed(a[0], a[1]))).output,
         );
-      return needs.get(command);
+      return /** @type {string} */ (needs.get(command));
     },
   };
 }
 
+/** @type {Promise<BoundCore> | null} */
 let modulePromise = null;
+/** @type {LoadOptions['loadData'] | null} */
 let loadData = null;
+/** @type {LoadOptions} */
 let firstOptions = {}; // kept so a trapped instance can be replaced with the same settings
+/** @type {Map<string, Promise<string>>} */
 const data = new Map(); // name -> Promise<string>
 
 // Streams the module in; falls back to bytes when the server sends another MIME type (then
 // instantiateStreaming refuses the response).
+/**
+ * @param {string} url
+ * @param {(err: unknown) => void} onError
+ * @returns {NonNullable<import('./speccalc.mjs').SpecCalcModuleSettings['instantiateWasm']>}
+ */
 function streamingInstantiator(url, onError) {
   return (imports, done) => {
     (async () => {
@@ -108,8 +155,14 @@ function streamingInstantiator(url, onError) {
 }
 
 // One Emscripten module from its factory, given the compiled module, a URL or the bytes.
+/**
+ * @param {ModuleFactory} factory
+ * @param {ModuleSource} source
+ * @returns {Promise<BoundCore>}
+ */
 function instantiate(factory, { wasmUrl, wasmModule, ...rest }) {
   return new Promise((resolve, reject) => {
+    /** @type {import('./speccalc.mjs').SpecCalcModuleSettings} */
     const settings = { ...rest };
     if (wasmModule) {
       settings.instantiateWasm = (imports, done) => {
@@ -126,10 +179,12 @@ function instantiate(factory, { wasmUrl, wasmModule, ...rest }) {
   });
 }
 
+/** @type {Promise<BoundCore> | null} */
 let fullPromise = null;
 
 // The full module (every command), loaded the first time a command the first-load module lacks
 // is called; null when load() was given no full module.
+/** @returns {Promise<BoundCore> | null} */
 function loadFull() {
   const { fullWasmUrl, fullWasmBinary } = firstOptions;
   if (!fullWasmUrl && !fullWasmBinary) return null;
@@ -150,6 +205,11 @@ function loadFull() {
 }
 
 // The bound module that runs `command`: the first-load one when it has the command.
+/**
+ * @param {string} command
+ * @param {LoadOptions} [options]
+ * @returns {Promise<BoundCore>}
+ */
 async function coreFor(command, options) {
   const first = await load(options);
   if (first.commandNames().includes(command)) return first;
@@ -158,6 +218,10 @@ async function coreFor(command, options) {
 
 // Resolves to the bound module ({run, commandNames, dataNeeded}). Options apply to the first
 // call only (the module is memoised); a failed load is forgotten so a later call can retry.
+/**
+ * @param {LoadOptions} [options]
+ * @returns {Promise<BoundCore>}
+ */
 export function load(options = {}) {
   if (!modulePromise) {
     if (Object.keys(options).length > 0) firstOptions = { ...options };
@@ -172,6 +236,10 @@ export function load(options = {}) {
   return modulePromise;
 }
 
+/**
+ * @param {string} name
+ * @returns {Promise<string>}
+ */
 function dataText(name) {
   if (!data.has(name)) {
     if (!loadData)
@@ -182,7 +250,7 @@ function dataText(name) {
     p.catch(() => data.delete(name)); // a failed download can be retried
     data.set(name, p);
   }
-  return data.get(name);
+  return /** @type {Promise<string>} */ (data.get(name));
 }
 
 // Runs a core command ('eval', 'link', ...) on its input text and returns the output text
@@ -191,6 +259,12 @@ function dataText(name) {
 // memory) aborts: the instance traps and every later call on it would fail too. The wrapper
 // then drops that instance, so the next call loads a fresh one, and throws a plain Error
 // (not a SpecCalcError: no input field is at fault).
+/**
+ * @param {string} command
+ * @param {string} input
+ * @param {LoadOptions} [options]
+ * @returns {Promise<string>}
+ */
 export async function call(command, input, options) {
   const core = await coreFor(String(command), options);
   const name = core.dataNeeded(String(command));
@@ -201,7 +275,7 @@ export async function call(command, input, options) {
   } catch (err) {
     modulePromise = null;
     fullPromise = null;
-    const why = err && err.message ? err.message : String(err);
+    const why = err instanceof Error && err.message ? err.message : String(err);
     throw new Error(`the core stopped on '${String(command)}' (${why}); it will be reloaded`);
   }
   if (!r.ok) throw new SpecCalcError(r.field, r.message);
@@ -210,6 +284,10 @@ export async function call(command, input, options) {
 
 // The registered command names, as an array: with a full module given, every command (the
 // full module is not loaded for this).
+/**
+ * @param {LoadOptions} [options]
+ * @returns {Promise<string[]>}
+ */
 export async function commandNames(options) {
   const first = await load(options);
   const { fullWasmUrl, fullWasmBinary } = firstOptions;

@@ -2,6 +2,10 @@
 // (instanceof, describe()) without loading the module: the module lives in the worker.
 export class SpecCalcError extends Error {
   // `field` is the dotted JSON path ('' when the whole input is at fault).
+  /**
+   * @param {string} field
+   * @param {string} message
+   */
   constructor(field, message) {
     super(message);
     this.name = 'SpecCalcError';
