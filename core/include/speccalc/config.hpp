@@ -10,6 +10,7 @@
 #include "speccalc/presets.hpp"
 #include "speccalc/runtime.hpp"
 #include "speccalc/status.hpp"
+#include "speccalc/tree.hpp"
 
 namespace speccalc {
 
@@ -128,14 +129,17 @@ struct Config {
 };
 
 // Limits enforced by parse_config (documented in docs/config.md).
+// The limits of a config's fields, in one place; the tree limits are the tree solver's own
+// (speccalc/tree.hpp), except that a config's tree holds at most 1,024 draft nodes (the solver
+// takes 4,096: sizing and tree-optimize explore larger trees than one evaluation verifies).
 struct ConfigLimits {
   static constexpr int64_t kMaxGpus = 64;
   static constexpr int64_t kMaxBatch = 4096;
   static constexpr int64_t kMaxContext = 1 << 20;
   static constexpr int64_t kMaxK = 64;
   static constexpr int64_t kMaxTreeNodes = 1024;
-  static constexpr int64_t kMaxDepth = 64;
-  static constexpr int64_t kMaxTopK = 64;
+  static constexpr int64_t kMaxDepth = tree::kMaxDepth;
+  static constexpr int64_t kMaxTopK = tree::kMaxRank;
 };
 
 Expected<Config> parse_config_text(const std::string& text, const Catalog& catalog);
