@@ -113,6 +113,50 @@ for r in pr["rows"]:
         pr["source"] + f": {r['method']} K={k} {r['tokens_per_s']} tok/s vs 133; tau borrowed from "
         "vLLM issue #20780 at the same K (the PR states none)", tau_borrowed=True)
 
+# ---- checks the fits never see (check_only) --------------------------------------------------
+# Facts from SpecDecode-Bench that price families or engines nothing else validates. They are
+# held out of every fit and of the cross-validation folds; `validate` reports them under
+# engines with the stored profiles. Each assumption the source does not state is written in
+# its cite.
+mtp_claim = next(f["claim"] for f in sdb["facts"] if f["claim"].startswith("MTP on GLM-4.5-Air"))
+tree_claim = next(f["claim"] for f in sdb["facts"] if f["claim"].startswith("Tree vs chain"))
+
+# MTP on GLM-4.5-Air (one MTP head, k = 3) in vLLM v0.10.1 on 4 x H100 (TP4): 1.3-1.8x over the
+# study's batches and workloads. tau from the GPQA-Main position-wise acceptance 0.92, 0.68, 0.38,
+# read as vLLM reports it (accepted at position i / drafts: unconditional) -> tau = 1 + 0.92 +
+# 0.68 + 0.38 = 2.98 (read as conditional it would be 2.78). Batch 1 and 128 (the study's
+# extremes) are each checked against the whole range: which batch gave which end is not stated.
+for b in (1, 128):
+    add(f"sdb-mtp-glm45air-b{b}", "specdecode-bench-mtp", "vllm", "speedup_range",
+        cfg("glm-4.5-air", "h100-sxm", "vllm", batch=b, context=2048, gpus=4,
+            method={"family": "mtp", "k": 3}, tau=2.98),
+        1.55,
+        sdb["source"] + f": '{mtp_claim}'; batch {b} checked against the whole 1.3-1.8x range; "
+        "tau 2.98 = 1 + 0.92 + 0.68 + 0.38 (vLLM's per-position rate, unconditional); context "
+        "2048 assumed (GPQA prompts with reasoning outputs; not stated); bf16 as fp16",
+        check_only=True, measured_low=1.3, measured_high=1.8, confidence="low")
+
+# SGLang v0.5.9, EAGLE on Qwen3-8B / GSM8K, depth 3: chain k = 3 at tau 2.25 -> 1.65x; tree of 21
+# verified tokens (20 drafts: acceptance 1.92 / 20 = 0.096, the study's 0.095), branching 4, at
+# tau 2.92 -> 1.85x (batch 1); that tree below 1x at batch 64 on every workload. H100 as the
+# study's setup; context 512 assumed (GSM8K prompts and answers).
+add("sdb-sglang-eagle-chain-k3-b1", "specdecode-bench-sglang", "sglang", "speedup",
+    cfg("qwen3-8b", "h100-sxm", "sglang", batch=1, context=512,
+        method={"family": "eagle2", "depth": 3, "top_k": 1, "total_token": 4}, tau=2.25),
+    1.65, sdb["source"] + f": '{tree_claim}'; chain k = 3; context 512 assumed",
+    check_only=True)
+add("sdb-sglang-eagle-tree-k21-b1", "specdecode-bench-sglang", "sglang", "speedup",
+    cfg("qwen3-8b", "h100-sxm", "sglang", batch=1, context=512,
+        method={"family": "eagle2", "depth": 3, "top_k": 4, "total_token": 21}, tau=2.92),
+    1.85, sdb["source"] + f": '{tree_claim}'; tree of 21 verified tokens (20 drafts), depth 3, "
+    "top-k 4; context 512 assumed", check_only=True)
+add("sdb-sglang-eagle-tree-k21-b64", "specdecode-bench-sglang", "sglang", "speedup_range",
+    cfg("qwen3-8b", "h100-sxm", "sglang", batch=64, context=512,
+        method={"family": "eagle2", "depth": 3, "top_k": 4, "total_token": 21}, tau=2.92),
+    0.5, sdb["source"] + f": '{tree_claim}'; 'below 1x at batch 64': checked as the range 0-1x "
+    "at GSM8K's batch-1 tau (acceptance does not depend on batch); context 512 assumed",
+    check_only=True, measured_low=0.0, measured_high=1.0)
+
 # ---- decode anchors (plain decoding, batch 1) ---------------------------------------------
 anchors = emp["decode_anchors"]
 ANCHORS = [  # (index, profile, target, hardware, gpus)
@@ -161,8 +205,10 @@ out = {"_meta": {
     "description": "Observations the engine runtime profiles are fitted on and validated with: each is a full "
                    "SpecCalc config, a kind (decode_step: plain decode step incl. engine step overhead; "
                    "spec_cycle: one speculative cycle; speedup: measured speedup at the config's tau; forward: "
-                   "one forward of `tokens` tokens at batch 1 plus an engine step, i.e. first-token latency), "
-                   "the measured value (seconds or ratio) and its citation.",
+                   "one forward of `tokens` tokens at batch 1 plus an engine step, i.e. first-token latency; "
+                   "speedup_range: the source gives only measured_low..measured_high, `measured` is "
+                   "their midpoint and unused), the measured value (seconds or ratio) and its "
+                   "citation. check_only rows are held out of every fit and cross-validation fold.",
     "generated_by": "scripts/import_engine_measurements.py from ../shared/data (production-engines.json, "
                     "empirical.json, vllm-acceptance-llama3.1-8b-h100.json)"},
     "observations": obs}

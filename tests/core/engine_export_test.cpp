@@ -21,11 +21,18 @@ json ok(const std::string& command, const json& input) {
 }
 
 // The documented flag and key names (URLs in core/src/engines/engine_export.cpp), "note" aside.
+// vLLM: docs.vllm.ai features/spec_decode; MTP: docs.vllm.ai/en/v0.19.1/features/
+// speculative_decoding/mtp/ ("method": "mtp"); suffix: vllm-project/vllm
+// docs/features/speculative_decoding/suffix.md ("method": "suffix").
 const std::set<std::string> kVllmFlags = {"--model", "--tensor-parallel-size",
                                           "--speculative-config"};
 const std::set<std::string> kVllmSpecKeys = {"method", "model", "num_speculative_tokens",
                                              "prompt_lookup_max", "prompt_lookup_min"};
-const std::set<std::string> kVllmMethods = {"ngram", "eagle", "eagle3", "medusa", "draft_model"};
+const std::set<std::string> kVllmMethods = {"ngram",       "eagle", "eagle3", "medusa",
+                                            "draft_model", "mtp",   "suffix"};
+// SGLang: docs.sglang.io advanced_features/speculative_decoding (EAGLE, EAGLE3, STANDALONE and
+// MTP through EAGLE without a draft path); SUFFIX: sgl-project/sglang
+// docs/advanced_features/suffix_decoding.md.
 const std::set<std::string> kSglangFlags = {"--model-path",
                                             "--tp-size",
                                             "--speculative-algorithm",
@@ -33,21 +40,30 @@ const std::set<std::string> kSglangFlags = {"--model-path",
                                             "--speculative-num-steps",
                                             "--speculative-eagle-topk",
                                             "--speculative-num-draft-tokens"};
+const std::set<std::string> kSglangAlgorithms = {"EAGLE", "EAGLE3", "STANDALONE", "SUFFIX"};
+// TensorRT-LLM LLM API reference (EagleDecodingConfig et al.); num_nextn_predict_layers:
+// nvidia.github.io/TensorRT-LLM/1.3.0rc27/llm-api/reference/MTPDecodingConfig.html.
 const std::set<std::string> kTrtKeys = {"decoding_type",           "speculative_model",
                                         "max_draft_len",           "max_total_draft_tokens",
                                         "eagle_choices",           "draft_len_schedule",
                                         "max_matching_ngram_size", "max_window_size",
                                         "max_ngram_size",          "max_verification_set_size",
-                                        "medusa_choices",          "num_medusa_heads"};
+                                        "medusa_choices",          "num_medusa_heads",
+                                        "num_nextn_predict_layers"};
+const std::set<std::string> kTrtTypes = {"DraftTarget", "NGram",  "Lookahead", "Medusa",
+                                         "Eagle",       "Eagle3", "MTP"};
 const std::set<std::string> kEagleKeys = {"base_model_path", "ea_model_path", "total_token",
                                           "depth",           "top_k",         "use_eagle3",
                                           "tree_choices"};
+// transformers GenerationConfig; assistant_early_exit: huggingface.co/blog/layerskip and the
+// generation strategies guide ("Self-speculative decoding").
 const std::set<std::string> kHfKeys = {"model",
                                        "assistant_model",
                                        "num_assistant_tokens",
                                        "num_assistant_tokens_schedule",
                                        "prompt_lookup_num_tokens",
-                                       "max_matching_ngram_size"};
+                                       "max_matching_ngram_size",
+                                       "assistant_early_exit"};
 
 void expect_keys(const json& block, const std::set<std::string>& allowed, const std::string& what) {
   for (auto it = block.begin(); it != block.end(); ++it) {
@@ -76,6 +92,11 @@ const json kConfigs[] = {
     {{"target", "llama3.1-8b-instruct"},
      {"method", {{"family", "eagle3"}, {"total_token", 32}, {"depth", 5}, {"top_k", 8}}}},
     {{"target", "vicuna-7b-v1.3"}, {"method", {{"family", "lookahead"}}}},
+    {{"target", "deepseek-v3"}, {"gpus", 8}, {"method", {{"family", "mtp"}, {"k", 2}}}},
+    {{"target", "llama3.1-8b-instruct"},
+     {"method", {{"family", "retrieval"}, {"source", "suffix"}, {"k", 16}}}},
+    {{"target", "llama2-chat-7b"},
+     {"method", {{"family", "layerskip"}, {"exit_layer", 8}, {"k", 4}}}},
 };
 
 TEST(EngineExport, EveryKeyIsDocumentedAndEveryRepositoryIsReal) {
@@ -89,15 +110,23 @@ TEST(EngineExport, EveryKeyIsDocumentedAndEveryRepositoryIsReal) {
       const json spec = json::parse(exp["vllm"]["--speculative-config"].get<std::string>());
       expect_keys(spec, kVllmSpecKeys, fam + " vllm spec");
       EXPECT_TRUE(kVllmMethods.count(spec["method"].get<std::string>())) << spec.dump();
-      if (spec["method"] != "ngram") expect_repo(spec["model"], fam + " vllm spec model");
+      const std::string method = spec["method"];
+      if (method != "ngram" && method != "mtp" && method != "suffix")
+        expect_repo(spec["model"], fam + " vllm spec model");
     }
     if (exp.contains("sglang")) {
       expect_keys(exp["sglang"], kSglangFlags, fam + " sglang");
       expect_repo(exp["sglang"]["--model-path"], fam + " sglang --model-path");
-      expect_repo(exp["sglang"]["--speculative-draft-model-path"], fam + " sglang draft");
+      EXPECT_TRUE(kSglangAlgorithms.count(exp["sglang"]["--speculative-algorithm"]))
+          << exp["sglang"].dump();
+      // MTP and suffix decoding draft without a separate model.
+      if (fam != "mtp" && fam != "retrieval")
+        expect_repo(exp["sglang"]["--speculative-draft-model-path"], fam + " sglang draft");
     }
     if (exp.contains("tensorrt_llm")) {
       expect_keys(exp["tensorrt_llm"], kTrtKeys, fam + " trt");
+      EXPECT_TRUE(kTrtTypes.count(exp["tensorrt_llm"]["decoding_type"]))
+          << exp["tensorrt_llm"].dump();
       if (exp["tensorrt_llm"].contains("speculative_model"))
         expect_repo(exp["tensorrt_llm"]["speculative_model"], fam + " trt model");
     }
@@ -108,6 +137,120 @@ TEST(EngineExport, EveryKeyIsDocumentedAndEveryRepositoryIsReal) {
     }
     if (exp.contains("hf_transformers")) expect_keys(exp["hf_transformers"], kHfKeys, fam + " hf");
   }
+}
+
+TEST(EngineExport, NewFamiliesExportWhatEnginesRunAndSayWhyNotElsewhere) {
+  // MTP k = 3: vLLM drafts num_speculative_tokens = 3; SGLang 3 steps, a chain (top-k 1) of
+  // 3 + 1 verified tokens; TensorRT-LLM 3 next-n predict steps.
+  const json mtp = ok("export", {{"target", "glm-4.5-air"},
+                                 {"gpus", 4},
+                                 {"acceptance", {{"per_position", {0.92, 0.74, 0.56}}}},
+                                 {"method", {{"family", "mtp"}, {"k", 3}}}});
+  const json spec = json::parse(mtp["vllm"]["--speculative-config"].get<std::string>());
+  EXPECT_EQ(spec, json::parse(R"({"method": "mtp", "num_speculative_tokens": 3})"));
+  EXPECT_EQ(mtp["vllm"]["--model"], "zai-org/GLM-4.5-Air");
+  EXPECT_EQ(mtp["vllm"]["--tensor-parallel-size"], 4);
+  EXPECT_EQ(mtp["sglang"]["--speculative-num-steps"], 3);
+  EXPECT_EQ(mtp["sglang"]["--speculative-eagle-topk"], 1);
+  EXPECT_EQ(mtp["sglang"]["--speculative-num-draft-tokens"], 4);
+  EXPECT_FALSE(mtp["sglang"].contains("--speculative-draft-model-path"));
+  EXPECT_EQ(mtp["tensorrt_llm"],
+            json::parse(R"({"decoding_type": "MTP", "num_nextn_predict_layers": 3})"));
+  // Suffix decoding: k is the most it drafts.
+  const json suffix =
+      ok("export", {{"target", "llama3.1-8b-instruct"},
+                    {"acceptance", {{"tau", 2.0}}},
+                    {"method", {{"family", "retrieval"}, {"source", "suffix"}, {"k", 24}}}});
+  EXPECT_EQ(json::parse(suffix["vllm"]["--speculative-config"].get<std::string>()),
+            json::parse(R"({"method": "suffix", "num_speculative_tokens": 24})"));
+  EXPECT_EQ(suffix["sglang"]["--speculative-algorithm"], "SUFFIX");
+  EXPECT_EQ(suffix["sglang"]["--speculative-num-draft-tokens"], 24);
+  // LayerSkip: transformers only, exit layer and k as given.
+  const json skip =
+      ok("export", {{"target", "llama2-chat-7b"},
+                    {"acceptance", {{"alpha", 0.6}}},
+                    {"method", {{"family", "layerskip"}, {"exit_layer", 8}, {"k", 4}}}});
+  EXPECT_EQ(skip["hf_transformers"]["assistant_early_exit"], 8);
+  EXPECT_EQ(skip["hf_transformers"]["num_assistant_tokens"], 4);
+  EXPECT_FALSE(skip.contains("vllm"));
+  EXPECT_FALSE(skip.contains("sglang"));
+  EXPECT_FALSE(skip.contains("tensorrt_llm"));
+  // Streaming and REST: no engine block, and a note that says why.
+  auto says = [](const json& exp, const std::string& words) {
+    for (const json& n : exp["notes"])
+      if (n.get<std::string>().find(words) != std::string::npos) return true;
+    return false;
+  };
+  const json streaming = ok("export", {{"target", "llama2-chat-7b"},
+                                       {"acceptance", {{"alpha", 0.8}}},
+                                       {"method", {{"family", "streaming"}}}});
+  EXPECT_EQ(streaming.size(), 1u) << streaming.dump();  // notes only
+  EXPECT_TRUE(says(streaming, "no engine runs streaming self-speculation")) << streaming.dump();
+  const json rest = ok("export", {{"target", "llama2-chat-7b"},
+                                  {"acceptance", {{"tau", 1.8}}},
+                                  {"method", {{"family", "retrieval"}, {"source", "rest"}}}});
+  EXPECT_EQ(rest.size(), 1u) << rest.dump();
+  EXPECT_TRUE(says(rest, "no serving engine documents rest")) << rest.dump();
+  EXPECT_TRUE(says(skip, "need")) << skip.dump();
+}
+
+TEST(EngineImport, MtpAndSuffixImportBack) {
+  const json v = ok("import-engine", {{"engine", "vllm"},
+                                      {"text",
+                                       "vllm serve zai-org/GLM-4.5-Air -tp 4 --speculative-config "
+                                       "'{\"method\": \"mtp\", \"num_speculative_tokens\": 3}'"}});
+  EXPECT_EQ(v["config"]["target"], "glm-4.5-air");
+  EXPECT_EQ(v["config"]["method"]["family"], "mtp");
+  EXPECT_EQ(v["config"]["method"]["k"], 3);
+  // The older DeepSeek name; the bare JSON names no model, so the current config's target
+  // stays (and must ship MTP layers: an MTP import onto Llama-2 is refused, naming the field).
+  const json d =
+      ok("import-engine", {{"engine", "vllm"},
+                           {"config", {{"target", "deepseek-v3"}}},
+                           {"text", R"({"method": "deepseek_mtp", "num_speculative_tokens": 1})"}});
+  EXPECT_EQ(d["config"]["method"]["family"], "mtp");
+  const speccalc::Response no_mtp = speccalc::run(
+      "import-engine",
+      R"({"engine": "vllm", "text": "{\"method\": \"mtp\", \"num_speculative_tokens\": 1}"})");
+  ASSERT_FALSE(no_mtp.ok);
+  EXPECT_EQ(no_mtp.error.field, "config.method.family");
+  const json s =
+      ok("import-engine",
+         {{"engine", "vllm"}, {"text", R"({"method": "suffix", "num_speculative_tokens": 32})"}});
+  EXPECT_EQ(s["config"]["method"]["family"], "retrieval");
+  EXPECT_EQ(s["config"]["method"]["source"], "suffix");
+  EXPECT_EQ(s["config"]["method"]["k"], 32);
+  // SGLang: the export of an MTP config imports back (EAGLE without a draft path on a target
+  // whose checkpoint has MTP layers), and so does NEXTN.
+  const json config = {{"target", "deepseek-v3"},
+                       {"gpus", 8},
+                       {"acceptance", {{"per_position", {0.9}}}},
+                       {"method", {{"family", "mtp"}, {"k", 2}}}};
+  const json exp = ok("export", config);
+  std::string line = "python -m sglang.launch_server";
+  for (auto it = exp["sglang"].begin(); it != exp["sglang"].end(); ++it)
+    line += " " + it.key() + " " +
+            (it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+  const json back = ok("import-engine", {{"engine", "sglang"}, {"text", line}});
+  EXPECT_EQ(back["config"]["target"], "deepseek-v3");
+  EXPECT_EQ(back["config"]["gpus"], 8);
+  EXPECT_EQ(back["config"]["method"]["family"], "mtp");
+  EXPECT_EQ(back["config"]["method"]["k"], 2);
+  const json nextn =
+      ok("import-engine", {{"engine", "sglang"},
+                           {"text",
+                            "--model deepseek-ai/DeepSeek-V3 --speculative-algo NEXTN "
+                            "--speculative-num-steps 2 --speculative-eagle-topk 4 "
+                            "--speculative-num-draft-tokens 4 --tp 8"}});
+  EXPECT_EQ(nextn["config"]["method"]["family"], "mtp");
+  EXPECT_EQ(nextn["config"]["method"]["k"], 2);
+  EXPECT_EQ(nextn["notes"].size(), 1u) << nextn.dump();  // the tree imported as a chain
+  const json sfx =
+      ok("import-engine",
+         {{"engine", "sglang"},
+          {"text", "--speculative-algorithm SUFFIX --speculative-num-draft-tokens 16"}});
+  EXPECT_EQ(sfx["config"]["method"]["source"], "suffix");
+  EXPECT_EQ(sfx["config"]["method"]["k"], 16);
 }
 
 TEST(EngineExport, DepthFollowsEachEnginesConvention) {

@@ -18,6 +18,11 @@ struct WorkloadProposer {
   std::vector<double> tau_by_k;         // [k - 1]: mean tau (bonus token included), k = 1..8
   std::vector<TauSpread> per_request;   // [k - 1]: spread of per-request tau
   std::vector<double> per_position_k8;  // conditional acceptance of positions 1..8 at k = 8
+  // Histogram of the per-token acceptance length over every output position t of every
+  // request (acc_len[t] = tokens a cycle starting at t would emit if unlimited, bonus
+  // included): [j - 1] = fraction of positions with acc_len j for j = 1..15, [15] = 16 or more.
+  // Not the distribution of a replay's cycles (docs/cost-model.md, "Bounds").
+  std::vector<double> acc_len_hist;
 };
 
 struct Workload {

@@ -60,7 +60,7 @@ Response fit(const std::string&, std::string_view published_json) {
     // In-sample error by source, for reading the fit (validate reports the held-out figures).
     std::map<std::string, std::pair<double, int>> by_source;
     for (const auto& o : obs.value()) {
-      if (o.profile != spec.profile) continue;
+      if (o.profile != spec.profile || o.check_only) continue;  // checks: validate's engines
       const double e = (predict_fast(o, r.params) - o.measured) / o.measured;
       auto& s = by_source[o.source + " (" + o.kind + ")"];
       s.first += e < 0 ? -e : e;

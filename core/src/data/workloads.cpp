@@ -27,6 +27,11 @@ bool read_proposer(const json& p, WorkloadProposer* out) {
   if (p.contains("per_position_acceptance_k8"))
     for (const auto& v : p["per_position_acceptance_k8"])
       if (v.is_number()) out->per_position_k8.push_back(v.get<double>());
+  if (p.contains("acc_len_histogram_1_to_16plus")) {
+    for (const auto& v : p["acc_len_histogram_1_to_16plus"])
+      if (v.is_number()) out->acc_len_hist.push_back(v.get<double>());
+    if (out->acc_len_hist.size() != 16) return false;
+  }
   return true;
 }
 

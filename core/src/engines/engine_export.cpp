@@ -46,6 +46,32 @@ int64_t max_rank_plus_one(const Choices& choices) {
 //           it is the tree's levels - 1 (SafeAILab/EAGLE eagle/model/cnets.py topK_genrate).
 //   transformers generate(assistant_model, num_assistant_tokens, num_assistant_tokens_schedule,
 //           prompt_lookup_num_tokens, max_matching_ngram_size) (GenerationConfig docs).
+// The families of issue 11, each flag set with the page that documents it:
+//   MTP     vLLM {"method": "mtp", "num_speculative_tokens": k}
+//             https://docs.vllm.ai/en/v0.19.1/features/speculative_decoding/mtp/ (older releases
+//             and vllm-ascend name the DeepSeek/GLM variant "deepseek_mtp").
+//           SGLang --speculative-algorithm EAGLE --speculative-num-steps k
+//             --speculative-eagle-topk 1 --speculative-num-draft-tokens k+1, no draft path for a
+//             checkpoint that carries its MTP layers ("Multi Token Prediction",
+//             https://docs.sglang.io/docs/advanced_features/speculative_decoding).
+//           TensorRT-LLM MTPDecodingConfig: decoding_type "MTP", num_nextn_predict_layers
+//             https://nvidia.github.io/TensorRT-LLM/1.3.0rc27/llm-api/reference/MTPDecodingConfig.html
+//   retrieval, source suffix
+//           vLLM {"method": "suffix", "num_speculative_tokens": k} (k is the maximum; suffix
+//             decoding speculates an adaptive number) https://docs.vllm.ai/en/latest/features/
+//             speculative_decoding/suffix/ (vllm-project/vllm docs/features/speculative_decoding/
+//             suffix.md).
+//           SGLang --speculative-algorithm SUFFIX --speculative-num-draft-tokens k ("max
+//             speculative tokens per step") sgl-project/sglang docs/advanced_features/
+//             suffix_decoding.md.
+//   layerskip  transformers generate(assistant_early_exit=exit_layer, num_assistant_tokens=k)
+//             ("Self-speculative decoding", https://huggingface.co/blog/layerskip and
+//             https://huggingface.co/docs/transformers/generation_strategies); it needs a
+//             checkpoint trained with LayerSkip's early-exit recipe (facebook/layerskip-*).
+//   Not exported, with the reason in the notes: LayerSkip in vLLM, SGLang and TensorRT-LLM
+//   (none documents early-exit self-speculation), streaming self-speculation (MagicDec /
+//   TriForce research code only), retrieval from REST, SAM or Token Recycling (their authors'
+//   research code; no engine documents them).
 json engine_settings(const Config& c, const Choices& choices, const json& schedule) {
   const MethodConfig& m = c.method;
   const EngineRepos repo = engine_repos(c);
@@ -68,12 +94,51 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
       notes.push_back("plain decoding: no speculative settings");
       break;
     case Family::mtp:
+      out["vllm"] = vllm(json{{"method", "mtp"}, {"num_speculative_tokens", m.k}});
+      out["sglang"] = sglang(json{{"--speculative-algorithm", "EAGLE"},
+                                  {"--speculative-num-steps", m.k},
+                                  {"--speculative-eagle-topk", 1},
+                                  {"--speculative-num-draft-tokens", m.k + 1}});
+      out["tensorrt_llm"] = json{{"decoding_type", "MTP"}, {"num_nextn_predict_layers", m.k}};
+      notes.push_back(
+          "MTP drafts with the checkpoint's own MTP layers: no draft model path. vLLM releases "
+          "before the generic \"mtp\" method name the DeepSeek/GLM variant \"deepseek_mtp\"; "
+          "SGLang runs MTP through its EAGLE worker (DeepSeek's guide also shows NEXTN)");
+      break;
     case Family::layerskip:
+      out["hf_transformers"] = json{{"model", repo.target},
+                                    {"assistant_early_exit", m.exit_layer},
+                                    {"num_assistant_tokens", m.k},
+                                    {"num_assistant_tokens_schedule", "constant"}};
+      notes.push_back(
+          "LayerSkip self-speculation runs in Hugging Face transformers (assistant_early_exit) "
+          "and needs a checkpoint trained with LayerSkip's early-exit recipe "
+          "(facebook/layerskip-*): an ordinary model's early layers draft poorly. vLLM, SGLang "
+          "and TensorRT-LLM document no early-exit self-speculation, so none is exported for "
+          "them");
+      break;
     case Family::streaming:
+      notes.push_back(
+          "no engine runs streaming self-speculation (the target drafting over a StreamingLLM "
+          "KV window, as MagicDec and TriForce do): vLLM, SGLang and TensorRT-LLM document no "
+          "such method, so nothing is exported; it runs in those papers' research code");
+      break;
     case Family::retrieval:
-      // Not exported until each engine's flags for these are checked against its docs.
-      notes.push_back(std::string("no engine settings exported for ") + family_name(m.family) +
-                      " yet: see the engine's documentation");
+      if (m.source == "suffix") {
+        out["vllm"] = vllm(json{{"method", "suffix"}, {"num_speculative_tokens", m.k}});
+        out["sglang"] = sglang(
+            json{{"--speculative-algorithm", "SUFFIX"}, {"--speculative-num-draft-tokens", m.k}});
+        notes.push_back(
+            "suffix decoding speculates an adaptive number of tokens up to k (vLLM's "
+            "num_speculative_tokens, SGLang's --speculative-num-draft-tokens); both use Arctic "
+            "Inference (pip install arctic-inference) where they run it on the CPU");
+      } else {
+        notes.push_back(
+            "no serving engine documents " + m.source +
+            " retrieval drafting: it runs in its authors' research code, so nothing is "
+            "exported. The nearest method engines run is prompt lookup (family pld: vLLM "
+            "\"ngram\", TensorRT-LLM NGram), which drafts from the prompt instead of a datastore");
+      }
       break;
     case Family::sps:
       out["vllm"] = vllm(
@@ -192,9 +257,12 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
     }
   }
   for (const std::string& n : repo.missing) notes.push_back(n);
-  notes.push_back(
-      "SGLang's --speculative-num-draft-tokens and EAGLE's total_token count the verified tokens "
-      "including the last accepted one (draft nodes + 1)");
+  // Only where an SGLang or EAGLE block is given; suffix decoding's
+  // --speculative-num-draft-tokens is a maximum of drafts, not this count.
+  if ((out.contains("sglang") || out.contains("eagle")) && m.family != Family::retrieval)
+    notes.push_back(
+        "SGLang's --speculative-num-draft-tokens and EAGLE's total_token count the verified "
+        "tokens including the last accepted one (draft nodes + 1)");
   out["notes"] = notes;
   return out;
 }

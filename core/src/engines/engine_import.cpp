@@ -212,11 +212,17 @@ Expected<Imported> from_vllm(const std::string& text, const json& models, const 
       return make_error(p + "model",
                         "no draft preset is the repository '" + model.substr(0, 80) + "'");
     m = json{{"family", "sps"}, {"draft", id}, {"k", n.value()}};
+  } else if (method == "mtp" || method == "deepseek_mtp") {
+    // The target's own MTP layers draft (docs.vllm.ai features/speculative_decoding/mtp).
+    m = json{{"family", "mtp"}, {"k", n.value()}};
+  } else if (method == "suffix") {
+    m = json{{"family", "retrieval"}, {"source", "suffix"}, {"k", n.value()}};
+    out.notes.push_back("vLLM's suffix decoding speculates up to num_speculative_tokens (" +
+                        std::to_string(n.value()) + "), adaptively: imported as k");
   } else {
-    return make_error(
-        p + "method",
-        "'" + method.substr(0, 40) +
-            "' has no SpecCalc equivalent; known: ngram, eagle, eagle3, medusa, draft_model");
+    return make_error(p + "method", "'" + method.substr(0, 40) +
+                                        "' has no SpecCalc equivalent; known: ngram, eagle, "
+                                        "eagle3, medusa, draft_model, mtp, deepseek_mtp, suffix");
   }
   if (!model.empty() && method != "draft_model" && !out.config.contains("target")) {
     const std::string target = target_of_head(drafts, model);
@@ -235,8 +241,6 @@ Expected<Imported> from_sglang(const std::string& text, const json& models, cons
   if (algo.empty()) return make_error("text.--speculative-algorithm", "is required");
   const std::string draft =
       flag(f, {"--speculative-draft-model-path", "--speculative-draft-model"});
-  auto steps = whole(flag(f, {"--speculative-num-steps"}), "text.--speculative-num-steps");
-  if (!steps.ok()) return steps.error();
   const std::string model = flag(f, {"--model-path", "--model"});
   if (!model.empty()) {
     const std::string id = preset_for_repo(models, "targets", model);
@@ -252,6 +256,39 @@ Expected<Imported> from_sglang(const std::string& text, const json& models, cons
     out.config["gpus"] = n.value();
   }
   json m;
+  if (algo == "SUFFIX") {
+    // Suffix decoding: --speculative-num-draft-tokens is the most it drafts per step
+    // (sgl-project/sglang docs/advanced_features/suffix_decoding.md).
+    auto tokens =
+        whole(flag(f, {"--speculative-num-draft-tokens"}), "text.--speculative-num-draft-tokens");
+    if (!tokens.ok()) return tokens.error();
+    out.config["runtime"] = "sglang";
+    out.config["method"] =
+        json{{"family", "retrieval"}, {"source", "suffix"}, {"k", tokens.value()}};
+    out.notes.push_back(
+        "SGLang's suffix decoding drafts up to --speculative-num-draft-tokens, "
+        "adaptively: imported as k");
+    return out;
+  }
+  auto steps = whole(flag(f, {"--speculative-num-steps"}), "text.--speculative-num-steps");
+  if (!steps.ok()) return steps.error();
+  // MTP: NEXTN, or EAGLE without a draft path on a target whose checkpoint carries MTP layers
+  // (the "Multi Token Prediction" section of SGLang's speculative decoding docs).
+  const std::string target_id =
+      out.config.contains("target") ? out.config["target"].get<std::string>() : "";
+  bool target_has_mtp = false;
+  for (const json& t : models.value("targets", json::array()))
+    if (t.value("id", "") == target_id) target_has_mtp = t.value("mtp_modules", 0) > 0;
+  if (algo == "NEXTN" || (algo == "EAGLE" && draft.empty() && target_has_mtp)) {
+    const std::string topk = flag(f, {"--speculative-eagle-topk"});
+    if (!topk.empty() && topk != "1")
+      out.notes.push_back("SGLang drafts an MTP tree of top-k " + topk.substr(0, 20) +
+                          "; SpecCalc's mtp family verifies a chain: imported as a chain of " +
+                          std::to_string(steps.value()));
+    out.config["runtime"] = "sglang";
+    out.config["method"] = json{{"family", "mtp"}, {"k", steps.value()}};
+    return out;
+  }
   if (algo == "EAGLE" || algo == "EAGLE3") {
     auto topk = whole(flag(f, {"--speculative-eagle-topk"}), "text.--speculative-eagle-topk");
     if (!topk.ok()) return topk.error();
@@ -276,7 +313,8 @@ Expected<Imported> from_sglang(const std::string& text, const json& models, cons
   } else {
     return make_error("text.--speculative-algorithm",
                       "'" + algo.substr(0, 40) +
-                          "' has no SpecCalc equivalent; known: EAGLE, EAGLE3, STANDALONE");
+                          "' has no SpecCalc equivalent; known: EAGLE, EAGLE3, STANDALONE, "
+                          "NEXTN, SUFFIX");
   }
   out.config["runtime"] = "sglang";
   out.config["method"] = m;

@@ -30,6 +30,15 @@ struct Tally {
   }
 };
 
+// Whether the stored profile was fitted on this row: not a check, and the profile's fit uses
+// speedup rows (vLLM's fits step times only).
+bool fitted_on(const Observation& o) {
+  if (o.check_only) return false;
+  for (const FitSpec& spec : fit_specs())
+    if (spec.profile == o.profile) return !spec.times_only;
+  return false;
+}
+
 }  // namespace
 
 Expected<json> cross_validation_json(const Catalog& catalog, std::string_view published_json) {
@@ -42,7 +51,7 @@ Expected<json> cross_validation_json(const Catalog& catalog, std::string_view pu
   for (const FitSpec& spec : fit_specs()) {
     std::vector<std::string> held;  // sources with speedup rows, in table order
     for (const auto& o : obs)
-      if (o.profile == spec.profile && o.kind == "speedup" &&
+      if (o.profile == spec.profile && o.kind == "speedup" && !o.check_only &&
           std::find(held.begin(), held.end(), o.source) == held.end())
         held.push_back(o.source);
     // The same start as the in-sample fit (the table holds its fitted values for the rest).
@@ -52,7 +61,8 @@ Expected<json> cross_validation_json(const Catalog& catalog, std::string_view pu
       const FitResult fold = fit_profile(spec, obs, start, source);
       Tally t;
       for (const auto& o : obs) {
-        if (o.profile != spec.profile || o.source != source || o.kind != "speedup") continue;
+        if (o.profile != spec.profile || o.source != source || o.kind != "speedup" || o.check_only)
+          continue;
         auto p = predict_full(o, fold.params);
         if (!p.ok()) return p.error();
         const double e = 100.0 * (p.value() - o.measured) / o.measured;
@@ -89,31 +99,52 @@ Expected<json> engine_rows_json(const Catalog& catalog, std::string_view publish
   auto loaded = load_observations(catalog, published_json);
   if (!loaded.ok()) return loaded.error();
   json rows = json::array();
-  std::map<std::string, Tally> by_source;
-  std::map<std::string, Tally> by_profile;
+  std::map<std::string, Tally> by_source, by_profile, by_family;
   for (const auto& o : loaded.value()) {
-    if (o.kind != "speedup" || o.profile == "hf-eager") continue;
+    const bool range = o.kind == "speedup_range";
+    if ((o.kind != "speedup" && !range) || o.profile == "hf-eager") continue;
     auto p = predict_full(o, o.config.runtime.resolved);
     if (!p.ok()) return p.error();
-    const double e = 100.0 * (p.value() - o.measured) / o.measured;
+    // A range counts as met inside it; outside, the error is to its nearer end.
+    double e = 0;
+    if (!range)
+      e = 100.0 * (p.value() - o.measured) / o.measured;
+    else if (p.value() < o.measured_low)
+      e = 100.0 * (p.value() - o.measured_low) / o.measured_low;
+    else if (p.value() > o.measured_high)
+      e = 100.0 * (p.value() - o.measured_high) / o.measured_high;
     by_source[o.source].add(e);
     by_profile[o.profile].add(e);
-    rows.push_back(json{{"id", o.id},
-                        {"source", o.source},
-                        {"engine", o.profile},
-                        {"family", family_name(o.config.method.family)},
-                        {"batch", o.config.batch},
-                        {"tau", o.tau},
-                        {"measured", o.measured},
-                        {"predicted", p.value()},
-                        {"error_pct", e},
-                        {"cite", o.cite}});
+    by_family[family_name(o.config.method.family)].add(e);
+    json row = json{{"id", o.id},
+                    {"source", o.source},
+                    {"engine", o.profile},
+                    {"family", family_name(o.config.method.family)},
+                    {"batch", o.config.batch},
+                    {"tau", o.tau},
+                    {"predicted", p.value()},
+                    {"error_pct", e},
+                    {"fitted_on", fitted_on(o)},
+                    {"cite", o.cite}};
+    if (range)
+      row["measured_range"] = json::array({o.measured_low, o.measured_high});
+    else
+      row["measured"] = o.measured;
+    rows.push_back(row);
   }
   json sources = json::object();
   for (const auto& [k, t] : by_source) sources[k] = t.to_json();
   json engines = json::object();
   for (const auto& [k, t] : by_profile) engines[k] = t.to_json();
-  return json{{"rows", rows}, {"by_source", sources}, {"by_engine", engines}};
+  json families = json::object();
+  for (const auto& [k, t] : by_family) families[k] = t.to_json();
+  return json{{"rows", rows},
+              {"by_source", sources},
+              {"by_engine", engines},
+              {"by_family", families},
+              {"error_definition",
+               "100 (predicted - measured) / measured; a measured range counts 0 inside it and "
+               "the error to its nearer end outside"}};
 }
 
 }  // namespace speccalc

@@ -203,6 +203,9 @@ Expected<std::vector<Observation>> load_observations(const Catalog& catalog,
     o.profile = e.value("profile", "");
     o.kind = e.value("kind", "");
     o.measured = e.value("measured", 0.0);
+    o.check_only = e.value("check_only", false);
+    o.measured_low = e.value("measured_low", 0.0);
+    o.measured_high = e.value("measured_high", 0.0);
     o.cite = e.value("cite", "");
     auto made = make_observation(e["config"], catalog, o, e.value("tokens", int64_t{0}));
     if (!made.ok())
@@ -276,7 +279,8 @@ FitResult fit_profile(const FitSpec& spec, const std::vector<Observation>& obs,
                       const RuntimeParams& start, const std::string& exclude_source) {
   std::vector<const Observation*> mine;
   for (const auto& o : obs)
-    if (o.profile == spec.profile && (exclude_source.empty() || o.source != exclude_source) &&
+    if (o.profile == spec.profile && !o.check_only &&
+        (exclude_source.empty() || o.source != exclude_source) &&
         !(spec.times_only && o.kind == "speedup"))
       mine.push_back(&o);
   FitContext ctx{&spec, &mine, start};

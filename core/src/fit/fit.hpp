@@ -34,8 +34,12 @@ struct FastPass {
 
 struct Observation {
   std::string id, source, profile, kind,
-      cite;  // kind: speedup | decode_step | spec_cycle | forward
+      cite;  // kind: speedup | speedup_range | decode_step | spec_cycle | forward
   double measured = 0;
+  // Checks the fits never see (engine-measurements.json `check_only`): rows kept to validate a
+  // profile or a family, and ranges (kind speedup_range: the source gives low..high only).
+  bool check_only = false;
+  double measured_low = 0, measured_high = 0;
   double tau = 1;
   int64_t forward_tokens = 0;  // kind forward: prompt tokens
   Config config;

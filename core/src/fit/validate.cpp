@@ -374,10 +374,14 @@ Response validate(const std::string& options_json, std::string_view published_js
     if (!cv.is_null())
       t += "cross-validated (leave-one-source-out): MAPE " + pct(cv["mape_pct"].get<double>()) +
            "% over " + std::to_string(cv["rows"].get<int>()) + " rows; in-sample below\n";
-    if (!engines.is_null())
+    if (!engines.is_null()) {
       for (const auto& [engine, s] : engines["by_engine"].items())
         t += "engine " + engine + ": MAPE " + pct(s["mape_pct"].get<double>()) + "% over " +
              std::to_string(s["rows"].get<int>()) + " speedup rows\n";
+      for (const auto& [family, s] : engines["by_family"].items())
+        t += "engine rows, family " + family + ": MAPE " + pct(s["mape_pct"].get<double>()) +
+             "% over " + std::to_string(s["rows"].get<int>()) + " rows\n";
+    }
     return ok_json(t + report_text(rep.value(), o));
   }
   json out = report_json(rep.value(), o);
