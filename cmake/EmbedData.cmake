@@ -1,11 +1,11 @@
 # Embeds the core/data tables the core reads into a generated C++ source so both builds carry
 # the same tables (one source of truth, no copy in JavaScript). Each file becomes
 #   std::string_view speccalc::data::<name>()   (name: file stem, '-' -> '_').
-# An explicit list: empirical.json stays in core/data as a cited source that the presets, docs
-# and scripts/fit_runtimes.py quote, but no core code reads it, so it is not compiled in.
-# drafts.json is read by the engine export and import (the published heads' repositories).
+# An explicit list: empirical.json and drafts.json stay in core/data as cited sources that the
+# presets, docs and scripts quote, but no core code reads them, so they are not compiled in
+# (the published heads' repositories are models.json `heads`, one table).
 set(SPECCALC_EMBEDDED_DATA models hardware runtimes published medusa-head-accuracy engine-measurements
-    workloads published-tau drafts)
+    workloads published-tau)
 # published.json (1.1 MB, about 55 KB of the page's gzipped first load) is left out of the WASM
 # build: its accessor returns an empty view there, and the page fetches the file only when a
 # command needs it (speccalc::Data, wasm/speccalc-api.mjs).

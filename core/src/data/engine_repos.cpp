@@ -21,22 +21,26 @@ std::string model_repo(const json& models, const char* list, const std::string& 
   return "";
 }
 
-// The head trained for this target in drafts.json (`section`: eagle_1_2, eagle_3, medusa, hydra).
-std::string head_repo(const json& drafts, const char* section, const std::string& target_id) {
-  if (!drafts.is_object() || !drafts.contains(section)) return "";
-  for (const json& c : drafts[section].value("checkpoints", json::array())) {
-    if (c.value("target_id", "") == target_id) return c.value("hf_repo", "");
+// The repository of a published head of `family` ("eagle", "eagle3", "medusa", "hydra") for
+// this target (models.json `heads`): the authors' own first, as Catalog::find_head orders them.
+std::string head_repo(const json& models, const char* family, const std::string& target_id) {
+  std::string other;
+  for (const json& h : models.value("heads", json::array())) {
+    if (h.value("family", "") != family || h.value("target", "") != target_id) continue;
+    if (h.value("official", false)) return h.value("repo_id", "");
+    if (other.empty()) other = h.value("repo_id", "");
   }
-  return "";
+  return other;
 }
 
-const char* head_section(Family f) {
+// The `heads` family of a method's published draft weights (EAGLE-1 and -2 share weights).
+const char* head_family(Family f) {
   switch (f) {
     case Family::eagle1:
     case Family::eagle2:
-      return "eagle_1_2";
+      return "eagle";
     case Family::eagle3:
-      return "eagle_3";
+      return "eagle3";
     case Family::medusa:
       return "medusa";
     case Family::hydra:
@@ -67,16 +71,11 @@ EngineRepos engine_repos(const Config& c) {
           "the draft model has no Hugging Face repository in the presets: replace "
           "PATH/TO/DRAFT-MODEL");
     }
-  } else if (const char* section = head_section(f)) {
-    out.draft = head_repo(parse(data::drafts()), section, target_id);
+  } else if (const char* family = head_family(f)) {
+    out.draft = head_repo(models, family, target_id);
     if (out.draft.empty()) {
       out.draft = "DRAFT_REPO";
-      // Same words and placeholder as main's export (heads in core/data/models.json there).
-      const std::string head_family = f == Family::eagle3   ? "eagle3"
-                                      : f == Family::medusa ? "medusa"
-                                      : f == Family::hydra  ? "hydra"
-                                                            : "eagle";
-      out.missing.push_back("no published " + head_family + " head for " +
+      out.missing.push_back("no published " + std::string(family) + " head for " +
                             (c.target_preset ? target_id : std::string("a custom target")) +
                             ": train one and put its path where DRAFT_REPO stands");
     }

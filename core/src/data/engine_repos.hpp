@@ -1,6 +1,6 @@
 // Hugging Face repository ids for an engine export: the target model, the SpS draft model and
 // the EAGLE / EAGLE-3 / Medusa / Hydra head trained for the target (core/data/models.json
-// `hf_repo`, core/data/drafts.json `checkpoints[].hf_repo` by `target_id`). Where none is
+// `hf_repo` of targets and drafts, and its `heads` table by target). Where none is
 // published the id is a placeholder that says what to put there, and `missing` says why.
 #pragma once
 

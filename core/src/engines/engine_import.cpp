@@ -105,13 +105,10 @@ std::string preset_for_repo(const json& models, const char* list, const std::str
   return "";
 }
 
-// The target a published EAGLE / Medusa / Hydra head was trained for (drafts.json target_id).
-std::string target_of_head(const json& drafts, const std::string& repo) {
-  for (const char* section : {"eagle_1_2", "eagle_3", "medusa", "hydra"}) {
-    if (!drafts.contains(section)) continue;
-    for (const json& c : drafts[section].value("checkpoints", json::array()))
-      if (c.value("hf_repo", "") == repo) return c.value("target_id", "");
-  }
+// The target a published EAGLE / Medusa / Hydra head was trained for (models.json `heads`).
+std::string target_of_head(const json& models, const std::string& repo) {
+  for (const json& h : models.value("heads", json::array()))
+    if (h.value("repo_id", "") == repo) return h.value("target", "");
   return "";
 }
 
@@ -144,7 +141,7 @@ Error with_prefix(Error e, const std::string& prefix) {
 }
 
 // vLLM: the --speculative-config JSON, alone or inside a `vllm serve` command line.
-Expected<Imported> from_vllm(const std::string& text, const json& models, const json& drafts) {
+Expected<Imported> from_vllm(const std::string& text, const json& models) {
   Imported out;
   std::string spec_text = text;
   const auto words = shell_words(text);
@@ -225,7 +222,7 @@ Expected<Imported> from_vllm(const std::string& text, const json& models, const 
                                         "eagle3, medusa, draft_model, mtp, deepseek_mtp, suffix");
   }
   if (!model.empty() && method != "draft_model" && !out.config.contains("target")) {
-    const std::string target = target_of_head(drafts, model);
+    const std::string target = target_of_head(models, model);
     if (!target.empty()) out.config["target"] = target;
   }
   out.config["runtime"] = "vllm";
@@ -234,7 +231,7 @@ Expected<Imported> from_vllm(const std::string& text, const json& models, const 
 }
 
 // SGLang: `python -m sglang.launch_server ...` flags (or just the --speculative-* ones).
-Expected<Imported> from_sglang(const std::string& text, const json& models, const json& drafts) {
+Expected<Imported> from_sglang(const std::string& text, const json& models) {
   Imported out;
   const auto f = flags_of(shell_words(text));
   const std::string algo = flag(f, {"--speculative-algorithm", "--speculative-algo"});
@@ -301,7 +298,7 @@ Expected<Imported> from_sglang(const std::string& text, const json& models, cons
              {"depth", steps.value()},
              {"top_k", topk.value()}};
     if (!draft.empty() && !out.config.contains("target")) {
-      const std::string target = target_of_head(drafts, draft);
+      const std::string target = target_of_head(models, draft);
       if (!target.empty()) out.config["target"] = target;
     }
   } else if (algo == "STANDALONE") {
@@ -342,12 +339,11 @@ Response import_engine(const std::string& input) {
   const std::string engine =
       in.contains("engine") && in["engine"].is_string() ? in["engine"].get<std::string>() : "";
   const json models = parse_data(data::models());
-  const json drafts = parse_data(data::drafts());
   Expected<Imported> got = make_error("engine", "must be vllm or sglang");
   if (engine == "vllm")
-    got = from_vllm(text, models, drafts);
+    got = from_vllm(text, models);
   else if (engine == "sglang")
-    got = from_sglang(text, models, drafts);
+    got = from_sglang(text, models);
   if (!got.ok()) return fail(got.error());
   json config = in.contains("config") && in["config"].is_object() ? in["config"] : json::object();
   for (auto it = got.value().config.begin(); it != got.value().config.end(); ++it)
