@@ -323,9 +323,10 @@ TEST(Validation, UnknownKeysAreRefusedEverywhere) {
                       "unknown field; expected one of: k, choices, preset, alpha, tau, "
                       "tau_without_bonus, mean_acceptance_length, draft_acceptance_rate, "
                       "per_position, per_position_joint"));
-  EXPECT_TRUE(
-      IsError("tables", R"({"bogus": 1})", "bogus",
-              "unknown field; expected one of: method, model, dataset, source, hardware, format"));
+  EXPECT_TRUE(IsError(
+      "tables", R"({"bogus": 1})", "bogus",
+      "unknown field; expected one of: method, model, dataset, source, hardware, temperature, "
+      "format, offset, limit"));
 }
 
 TEST(Validation, WrongTypesNameTheField) {

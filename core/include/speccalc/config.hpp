@@ -145,5 +145,7 @@ Expected<Config> parse_config_text(const std::string& text, const Catalog& catal
 nlohmann::json config_to_json(const Config& c);
 // The architecture of a model as the keys a custom "target" object takes.
 nlohmann::json model_to_json(const ModelArch& m);
+// A GPU as the keys a custom "hardware" object takes.
+nlohmann::json gpu_to_json(const Gpu& g);
 
 }  // namespace speccalc
