@@ -32,6 +32,7 @@ import {
   revealCharts,
 } from './lib.mjs';
 import { truthTests } from './truth.mjs';
+import { publishedTests } from './published.mjs';
 import { distFile } from '../parity/harness.mjs';
 
 const SHOTS = process.env.SPECCALC_SCREENSHOTS ?? path.join(repo, 'docs/screenshots');
@@ -458,7 +459,7 @@ async function main() {
     await page.waitForSelector('[data-testid=reproduce] details', { timeout: 60000 });
     eq(await page.evaluate(() => window.__busySeen), true, 'progress indicator shown');
     await waitQuiet(page);
-    const sources = await page.$$eval('[data-testid=reproduce] details summary', (s) =>
+    const sources = await page.$$eval('[data-testid=reproduce] > details > summary', (s) =>
       s.map((x) => x.textContent),
     );
     assert(sources.length >= 3, `sources: ${sources.length}`);
@@ -896,6 +897,7 @@ async function main() {
   }
 
   await truthTests({ browser, url, newPage, watch, shots: SHOTS });
+  await publishedTests({ url, newPage, shots: SHOTS });
 
   await test('no request left 127.0.0.1', async () => {
     eq(outside.length, 0, `outside requests ${outside.slice(0, 5).join(', ')}`);

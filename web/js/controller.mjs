@@ -110,7 +110,11 @@ const inputs = new InputsView($('#inputs'), onEdit);
 const results = new ResultsView($('#results'));
 const charts = new ChartsView(document);
 const tree = new TreeView($('#tree-view'));
-const tables = new TablesView($('#data-view'), { onUse: applyConfig, busy });
+const tables = new TablesView($('#data-view'), {
+  onUse: applyConfig,
+  busy,
+  loadCharts: () => loadChartLibrary(),
+});
 const sizing = new SizingView($('#sizing-view'), { onApply: applyConfig });
 const compare = new CompareView($('#compare'), {
   onStart: startCompare,
