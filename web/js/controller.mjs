@@ -405,7 +405,7 @@ function wireImport() {
 }
 
 async function loadLists() {
-  const kinds = ['models', 'hardware', 'runtimes', 'methods', 'drafts'];
+  const kinds = ['models', 'hardware', 'runtimes', 'methods', 'drafts', 'acceptance'];
   const lists = await Promise.all(kinds.map((k) => callJson('list', k).catch(() => [])));
   return Object.fromEntries(kinds.map((k, i) => [k, lists[i]]));
 }

@@ -149,7 +149,8 @@ export class ChartsView {
       return;
     }
     const [axis, values] = spec;
-    const points = ok(await sweep(config, `method.${axis}`, values));
+    const raw = await sweep(config, `method.${axis}`, values);
+    const points = ok(raw);
     if (!points.length) {
       slot.destroy();
       slot.setNote('No valid point in the sweep.');
@@ -198,9 +199,15 @@ export class ChartsView {
       },
       [x, points.map((p) => p.result.speedup), points.map((p) => p.result.tau)],
     );
-    const best = points.reduce((a, b) => (b.result.speedup > a.result.speedup ? b : a));
+    // The core's best point of the grid (points that do not fit in memory never count).
+    const best = raw.meta.best;
+    slot.figure.dataset.best = best ? String(best.values[0]) : 'none';
     slot.setNote(
-      `Best on this grid: ${axis} = ${best.value} (${fmt.speedup(best.result.speedup)}).${measuredNote(dots)}`,
+      `${
+        best
+          ? `Best on this grid: ${axis} = ${best.values[0]} (${fmt.speedup(best.speedup)}).`
+          : 'No point of this grid fits in GPU memory.'
+      }${measuredNote(dots)}`,
     );
     slot.setTable(
       [axis, 'Speedup', 'τ', 'Fits in memory'],
