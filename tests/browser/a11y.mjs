@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { test, assert, cliLink, waitQuiet, counts } from './lib.mjs';
+import { test, assert, cliLink, waitQuiet, counts, revealCharts } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -58,18 +58,18 @@ export async function axeViolations(page) {
   return { blocking, byImpact, all: result };
 }
 
-// Every lazy section in view once (charts, tree, sizing, published table), then back to the top.
+// Every lazy section in view until it has drawn (charts and tree, sizing, published table):
+// each starts when it first comes into view, so the next scroll waits for it.
 async function showEverything(page) {
-  for (const id of ['#charts-view', '#tree-view', '#sizing-view', '#data-view']) {
-    await page.evaluate((s) => document.querySelector(s).scrollIntoView(), id);
-    await waitQuiet(page);
-  }
-  await page.waitForSelector('[data-testid=published-table]', { timeout: 60000 });
+  await revealCharts(page);
+  await page.evaluate(() => document.querySelector('#sizing-view').scrollIntoView());
   await page.waitForFunction(
     () => ['done', 'error'].includes(document.querySelector('[data-testid=sizing]').dataset.state),
     null,
     { timeout: 60000 },
   );
+  await page.evaluate(() => document.querySelector('#data-view').scrollIntoView());
+  await page.waitForSelector('[data-testid=published-table]', { timeout: 60000 });
   await waitQuiet(page);
 }
 
