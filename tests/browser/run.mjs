@@ -865,6 +865,8 @@ async function main() {
         watch(p);
         await p.goto(`${url}#${link}`);
         await waitSized(p, link);
+        // waitSized scrolled to the sizing section; the first screen is the calculator.
+        await p.evaluate(() => window.scrollTo(0, 0));
         await p.waitForTimeout(300);
         await p.screenshot({ path: path.join(SHOTS, `${name}.png`) });
         if (name === 'desktop') {
