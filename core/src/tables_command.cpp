@@ -1,6 +1,7 @@
 #include "tables_command.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -8,6 +9,7 @@
 #include "json_fields.hpp"
 #include "published_page.hpp"
 #include "speccalc/published.hpp"
+#include "speccalc/validate.hpp"
 
 namespace speccalc::commands {
 
@@ -39,6 +41,11 @@ bool read_temperature(const fields::json& q, TemperatureFilter* filter, Error* e
   return true;
 }
 
+bool comparable_row(const PublishedRow& r) {
+  return r.speedup && r.speedup_kind == "latency" && !r.superseded &&
+         !published_row_config(r).is_null();
+}
+
 }  // namespace
 
 Response tables(const std::string& query_json, std::string_view published_json) {
@@ -51,12 +58,14 @@ Response tables(const std::string& query_json, std::string_view published_json) 
   Error err;
   if (!fields::check_keys(q, "",
                           {"method", "model", "dataset", "source", "hardware", "temperature",
-                           "format", "offset", "limit"},
+                           "model_id", "comparable", "format", "offset", "limit"},
                           &err)) {
     return fail(err);
   }
   TableQuery query;
   TemperatureFilter temperature;
+  std::string model_id;
+  bool comparable = false;
   std::string format = "json";
   if (!fields::read_string(q, "method", "", &query.method, &err) ||
       !fields::read_string(q, "model", "", &query.model, &err) ||
@@ -64,6 +73,8 @@ Response tables(const std::string& query_json, std::string_view published_json) 
       !fields::read_string(q, "source", "", &query.source, &err) ||
       !fields::read_string(q, "hardware", "", &query.hardware, &err) ||
       !fields::read_string(q, "format", "", &format, &err) ||
+      !fields::read_string(q, "model_id", "", &model_id, &err) ||
+      !fields::read_bool(q, "comparable", "", &comparable, &err) ||
       !read_temperature(q, &temperature, &err)) {
     return fail(err);
   }
@@ -80,12 +91,16 @@ Response tables(const std::string& query_json, std::string_view published_json) 
   auto rows = load_published(published_json);
   if (!rows.ok()) return fail(rows.error());
   auto selected = filter_rows(rows.value(), query);
-  if (temperature.by)
-    selected.erase(std::remove_if(selected.begin(), selected.end(),
-                                  [&temperature](const PublishedRow& r) {
-                                    return r.temperature != temperature.value;
-                                  }),
-                   selected.end());
+  // model_id: exactly this preset (model matches substrings of the published names too).
+  // comparable: rows a calculator result can be set beside: a reproducing config and a
+  // latency speedup, not superseded.
+  selected.erase(std::remove_if(selected.begin(), selected.end(),
+                                [&](const PublishedRow& r) {
+                                  return (temperature.by && r.temperature != temperature.value) ||
+                                         (!model_id.empty() && r.target_id != model_id) ||
+                                         (comparable && !comparable_row(r));
+                                }),
+                 selected.end());
   const int64_t total = static_cast<int64_t>(selected.size());
   if (offset > 0 && offset >= total)
     return fail(make_error(
@@ -100,9 +115,22 @@ Response tables(const std::string& query_json, std::string_view published_json) 
   if (format == "table") return ok_json(rows_to_text(selected));
   // JSON rows carry the normalized model name and the config that reproduces them (null when
   // not modelled), from core, so front ends never rebuild them.
+  // Comparable rows also say which is the fastest of its family among them (the first on a
+  // tie): the one a per-family chart shows.
+  std::map<std::string, std::size_t> best;
+  if (comparable)
+    for (std::size_t i = 0; i < selected.size(); ++i) {
+      auto [it, fresh] = best.emplace(selected[i].family, i);
+      if (!fresh && *selected[i].speedup > *selected[it->second].speedup) it->second = i;
+    }
   std::string out = "[";
-  for (std::size_t i = 0; i < selected.size(); ++i)
-    out += (i > 0 ? "," : "") + row_json_for_front_ends(selected[i]);
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    std::string row = row_json_for_front_ends(selected[i]);
+    if (comparable)
+      row.insert(row.size() - 1, std::string(",\"family_best\":") +
+                                     (best[selected[i].family] == i ? "true" : "false"));
+    out += (i > 0 ? "," : "") + row;
+  }
   return ok_json(out + "]");
 }
 

@@ -10,8 +10,10 @@ namespace speccalc::commands {
 
 // Input: a JSON object, every key optional (empty input = {}):
 //   {"method": M, "model": X, "dataset": D, "source": S, "hardware": H,
-//    "temperature": T (a number, or "not stated"), "offset": O, "limit": L (1..1000),
-//    "format": "json" (default) | "csv" | "table" | "page"}
+//    "temperature": T (a number, or "not stated"), "model_id": exact target preset id,
+//    "comparable": true (only rows with a reproducing config and a latency speedup, not
+//    superseded; JSON rows then carry "family_best", the fastest of its family among them),
+//    "offset": O, "limit": L (1..1000), "format": "json" (default) | "csv" | "table" | "page"}
 // Filters follow TableQuery (speccalc/published.hpp): case-insensitive substring of the
 // published string, or exact normalized id (family, target_id, source_id, hardware_id).
 // Output: json -> JSON array of matching rows with all fields, the normalized `model` and the

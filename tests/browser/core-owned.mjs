@@ -1,7 +1,7 @@
 // Browser tests for what the page takes from the core instead of deciding itself (issues 12 and
 // 13): the acceptance forms (tree matrix, Medusa head accuracies) with their definitions, the
-// speedup band of a workload's per-request τ spread, the k chart's best point, and the custom
-// model / GPU editors' starting objects. Expected values come from the native CLI, with hand
+// speedup band of a workload's per-request τ spread, the k chart's best point, the families
+// chart's published best per family, and the custom model / GPU editors' starting objects. Expected values come from the native CLI, with hand
 // checks where a property can be derived independently.
 // Run from run.mjs (same server, browser and request/console watchers).
 import {
@@ -183,6 +183,46 @@ export async function coreOwnedTests({ url, newPage }) {
         `note: ${shown.note}`,
       );
     }
+  });
+
+  await test("the families chart's published speedup per family is the core's fastest comparable row", async () => {
+    await open(page, url, EAGLE);
+    // The published rows join the charts once their section has loaded them.
+    await page.evaluate(() => document.querySelector('#data-view').scrollIntoView());
+    await page.waitForSelector('[data-testid=published-table]', { timeout: 60000 });
+    await revealCharts(page);
+    // Independently: the rows of this preset with a latency speedup, not superseded and a
+    // reproducing config; the fastest of each family.
+    const best = new Map();
+    for (const r of JSON.parse(
+      cli(['run', 'tables', '-'], JSON.stringify({ model: EAGLE.target })),
+    ))
+      if (
+        r.target_id === EAGLE.target &&
+        typeof r.speedup === 'number' &&
+        r.speedup_kind === 'latency' &&
+        !r.superseded &&
+        r.config &&
+        !(best.get(r.family) >= r.speedup)
+      )
+        best.set(r.family, r.speedup);
+    assert(best.size >= 3, `published families for ${EAGLE.target}: ${[...best.keys()]}`);
+    await page.waitForFunction(
+      () =>
+        [
+          ...document.querySelectorAll(
+            '[data-testid=chart-families] [data-testid=chart-values] tbody tr',
+          ),
+        ].some((r) => r.cells[4].textContent !== '—'),
+      null,
+      { timeout: 30000 },
+    );
+    const shown = await page.$$eval(
+      '[data-testid=chart-families] [data-testid=chart-values] tbody tr',
+      (rows) => rows.map((r) => [r.cells[0].textContent, r.cells[4].textContent]),
+    );
+    for (const [family, text] of shown)
+      eq(text, best.has(family) ? showSpeedup(best.get(family)) : '—', `${family}: published best`);
   });
 
   await test("custom model and GPU editors start from the core's custom objects, which cost what the presets cost", async () => {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -473,6 +474,40 @@ TEST(TablesCommand, NamesEachModelOnce) {
     }
   }
   EXPECT_GE(vicuna_spellings.size(), 4u);
+}
+
+TEST(TablesCommand, ComparableRowsOfOnePresetWithTheBestOfEachFamily) {
+  // The rows the charts set beside a result: exactly this preset, a latency speedup, not
+  // superseded, a reproducing config. Counted here from the raw table and the plain JSON rows.
+  const Response all = run("tables", R"({"model": "vicuna-7b-v1.3"})");
+  ASSERT_TRUE(all.ok);
+  std::vector<std::string> want;
+  std::map<std::string, std::pair<double, std::string>> best;  // family -> fastest (first)
+  for (const auto& r : nlohmann::json::parse(all.output)) {
+    if (r["target_id"] != "vicuna-7b-v1.3" || !r["speedup"].is_number() ||
+        r["speedup_kind"] != "latency" || r["superseded"] == true || r["config"].is_null())
+      continue;
+    want.push_back(r["id"].get<std::string>());
+    const double s = r["speedup"].get<double>();
+    auto it = best.find(r["family"].get<std::string>());
+    if (it == best.end() || s > it->second.first)
+      best[r["family"].get<std::string>()] = {s, r["id"].get<std::string>()};
+  }
+  const Response r =
+      run("tables", R"({"model_id": "vicuna-7b-v1.3", "comparable": true, "format": "json"})");
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const nlohmann::json rows = nlohmann::json::parse(r.output);
+  EXPECT_EQ(ids_of(rows), want);
+  EXPECT_GT(want.size(), 100u);
+  std::size_t marked = 0;
+  for (const auto& row : rows) {
+    const bool is_best = best[row["family"].get<std::string>()].second == row["id"];
+    EXPECT_EQ(row["family_best"], is_best) << row["id"];
+    marked += is_best;
+  }
+  EXPECT_EQ(marked, best.size());
+  // model_id is exact: "vicuna-7b" names no preset, though it is part of published names.
+  EXPECT_EQ(nlohmann::json::parse(run("tables", R"({"model_id": "vicuna-7b"})").output).size(), 0u);
 }
 
 }  // namespace

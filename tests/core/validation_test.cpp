@@ -326,7 +326,7 @@ TEST(Validation, UnknownKeysAreRefusedEverywhere) {
   EXPECT_TRUE(IsError(
       "tables", R"({"bogus": 1})", "bogus",
       "unknown field; expected one of: method, model, dataset, source, hardware, temperature, "
-      "format, offset, limit"));
+      "model_id, comparable, format, offset, limit"));
 }
 
 TEST(Validation, WrongTypesNameTheField) {

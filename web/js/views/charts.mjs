@@ -339,7 +339,7 @@ export class ChartsView {
     );
   }
 
-  // measured: [{family, speedup, label}] published rows for this model (may be empty).
+  // measured: [{family, speedup, best, label}] published rows for this model (may be empty).
   async showFamilies(config, families, measured = []) {
     const slot = this.families;
     const names = families.map((f) => (typeof f === 'string' ? f : f.id)).filter((f) => f !== 'ar');
@@ -351,11 +351,8 @@ export class ChartsView {
     }
     const x = points.map((_, i) => i);
     const labels = points.map((p) => p.value);
-    const measuredBy = new Map();
-    for (const m of measured) {
-      if (!measuredBy.has(m.family) || measuredBy.get(m.family) < m.speedup)
-        measuredBy.set(m.family, m.speedup);
-    }
+    // The fastest published row of each family, as the core marks it (family_best).
+    const measuredBy = new Map(measured.filter((m) => m.best).map((m) => [m.family, m.speedup]));
     const bars =
       globalThis.uPlot && globalThis.uPlot.paths && globalThis.uPlot.paths.bars
         ? globalThis.uPlot.paths.bars({ size: [0.6, 60] })

@@ -289,28 +289,24 @@ export class TablesView {
     }
   }
 
-  // Published rows for this model (speedups measured at latency, not superseded), each with the
-  // config the core says reproduces it: the families chart, and the k and batch charts overlay them.
+  // Published rows for this model that a result can be set beside (the core's "comparable":
+  // a reproducing config, a latency speedup, not superseded), with the core's mark of the
+  // fastest row of each family: the families chart, and the k and batch charts overlay them.
   async measuredFor(targetId) {
     if (typeof targetId !== 'string') return [];
     if (this.measuredCache && this.measuredCache.target === targetId)
       return this.measuredCache.rows;
     try {
-      const rows = (await callJson('tables', { model: targetId, format: 'json' }))
-        .filter(
-          (r) =>
-            r.target_id === targetId &&
-            typeof r.speedup === 'number' &&
-            !r.superseded &&
-            r.speedup_kind !== 'throughput',
-        )
-        .map((r) => ({
-          family: r.family,
-          speedup: r.speedup,
-          config: configFromRow(r),
-          label: `${r.source_id || r.source} ${r.table}, ${r.dataset}`,
-          hardware: r.hardware_id || r.hardware,
-        }));
+      const rows = (
+        await callJson('tables', { model_id: targetId, comparable: true, format: 'json' })
+      ).map((r) => ({
+        family: r.family,
+        speedup: r.speedup,
+        best: r.family_best,
+        config: configFromRow(r),
+        label: `${r.source_id || r.source} ${r.table}, ${r.dataset}`,
+        hardware: r.hardware_id || r.hardware,
+      }));
       this.measuredCache = { target: targetId, rows };
       return rows;
     } catch {
