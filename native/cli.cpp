@@ -19,9 +19,10 @@ const char kUsageHead[] =
     "  speccalc eval --link URL|FRAGMENT      evaluate a share link\n"
     "  speccalc link --config FILE|-          print the share link (URL fragment) of a config\n"
     "  speccalc normalize --config FILE|-     print the config with every default filled in\n"
-    "  speccalc list models|drafts|heads|hardware|methods|runtimes\n"
+    "  speccalc list models|drafts|heads|hardware|methods|runtimes|acceptance\n"
     "  speccalc tables [--method M] [--model X] [--dataset D] [--source S] [--hardware H]\n"
-    "                  [--format json|csv|table]   (default table)\n"
+    "                  [--temperature T|'not stated'] [--offset O] [--limit L]\n"
+    "                  [--format json|csv|table|page]   (default table)\n"
     "  speccalc validate [FILE|-]             (no FILE: every row, JSON)\n"
     "  speccalc tree expect|optimize|preset|calibrate FILE|-   tree solver (docs/tree-model.md)\n"
     "  speccalc COMMAND FILE|-                any core command below, input from the file\n"
@@ -156,7 +157,8 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
   if (cmd == "list") {
     if (args.size() != 2)
       return usage_error(err,
-                         "list needs one of: models, drafts, heads, hardware, methods, runtimes");
+                         "list needs one of: models, drafts, heads, hardware, methods, runtimes, "
+                         "acceptance");
     return emit(speccalc::run("list", args[1]), out, err);
   }
   if (cmd == "tables") {
@@ -166,9 +168,16 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
       if (opt.rfind("--", 0) != 0 || i + 1 >= args.size())
         return usage_error(
             err,
-            "tables takes --method, --model, --dataset, --source, --format, each with a value");
+            "tables takes --method, --model, --dataset, --source, --hardware, --temperature, "
+            "--offset, --limit, --format, each with a value");
       if (query.size() > 1) query += ",";
-      query += json_quote(opt.substr(2)) + ":" + json_quote(args[i + 1]);
+      // Numbers stay numbers for the numeric filters; the core checks every value.
+      const std::string& value = args[i + 1];
+      const bool numeric =
+          (opt == "--temperature" || opt == "--offset" || opt == "--limit") && !value.empty() &&
+          value.find_first_not_of("0123456789.") == std::string::npos && value.front() != '.' &&
+          value.back() != '.' && value.find('.') == value.rfind('.');
+      query += json_quote(opt.substr(2)) + ":" + (numeric ? value : json_quote(value));
     }
     query += "}";
     if (query.find("\"format\"") == std::string::npos)

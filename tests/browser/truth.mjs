@@ -448,7 +448,7 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
   });
 
   if (shots) {
-    await test('screenshots: engine and verdict, cost breakdown, a setup that does not fit', async () => {
+    await test('screenshots: engine, every verdict state, cost breakdown, the comparison', async () => {
       fs.mkdirSync(shots, { recursive: true });
       await open(page, url, EAGLE_DEPTH6);
       await page.$$eval('#kernels-box', (d) =>
@@ -458,13 +458,38 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
       );
       await page.locator('#results').screenshot({ path: path.join(shots, 'cost.png') });
       await page.locator('[data-for=runtime]').screenshot({ path: path.join(shots, 'engine.png') });
-      await open(page, url, VERDICTS.infeasible);
+      for (const [state, config] of Object.entries(VERDICTS)) {
+        await open(page, url, config);
+        // The headline numbers and the core's verdict under them, as the reader sees them.
+        const box = await page.evaluate(() => {
+          const a = document.querySelector('.headline').getBoundingClientRect();
+          const b = document.querySelector('[data-testid=verdict]').getBoundingClientRect();
+          return {
+            x: a.left + window.scrollX,
+            y: a.top + window.scrollY,
+            width: Math.max(a.right, b.right) - a.left,
+            height: b.bottom - a.top,
+          };
+        });
+        await page.screenshot({
+          path: path.join(shots, `verdict-${state}.png`),
+          clip: box,
+          fullPage: true,
+        });
+      }
+      // A and B side by side: the pays config kept as A, B at batch 16.
+      await open(page, url, VERDICTS.pays);
+      await page.click('[data-testid=compare-start]');
+      await page.waitForFunction(() => /&compare&/.test(location.hash), null, { timeout: 10000 });
+      await page.fill('[data-testid=batch]', '16');
+      await page.press('[data-testid=batch]', 'Tab');
+      await page.waitForSelector('[data-testid=compare-table]', { timeout: 10000 });
+      await waitQuiet(page);
       await page
-        .locator('.headline')
-        .screenshot({ path: path.join(shots, 'verdict-headline-infeasible.png') });
-      await page
-        .locator('[data-testid=verdict]')
-        .screenshot({ path: path.join(shots, 'verdict-infeasible.png') });
+        .locator('[data-testid=compare]')
+        .screenshot({ path: path.join(shots, 'compare.png') });
+      await page.click('[data-testid=compare-stop]');
+      await waitQuiet(page);
     });
   }
 

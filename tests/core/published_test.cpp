@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -302,6 +303,7 @@ TEST(TablesCommand, ReturnsRowsAsJsonCsvOrText) {
     ASSERT_TRUE(row.contains("config"));
     with_config += row["config"].is_null() ? 0 : 1;
     row.erase("config");
+    row.erase("model");  // checked in NamesEachModelOnce
   }
   EXPECT_EQ(rows, table);
   // The PLD README row reproduces as: Mistral is not a preset, so its rows have no config;
@@ -360,6 +362,152 @@ TEST(PublishedData, TablesReadsTheTextItIsGiven) {
   // The embedded table through the two-argument run() gives the same bytes as passing it.
   EXPECT_EQ(run("tables", "{\"source\": \"pld\"}").output,
             run("tables", "{\"source\": \"pld\"}", Data{data::published()}).output);
+}
+
+// The rows of the raw table (parsed here, not by the core) that satisfy `keep`.
+template <typename Keep>
+std::vector<std::string> raw_ids(Keep keep) {
+  std::vector<std::string> ids;
+  for (const auto& row : nlohmann::json::parse(data::published()))
+    if (keep(row)) ids.push_back(row["id"].get<std::string>());
+  return ids;
+}
+
+std::vector<std::string> ids_of(const nlohmann::json& rows) {
+  std::vector<std::string> ids;
+  for (const auto& r : rows) ids.push_back(r["id"].get<std::string>());
+  return ids;
+}
+
+TEST(TablesCommand, FiltersByTemperatureIncludingNotStated) {
+  const auto temp_is = [](double t) {
+    return [t](const nlohmann::json& r) {
+      return r["temperature"].is_number() && r["temperature"].get<double>() == t;
+    };
+  };
+  for (double t : {0.0, 1.0, 0.8}) {
+    const Response r = run("tables", nlohmann::json{{"temperature", t}}.dump());
+    ASSERT_TRUE(r.ok) << r.error.describe();
+    EXPECT_EQ(ids_of(nlohmann::json::parse(r.output)), raw_ids(temp_is(t))) << t;
+  }
+  const Response unstated = run("tables", R"({"temperature": "not stated"})");
+  ASSERT_TRUE(unstated.ok) << unstated.error.describe();
+  EXPECT_EQ(ids_of(nlohmann::json::parse(unstated.output)),
+            raw_ids([](const nlohmann::json& r) { return r["temperature"].is_null(); }));
+  // With the hardware filter (exact GPU preset id): greedy rows measured on an RTX 3090.
+  const Response both = run("tables", R"({"temperature": 0, "hardware": "rtx-3090"})");
+  ASSERT_TRUE(both.ok);
+  const auto want = raw_ids([](const nlohmann::json& r) {
+    return r["temperature"] == 0 && r["hardware_id"] == "rtx-3090";
+  });
+  EXPECT_GT(want.size(), 100u);
+  EXPECT_EQ(ids_of(nlohmann::json::parse(both.output)), want);
+  const Response bad = run("tables", R"({"temperature": "hot"})");
+  EXPECT_FALSE(bad.ok);
+  EXPECT_EQ(bad.error.field, "temperature");
+}
+
+TEST(TablesCommand, PageGivesTheSliceTheCountsAndTheFilterChoices) {
+  const auto all = raw_ids([](const nlohmann::json&) { return true; });
+  ASSERT_EQ(all.size(), 764u);
+  Response r = run("tables", R"({"format": "page"})");
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  nlohmann::json page = nlohmann::json::parse(r.output);
+  EXPECT_EQ(page["total"], 764);
+  EXPECT_EQ(page["first"], 1);
+  EXPECT_EQ(page["last"], 50);  // the default page is 50 rows
+  EXPECT_TRUE(page["previous_offset"].is_null());
+  EXPECT_EQ(page["next_offset"], 50);
+  EXPECT_EQ(ids_of(page["rows"]), std::vector<std::string>(all.begin(), all.begin() + 50));
+  // The last page: rows 751-764, no next page; the previous one starts 50 rows earlier.
+  r = run("tables", R"({"format": "page", "offset": 750})");
+  ASSERT_TRUE(r.ok);
+  page = nlohmann::json::parse(r.output);
+  EXPECT_EQ(page["first"], 751);
+  EXPECT_EQ(page["last"], 764);
+  EXPECT_TRUE(page["next_offset"].is_null());
+  EXPECT_EQ(page["previous_offset"], 700);
+  EXPECT_EQ(ids_of(page["rows"]), std::vector<std::string>(all.begin() + 750, all.end()));
+  // The choices count every row: each GPU preset's rows, and every temperature incl. unstated.
+  int64_t hardware_rows = 0, temperature_rows = 0;
+  for (const auto& c : page["filters"]["hardware"]) {
+    const std::string id = c["query"].get<std::string>();
+    EXPECT_EQ(c["rows"].get<std::size_t>(),
+              raw_ids([&id](const nlohmann::json& x) { return x["hardware_id"] == id; }).size())
+        << id;
+    hardware_rows += c["rows"].get<int64_t>();
+  }
+  for (const auto& c : page["filters"]["temperature"]) temperature_rows += c["rows"].get<int64_t>();
+  EXPECT_EQ(hardware_rows, static_cast<int64_t>(raw_ids([](const nlohmann::json& x) {
+                                                  return x["hardware_id"].is_string();
+                                                }).size()));
+  EXPECT_EQ(temperature_rows, 764);
+  EXPECT_EQ(page["filters"]["temperature"][0]["label"], "0 (greedy)");
+  // offset/limit slice the plain JSON too; an offset past the end names the field.
+  r = run("tables", R"({"offset": 10, "limit": 5})");
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(ids_of(nlohmann::json::parse(r.output)),
+            std::vector<std::string>(all.begin() + 10, all.begin() + 15));
+  r = run("tables", R"({"format": "page", "offset": 764})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error.field, "offset");
+  r = run("tables", R"({"format": "page", "limit": 0})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error.field, "limit");
+}
+
+TEST(TablesCommand, NamesEachModelOnce) {
+  // The sources spell Vicuna-7B v1.3 four ways (published.json: "Vicuna-7B-v1.3",
+  // "Vicuna-7B (v1.3)", "Vicuna-7B v1.3", "Vicuna-7B"); every one is named by its preset id. A
+  // model without a preset keeps its published name.
+  const Response r = run("tables", "");
+  ASSERT_TRUE(r.ok);
+  std::set<std::string> vicuna_spellings;
+  for (const auto& row : nlohmann::json::parse(r.output)) {
+    const std::string published = row["target_model"].get<std::string>();
+    if (row["target_id"] == "vicuna-7b-v1.3") {
+      vicuna_spellings.insert(published);
+      EXPECT_EQ(row["model"], "vicuna-7b-v1.3") << row["id"];
+    }
+    if (published == "Zephyr-7B") {
+      EXPECT_EQ(row["model"], "Zephyr-7B") << row["id"];
+    }
+  }
+  EXPECT_GE(vicuna_spellings.size(), 4u);
+}
+
+TEST(TablesCommand, ComparableRowsOfOnePresetWithTheBestOfEachFamily) {
+  // The rows the charts set beside a result: exactly this preset, a latency speedup, not
+  // superseded, a reproducing config. Counted here from the raw table and the plain JSON rows.
+  const Response all = run("tables", R"({"model": "vicuna-7b-v1.3"})");
+  ASSERT_TRUE(all.ok);
+  std::vector<std::string> want;
+  std::map<std::string, std::pair<double, std::string>> best;  // family -> fastest (first)
+  for (const auto& r : nlohmann::json::parse(all.output)) {
+    if (r["target_id"] != "vicuna-7b-v1.3" || !r["speedup"].is_number() ||
+        r["speedup_kind"] != "latency" || r["superseded"] == true || r["config"].is_null())
+      continue;
+    want.push_back(r["id"].get<std::string>());
+    const double s = r["speedup"].get<double>();
+    auto it = best.find(r["family"].get<std::string>());
+    if (it == best.end() || s > it->second.first)
+      best[r["family"].get<std::string>()] = {s, r["id"].get<std::string>()};
+  }
+  const Response r =
+      run("tables", R"({"model_id": "vicuna-7b-v1.3", "comparable": true, "format": "json"})");
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const nlohmann::json rows = nlohmann::json::parse(r.output);
+  EXPECT_EQ(ids_of(rows), want);
+  EXPECT_GT(want.size(), 100u);
+  std::size_t marked = 0;
+  for (const auto& row : rows) {
+    const bool is_best = best[row["family"].get<std::string>()].second == row["id"];
+    EXPECT_EQ(row["family_best"], is_best) << row["id"];
+    marked += is_best;
+  }
+  EXPECT_EQ(marked, best.size());
+  // model_id is exact: "vicuna-7b" names no preset, though it is part of published names.
+  EXPECT_EQ(nlohmann::json::parse(run("tables", R"({"model_id": "vicuna-7b"})").output).size(), 0u);
 }
 
 }  // namespace

@@ -82,4 +82,40 @@ TEST(Sweep, FullDetailEqualsEvalOutput) {
   }
 }
 
+TEST(Sweep, BestIsTheFastestPointThatFitsInMemory) {
+  // Llama-3 70B with EAGLE-2: on one H100 (80 GB) the weights alone do not fit, yet the roofline
+  // gives it the highest speedup of the grid; the MI300X (192 GB) fits. An unknown GPU errors.
+  // The best point is found here by a plain scan of the points, independently of the core's.
+  const json request = {{"config",
+                         {{"target", "llama3-instruct-70b"},
+                          {"method", {{"family", "eagle2"}}},
+                          {"acceptance", {{"alpha", 0.8}}}}},
+                        {"axis", "hardware"},
+                        {"values", {"h100-sxm", "bogus", "a100-80gb-sxm", "mi300x", "b200"}}};
+  const speccalc::Response r = speccalc::run("sweep", request.dump());
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const json out = json::parse(r.output);
+  const json& points = out["points"];
+  int best = -1, fastest = -1;
+  for (int i = 0; i < static_cast<int>(points.size()); ++i) {
+    if (points[i].contains("error")) continue;
+    const double s = points[i]["speedup"].get<double>();
+    if (fastest < 0 || s > points[fastest]["speedup"].get<double>()) fastest = i;
+    if (points[i]["fits_in_memory"] && (best < 0 || s > points[best]["speedup"].get<double>()))
+      best = i;
+  }
+  ASSERT_GE(best, 0);
+  EXPECT_FALSE(points[fastest]["fits_in_memory"].get<bool>()) << "the grid tests the rule";
+  EXPECT_EQ(out["best"]["index"], best);
+  EXPECT_EQ(out["best"]["values"], points[best]["values"]);
+  EXPECT_EQ(out["best"]["speedup"], points[best]["speedup"]);
+
+  // Nothing fits (a 70B model on 24 GB GPUs): best is null, not a point that does not fit.
+  json none = request;
+  none["values"] = {"rtx-3090", "rtx-4090"};
+  const speccalc::Response n = speccalc::run("sweep", none.dump());
+  ASSERT_TRUE(n.ok) << n.error.describe();
+  EXPECT_TRUE(json::parse(n.output)["best"].is_null());
+}
+
 }  // namespace

@@ -6,9 +6,11 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "speccalc/api.hpp"
+#include "speccalc/embedded_data.hpp"
 
 namespace speccalc {
 namespace {
@@ -105,9 +107,14 @@ TEST(Validate, CommandReportsJsonAndTable) {
   Response r = run("validate", R"({"source":"medusa","calibrated":true})");
   ASSERT_TRUE(r.ok) << r.error.describe();
   const auto doc = nlohmann::json::parse(r.output);
-  ASSERT_EQ(doc["sources"].size(), 1u);
+  // "medusa" also matches the Medusa repository's rows, which have no tau: listed after the
+  // paper, with none predicted.
+  ASSERT_EQ(doc["sources"].size(), 2u);
   EXPECT_EQ(doc["sources"][0]["source_id"], "medusa");
   EXPECT_TRUE(doc["sources"][0].contains("calibrated"));
+  EXPECT_EQ(doc["sources"][1]["source_id"], "medusa-repo");
+  EXPECT_EQ(doc["sources"][1]["stock"]["rows"], 0);
+  EXPECT_EQ(doc["sources"][1]["not_predicted"], doc["sources"][1]["published_rows"]);
   for (const auto& row : doc["rows"]) EXPECT_TRUE(row.contains("hardware"));
   Response t = run("validate", R"({"format":"table"})");
   ASSERT_TRUE(t.ok);
@@ -168,6 +175,60 @@ TEST(Validate, CommandNamesBadFields) {
   r = run("validate", R"({"format":"csv"})");
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error.field, "format");
+}
+
+TEST(Validate, CountsEveryRowNotPredictedWithItsReason) {
+  // The whole table is accounted for: predicted rows plus every reason's rows = 764, and the
+  // counts of rows without a measured tau / speedup are taken from the raw table here.
+  const Response r = run("validate", "{}");
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const nlohmann::json doc = nlohmann::json::parse(r.output);
+  const nlohmann::json table = nlohmann::json::parse(data::published());
+  ASSERT_EQ(table.size(), 764u);
+  std::size_t no_tau = 0, no_speedup = 0, neither = 0;
+  for (const auto& row : table) {
+    const bool tau = row["tau"].is_number(), speedup = row["speedup"].is_number();
+    no_tau += !tau && speedup;
+    no_speedup += tau && !speedup;
+    neither += !tau && !speedup;
+  }
+  const nlohmann::json& c = doc["coverage"];
+  EXPECT_EQ(c["published_rows"], 764);
+  EXPECT_EQ(c["predicted"], doc["rows"].size());
+  std::size_t counted = 0;
+  std::set<std::string> ids;
+  for (const auto& row : doc["rows"]) ids.insert(row["id"].get<std::string>());
+  std::map<std::string, std::size_t> by_reason;
+  for (const auto& g : c["reasons"]) {
+    EXPECT_EQ(g["rows"], g["ids"].size());
+    for (const auto& id : g["ids"]) EXPECT_TRUE(ids.insert(id.get<std::string>()).second) << id;
+    counted += g["rows"].get<std::size_t>();
+    by_reason[g["reason"].get<std::string>().substr(0, 12)] = g["rows"].get<std::size_t>();
+  }
+  EXPECT_EQ(ids.size(), 764u) << "every row is predicted or counted, none twice";
+  EXPECT_EQ(counted, c["not_predicted"].get<std::size_t>());
+  EXPECT_EQ(by_reason["no tau repor"], no_tau);
+  EXPECT_EQ(by_reason["no speedup r"], no_speedup);
+  EXPECT_EQ(by_reason["neither tau "], neither);
+  EXPECT_EQ(by_reason["superseded l"], 16u);
+  // Per source: its rows split into predicted and not predicted; the held-out error is the
+  // cross-validation fold that left that source out.
+  std::size_t source_rows = 0;
+  for (const auto& s : doc["sources"]) {
+    EXPECT_EQ(s["published_rows"].get<int64_t>(),
+              s["stock"]["rows"].get<int64_t>() + s["not_predicted"].get<int64_t>())
+        << s["source_id"];
+    source_rows += s["published_rows"].get<std::size_t>();
+    if (s["stock"]["rows"] == 0) continue;
+    bool found = false;
+    for (const auto& f : doc["cross_validation"]["by_source"])
+      if (f["source"] == s["source_id"]) {
+        EXPECT_EQ(s["cross_validated"]["mape_pct"], f["mape_pct"]) << s["source_id"];
+        found = true;
+      }
+    EXPECT_TRUE(found) << s["source_id"];
+  }
+  EXPECT_EQ(source_rows, 764u);
 }
 
 }  // namespace

@@ -110,7 +110,11 @@ const inputs = new InputsView($('#inputs'), onEdit);
 const results = new ResultsView($('#results'));
 const charts = new ChartsView(document);
 const tree = new TreeView($('#tree-view'));
-const tables = new TablesView($('#data-view'), { onUse: applyConfig, busy });
+const tables = new TablesView($('#data-view'), {
+  onUse: applyConfig,
+  busy,
+  loadCharts: () => loadChartLibrary(),
+});
 const sizing = new SizingView($('#sizing-view'), { onApply: applyConfig });
 const compare = new CompareView($('#compare'), {
   onStart: startCompare,
@@ -401,7 +405,7 @@ function wireImport() {
 }
 
 async function loadLists() {
-  const kinds = ['models', 'hardware', 'runtimes', 'methods', 'drafts'];
+  const kinds = ['models', 'hardware', 'runtimes', 'methods', 'drafts', 'acceptance'];
   const lists = await Promise.all(kinds.map((k) => callJson('list', k).catch(() => [])));
   return Object.fromEntries(kinds.map((k, i) => [k, lists[i]]));
 }

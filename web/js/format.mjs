@@ -10,6 +10,17 @@ export function speedup(x) {
   return `${x.toFixed(2)}×`;
 }
 
+// A range of speedups with one unit sign: "1.52–2.10×".
+export function speedupRange(lo, hi) {
+  return `${lo.toFixed(2)}–${speedup(hi)}`;
+}
+
+// A signed percentage to the nearest whole one: "+4 %", "-8 %", "0 %" (never "-0 %").
+export function signedPercent(x) {
+  const r = Math.round(x);
+  return r === 0 ? '0 %' : `${r > 0 ? '+' : ''}${r} %`;
+}
+
 export function tau(x) {
   return x.toFixed(2);
 }

@@ -41,6 +41,7 @@ struct ValidatedRow {
 struct ExcludedRow {
   const PublishedRow* row = nullptr;
   std::string reason;
+  std::string kind;  // the reason without the row's details, for counting ("no model preset")
 };
 
 struct ErrorSummary {
@@ -53,12 +54,17 @@ struct ErrorSummary {
 struct SourceSummary {
   std::string source_id, source;
   ErrorSummary stock;
-  ErrorSummary calibrated;  // rows with a baseline step time only
+  ErrorSummary calibrated;     // rows with a baseline step time only
+  int64_t published_rows = 0;  // rows of this source the query selects
+  int64_t not_predicted = 0;   // of those, rows in `excluded` or `unmeasured`
 };
 
 struct ValidateReport {
   std::vector<ValidatedRow> rows;
-  std::vector<ExcludedRow> excluded;
+  std::vector<ExcludedRow> excluded;    // rows with tau and speedup that are not predicted
+  std::vector<ExcludedRow> unmeasured;  // rows without a measured tau or speedup
+  int64_t published_rows = 0;           // rows the query selects: rows + excluded + unmeasured
+  // Sources with predicted rows (in the order of their first one), then those with none.
   std::vector<SourceSummary> sources;
   ErrorSummary overall;
   ErrorSummary overall_calibrated;  // calibrated where possible, stock elsewhere

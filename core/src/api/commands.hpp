@@ -17,9 +17,21 @@ Response normalize(const std::string& config_json);                       // con
 Response list(const std::string& kind);                                   // presets.cpp
 Response fit(const std::string& input, std::string_view published_json);  // fit_commands.cpp
 Response calibrate(const std::string& input);                             // fit_commands.cpp
-Response sweep(const std::string& input);                                 // sweep.cpp
-Response size(const std::string& input);                                  // sizing.cpp
-Response export_engines(const std::string& input);                        // sizing.cpp
+// sweep: many evaluations of one base config with some fields varied (a grid over axes).
+// Input: {"config": {...}, "axes": [{"path": "batch", "values": [1, 2, 4]}, ...],
+//         "detail": "summary" | "full"}
+//   or the one-axis shorthand {"config": ..., "axis": "method.k", "values": [...]}.
+// "path" is a dotted config field ("batch", "method.k", "acceptance.alpha", "hardware", ...);
+// "method.family" replaces the whole method with that family's defaults.
+// Output: {"axes", "points": [{"values": [...], "speedup", "tau", "tokens_per_s", ...} or
+//          {"values": [...], "error": {"field", "message"}}],
+//          "best": {"index", "values", "speedup"} (the highest speedup among points that
+//          evaluate and fit in memory, the first on a tie; null when none does),
+//          "break_even_batch" (one batch axis only: the first fitting batch with speedup < 1)}.
+// A point whose config is invalid reports its error and the sweep goes on.
+Response sweep(const std::string& input);           // sweep.cpp
+Response size(const std::string& input);            // sizing.cpp
+Response export_engines(const std::string& input);  // sizing.cpp
 Response validate(const std::string& options_json,
                   std::string_view published_json);  // fit/validate.cpp
 

@@ -1,5 +1,6 @@
 // `list KIND`: the preset ids (and what they are) for front ends' pickers and --help.
 #include "api/commands.hpp"
+#include "config/acceptance_forms.hpp"
 #include "config/config_json.hpp"
 #include "config/families.hpp"
 #include "speccalc/config.hpp"
@@ -14,6 +15,9 @@ json model_list(const std::vector<ModelArch>& models) {
   json out = json::array();
   for (const auto& m : models) {
     json entry = model_to_json(m);  // the keys a custom target takes
+    // The same keys again as one object: the custom target that equals this preset, so a
+    // front end's editor starts from it without a key list of its own.
+    entry["custom"] = model_to_json(m);
     entry["id"] = m.id;
     entry["params"] = count_params(m).total;
     entry["repo_id"] = m.repo_id;
@@ -33,6 +37,11 @@ Response list(const std::string& kind_text) {
   const Catalog& c = catalog.value();
   if (kind == "models") return ok_json(model_list(c.targets).dump());
   if (kind == "drafts") return ok_json(model_list(c.drafts).dump());
+  if (kind == "acceptance") {
+    auto forms = acceptance_forms_json();
+    if (!forms.ok()) return fail(forms.error());
+    return ok_json(forms.value().dump());
+  }
   if (kind == "heads") {
     json out = json::array();
     for (const auto& h : c.heads) {
@@ -54,6 +63,7 @@ Response list(const std::string& kind_text) {
                          {"mem_gb", g.mem_gb},
                          {"mem_bw_gbps", g.mem_bw_gbps},
                          {"interconnect_gbps", g.interconnect_gbps},
+                         {"custom", gpu_to_json(g)},  // the custom GPU equal to this preset
                          {"source", g.citation}});
     }
     return ok_json(out.dump());
@@ -103,7 +113,9 @@ Response list(const std::string& kind_text) {
     return ok_json(out.dump());
   }
   return fail(make_error(
-      "kind", "unknown list; expected one of: models, drafts, heads, hardware, methods, runtimes"));
+      "kind",
+      "unknown list; expected one of: models, drafts, heads, hardware, methods, runtimes, "
+      "acceptance"));
 }
 
 }  // namespace speccalc::commands

@@ -15,7 +15,7 @@ using fields::json;
 bool null_allowed(const std::string& command, const std::string& path) {
   if (command == "convert") return path == "alpha";  // no alpha reproduces this tau
   if (command == "sweep") {
-    return path == "break_even_batch" || path.rfind("axes", 0) == 0 ||
+    return path == "break_even_batch" || path == "best" || path.rfind("axes", 0) == 0 ||
            (path.rfind("points[", 0) == 0 && path.find("].values") != std::string::npos);
   }
   return false;

@@ -142,6 +142,10 @@ Response sweep(const std::string& input) {
   // A summary point is ~350 bytes: reserving once avoids re-copying megabytes as it grows.
   points_text.reserve(std::min<std::size_t>(total * (detail == "full" ? 4096 : 400), 64u << 20));
   json be = nullptr;  // break-even batch along a single batch axis: first speedup < 1
+  // The best point: highest speedup among the points that evaluate and fit in memory (the
+  // first on a tie), so front ends mark it without searching.
+  json best = nullptr;
+  double best_speedup = 0;
   const bool find_break_even = axes.size() == 1 && axes[0].path == "batch";
   std::vector<std::size_t> index(axes.size(), 0);
   TauMemo memo;  // tau depends only on method and acceptance: computed once per pair
@@ -228,6 +232,10 @@ Response sweep(const std::string& input) {
           if (find_break_even && be.is_null() && e.value().fits_in_memory &&
               e.value().speedup < 1.0)
             be = values[0];
+          if (e.value().fits_in_memory && (best.is_null() || e.value().speedup > best_speedup)) {
+            best_speedup = e.value().speedup;
+            best = json{{"index", n}, {"speedup", best_speedup}, {"values", values}};
+          }
         }
       }
     }
@@ -243,8 +251,8 @@ Response sweep(const std::string& input) {
   points_text += ']';
   json axes_out = json::array();
   for (const auto& a : axes) axes_out.push_back(json{{"path", a.path}, {"values", a.values}});
-  // {"axes", "break_even_batch"?, "points"}: sorted key order, as dump() writes objects.
-  std::string head = "{\"axes\":" + axes_out.dump();
+  // {"axes", "best", "break_even_batch"?, "points"}: sorted key order, as dump() writes them.
+  std::string head = "{\"axes\":" + axes_out.dump() + ",\"best\":" + best.dump();
   if (find_break_even) head += ",\"break_even_batch\":" + be.dump();
   head += ",\"points\":";
   points_text.insert(0, head);  // into the reserved buffer: no second multi-megabyte copy

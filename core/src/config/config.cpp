@@ -363,6 +363,15 @@ json model_to_json(const ModelArch& m) {
   return out;
 }
 
+json gpu_to_json(const Gpu& g) {
+  return json{{"name", g.name},
+              {"fp16_tflops", g.fp16_tflops},
+              {"fp8_tflops", g.fp8_tflops},
+              {"mem_gb", g.mem_gb},
+              {"mem_bw_gbps", g.mem_bw_gbps},
+              {"interconnect_gbps", g.interconnect_gbps}};
+}
+
 const char* family_name(Family f) { return family_spec(f).id; }
 
 bool family_from_name(const std::string& s, Family* out) {
@@ -590,12 +599,7 @@ json config_to_json(const Config& c) {
   if (c.hardware_preset) {
     out["hardware"] = c.hardware.id;
   } else {
-    out["hardware"] = json{{"name", c.hardware.name},
-                           {"fp16_tflops", c.hardware.fp16_tflops},
-                           {"fp8_tflops", c.hardware.fp8_tflops},
-                           {"mem_gb", c.hardware.mem_gb},
-                           {"mem_bw_gbps", c.hardware.mem_bw_gbps},
-                           {"interconnect_gbps", c.hardware.interconnect_gbps}};
+    out["hardware"] = gpu_to_json(c.hardware);
   }
   out["gpus"] = c.gpus;
   if (c.runtime.overrides.empty() && c.runtime.measured_decode_step_s == 0) {

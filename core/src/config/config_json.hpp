@@ -13,5 +13,7 @@ Expected<Config> parse_config(const nlohmann::json& doc, const Catalog& catalog)
 nlohmann::json config_to_json(const Config& c);
 // The architecture of a model as the keys a custom "target" object takes.
 nlohmann::json model_to_json(const ModelArch& m);
+// A GPU as the keys a custom "hardware" object takes.
+nlohmann::json gpu_to_json(const Gpu& g);
 
 }  // namespace speccalc

@@ -51,22 +51,45 @@ std::map<StepKey, BaselineStep> baseline_steps(const std::vector<PublishedRow>& 
 
 }  // namespace
 
-// Why a row with tau and speedup is not validated; empty when it is.
-std::string validate_exclusion(const PublishedRow& r) {
+namespace {
+
+struct Exclusion {
+  std::string kind;    // counted in the report's coverage
+  std::string reason;  // with the row's details
+};
+
+// Why a row with tau and speedup is not validated; an empty kind when it is.
+Exclusion exclusion_of(const PublishedRow& r) {
   if (r.superseded)
-    return "superseded Spec-Bench leaderboard version (the current version of the cell is "
-           "validated)";
+    return {"superseded leaderboard version",
+            "superseded Spec-Bench leaderboard version (the current version of the cell is "
+            "validated)"};
   if (r.speedup_kind != "latency")
-    return "speedup_kind '" + r.speedup_kind +
-           "' is not a batch latency speedup over plain decoding";
-  if (!r.batch) return "no batch size (maximum-batch comparison)";
+    return {"not a latency speedup", "speedup_kind '" + r.speedup_kind +
+                                         "' is not a batch latency speedup over plain decoding"};
+  if (!r.batch) return {"no batch size", "no batch size (maximum-batch comparison)"};
   if (r.family.empty() || r.family == "other" || r.family == "ar")
-    return "method '" + r.method + "' (family '" + r.family + "') has no cost model";
-  if (r.target_id.empty()) return "no model preset for '" + r.target_model + "'";
-  if (r.hardware_id.empty()) return "hardware '" + r.hardware + "' maps to no GPU preset";
-  if (r.runtime.empty()) return "no runtime profile";
-  return "";
+    return {"no cost model for the method",
+            "method '" + r.method + "' (family '" + r.family + "') has no cost model"};
+  if (r.target_id.empty())
+    return {"no model preset", "no model preset for '" + r.target_model + "'"};
+  if (r.hardware_id.empty())
+    return {"no GPU preset", "hardware '" + r.hardware + "' maps to no GPU preset"};
+  if (r.runtime.empty()) return {"no runtime profile", "no runtime profile"};
+  return {};
 }
+
+// Rows that cannot be compared at all: the prediction starts from the row's measured tau and
+// is checked against its measured speedup.
+const char* unmeasured_kind(const PublishedRow& r) {
+  if (!r.tau && !r.speedup) return "neither tau nor speedup reported";
+  if (!r.tau) return "no tau reported (the prediction starts from the measured tau)";
+  return "no speedup reported (nothing to compare with)";
+}
+
+}  // namespace
+
+std::string validate_exclusion(const PublishedRow& r) { return exclusion_of(r).reason; }
 
 namespace {
 
@@ -141,22 +164,34 @@ Expected<ValidateReport> validate_rows(const std::vector<PublishedRow>& rows,
 
   ValidateReport report;
   std::map<std::string, std::size_t> source_index;
+  std::vector<const PublishedRow*> seen_sources;  // first row of each source, table order
+  std::map<std::string, std::pair<int64_t, int64_t>> counts;  // source_id -> (rows, not predicted)
   for (const auto& r : rows) {
-    if (!r.tau || !r.speedup || !matches(r, query)) continue;
-    std::string why = validate_exclusion(r);
+    if (!matches(r, query)) continue;
+    report.published_rows += 1;
+    auto [count, first] = counts.emplace(r.source_id, std::make_pair(int64_t{0}, int64_t{0}));
+    if (first) seen_sources.push_back(&r);
+    count->second.first += 1;
+    if (!r.tau || !r.speedup) {
+      count->second.second += 1;
+      report.unmeasured.push_back(ExcludedRow{&r, unmeasured_kind(r), unmeasured_kind(r)});
+      continue;
+    }
+    Exclusion why = exclusion_of(r);
     ValidatedRow v;
     v.row = &r;
     v.measured = *r.speedup;
-    if (why.empty()) {
+    if (why.kind.empty()) {
       auto p = predict(row_config(r, o, 0), catalog.value());
       if (p.ok()) {
         v.predicted = p.value();
       } else {
-        why = "config rejected: " + p.error().field + ": " + p.error().message;
+        why = {"config rejected", "config rejected: " + p.error().field + ": " + p.error().message};
       }
     }
-    if (!why.empty()) {
-      report.excluded.push_back(ExcludedRow{&r, why});
+    if (!why.kind.empty()) {
+      count->second.second += 1;
+      report.excluded.push_back(ExcludedRow{&r, why.reason, why.kind});
       continue;
     }
     v.error_pct = 100.0 * (v.predicted - v.measured) / v.measured;
@@ -185,9 +220,16 @@ Expected<ValidateReport> validate_rows(const std::vector<PublishedRow>& rows,
     }
     report.rows.push_back(v);
   }
+  for (const PublishedRow* r : seen_sources)
+    if (!source_index.count(r->source_id)) {
+      source_index.emplace(r->source_id, report.sources.size());
+      report.sources.push_back(SourceSummary{r->source_id, r->source, {}, {}});
+    }
   for (auto& s : report.sources) {
     finish(&s.stock);
     finish(&s.calibrated);
+    s.published_rows = counts[s.source_id].first;
+    s.not_predicted = counts[s.source_id].second;
   }
   finish(&report.overall);
   finish(&report.overall_calibrated);
@@ -195,6 +237,30 @@ Expected<ValidateReport> validate_rows(const std::vector<PublishedRow>& rows,
 }
 
 namespace {
+
+// Every row the query selects is either predicted or counted here under its reason (most
+// rows first; ties in table order), so the report accounts for the whole table.
+json coverage_json(const ValidateReport& rep) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+  auto add_row = [&groups](const ExcludedRow& x) {
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&x](const auto& g) { return g.first == x.kind; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {x.kind, {}});
+    it->second.push_back(x.row->id);
+  };
+  for (const auto& x : rep.unmeasured) add_row(x);
+  for (const auto& x : rep.excluded) add_row(x);
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
+  json reasons = json::array();
+  for (const auto& [kind, ids] : groups)
+    reasons.push_back(json{{"reason", kind}, {"rows", ids.size()}, {"ids", ids}});
+  const int64_t predicted = static_cast<int64_t>(rep.rows.size());
+  return json{{"published_rows", rep.published_rows},
+              {"predicted", predicted},
+              {"not_predicted", rep.published_rows - predicted},
+              {"reasons", reasons}};
+}
 
 json report_json(const ValidateReport& rep, const ValidateOptions& o) {
   json rows = json::array();
@@ -231,7 +297,11 @@ json report_json(const ValidateReport& rep, const ValidateOptions& o) {
         json{{"id", x.row->id}, {"source_id", x.row->source_id}, {"reason", x.reason}});
   json sources = json::array();
   for (const auto& s : rep.sources) {
-    json j{{"source_id", s.source_id}, {"source", s.source}, {"stock", summary_json(s.stock)}};
+    json j{{"source_id", s.source_id},
+           {"source", s.source},
+           {"stock", summary_json(s.stock)},
+           {"published_rows", s.published_rows},
+           {"not_predicted", s.not_predicted}};
     if (o.calibrated && s.calibrated.rows > 0) j["calibrated"] = summary_json(s.calibrated);
     sources.push_back(j);
   }
@@ -242,6 +312,7 @@ json report_json(const ValidateReport& rep, const ValidateOptions& o) {
        "runtime profile"},
       {"rows", rows},
       {"excluded", excluded},
+      {"coverage", coverage_json(rep)},
       {"sources", sources},
       {"overall", summary_json(rep.overall)}};
   if (o.calibrated) {
@@ -289,6 +360,7 @@ std::string report_text(const ValidateReport& rep, const ValidateOptions& o) {
   t += pad("source", 14) + pad("rows", 6) + pad("MAPE%", 8) + pad("max|err|%", 10) +
        pad("mean err%", 10) + (o.calibrated ? "calibrated rows / MAPE%" : "") + "\n";
   for (const auto& s : rep.sources) {
+    if (s.stock.rows == 0) continue;  // counted under "not predicted" below
     t += pad(s.source_id, 14) + pad(std::to_string(s.stock.rows), 6) +
          pad(pct(s.stock.mape_pct), 8) + pad(pct(s.stock.max_abs_error_pct), 10) +
          pad(pct(s.stock.mean_error_pct), 10);
@@ -301,7 +373,13 @@ std::string report_text(const ValidateReport& rep, const ValidateOptions& o) {
        pad(pct(rep.overall.mean_error_pct), 10);
   if (o.calibrated)
     t += "calibrated where possible: MAPE " + pct(rep.overall_calibrated.mape_pct) + "%";
-  t += "\n\nexcluded (" + std::to_string(rep.excluded.size()) + "):\n";
+  const json coverage = coverage_json(rep);
+  t += "\n\nnot predicted: " + std::to_string(coverage["not_predicted"].get<int64_t>()) + " of " +
+       std::to_string(rep.published_rows) + " published rows\n";
+  for (const auto& g : coverage["reasons"])
+    t += "  " + pad(std::to_string(g["rows"].get<int64_t>()), 5) + g["reason"].get<std::string>() +
+         "\n";
+  t += "\nexcluded (" + std::to_string(rep.excluded.size()) + "):\n";
   for (const auto& x : rep.excluded) t += "  " + pad(x.row->id, 18) + x.reason + "\n";
   return t;
 }
@@ -385,7 +463,24 @@ Response validate(const std::string& options_json, std::string_view published_js
     return ok_json(t + report_text(rep.value(), o));
   }
   json out = report_json(rep.value(), o);
-  if (!cv.is_null()) out["cross_validation"] = cv;
+  if (!cv.is_null()) {
+    // Each source's held-out error beside its in-sample one (the fold that left it out).
+    auto held_out = [&cv](const std::string& source) {
+      for (const auto& f : cv["by_source"])
+        if (f["source"] == source)
+          return json{{"profile", f["profile"]},
+                      {"rows", f["rows"]},
+                      {"mape_pct", f["mape_pct"]},
+                      {"max_abs_error_pct", f["max_abs_error_pct"]},
+                      {"mean_error_pct", f["mean_error_pct"]}};
+      return json();
+    };
+    for (auto& s : out["sources"]) s["cross_validated"] = held_out(s["source_id"]);
+    if (!engines.is_null())
+      for (auto& [source, s] : engines["by_source"].items())
+        s["cross_validated"] = held_out(source);
+    out["cross_validation"] = cv;
+  }
   if (!engines.is_null()) out["engines"] = engines;
   return ok_json(out.dump());
 }

@@ -75,7 +75,8 @@ export class ChartSlot {
           class: 'table-wrap',
           tabindex: '0',
           role: 'region',
-          'aria-label': 'Chart values',
+          // Each region's name is unique on the page (axe landmark-unique): the chart's caption.
+          'aria-label': `Values: ${$('figcaption', this.figure)?.textContent || 'chart'}`,
         }),
       );
       this.figure.append(box);

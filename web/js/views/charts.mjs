@@ -149,7 +149,8 @@ export class ChartsView {
       return;
     }
     const [axis, values] = spec;
-    const points = ok(await sweep(config, `method.${axis}`, values));
+    const raw = await sweep(config, `method.${axis}`, values);
+    const points = ok(raw);
     if (!points.length) {
       slot.destroy();
       slot.setNote('No valid point in the sweep.');
@@ -198,9 +199,15 @@ export class ChartsView {
       },
       [x, points.map((p) => p.result.speedup), points.map((p) => p.result.tau)],
     );
-    const best = points.reduce((a, b) => (b.result.speedup > a.result.speedup ? b : a));
+    // The core's best point of the grid (points that do not fit in memory never count).
+    const best = raw.meta.best;
+    slot.figure.dataset.best = best ? String(best.values[0]) : 'none';
     slot.setNote(
-      `Best on this grid: ${axis} = ${best.value} (${fmt.speedup(best.result.speedup)}).${measuredNote(dots)}`,
+      `${
+        best
+          ? `Best on this grid: ${axis} = ${best.values[0]} (${fmt.speedup(best.speedup)}).`
+          : 'No point of this grid fits in GPU memory.'
+      }${measuredNote(dots)}`,
     );
     slot.setTable(
       [axis, 'Speedup', 'τ', 'Fits in memory'],
@@ -332,7 +339,7 @@ export class ChartsView {
     );
   }
 
-  // measured: [{family, speedup, label}] published rows for this model (may be empty).
+  // measured: [{family, speedup, best, label}] published rows for this model (may be empty).
   async showFamilies(config, families, measured = []) {
     const slot = this.families;
     const names = families.map((f) => (typeof f === 'string' ? f : f.id)).filter((f) => f !== 'ar');
@@ -344,11 +351,8 @@ export class ChartsView {
     }
     const x = points.map((_, i) => i);
     const labels = points.map((p) => p.value);
-    const measuredBy = new Map();
-    for (const m of measured) {
-      if (!measuredBy.has(m.family) || measuredBy.get(m.family) < m.speedup)
-        measuredBy.set(m.family, m.speedup);
-    }
+    // The fastest published row of each family, as the core marks it (family_best).
+    const measuredBy = new Map(measured.filter((m) => m.best).map((m) => [m.family, m.speedup]));
     const bars =
       globalThis.uPlot && globalThis.uPlot.paths && globalThis.uPlot.paths.bars
         ? globalThis.uPlot.paths.bars({ size: [0.6, 60] })

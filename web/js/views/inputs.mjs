@@ -5,25 +5,6 @@ import { el, $, clear } from '../dom.mjs';
 import { SpecCalcError } from '../api.mjs';
 
 const CUSTOM = '__custom__';
-// Keys a custom target / GPU object may have (core/src/config/config.cpp); a preset's list entry
-// filtered to these starts the JSON editor.
-const CUSTOM_KEYS = {
-  target: [
-    'name',
-    'num_layers',
-    'hidden',
-    'intermediate',
-    'heads',
-    'kv_heads',
-    'head_dim',
-    'vocab',
-    'tied_embeddings',
-    'experts',
-    'experts_per_token',
-    'qkv_bias',
-  ],
-  hardware: ['name', 'fp16_tflops', 'fp8_tflops', 'mem_gb', 'mem_bw_gbps', 'interconnect_gbps'],
-};
 const DTYPES = ['fp16', 'bf16', 'fp8', 'int8', 'int4'];
 
 // Labels in each method's own vocabulary. Keys are "family.param" or "param".
@@ -41,24 +22,6 @@ const PARAM_LABELS = {
   depth: 'depth — draft tree depth',
   top_k: 'top_k — children expanded per node',
 };
-const ACCEPTANCE_LABELS = {
-  alpha: 'α — probability a drafted token is accepted (the same at every position)',
-  tau: 'τ — tokens per cycle, bonus token included (≥ 1)',
-  // The core's definition (acceptance_tau.cpp): P(position i accepted | position i-1 accepted);
-  // the tree model's AcceptanceMatrix repeats the last rate for deeper positions.
-  per_position:
-    'Acceptance rate at each draft position, given the one before was accepted (comma separated; the last rate applies to deeper positions)',
-  published:
-    'Mean τ of the published rows for this method and model (rows listed in the assumptions)',
-  workload: "Workload id (sharegpt, cnn, gsm8k or instructcoder; τ at the method's k)",
-};
-const ACCEPTANCE_DEFAULTS = {
-  alpha: 0.7,
-  per_position: [0.8, 0.7, 0.6, 0.5],
-  published: true,
-  workload: 'sharegpt',
-};
-
 const NUMBER_RE = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
 // "4" -> 4, "0.7" -> 0.7; anything else goes to the core unchanged so it can say why it is wrong.
@@ -158,8 +121,15 @@ export class InputsView {
     this.onEdit({ field, immediate: t.tagName === 'SELECT' || kind === 'change' });
   }
 
-  setPresets({ models, hardware, runtimes, methods, drafts }) {
+  setPresets({ models, hardware, runtimes, methods, drafts, acceptance }) {
     this.presetLists = { target: models, hardware };
+    // The acceptance forms, their definitions and starting values are the core's (list
+    // acceptance).
+    this.forms = new Map(acceptance.map((f) => [f.id, f]));
+    fillSelect(
+      $('#f-acc-mode', this.form),
+      acceptance.map((f) => ({ id: f.id, label: f.label })),
+    );
     fillSelect($('#f-target', this.form), models);
     fillSelect($('#f-hardware', this.form), hardware);
     $('#f-target', this.form).append(
@@ -175,12 +145,12 @@ export class InputsView {
     this.drafts = drafts;
   }
 
-  // The JSON editor starts from the preset that was selected before "Custom…".
+  // The JSON editor starts from the preset that was selected before "Custom…": the core lists
+  // each preset's `custom` object (the custom target or GPU equal to it).
   templateFor(field) {
     const id = this.lastPreset[field];
     const item = this.presetLists[field].find((x) => typeof x === 'object' && x.id === id) || {};
-    const out = {};
-    for (const k of CUSTOM_KEYS[field]) if (k in item) out[k] = item[k];
+    const out = { ...(item.custom || {}) };
     if (out.name) out.name = `${out.name} (custom)`;
     return out;
   }
@@ -258,7 +228,7 @@ export class InputsView {
     );
 
     const acc = config.acceptance || {};
-    const mode = ['alpha', 'tau', 'per_position'].find((k) => k in acc) || Object.keys(acc)[0];
+    const mode = Object.keys(acc)[0]; // the config holds exactly one form
     if (mode) {
       const sel = $('#f-acc-mode', this.form);
       if (![...sel.options].some((o) => o.value === mode))
@@ -270,7 +240,7 @@ export class InputsView {
       this.accParams,
       acc,
       'acceptance',
-      (key) => ACCEPTANCE_LABELS[key] || key,
+      (key) => (this.forms.get(key) || {}).label || key,
       force,
       'accKeys',
     );
@@ -306,8 +276,14 @@ export class InputsView {
 
   paramField(path, key, value, label) {
     const id = `f-${path.replace(/[^a-z0-9]+/gi, '-')}`;
+    // An acceptance form comes with the core's definition (and, for a preset form, its ids).
+    const form = path.startsWith('acceptance.') ? this.forms.get(key) : null;
     let input;
-    if (typeof value === 'boolean') {
+    if (form && form.choices) {
+      input = el('select', { id, 'data-field': path });
+      fillSelect(input, form.choices);
+      setSelect(input, String(value));
+    } else if (typeof value === 'boolean') {
       input = el(
         'select',
         { id, 'data-field': path, 'data-kind': 'boolean' },
@@ -336,11 +312,14 @@ export class InputsView {
         inputmode: typeof value === 'number' ? 'decimal' : undefined,
       });
     }
+    const hint = form ? el('p', { class: 'hint', id: `${id}-def`, text: form.definition }) : null;
+    if (hint) input.setAttribute('aria-describedby', hint.id);
     return el(
       'div',
       { class: 'field', 'data-for': path },
       el('label', { for: id, text: label }),
       input,
+      hint,
     );
   }
 
@@ -400,7 +379,7 @@ export class InputsView {
       const start =
         mode === 'tau' && typeof this.tauHint === 'number'
           ? this.tauHint
-          : (this.lastAcceptance[mode] ?? ACCEPTANCE_DEFAULTS[mode] ?? 1);
+          : (this.lastAcceptance[mode] ?? this.forms.get(mode)?.start);
       config.acceptance = { [mode]: start };
     } else {
       config.acceptance = this.readParams(this.accParams, 'acceptance');
@@ -452,7 +431,9 @@ export class InputsView {
     for (const node of this.form.querySelectorAll('.field-error:not(.form-error)')) node.remove();
     for (const node of this.form.querySelectorAll('[aria-invalid]')) {
       node.removeAttribute('aria-invalid');
-      node.removeAttribute('aria-describedby');
+      // Back to the field's own description (an acceptance form's definition), if it has one.
+      if (node.dataset.describedby) node.setAttribute('aria-describedby', node.dataset.describedby);
+      else node.removeAttribute('aria-describedby');
     }
     const top = $('#form-error', this.form);
     top.hidden = true;
@@ -490,7 +471,8 @@ export class InputsView {
     msg.dataset.errorFor = best.dataset.field;
     best.closest('.field').append(msg);
     best.setAttribute('aria-invalid', 'true');
-    best.setAttribute('aria-describedby', msgId);
+    best.dataset.describedby = best.getAttribute('aria-describedby') || '';
+    best.setAttribute('aria-describedby', `${msgId} ${best.dataset.describedby}`.trim());
     return true;
   }
 }

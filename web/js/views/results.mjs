@@ -41,6 +41,7 @@ export class ResultsView {
       infeasible ? 'does not fit' : fmt.speedup(result.speedup),
     );
     $('#o-speedup', this.root).closest('.metric').dataset.state = state;
+    this.showBand(result.band, infeasible);
     setOutput($('#o-tau', this.root), result.tau, fmt.tau(result.tau));
     setOutput(
       $('#o-tps', this.root),
@@ -62,6 +63,21 @@ export class ResultsView {
 
     const list = clear($('#assumptions', this.root));
     for (const a of result.assumptions) list.append(el('li', { text: a }));
+  }
+
+  // The speedup over the workload's per-request spread of τ (the core's `band`, present when
+  // the acceptance is a workload preset with measured per-request percentiles).
+  showBand(band, infeasible) {
+    const node = $('#o-band', this.root);
+    node.hidden = !band || infeasible;
+    if (node.hidden) {
+      node.textContent = '';
+      return;
+    }
+    node.textContent = `${fmt.speedupRange(band.speedup_p5, band.speedup_p95)} over p5–p95 requests (τ ${fmt.tau(band.tau_p5)}–${fmt.tau(band.tau_p95)})`;
+    node.title = band.what;
+    node.dataset.low = String(band.speedup_p5);
+    node.dataset.high = String(band.speedup_p95);
   }
 
   showVerdict(result) {

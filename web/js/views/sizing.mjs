@@ -248,7 +248,14 @@ export class SizingView {
           : "The chosen tree, each node's acceptance probability",
       }),
     );
-    const treeBox = el('div', { class: 'tree-drawing', 'data-testid': 'sizing-tree' });
+    // A scrolling box: focusable so keyboard users can scroll it (axe scrollable-region-focusable).
+    const treeBox = el('div', {
+      class: 'tree-drawing',
+      'data-testid': 'sizing-tree',
+      tabindex: '0',
+      role: 'region',
+      'aria-label': 'Best draft tree for this GPU',
+    });
     treeFig.append(treeBox);
     box.append(el('div', { class: 'sizing-grid' }, curveFig, treeFig));
     this.drawCurve(curveFig, out, best, chain);

@@ -1,18 +1,22 @@
-// Published measurements (the core's "tables" command): browse and filter; "Use" fills the
-// calculator from a row and shows measured vs predicted; "Reproduce the papers" predicts every
-// row that names a model and GPU preset and lists the error, grouped by source.
-import { el, $, clear, download } from '../dom.mjs';
+// Published measurements (the core's "tables" command, format "page"): browse and filter (the
+// core filters, counts and pages; the GPU and temperature choices are the core's); "Use" fills
+// the calculator from a row and shows measured vs predicted; "Reproduce the papers" runs the
+// core's validate and draws it (validation.mjs, loaded on demand).
+import { el, $, clear } from '../dom.mjs';
 import { callJson, describeError } from '../api.mjs';
 import { heavyJson } from '../worker/client.mjs';
-import { csvCell } from './results.mjs';
 import * as fmt from '../format.mjs';
 
-const MAX_SHOWN = 60;
-const FILTERS = [
+const TEXT_FILTERS = [
   ['method', 'Method'],
   ['model', 'Model'],
   ['dataset', 'Dataset'],
   ['source', 'Source'],
+];
+// Filters whose choices the core lists with the page (filters.hardware / filters.temperature).
+const CHOICE_FILTERS = [
+  ['hardware', 'GPU'],
+  ['temperature', 'Temperature'],
 ];
 
 // The calculator config a published row describes comes from the core (`config` on every
@@ -21,34 +25,18 @@ export function configFromRow(row) {
   return row.config && typeof row.config === 'object' ? row.config : null;
 }
 
-function rowsCsv(rows) {
-  const keys = [
-    'source_id',
-    'table',
-    'method',
-    'model',
-    'dataset',
-    'hardware',
-    'gpus',
-    'runtime',
-    'tau',
-    'measured',
-    'predicted',
-    'error_pct',
-  ];
-  return `${keys.join(',')}\n${rows.map((r) => keys.map((k) => csvCell(r[k] ?? '')).join(',')).join('\n')}\n`;
-}
-
 export function usable(row) {
   return configFromRow(row) !== null && typeof row.speedup === 'number' && !row.superseded;
 }
 
 export class TablesView {
-  constructor(root, { onUse, busy }) {
+  constructor(root, { onUse, busy, loadCharts }) {
     this.root = root;
     this.onUse = onUse;
     this.busy = busy;
-    this.rows = [];
+    this.loadCharts = loadCharts;
+    this.offset = 0;
+    this.choices = { hardware: [], temperature: [] };
     this.body = $('.data-body', root);
   }
 
@@ -59,7 +47,7 @@ export class TablesView {
       'aria-label': 'Filter published measurements',
     });
     this.inputs = {};
-    for (const [key, label] of FILTERS) {
+    for (const [key, label] of TEXT_FILTERS) {
       const id = `t-${key}`;
       this.inputs[key] = el('input', {
         id,
@@ -71,13 +59,33 @@ export class TablesView {
         el('div', { class: 'field' }, el('label', { for: id, text: label }), this.inputs[key]),
       );
     }
+    for (const [key, label] of CHOICE_FILTERS) {
+      const id = `t-${key}`;
+      this.inputs[key] = el(
+        'select',
+        { id, 'data-filter': key },
+        el('option', { value: '', text: 'any' }),
+      );
+      form.append(
+        el('div', { class: 'field' }, el('label', { for: id, text: label }), this.inputs[key]),
+      );
+    }
     form.addEventListener('submit', (e) => e.preventDefault());
     let timer = null;
+    // A filter change starts again at the first row.
     form.addEventListener('input', () => {
       clearTimeout(timer);
-      timer = setTimeout(() => this.refresh(), 200);
+      timer = setTimeout(() => {
+        this.offset = 0;
+        this.refresh();
+      }, 200);
     });
-    this.count = el('p', { class: 'count', 'aria-live': 'polite' });
+    this.count = el('p', {
+      class: 'count',
+      'aria-live': 'polite',
+      'data-testid': 'published-count',
+    });
+    this.pager = el('div', { class: 'pager' });
     this.compare = el('div', {
       class: 'compare',
       'data-testid': 'measured-vs-predicted',
@@ -87,11 +95,12 @@ export class TablesView {
       class: 'table-wrap',
       tabindex: '0',
       role: 'region',
-      'aria-label': 'Published measurements',
+      'aria-label': 'Published rows on this page',
     });
     this.reproduceButton = el('button', {
       type: 'button',
       text: 'Reproduce the papers',
+      'data-testid': 'reproduce-button',
       onclick: () => this.reproduce(),
     });
     this.reproduceOut = el('div', { class: 'reproduce', 'data-testid': 'reproduce' });
@@ -100,10 +109,11 @@ export class TablesView {
       this.count,
       this.compare,
       this.tableWrap,
+      this.pager,
       el('h3', { text: 'Reproduce the papers' }),
       el('p', {
         class: 'hint',
-        text: "Predicts every row that names a model and GPU we have presets for, with the row's own τ, and lists predicted vs measured speedup grouped by source.",
+        text: "Predicts every row that names a model and GPU we have presets for, with the row's own τ: predicted vs measured speedup by source, the error of each source in-sample and held out, and every row not predicted with the reason.",
       }),
       this.reproduceButton,
       this.reproduceOut,
@@ -113,23 +123,73 @@ export class TablesView {
   }
 
   query() {
-    const q = { format: 'json' };
-    for (const [key] of FILTERS) q[key] = this.inputs[key].value.trim();
+    const q = { format: 'page', offset: this.offset };
+    for (const [key] of TEXT_FILTERS) q[key] = this.inputs[key].value.trim();
+    // A choice is sent as the core listed it (a GPU id, a number or "not stated").
+    for (const [key] of CHOICE_FILTERS) {
+      const i = this.inputs[key].value;
+      if (i !== '') q[key] = this.choices[key][Number(i)].query;
+    }
     return q;
   }
 
+  fillChoices(filters) {
+    for (const [key] of CHOICE_FILTERS) {
+      const select = this.inputs[key];
+      if (select.options.length > 1) continue; // listed once: the choices cover the whole table
+      this.choices[key] = filters[key];
+      filters[key].forEach((c, i) =>
+        select.append(el('option', { value: String(i), text: `${c.label} (${c.rows} rows)` })),
+      );
+    }
+  }
+
   async refresh() {
+    let page;
     try {
-      this.rows = await callJson('tables', this.query());
+      page = await callJson('tables', this.query());
     } catch (e) {
       this.count.textContent = describeError(e);
       return;
     }
-    const shown = this.rows.slice(0, MAX_SHOWN);
-    this.count.textContent =
-      this.rows.length > MAX_SHOWN
-        ? `${this.rows.length} rows; showing the first ${MAX_SHOWN} (narrow the filters).`
-        : `${this.rows.length} rows.`;
+    this.fillChoices(page.filters);
+    this.count.textContent = page.total
+      ? `Rows ${page.first}–${page.last} of ${page.total}.`
+      : 'No row matches these filters.';
+    Object.assign(this.count.dataset, {
+      total: page.total,
+      first: page.first,
+      last: page.last,
+    });
+    this.showPager(page);
+    this.showRows(page.rows);
+  }
+
+  showPager(page) {
+    const go = (offset) => () => {
+      this.offset = offset;
+      this.refresh();
+    };
+    clear(this.pager).append(
+      el('button', {
+        type: 'button',
+        text: '← Previous rows',
+        'data-testid': 'published-previous',
+        disabled: page.previous_offset === null,
+        onclick: go(page.previous_offset),
+      }),
+      el('button', {
+        type: 'button',
+        text: 'Next rows →',
+        'data-testid': 'published-next',
+        disabled: page.next_offset === null,
+        onclick: go(page.next_offset),
+      }),
+    );
+  }
+
+  showRows(rows) {
+    const heads = ['Source', 'Table', 'Method', 'Model', 'Dataset', 'T', 'GPU', 'τ', 'Speedup'];
     const table = el(
       'table',
       { class: 'published', 'data-testid': 'published-table' },
@@ -139,19 +199,18 @@ export class TablesView {
         el(
           'tr',
           {},
-          ...['Source', 'Table', 'Method', 'Model', 'Dataset', 'Hardware', 'τ', 'Speedup', ''].map(
-            (h) => el('th', { scope: 'col', text: h }),
-          ),
+          ...heads.map((h) => el('th', { scope: 'col', text: h })),
+          el('th', { scope: 'col' }, el('span', { class: 'visually-hidden', text: 'Calculator' })),
         ),
       ),
     );
     const tbody = el('tbody');
-    for (const row of shown) {
+    for (const row of rows) {
       const use = usable(row)
         ? el('button', {
             type: 'button',
             text: 'Use',
-            'aria-label': `Use ${row.method} on ${row.target_model} (${row.source})`,
+            'aria-label': `Use ${row.method} on ${row.model} (${row.source})`,
             onclick: () => this.use(row),
           })
         : el('span', {
@@ -159,15 +218,22 @@ export class TablesView {
             text: row.target_id ? '' : 'no preset',
             title: 'The core cannot model this row (no model or GPU preset, or no τ)',
           });
+      // The model by the core's normalized name; the source's own spelling on hover.
+      const published = row.target_model !== row.model ? `published as "${row.target_model}"` : '';
       tbody.append(
         el(
           'tr',
-          {},
+          { 'data-id': row.id },
           el('td', { text: row.source_id || row.source, title: row.source }),
           el('td', { text: row.table }),
           el('td', { text: row.method }),
-          el('td', { text: row.target_model }),
+          el('td', {
+            text: row.model,
+            'data-col': 'model',
+            title: [published, row.target_assumption].filter(Boolean).join('; ') || undefined,
+          }),
           el('td', { text: row.dataset }),
+          el('td', { text: typeof row.temperature === 'number' ? String(row.temperature) : '—' }),
           el('td', {
             text: row.hardware_id || '—',
             title: row.hardware_assumption || row.hardware,
@@ -193,7 +259,7 @@ export class TablesView {
         el('strong', { text: `Measured ${fmt.speedup(row.speedup)}` }),
         ' vs ',
         el('strong', { text: `predicted ${fmt.speedup(result.speedup)}` }),
-        ` — ${row.method}, ${row.target_model}, ${row.dataset} (${row.source}, ${row.table}).`,
+        ` — ${row.method}, ${row.model}, ${row.dataset} (${row.source}, ${row.table}).`,
       ),
       row.hardware_assumed
         ? el('p', { class: 'hint', text: `Hardware assumed: ${row.hardware_assumption}` })
@@ -202,154 +268,45 @@ export class TablesView {
     this.compare.scrollIntoView({ block: 'nearest' });
   }
 
+  // The core's validate report, drawn by validation.mjs (with the chart library) on demand.
   async reproduce() {
     this.reproduceButton.disabled = true;
     const done = this.busy('Reproducing published results…');
     // Let the progress indicator paint before the (synchronous) core call.
     await new Promise((r) => setTimeout(r, 120));
     try {
-      this.showValidation(await heavyJson('validate', { format: 'json' }, { slot: 'validate' }));
+      const [report, view] = await Promise.all([
+        heavyJson('validate', { format: 'json' }, { slot: 'validate' }),
+        import('./validation.mjs'),
+        this.loadCharts(),
+      ]);
+      view.showValidation(clear(this.reproduceOut), report);
+    } catch (e) {
+      clear(this.reproduceOut).append(el('p', { class: 'field-error', text: describeError(e) }));
     } finally {
       done();
       this.reproduceButton.disabled = false;
     }
   }
 
-  // The core's "validate" report: per source MAPE, per row predicted vs measured, exclusions.
-  showValidation(report) {
-    const out = clear(this.reproduceOut);
-    const pct = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(0)} %`;
-    const o = report.overall;
-    out.append(
-      el('p', {
-        'data-testid': 'reproduce-overall',
-        text: `${o.rows} rows predicted; mean |error| (MAPE) ${o.mape_pct.toFixed(1)} %, signed mean ${pct(o.mean_error_pct)}${report.overall_calibrated ? `; with each source's own baseline step time: MAPE ${report.overall_calibrated.mape_pct.toFixed(1)} %` : ''}.`,
-      }),
-    );
-    if (report.definition) out.append(el('p', { class: 'hint', text: String(report.definition) }));
-    const bySource = new Map();
-    for (const r of report.rows) {
-      if (!bySource.has(r.source_id)) bySource.set(r.source_id, []);
-      bySource.get(r.source_id).push(r);
-    }
-    for (const src of report.sources) {
-      const rows = bySource.get(src.source_id) || [];
-      const table = el(
-        'table',
-        { class: 'published' },
-        el(
-          'thead',
-          {},
-          el(
-            'tr',
-            {},
-            ...['Method', 'Model', 'Dataset', 'GPU', 'τ', 'Measured', 'Predicted', 'Error'].map(
-              (h) => el('th', { scope: 'col', text: h }),
-            ),
-          ),
-        ),
-      );
-      const tbody = el('tbody');
-      for (const r of rows) {
-        tbody.append(
-          el(
-            'tr',
-            {},
-            el('td', { text: r.method }),
-            el('td', { text: r.model }),
-            el('td', { text: r.dataset }),
-            el('td', {
-              text: `${r.gpus > 1 ? `${r.gpus}× ` : ''}${r.hardware}`,
-              title: r.hardware_assumption || undefined,
-            }),
-            el('td', { text: fmt.tau(r.tau) }),
-            el('td', { text: fmt.speedup(r.measured) }),
-            el('td', { text: fmt.speedup(r.predicted) }),
-            el('td', {
-              text: pct(r.error_pct),
-              class: Math.abs(r.error_pct) > 25 ? 'bad' : undefined,
-            }),
-          ),
-        );
-      }
-      table.append(tbody);
-      const cal =
-        src.calibrated && src.calibrated.rows
-          ? `; calibrated MAPE ${src.calibrated.mape_pct.toFixed(1)} %`
-          : '';
-      out.append(
-        el(
-          'details',
-          {},
-          el('summary', {
-            text: `${src.source} — ${src.stock.rows} rows, MAPE ${src.stock.mape_pct.toFixed(1)} %${cal}`,
-          }),
-          el(
-            'div',
-            {
-              class: 'table-wrap',
-              tabindex: '0',
-              role: 'region',
-              'aria-label': 'Rows of this source',
-            },
-            table,
-          ),
-        ),
-      );
-    }
-    const excluded = el(
-      'ul',
-      {},
-      ...report.excluded.slice(0, 200).map((x) => el('li', { text: `${x.id}: ${x.reason}` })),
-    );
-    out.append(
-      el(
-        'details',
-        {},
-        el('summary', { text: `${report.excluded.length} rows not predicted, with the reason` }),
-        excluded,
-      ),
-    );
-    out.append(
-      el(
-        'div',
-        { class: 'exports' },
-        el('button', {
-          type: 'button',
-          text: 'Export JSON',
-          onclick: () => download('speccalc-validate.json', JSON.stringify(report, null, 2)),
-        }),
-        el('button', {
-          type: 'button',
-          text: 'Export CSV',
-          onclick: () => download('speccalc-validate.csv', rowsCsv(report.rows), 'text/csv'),
-        }),
-      ),
-    );
-  }
-
-  // Published rows for this model (speedups measured at latency, not superseded), each with the
-  // config the core says reproduces it: the families chart, and the k and batch charts overlay them.
+  // Published rows for this model that a result can be set beside (the core's "comparable":
+  // a reproducing config, a latency speedup, not superseded), with the core's mark of the
+  // fastest row of each family: the families chart, and the k and batch charts overlay them.
   async measuredFor(targetId) {
     if (typeof targetId !== 'string') return [];
     if (this.measuredCache && this.measuredCache.target === targetId)
       return this.measuredCache.rows;
     try {
-      const rows = (await callJson('tables', { model: targetId, format: 'json' }))
-        .filter(
-          (r) =>
-            r.target_id === targetId &&
-            typeof r.speedup === 'number' &&
-            !r.superseded &&
-            r.speedup_kind !== 'throughput',
-        )
-        .map((r) => ({
-          family: r.family,
-          speedup: r.speedup,
-          config: configFromRow(r),
-          label: `${r.source_id || r.source} ${r.table}, ${r.dataset}`,
-          hardware: r.hardware_id || r.hardware,
-        }));
+      const rows = (
+        await callJson('tables', { model_id: targetId, comparable: true, format: 'json' })
+      ).map((r) => ({
+        family: r.family,
+        speedup: r.speedup,
+        best: r.family_best,
+        config: configFromRow(r),
+        label: `${r.source_id || r.source} ${r.table}, ${r.dataset}`,
+        hardware: r.hardware_id || r.hardware,
+      }));
       this.measuredCache = { target: targetId, rows };
       return rows;
     } catch {

@@ -1,0 +1,205 @@
+// Browser tests for the published measurements and "Reproduce the papers" (issue 12, item 8):
+// the table filtered by GPU and temperature in the core, every row reachable page by page (no
+// silent cap), models by their normalized name; the validation scatter, the error of each
+// source and every row not predicted with its reason. Expected values come from the native CLI
+// and, for the counts, from core/data/published.json read here.
+// Run from run.mjs (same server, browser and request/console watchers).
+import fs from 'node:fs';
+import path from 'node:path';
+import { test, assert, eq, cli, cliLink, repo, waitQuiet } from './lib.mjs';
+
+const TABLE = JSON.parse(fs.readFileSync(path.join(repo, 'core/data/published.json'), 'utf8'));
+const CONFIG = {
+  target: 'vicuna-7b-v1.3',
+  hardware: 'rtx-3090',
+  method: { family: 'eagle2' },
+  acceptance: { alpha: 0.7 },
+};
+
+function cliRun(command, input) {
+  return JSON.parse(cli(['run', command, '-'], JSON.stringify(input)));
+}
+
+async function openTable(page, url) {
+  await page.goto(`${url}#${cliLink(CONFIG)}`);
+  await waitQuiet(page);
+  await page.evaluate(() => document.querySelector('#data-view').scrollIntoView());
+  await page.waitForSelector('[data-testid=published-table]', { timeout: 60000 });
+  await waitQuiet(page);
+}
+
+async function shownPage(page) {
+  return page.evaluate(() => {
+    const c = document.querySelector('[data-testid=published-count]');
+    return {
+      text: c.textContent,
+      total: Number(c.dataset.total),
+      ids: [...document.querySelectorAll('[data-testid=published-table] tbody tr')].map(
+        (r) => r.dataset.id,
+      ),
+      models: [
+        ...document.querySelectorAll('[data-testid=published-table] tbody td[data-col=model]'),
+      ].map((td) => td.textContent),
+    };
+  });
+}
+
+// Picks the option of a filter select whose label starts with `label` (the core's choice).
+async function choose(page, selector, label) {
+  const value = await page.$eval(
+    selector,
+    (s, l) => [...s.options].find((o) => o.textContent.startsWith(l))?.value,
+    label,
+  );
+  assert(value !== undefined, `${selector} offers ${label}`);
+  await page.selectOption(selector, value);
+}
+
+export async function publishedTests({ url, newPage, shots }) {
+  const page = await newPage();
+
+  await test('published table: GPU and temperature filters, every row page by page, one name per model', async () => {
+    await openTable(page, url);
+    // The first view: all 764 rows, the first page of them, the count says so.
+    const first = await shownPage(page);
+    eq(first.total, TABLE.length, 'every published row is counted');
+    eq(first.text, `Rows 1–${first.ids.length} of ${TABLE.length}.`, 'count text');
+    await choose(page, '#t-hardware', 'rtx-3090');
+    await choose(page, '#t-temperature', '0 (greedy)');
+    // Counted here from the raw table: greedy rows measured on (or assumed to be) an RTX 3090.
+    const want = TABLE.filter((r) => r.hardware_id === 'rtx-3090' && r.temperature === 0);
+    assert(want.length > 60, `more rows than the old 60-row cap: ${want.length}`);
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('[data-testid=published-count]').dataset.total) === n,
+      want.length,
+      { timeout: 20000 },
+    );
+    await waitQuiet(page);
+    const expected = cliRun('tables', { hardware: 'rtx-3090', temperature: 0, format: 'page' });
+    // Page by page with "Next rows" until it is disabled: every matching row, once, in order.
+    const seen = [];
+    for (let guard = 0; guard < 50; guard += 1) {
+      const shown = await shownPage(page);
+      const from = seen.length;
+      eq(
+        shown.text,
+        `Rows ${from + 1}–${from + shown.ids.length} of ${want.length}.`,
+        'rows X–Y of N',
+      );
+      if (from === 0) {
+        eq(shown.ids.join(','), expected.rows.map((r) => r.id).join(','), "the CLI's first page");
+        eq(
+          shown.models.join(','),
+          expected.rows.map((r) => r.model).join(','),
+          "the core's normalized model names",
+        );
+      }
+      seen.push(...shown.ids);
+      if (await page.$eval('[data-testid=published-next]', (b) => b.disabled)) break;
+      await page.click('[data-testid=published-next]');
+      await page.waitForFunction(
+        (n) => document.querySelector('[data-testid=published-count]').dataset.first === String(n),
+        seen.length + 1,
+        { timeout: 20000 },
+      );
+    }
+    eq(seen.join(','), want.map((r) => r.id).join(','), 'every matching row, in table order');
+    // One name per model: the sources' four spellings of Vicuna-7B v1.3 show as one.
+    const spellings = new Set(
+      TABLE.filter((r) => r.target_id === 'vicuna-7b-v1.3').map((r) => r.target_model),
+    );
+    assert(spellings.size >= 4, `the sources spell it ${spellings.size} ways`);
+    const names = new Set((await shownPage(page)).models);
+    assert(
+      ![...spellings].some((s) => s !== 'vicuna-7b-v1.3' && names.has(s)),
+      `no raw spelling shown: ${[...names]}`,
+    );
+  });
+
+  await test('"Reproduce the papers": scatter by source, errors in-sample and held out, every row not predicted with its reason', async () => {
+    await openTable(page, url);
+    const report = cliRun('validate', { format: 'json' });
+    await page.click('[data-testid=reproduce-button]');
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid=validation-scatter]')?.dataset.points) > 0,
+      null,
+      { timeout: 120000 },
+    );
+    await waitQuiet(page);
+    const shown = await page.evaluate(() => {
+      const f = document.querySelector('[data-testid=validation-scatter]');
+      return {
+        points: Number(f.dataset.points),
+        sources: f.dataset.sources.split(','),
+        canvas: !!f.querySelector('canvas'),
+        rows: [...document.querySelectorAll('[data-testid=validation-sources] tbody tr')].map(
+          (r) => ({
+            id: r.dataset.source,
+            predicted: r.querySelector('[data-col=predicted]').textContent,
+            notPredicted: r.querySelector('[data-col=not-predicted]').textContent,
+            mape: r.querySelector('[data-col=mape]').textContent,
+            heldOut: r.querySelector('[data-col=held-out]').textContent,
+          }),
+        ),
+        summary: document.querySelector('[data-testid=coverage-summary]').textContent,
+        reasons: [...document.querySelectorAll('[data-testid=validation-coverage] tbody tr')].map(
+          (r) => [r.dataset.reason, r.cells[1].textContent],
+        ),
+      };
+    });
+    assert(shown.canvas, 'the scatter is drawn');
+    eq(
+      shown.points,
+      report.rows.length + report.engines.rows.length,
+      'one marker per predicted row',
+    );
+    const drawn = report.sources.filter((s) => s.stock.rows > 0).map((s) => s.source_id);
+    eq(
+      shown.sources.join(','),
+      [...drawn, ...Object.keys(report.engines.by_source)].join(','),
+      'one colour per source (papers, then engines)',
+    );
+    for (const s of report.sources) {
+      const row = shown.rows.find((r) => r.id === s.source_id);
+      assert(row, `source ${s.source_id} listed`);
+      eq(row.predicted, String(s.stock.rows), `${s.source_id} predicted`);
+      eq(row.notPredicted, String(s.not_predicted), `${s.source_id} not predicted`);
+      if (s.stock.rows) {
+        eq(row.mape, `${s.stock.mape_pct.toFixed(1)} %`, `${s.source_id} MAPE`);
+        eq(row.heldOut, `${s.cross_validated.mape_pct.toFixed(1)} %`, `${s.source_id} held out`);
+      }
+    }
+    // The whole table is accounted for, counted here from the raw table.
+    const c = report.coverage;
+    eq(c.published_rows, TABLE.length, 'coverage covers every row');
+    eq(
+      c.reasons.reduce((n, g) => n + g.rows, 0),
+      TABLE.length - report.rows.length,
+      'reasons count every row not predicted',
+    );
+    const noTau = TABLE.filter((r) => r.tau === null && r.speedup !== null).length;
+    eq(
+      c.reasons.find((g) => g.reason.startsWith('no tau reported')).rows,
+      noTau,
+      'rows without a tau, counted from the table',
+    );
+    eq(
+      shown.summary,
+      `${TABLE.length} published rows: ${report.rows.length} predicted, ${TABLE.length - report.rows.length} not predicted, by reason:`,
+      'coverage sentence',
+    );
+    eq(
+      JSON.stringify(shown.reasons),
+      JSON.stringify(c.reasons.map((g) => [g.reason, String(g.rows)])),
+      "the core's reasons and counts",
+    );
+    if (shots) {
+      fs.mkdirSync(shots, { recursive: true });
+      await page
+        .locator('[data-testid=validation-summary]')
+        .screenshot({ path: path.join(shots, 'scatter.png') });
+    }
+  });
+
+  await page.close();
+}

@@ -1,0 +1,92 @@
+// `list`: the presets and forms front ends build their pickers and editors from. Each entry is
+// checked by what the config parser does with it, not by the text list prints.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "config/acceptance_parse.hpp"
+#include "speccalc/api.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+json list(const std::string& kind) {
+  const speccalc::Response r = speccalc::run("list", kind);
+  EXPECT_TRUE(r.ok) << r.error.describe();
+  return r.ok ? json::parse(r.output) : json::array();
+}
+
+json eval(const json& config) {
+  const speccalc::Response r = speccalc::run("eval", config.dump());
+  EXPECT_TRUE(r.ok) << config.dump() << " -> " << r.error.describe();
+  return r.ok ? json::parse(r.output) : json::object();
+}
+
+// Prompt lookup with a fixed alpha: no draft model or published tau that depends on the preset
+// id, so a custom copy of a preset must cost exactly what the preset costs.
+json base() {
+  return json{{"target", "llama2-chat-7b"},
+              {"hardware", "a100-80gb-sxm"},
+              {"method", {{"family", "pld"}}},
+              {"acceptance", {{"alpha", 0.7}}}};
+}
+
+void ExpectSameCost(const json& a, const json& b, const std::string& what) {
+  for (const char* k : {"speedup", "tau", "cycle_time_s", "baseline_tokens_per_s"})
+    EXPECT_EQ(a[k], b[k]) << what << " " << k;
+  EXPECT_EQ(a["memory"]["weights_gb_per_gpu"], b["memory"]["weights_gb_per_gpu"]) << what;
+}
+
+TEST(List, EachModelsCustomTemplateIsThatModel) {
+  for (const auto& m : list("models")) {
+    json preset = base(), custom = base();
+    preset["target"] = m["id"];
+    custom["target"] = m["custom"];
+    preset["hardware"] = custom["hardware"] = "b200";  // room for the large models
+    preset["gpus"] = custom["gpus"] = 4;               // divides every preset's head count
+    ExpectSameCost(eval(preset), eval(custom), m["id"].get<std::string>());
+  }
+}
+
+TEST(List, EachGpusCustomTemplateIsThatGpu) {
+  for (const auto& g : list("hardware")) {
+    json preset = base(), custom = base();
+    preset["hardware"] = g["id"];
+    custom["hardware"] = g["custom"];
+    ExpectSameCost(eval(preset), eval(custom), g["id"].get<std::string>());
+  }
+}
+
+TEST(List, AcceptanceFormsAreTheConfigsFormsAndEachStartEvaluates) {
+  // The parser names its forms when it meets an unknown one.
+  const speccalc::Response bad = speccalc::run("eval", json{{"acceptance", {{"bogus", 1}}}}.dump());
+  ASSERT_FALSE(bad.ok);
+  std::set<std::string> listed;
+  for (const auto& f : list("acceptance")) {
+    const std::string id = f["id"].get<std::string>();
+    listed.insert(id);
+    EXPECT_NE(bad.error.message.find(id), std::string::npos) << id << " is a config form";
+    EXPECT_FALSE(f["definition"].get<std::string>().empty()) << id;
+    if (id == "alpha") {
+      EXPECT_EQ(f["start"], speccalc::kDefaultAlpha);
+    }
+    // Medusa's table is a tree acceptance (Medusa's own tree); the workload traces cover
+    // n-gram lookup (pld) up to k = 8; the rest evaluate with any method.
+    json config = base();
+    config["method"] =
+        id == "medusa" ? json{{"family", "medusa"}} : json{{"family", "pld"}, {"k", 4}};
+    config["acceptance"] = {{id, f["start"]}};
+    EXPECT_GE(eval(config)["tau"].get<double>(), 1.0) << id;
+    for (const auto& c : f.value("choices", json::array())) {
+      config["acceptance"] = {{id, c["id"]}};
+      EXPECT_GE(eval(config)["tau"].get<double>(), 1.0) << id << " " << c["id"];
+    }
+  }
+  EXPECT_EQ(listed, (std::set<std::string>{"tau", "alpha", "per_position", "p", "medusa",
+                                           "workload", "published"}));
+}
+
+}  // namespace
