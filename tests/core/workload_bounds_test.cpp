@@ -16,8 +16,9 @@ namespace {
 
 using nlohmann::json;
 
+// The `bounds` command: {speedup, tau, bounds, assumptions} of a config with a workload preset.
 json eval_ok(const json& config) {
-  const speccalc::Response r = speccalc::run("eval", config.dump());
+  const speccalc::Response r = speccalc::run("bounds", config.dump());
   EXPECT_TRUE(r.ok) << r.error.describe() << " for " << config.dump();
   return r.ok ? json::parse(r.output) : json();
 }
@@ -118,11 +119,17 @@ TEST(WorkloadBounds, BestOfTwoIsOrderedAndSaysItsCouplings) {
 }
 
 TEST(WorkloadBounds, OnlyWorkloadPresetsGetBounds) {
-  const json r = eval_ok(json{{"target", "llama3.1-8b-instruct"},
-                              {"hardware", "h100-sxm"},
-                              {"method", {{"family", "pld"}, {"k", 3}}},
-                              {"acceptance", {{"tau", 2.0}}}});
-  EXPECT_FALSE(r.contains("bounds"));
+  const json config = {{"target", "llama3.1-8b-instruct"},
+                       {"hardware", "h100-sxm"},
+                       {"method", {{"family", "pld"}, {"k", 3}}},
+                       {"acceptance", {{"tau", 2.0}}}};
+  const speccalc::Response r = speccalc::run("bounds", config.dump());
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error.field, "acceptance");
+  // eval itself never carries them (they are the bounds command's).
+  const speccalc::Response e = speccalc::run("eval", config.dump());
+  ASSERT_TRUE(e.ok);
+  EXPECT_FALSE(json::parse(e.output).contains("bounds"));
 }
 
 }  // namespace

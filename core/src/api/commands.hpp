@@ -29,7 +29,8 @@ Response calibrate(const std::string& input);                             // fit
 //          evaluate and fit in memory, the first on a tie; null when none does),
 //          "break_even_batch" (one batch axis only: the first fitting batch with speedup < 1)}.
 // A point whose config is invalid reports its error and the sweep goes on.
-Response sweep(const std::string& input);           // sweep.cpp
+Response sweep(const std::string& input);
+Response bounds(const std::string& config_json);    // bounds_command.cpp           // sweep.cpp
 Response size(const std::string& input);            // sizing.cpp
 Response export_engines(const std::string& input);  // sizing.cpp
 Response validate(const std::string& options_json,

@@ -12,7 +12,6 @@
 #include "model/evaluation_json.hpp"
 #include "model/memory.hpp"
 #include "model/method_cost.hpp"
-#include "model/workload_bounds.hpp"
 
 namespace speccalc {
 
@@ -444,13 +443,8 @@ Response eval(const std::string& config_json) {
   if (!config.ok()) return fail(config.error());
   auto result = evaluate(config.value());
   if (!result.ok()) return fail(result.error());
-  // Workload presets also report the fixed chains, the oracle and the best of two (only here:
-  // sweeps and sizing evaluate many points and do not need them).
-  auto bounds = workload_bounds(config.value(), result.value(), &result.value().assumptions);
-  if (!bounds.ok()) return fail(bounds.error());
-  json out = evaluation_to_json(result.value(), config.value());
-  if (!bounds.value().is_null()) out["bounds"] = bounds.value();
-  return ok_json(out.dump());
+  // A workload preset's fixed chains, oracle and best of two: the `bounds` command.
+  return ok_json(evaluation_to_json(result.value(), config.value()).dump());
 }
 
 Response eval_link(const std::string& link) {
