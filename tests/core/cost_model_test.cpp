@@ -59,6 +59,32 @@ TEST(CostModel, Llama2SevenBDecodeStepWorkByKernelByHand) {
   EXPECT_DOUBLE_EQ(w.total().weights_bytes, 13214679040.0);
 }
 
+TEST(CostModel, Eagle3FusesTheTargetsFeaturesOnlyInTheCyclesFirstForward) {
+  // EAGLE-3 chain of 3 on Llama-3.1-8B (hidden 4096, 32 heads + 2 x 8 KV heads of 128, MLP
+  // 14336), batch 1, tau 2: a first forward over the 2 accepted tokens, then 2 forwards over
+  // 1 token. Its 3h -> h fc runs only in the first (SafeAILab/EAGLE cnets.py; vLLM
+  // EagleProposer.propose calls combine_hidden_states once per cycle).
+  const json r = eval_ok(
+      R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","runtime":"vllm","batch":1,
+          "context":512,"method":{"family":"eagle3","depth":3,"top_k":1,"total_token":4},
+          "acceptance":{"tau":2.0}})");
+  const json& d = r["draft"];
+  EXPECT_EQ(d["passes_per_cycle"], 3);
+  // Every forward reads: the layer's q,k,v,o 4096 x 6144 + 4096 x 4096 = 41,943,040 and MLP
+  // 3 x 4096 x 14336 = 176,160,768 (218,103,808); the second 4096-wide input block of q/k/v,
+  // 4096 x 6144 = 25,165,824; its 32000 x 4096 = 131,072,000 LM head; 2 norms of 4096 = 8,192:
+  // 374,349,824 weights, 748,699,648 bytes. The first also reads the fc, 3 x 4096^2 =
+  // 50,331,648 weights (100,663,296 bytes): 3 x 748,699,648 + 100,663,296.
+  EXPECT_DOUBLE_EQ(d["weights_bytes"].get<double>(), 2346762240.0);
+  // GEMM FLOPs, 2 per weight per token: first forward 2 x (218,103,808 + 25,165,824 +
+  // 50,331,648) x 2 tokens = 1,174,405,120; the other two 2 x 243,269,632 x 1 each =
+  // 973,078,528; the output gives the mean per forward (of 2,147,483,648 in all).
+  double gemm_flops = -1;
+  for (const auto& k : d["kernels"])
+    if (k["kind"] == "gemm") gemm_flops = k["flops"].get<double>();
+  EXPECT_DOUBLE_EQ(gemm_flops * 3.0, 2147483648.0);
+}
+
 TEST(CostModel, MixtralExpectedExpertsGrowWithVerifiedTokens) {
   // E (1 - (1 - k/E)^n) with E = 8, k = 2: n = 1 -> 2; n = 2 -> 8 (1 - 0.5625) = 3.5;
   // n = 4 -> 8 (1 - 0.31640625) = 5.46875.

@@ -51,6 +51,7 @@ int64_t accepted_tokens(double tau) {
 struct EagleHead {
   ModelArch layer;          // one dense decoder layer with the target's widths
   double fc_params;         // fusion linear: 2h -> h (EAGLE-1/2) or 3h -> h (EAGLE-3)
+  bool fc_first_pass_only;  // EAGLE-3 fuses the target's features once per cycle (see below)
   double extra_qkv_params;  // EAGLE-3: q/k/v take 2h inputs, an extra h x (q + 2 kv) block
   int64_t lm_vocab;         // rows of the LM head it multiplies
   bool own_lm_head;         // EAGLE-3 holds its own LM head weights
@@ -70,6 +71,15 @@ EagleHead eagle_head(const ModelArch& target, bool eagle3) {
   const double qkv_out =
       static_cast<double>((target.heads + 2 * target.kv_heads) * target.head_dim);
   h.fc_params = eagle3 ? 3.0 * hid * hid : 2.0 * hid * hid + hid;
+  // EAGLE-1/2 project [embedding; feature] 2h -> h in every draft forward. EAGLE-3's 3h -> h fc
+  // only fuses the target's three-layer features, i.e. in the cycle's first forward; later
+  // forwards take the head's own h-wide output and skip it. SafeAILab/EAGLE
+  // eagle/model/cnets.py (Model.forward: `if hidden_states.shape[-1] !=
+  // inputs_embeds.shape[-1]: hidden_states = self.fc(hidden_states)`); vLLM
+  // vllm/v1/spec_decode/eagle.py (EagleProposer.propose: `combine_hidden_states` once before
+  // the first forward; the loop feeds the head's prenorm output back) and
+  // vllm/model_executor/models/llama_eagle3.py (`combine_hidden_states` = `self.model.fc`).
+  h.fc_first_pass_only = eagle3;
   h.extra_qkv_params = eagle3 ? hid * qkv_out : 0.0;
   // EAGLE-3 checkpoints for LLaMA-3 use draft_vocab_size = 32000 (drafts.json eagle_3).
   h.lm_vocab = eagle3 ? std::min<int64_t>(target.vocab, 32000) : target.vocab;
@@ -77,13 +87,15 @@ EagleHead eagle_head(const ModelArch& target, bool eagle3) {
   return h;
 }
 
-// One EAGLE draft forward over `tokens` tokens per sequence, sampling from `lm_rows` of them.
+// One EAGLE draft forward over `tokens` tokens per sequence, sampling from `lm_rows` of them;
+// `first` is the cycle's first forward (the one over the newly accepted tokens).
 Work eagle_head_work(const EagleHead& h, int64_t batch, int64_t tokens, int64_t lm_rows,
-                     int64_t context, const DTypes& d, const Sharding& s) {
+                     int64_t context, const DTypes& d, const Sharding& s, bool first) {
   Work w = decoder_work(h.layer, 1, batch, tokens, context, 0, d, s);
   const double tp = static_cast<double>(s.tp);
   const int64_t rows = batch * tokens;
-  w += linear_work((h.fc_params + h.extra_qkv_params) / tp, rows, d);
+  const double fc = (first || !h.fc_first_pass_only) ? h.fc_params : 0.0;
+  w += linear_work((fc + h.extra_qkv_params) / tp, rows, d);
   const double lm_params =
       static_cast<double>(h.lm_vocab) * static_cast<double>(h.layer.hidden) / tp;
   Work lm = linear_work(lm_params, batch * lm_rows, d, Kernel::lm_head);
@@ -442,12 +454,12 @@ void eagle_cycle(const CycleContext& x) {
   }
   const char* name = eagle3 ? "EAGLE-3 head" : "EAGLE head";
   PassWork first;
-  first.work = eagle_head_work(head, B, accepted_tokens(tau), 1, L, c.dtype, ds);
+  first.work = eagle_head_work(head, B, accepted_tokens(tau), 1, L, c.dtype, ds, true);
   first.tokens_per_pass = accepted_tokens(tau);
   out.draft.push_back(first);
   for (int64_t n : level_inputs) {
     PassWork p;
-    p.work = eagle_head_work(head, B, n, n, L, c.dtype, ds);
+    p.work = eagle_head_work(head, B, n, n, L, c.dtype, ds, false);
     p.tokens_per_pass = n;
     out.draft.push_back(p);
   }
