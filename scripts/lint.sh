@@ -23,6 +23,9 @@ for f in "${cpp[@]}"; do
 done
 echo "lint: prettier $(node_modules/.bin/prettier --version) on ${#js[@]} web and JS files"
 node_modules/.bin/prettier --check --log-level warn "${js[@]}" || status=1
+# The JS wrapper's types (JSDoc + wasm/speccalc.d.mts, strict): tsc -p wasm.
+echo "lint: tsc $(node_modules/.bin/tsc --version | grep -o '[0-9][0-9.]*') on the JS wrapper (wasm/tsconfig.json)"
+node_modules/.bin/tsc -p wasm || status=1
 if ((status)); then
   echo "lint: formatting differs; run bash scripts/format.sh and commit the result" >&2
 else

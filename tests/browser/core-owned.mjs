@@ -141,6 +141,41 @@ export async function coreOwnedTests({ url, newPage }) {
     );
   });
 
+  await test("a workload's traces show the oracle and best fixed k from the core's bounds", async () => {
+    const config = {
+      target: 'llama3.1-8b-instruct',
+      hardware: 'h100-sxm',
+      runtime: 'vllm',
+      method: { family: 'pld', k: 3 },
+      acceptance: { workload: 'instructcoder' },
+    };
+    await open(page, url, config);
+    const b = JSON.parse(cli(['bounds', '-'], JSON.stringify(config))).bounds;
+    // Hand check of what the line claims: the oracle wastes no verification, so it is at least
+    // every fixed chain the traces price.
+    for (const row of b.fixed_k)
+      assert(b.oracle.speedup >= row.speedup, `oracle ${b.oracle.speedup} >= k=${row.k}`);
+    await page.waitForFunction(
+      () => !document.querySelector('[data-testid=trace-bounds]').hidden,
+      null,
+      { timeout: 20000 },
+    );
+    const shown = await page.$eval('[data-testid=trace-bounds]', (n) => ({
+      text: n.textContent,
+      oracle: Number(n.dataset.oracle),
+      k: Number(n.dataset.bestK),
+    }));
+    eq(shown.oracle, b.oracle.speedup, 'oracle speedup');
+    eq(shown.k, b.best_fixed_k.k, 'best fixed k');
+    assert(shown.text.includes(`oracle proposer: ${showSpeedup(b.oracle.speedup)}`), shown.text);
+    await open(page, url, EAGLE);
+    eq(
+      await page.$eval('[data-testid=trace-bounds]', (n) => n.hidden),
+      true,
+      'no trace bounds without a workload',
+    );
+  });
+
   await test("the k chart's best point is the core's, never a point that does not fit", async () => {
     // Llama-2 13B with a 7B draft at batch 4 and 4k context on one 80 GB A100. The best is read
     // from the core's sweep output and checked here by a plain scan of its points.

@@ -316,6 +316,14 @@ TEST(Sizing, ApplyIsTheConfigOfTheBestSize) {
   EXPECT_EQ(eagle["apply"]["method"]["total_token"].get<int>(),
             eagle["best"]["nodes"].get<int>() + 1);
   EXPECT_EQ(eagle["apply"]["method"]["depth"], eagle["best"]["depth"]);
+  // A tree family whose config names a preset tree gets the sized tree itself.
+  const json medusa = ok("size", {{"config",
+                                   {{"target", "vicuna-7b-v1.3"},
+                                    {"acceptance", {{"alpha", 0.6}}},
+                                    {"method", {{"family", "medusa"}}}}},
+                                  {"budget", 16},
+                                  {"max_depth", 4}});
+  EXPECT_EQ(medusa["apply"]["method"]["choices"], medusa["best"]["choices"]);
 }
 
 // The chain families beyond sps/pld (LayerSkip here) are sized by k: every curve point must be

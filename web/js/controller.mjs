@@ -172,6 +172,9 @@ async function evaluate(config, { force = false, url = 'push' } = {}) {
     // Engine settings and sizing run in the full module (loaded on demand): only once the
     // reader opens the settings or scrolls to sizing (issue 14's first-load budget).
     if (enginesWanted) showEngines(result.config, seq);
+    // A workload preset's traces also bound what any k or proposer could do (full module).
+    if (result.band) showBounds(result.config, seq);
+    else results.showBounds(null);
     scheduleCharts();
     return result;
   } catch (e) {
@@ -185,6 +188,15 @@ async function evaluate(config, { force = false, url = 'push' } = {}) {
     return null;
   } finally {
     done();
+  }
+}
+
+async function showBounds(config, seq) {
+  try {
+    const out = await callJson('bounds', config);
+    if (seq === state.seq) results.showBounds(out.bounds);
+  } catch {
+    if (seq === state.seq) results.showBounds(null); // e.g. a tree the traces do not cover
   }
 }
 
@@ -299,7 +311,7 @@ async function drawCharts() {
     ? [
         [null, loadChartLibrary],
         [charts.roofline, () => charts.showRoofline(result)],
-        [charts.k, () => charts.showK(config, measured)],
+        [charts.k, () => charts.showK(config, state.lists.methods, measured)],
         [charts.batch, () => charts.showBatch(config, measured)],
         [charts.families, () => charts.showFamilies(config, state.lists.methods, measured)],
         [null, () => tree.show(config)],

@@ -59,6 +59,22 @@ bool sized_as_chain(const Config& c) {
   return !family_spec(c.method.family).static_tree || !c.engine.trees;
 }
 
+// What "apply" changes in the config, in words for the page's button.
+std::string apply_sets(const Config& c, bool chain) {
+  std::string what;
+  if (c.method.family == Family::eagle2 || c.method.family == Family::eagle3)
+    what =
+        "Sets total_token = nodes + 1, depth and top_k; EAGLE-2/3 rebuild their tree every "
+        "step from these, so the evaluated speedup can differ from this static optimum.";
+  else
+    what = chain ? "Sets k." : "Sets the tree (choices).";
+  if (c.acceptance.kind == Acceptance::Kind::tau)
+    what +=
+        " Your tau was measured on the current draft; applying replaces it with the fitted "
+        "acceptance so tau follows the new draft.";
+  return what;
+}
+
 // Evaluates config c with its draft replaced by `choices` (tree) or k = nodes (chain).
 Expected<Candidate> evaluate_candidate(Config c, const Choices& choices, int64_t nodes,
                                        int64_t depth, double tau) {
@@ -258,6 +274,7 @@ Response size(const std::string& input) {
       for (int r : path)
         best_config.method.top_k = std::max<int64_t>(best_config.method.top_k, r + 1);
   } else {
+    best_config.method.tree_preset.clear();  // the sized tree replaces any named preset
     best_config.method.choices = best.choices;
   }
   json curve_json = json::array();
@@ -285,9 +302,15 @@ Response size(const std::string& input) {
                   {"apply", config_to_json(best_config)},
                   {"acceptance", acceptance_used},  // usable as tree-expect's acceptance
                   {"assumptions", notes}};
-  // Present only when a measured tau was turned into the acceptance above.
-  if (c.acceptance.kind == Acceptance::Kind::tau)
+  // Present only when a measured tau was turned into the acceptance above. A tau was measured
+  // on the configured draft, so the applied config carries the fitted acceptance instead: tau
+  // then follows the new draft.
+  if (c.acceptance.kind == Acceptance::Kind::tau) {
     out["acceptance_fitted_to_tau"] = c.acceptance.tau;
+    out["apply"]["acceptance"] = acceptance_used;
+  }
+  out["sized_as"] = sized_as_chain(c) ? "chain" : "tree";
+  out["apply_sets"] = apply_sets(c, sized_as_chain(c));
   return ok_json(out.dump());
 }
 

@@ -5,15 +5,6 @@ import { sweep } from './sweeps.mjs';
 import * as fmt from '../format.mjs';
 
 const BATCHES = [1, 2, 4, 8, 16, 32, 64, 128, 256];
-// Which method parameter "speedup vs k / tree size" sweeps, per family, and over which values.
-const K_AXES = {
-  sps: ['k', [1, 2, 3, 4, 5, 6, 7, 8, 10, 12]],
-  pld: ['k', [1, 2, 3, 4, 5, 6, 7, 8, 10, 12]],
-  eagle2: ['total_token', [8, 16, 24, 32, 48, 60, 80, 96, 128]],
-  eagle3: ['total_token', [8, 16, 24, 32, 48, 60, 80, 96, 128]],
-  lookahead: ['window', [1, 2, 3, 4, 5, 7, 10, 15]],
-};
-
 const ok = (points) => points.filter((p) => p.result);
 
 // The roofs as the core reported them with the result (eval's `roofline`): the datasheet peak
@@ -138,17 +129,19 @@ export class ChartsView {
 
   // measured: published rows for this model ({family, speedup, config, label}); the rows of this
   // family that state the swept parameter (or batch) are drawn as dots.
-  async showK(config, measured = []) {
+  // `methods`: the core's family table (list methods), which names each family's size
+  // parameter and its grid (`sweep`).
+  async showK(config, methods = [], measured = []) {
     const slot = this.k;
     const family = config.method.family;
-    const spec = K_AXES[family];
+    const spec = (methods.find((m) => m.id === family) || {}).sweep;
     if (!spec) {
       slot.destroy();
       slot.setExport('k', []);
       slot.setNote(`${family}: this family has no single draft-length or tree-size knob to sweep.`);
       return;
     }
-    const [axis, values] = spec;
+    const { param: axis, values } = spec;
     const raw = await sweep(config, `method.${axis}`, values);
     const points = ok(raw);
     if (!points.length) {
@@ -343,7 +336,14 @@ export class ChartsView {
   async showFamilies(config, families, measured = []) {
     const slot = this.families;
     const names = families.map((f) => (typeof f === 'string' ? f : f.id)).filter((f) => f !== 'ar');
-    const points = ok(await sweep(config, 'method.family', names));
+    const all = await sweep(config, 'method.family', names);
+    const points = ok(all);
+    // Families that cannot run this setup (an engine that does not run them, a model without
+    // MTP modules, ...) are named with the core's reason, never silently dropped.
+    const refused = all
+      .filter((p) => p.error)
+      .map((p) => `${p.value} (${p.error.field ? `${p.error.field}: ` : ''}${p.error.message})`);
+    const refusedNote = refused.length ? ` Not shown: ${refused.join('; ')}.` : '';
     if (!points.length) {
       slot.destroy();
       slot.setNote('No family could be evaluated with this acceptance input.');
@@ -402,8 +402,10 @@ export class ChartsView {
     );
     slot.setNote(
       measuredBy.size
-        ? "Bars: predicted with each family's defaults and the acceptance above. Dots: the best published speedup for this model (on the GPU the source used)."
-        : "Bars: predicted with each family's defaults and the acceptance above. The dashed line is 1× (no gain).",
+        ? "Bars: predicted with each family's defaults and the acceptance above. Dots: the best published speedup for this model (on the GPU the source used)." +
+            refusedNote
+        : "Bars: predicted with each family's defaults and the acceptance above. The dashed line is 1× (no gain)." +
+            refusedNote,
     );
     slot.setTable(
       ['Family', 'Speedup', 'τ', 'Fits in memory', 'Published (best row)'],

@@ -65,6 +65,31 @@ export class ResultsView {
     for (const a of result.assumptions) list.append(el('li', { text: a }));
   }
 
+  // What the workload's traces bound (the core's `bounds` command): the best fixed k, the oracle
+  // proposer (each cycle proposes exactly what will be accepted) and, for EAGLE, the best of
+  // EAGLE and n-gram over the couplings the traces allow. null hides it.
+  showBounds(bounds) {
+    const node = $('#o-bounds', this.root);
+    node.hidden = !bounds;
+    if (!bounds) {
+      node.textContent = '';
+      return;
+    }
+    const parts = [
+      `best fixed k = ${bounds.best_fixed_k.k}: ${fmt.speedup(bounds.best_fixed_k.speedup)}`,
+      `oracle proposer: ${fmt.speedup(bounds.oracle.speedup)}`,
+    ];
+    const two = bounds.best_of_two && bounds.best_of_two.speedup;
+    if (two)
+      parts.push(
+        `best of EAGLE and n-gram: ${fmt.speedupRange(two.comonotone, two.countermonotone)}`,
+      );
+    node.textContent = `Traces (${bounds.workload}): ${parts.join(' · ')}`;
+    node.title = bounds.what;
+    node.dataset.oracle = String(bounds.oracle.speedup);
+    node.dataset.bestK = String(bounds.best_fixed_k.k);
+  }
+
   // The speedup over the workload's per-request spread of τ (the core's `band`, present when
   // the acceptance is a workload preset with measured per-request percentiles).
   showBand(band, infeasible) {

@@ -19,22 +19,6 @@ export const SIZING_DEFAULTS = {
 const PROGRESS_AFTER_MS = 100;
 const root = document.documentElement;
 
-// The acceptance tree-expect needs to label the best tree: the config's own when it is a rate
-// or a matrix; a measured τ is first fitted (tree-calibrate on the best tree with the τ the
-// sizing reported for it, which recovers the α the sizing optimized under).
-async function nodeAcceptance(config, best, sized) {
-  const acc = config.acceptance || {};
-  // A core that reports the acceptance it optimized under is taken at its word.
-  if (sized && typeof sized === 'object')
-    return { acceptance: sized, fitted: typeof acc.tau === 'number' };
-  if (typeof acc.alpha === 'number') return { acceptance: { alpha: acc.alpha }, fitted: false };
-  if (Array.isArray(acc.p)) return { acceptance: { p: acc.p }, fitted: false };
-  if (Array.isArray(acc.per_position))
-    return { acceptance: { per_position: acc.per_position }, fitted: false };
-  const fit = await callJson('tree-calibrate', { choices: best.choices, tau: best.tau });
-  return { acceptance: fit.acceptance, fitted: true };
-}
-
 function describeAcceptance(acc) {
   return typeof acc.alpha === 'number' ? `α = ${fmt.plain(acc.alpha)}` : 'acceptance';
 }
@@ -109,7 +93,7 @@ export class SizingView {
     try {
       out = await heavyJson('size', req, { slot: 'size' });
       if (seq !== this.seq) return;
-      labels = await this.labelBest(config, out.best, out.acceptance);
+      labels = await this.labelBest(out);
     } catch (e) {
       if (e && e.superseded) return;
       if (seq !== this.seq) return;
@@ -124,13 +108,16 @@ export class SizingView {
     this.render(config, req, out, labels);
   }
 
-  async labelBest(config, best, sized) {
+  // The best tree's node probabilities under the acceptance the sizing optimized under (the
+  // core reports it, fitted to a measured tau when one was given).
+  async labelBest(out) {
+    const acceptance = out.acceptance;
+    const fitted = 'acceptance_fitted_to_tau' in out;
     try {
-      const { acceptance, fitted } = await nodeAcceptance(config, best, sized);
-      const expect = await callJson('tree-expect', { choices: best.choices, acceptance });
+      const expect = await callJson('tree-expect', { choices: out.best.choices, acceptance });
       return { acceptance, fitted, expect };
     } catch (e) {
-      return { error: describeError(e) };
+      return { acceptance, fitted, error: describeError(e) };
     }
   }
 
@@ -195,8 +182,7 @@ export class SizingView {
   render(config, req, out, labels) {
     const best = out.best;
     const box = clear(this.out);
-    const family = config.method.family;
-    const chain = family === 'sps' || family === 'pld';
+    const chain = out.sized_as === 'chain';
     const what = chain
       ? `k = ${best.nodes} drafted tokens`
       : `${best.nodes} draft nodes, depth ${best.depth}`;
@@ -224,7 +210,7 @@ export class SizingView {
       text: 'Apply best',
       onclick: () => this.apply(),
     });
-    const applyNote = el('p', { class: 'hint', text: this.applyNote(config, labels) });
+    const applyNote = el('p', { class: 'hint', text: out.apply_sets });
     box.append(el('div', { class: 'sizing-head' }, summary, apply), applyNote);
 
     const curveFig = el(
@@ -295,22 +281,6 @@ export class SizingView {
         ),
       );
     }
-  }
-
-  applyNote(config, labels) {
-    const family = config.method.family;
-    const parts = [];
-    if (family === 'eagle2' || family === 'eagle3')
-      parts.push(
-        'Sets total_token = nodes + 1, depth and top_k; EAGLE-2/3 rebuild their tree every step from these, so the evaluated speedup can differ from this static optimum.',
-      );
-    else if (family === 'sps' || family === 'pld') parts.push('Sets k.');
-    else parts.push('Sets the tree (choices).');
-    if (labels.fitted)
-      parts.push(
-        `Your τ was measured on the current draft; applying replaces it with the fitted ${describeAcceptance(labels.acceptance)} so τ follows the new draft.`,
-      );
-    return parts.join(' ');
   }
 
   drawCurve(figure, out, best, chain) {
@@ -433,21 +403,10 @@ export class SizingView {
     );
   }
 
-  // Writes the best choice into the config, in the method's own parameters.
+  // Loads the config the core sized (its `apply`: the best k or tree, and the fitted acceptance
+  // when the configured one was a measured tau).
   async apply() {
     if (!this.last) return;
-    const { config, out, labels } = this.last;
-    const best = out.best;
-    const next = structuredClone(config);
-    const m = next.method;
-    if (m.family === 'sps' || m.family === 'pld') m.k = best.nodes;
-    else if (m.family === 'eagle2' || m.family === 'eagle3') {
-      const e = out.export.eagle;
-      m.total_token = e.total_token;
-      m.depth = best.depth; // the config counts draft levels (EAGLE's own --depth is one less)
-      m.top_k = e.top_k;
-    } else m.choices = best.choices;
-    if (labels.fitted && labels.acceptance) next.acceptance = labels.acceptance;
-    await this.onApply(next);
+    await this.onApply(structuredClone(this.last.out.apply));
   }
 }
