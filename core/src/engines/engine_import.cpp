@@ -135,6 +135,27 @@ struct Imported {
   json notes = json::array();
 };
 
+// The served model (a preset when its repository is one; else a note) and the tensor-parallel
+// size as the config's gpus: the same in every engine's flags.
+bool read_target_and_gpus(const json& models, const std::string& model, const std::string& tp,
+                          const std::string& tp_field, Imported* out, Error* err) {
+  if (!model.empty()) {
+    const std::string id = preset_for_repo(models, "targets", model);
+    if (id.empty())
+      out->notes.push_back("target " + model + " is not a preset: kept the current target");
+    else
+      out->config["target"] = id;
+  }
+  if (tp.empty()) return true;
+  auto n = whole(tp, tp_field);
+  if (!n.ok()) {
+    *err = n.error();
+    return false;
+  }
+  out->config["gpus"] = n.value();
+  return true;
+}
+
 Error with_prefix(Error e, const std::string& prefix) {
   e.field = prefix + e.field;
   return e;
@@ -163,19 +184,10 @@ Expected<Imported> from_vllm(const std::string& text, const json& models) {
         after_serve = it->second == "serve";
       }
     }
-    if (!model.empty()) {
-      const std::string id = preset_for_repo(models, "targets", model);
-      if (id.empty())
-        out.notes.push_back("target " + model + " is not a preset: kept the current target");
-      else
-        out.config["target"] = id;
-    }
-    const std::string tp = flag(f, {"--tensor-parallel-size", "-tp"});
-    if (!tp.empty()) {
-      auto n = whole(tp, "text.--tensor-parallel-size");
-      if (!n.ok()) return n.error();
-      out.config["gpus"] = n.value();
-    }
+    Error err;
+    if (!read_target_and_gpus(models, model, flag(f, {"--tensor-parallel-size", "-tp"}),
+                              "text.--tensor-parallel-size", &out, &err))
+      return err;
   }
   auto doc = fields::parse_document(spec_text, "text.--speculative-config", 4);
   if (!doc.ok()) return doc.error();
@@ -239,19 +251,10 @@ Expected<Imported> from_sglang(const std::string& text, const json& models) {
   const std::string draft =
       flag(f, {"--speculative-draft-model-path", "--speculative-draft-model"});
   const std::string model = flag(f, {"--model-path", "--model"});
-  if (!model.empty()) {
-    const std::string id = preset_for_repo(models, "targets", model);
-    if (id.empty())
-      out.notes.push_back("target " + model + " is not a preset: kept the current target");
-    else
-      out.config["target"] = id;
-  }
-  const std::string tp = flag(f, {"--tp-size", "--tp", "--tensor-parallel-size"});
-  if (!tp.empty()) {
-    auto n = whole(tp, "text.--tp-size");
-    if (!n.ok()) return n.error();
-    out.config["gpus"] = n.value();
-  }
+  Error err;
+  if (!read_target_and_gpus(models, model, flag(f, {"--tp-size", "--tp", "--tensor-parallel-size"}),
+                            "text.--tp-size", &out, &err))
+    return err;
   json m;
   if (algo == "SUFFIX") {
     // Suffix decoding: --speculative-num-draft-tokens is the most it drafts per step
