@@ -165,6 +165,91 @@ const Candidate* argmax(const std::vector<Candidate>& v) {
   return b;
 }
 
+// The sizing request's own fields (the config is parsed by the caller).
+struct SizeRequest {
+  int64_t budget = 64;    // most draft nodes (or k) searched
+  int64_t max_depth = 8;  // deepest tree searched
+  std::vector<int64_t> batches = {1, 2, 4, 8, 16, 32, 64};
+};
+
+Expected<SizeRequest> read_size_request(const json& req) {
+  SizeRequest r;
+  Error err;
+  if (!fields::check_keys(req, "", {"config", "budget", "max_depth", "batches"}, &err)) return err;
+  if (!req.contains("config")) return make_error("config", "is required");
+  if (!fields::read_int(req, "budget", "", 1, 256, &r.budget, &err) ||
+      !fields::read_int(req, "max_depth", "", 1, 16, &r.max_depth, &err))
+    return err;
+  if (!req.contains("batches")) return r;
+  const json& b = req["batches"];
+  if (!b.is_array() || b.empty() || b.size() > 16)
+    return make_error("batches", "must be a list of 1 to 16 batch sizes");
+  r.batches.clear();
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    int64_t v = 0;
+    if (!fields::int_value(b[i], "batches[" + std::to_string(i) + "]", 1, ConfigLimits::kMaxBatch,
+                           &v, &err))
+      return err;
+    r.batches.push_back(v);
+  }
+  return r;
+}
+
+// The best size at each batch: speculate when it pays, with the TensorRT-LLM draft-length
+// schedule ([batch, k], 0 = off) beside it; batches where nothing fits are said so.
+Expected<json> batch_schedule(const Config& c, const tree::AcceptanceMatrix& matrix, int64_t budget,
+                              int64_t max_depth, const std::vector<int64_t>& batches,
+                              json* trt_schedule) {
+  json schedule = json::array();
+  for (int64_t b : batches) {
+    Config cb = c;
+    cb.batch = b;
+    auto cv = best_by_nodes(cb, matrix, budget, max_depth);
+    if (!cv.ok()) return cv.error();
+    const Candidate* bb = argmax(cv.value());
+    if (!bb) {
+      // Not even plain decoding's memory plus the smallest draft fits: never scheduled.
+      const int64_t max_batch = cv.value().empty() ? 0 : cv.value().front().max_batch;
+      schedule.push_back(json{
+          {"batch", b}, {"speculate", false}, {"verdict", "infeasible"}, {"max_batch", max_batch}});
+      continue;
+    }
+    if (bb->speedup > 1.0) {
+      schedule.push_back(json{{"batch", b},
+                              {"speculate", true},
+                              {"verdict", "pays"},
+                              {"nodes", bb->nodes},
+                              {"depth", bb->depth},
+                              {"tau", bb->tau},
+                              {"speedup", bb->speedup}});
+      trt_schedule->push_back(json::array({b, bb->nodes}));
+    } else {
+      schedule.push_back(json{
+          {"batch", b}, {"speculate", false}, {"verdict", "loses"}, {"best_speedup", bb->speedup}});
+      trt_schedule->push_back(json::array({b, 0}));
+    }
+  }
+  return schedule;
+}
+
+// The config with the best size set, in the method's own keys.
+Config sized_config(const Config& c, const Candidate& best) {
+  Config out = c;
+  if (!family_spec(c.method.family).static_tree) {
+    out.method.k = best.nodes;
+  } else if (c.method.family == Family::eagle2 || c.method.family == Family::eagle3) {
+    out.method.total_token = best.nodes + 1;
+    out.method.depth = best.depth;
+    out.method.top_k = 0;
+    for (const auto& path : best.choices)
+      for (int r : path) out.method.top_k = std::max<int64_t>(out.method.top_k, r + 1);
+  } else {
+    out.method.tree_preset.clear();  // the sized tree replaces any named preset
+    out.method.choices = best.choices;
+  }
+  return out;
+}
+
 }  // namespace
 
 Response size(const std::string& input) {
@@ -172,28 +257,10 @@ Response size(const std::string& input) {
   if (!parsed.ok()) return fail(parsed.error());
   const json& req = parsed.value();
   if (!req.is_object()) return fail(make_error("", "the sizing request must be a JSON object"));
-  Error err;
-  if (!fields::check_keys(req, "", {"config", "budget", "max_depth", "batches"}, &err))
-    return fail(err);
-  if (!req.contains("config")) return fail(make_error("config", "is required"));
-  int64_t budget = 64, max_depth = 8;
-  if (!fields::read_int(req, "budget", "", 1, 256, &budget, &err) ||
-      !fields::read_int(req, "max_depth", "", 1, 16, &max_depth, &err))
-    return fail(err);
-  std::vector<int64_t> batches = {1, 2, 4, 8, 16, 32, 64};
-  if (req.contains("batches")) {
-    const json& b = req["batches"];
-    if (!b.is_array() || b.empty() || b.size() > 16)
-      return fail(make_error("batches", "must be a list of 1 to 16 batch sizes"));
-    batches.clear();
-    for (std::size_t i = 0; i < b.size(); ++i) {
-      int64_t v = 0;
-      if (!fields::int_value(b[i], "batches[" + std::to_string(i) + "]", 1, ConfigLimits::kMaxBatch,
-                             &v, &err))
-        return fail(err);
-      batches.push_back(v);
-    }
-  }
+  Expected<SizeRequest> sr = read_size_request(req);
+  if (!sr.ok()) return fail(sr.error());
+  const int64_t budget = sr.value().budget, max_depth = sr.value().max_depth;
+  const std::vector<int64_t>& batches = sr.value().batches;
   auto catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   auto parsed_config = parse_config(req["config"], catalog.value());
@@ -232,51 +299,11 @@ Response size(const std::string& input) {
   }
   const Candidate best = *best_fit;
 
-  json schedule = json::array();
   json trt_schedule = json::array();
-  for (int64_t b : batches) {
-    Config cb = c;
-    cb.batch = b;
-    auto cv = best_by_nodes(cb, matrix.value(), budget, max_depth);
-    if (!cv.ok()) return fail(cv.error());
-    const Candidate* bb = argmax(cv.value());
-    if (!bb) {
-      // Not even plain decoding's memory plus the smallest draft fits: never scheduled.
-      const int64_t max_batch = cv.value().empty() ? 0 : cv.value().front().max_batch;
-      schedule.push_back(json{
-          {"batch", b}, {"speculate", false}, {"verdict", "infeasible"}, {"max_batch", max_batch}});
-      continue;
-    }
-    if (bb->speedup > 1.0) {
-      schedule.push_back(json{{"batch", b},
-                              {"speculate", true},
-                              {"verdict", "pays"},
-                              {"nodes", bb->nodes},
-                              {"depth", bb->depth},
-                              {"tau", bb->tau},
-                              {"speedup", bb->speedup}});
-      trt_schedule.push_back(json::array({b, bb->nodes}));
-    } else {
-      schedule.push_back(json{
-          {"batch", b}, {"speculate", false}, {"verdict", "loses"}, {"best_speedup", bb->speedup}});
-      trt_schedule.push_back(json::array({b, 0}));
-    }
-  }
+  auto schedule = batch_schedule(c, matrix.value(), budget, max_depth, batches, &trt_schedule);
+  if (!schedule.ok()) return fail(schedule.error());
 
-  Config best_config = c;
-  if (!family_spec(f).static_tree) {
-    best_config.method.k = best.nodes;
-  } else if (f == Family::eagle2 || f == Family::eagle3) {
-    best_config.method.total_token = best.nodes + 1;
-    best_config.method.depth = best.depth;
-    best_config.method.top_k = 0;
-    for (const auto& path : best.choices)
-      for (int r : path)
-        best_config.method.top_k = std::max<int64_t>(best_config.method.top_k, r + 1);
-  } else {
-    best_config.method.tree_preset.clear();  // the sized tree replaces any named preset
-    best_config.method.choices = best.choices;
-  }
+  const Config best_config = sized_config(c, best);
   json curve_json = json::array();
   for (const auto& cand : curve.value()) curve_json.push_back(candidate_json(cand, false));
   if (!c.engine.trees)
@@ -295,7 +322,7 @@ Response size(const std::string& input) {
         "D (docs/tree-model.md)");
   json out = json{{"best", candidate_json(best, true)},
                   {"curve", curve_json},
-                  {"schedule", schedule},
+                  {"schedule", schedule.value()},
                   {"export", engine_settings(best_config, best.choices, trt_schedule)},
                   // The config with the best size set (k, the EAGLE-2/3 budget, or the tree):
                   // what "Apply" loads, so no front end maps sizes to method keys itself.
