@@ -19,7 +19,7 @@ const char kUsageHead[] =
     "  speccalc eval --link URL|FRAGMENT      evaluate a share link\n"
     "  speccalc link --config FILE|-          print the share link (URL fragment) of a config\n"
     "  speccalc normalize --config FILE|-     print the config with every default filled in\n"
-    "  speccalc list models|drafts|heads|hardware|methods|runtimes|acceptance\n"
+    "  speccalc list models|drafts|heads|hardware|methods|runtimes|acceptance|ui\n"
     "  speccalc tables [--method M] [--model X] [--dataset D] [--source S] [--hardware H]\n"
     "                  [--temperature T|'not stated'] [--offset O] [--limit L]\n"
     "                  [--format json|csv|table|page]   (default table)\n"

@@ -471,15 +471,17 @@ async function main() {
     );
   });
 
-  await test('example buttons load a working configuration', async () => {
-    await page.click('[data-example="2"]');
-    await page.waitForFunction(
-      () => /method\.family=pld/.test(location.hash) && /(^|&)batch=64(&|$)/.test(location.hash),
-      null,
-      { timeout: 10000 },
-    );
-    await waitQuiet(page);
-    await checkAgainstCli(page, 'example');
+  await test("example buttons are the core's (list ui) and each loads its configuration", async () => {
+    const ui = JSON.parse(cli(['list', 'ui']));
+    const labels = await page.$$eval('[data-example]', (bs) => bs.map((b) => b.textContent));
+    eq(JSON.stringify(labels), JSON.stringify(ui.examples.map((e) => e.label)), 'labels');
+    for (const [i, example] of ui.examples.entries()) {
+      const link = cliLink(example.config);
+      await page.click(`[data-example="${i}"]`);
+      await page.waitForFunction((l) => location.hash.slice(1) === l, link, { timeout: 10000 });
+      await waitQuiet(page);
+      await checkAgainstCli(page, `example ${i}`);
+    }
   });
 
   await test('export then import of the config JSON restores the state', async () => {

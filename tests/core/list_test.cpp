@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "config/acceptance_parse.hpp"
 #include "speccalc/api.hpp"
@@ -90,3 +91,22 @@ TEST(List, AcceptanceFormsAreTheConfigsFormsAndEachStartEvaluates) {
 }
 
 }  // namespace
+
+// The page's starter and examples (`list ui`) are ordinary configs: each evaluates, and each
+// example shows a speedup (the page offers no example that cannot run).
+TEST(List, UiStarterAndExamplesEvaluate) {
+  const speccalc::Response r = speccalc::run("list", "ui");
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const nlohmann::json ui = nlohmann::json::parse(r.output);
+  std::vector<nlohmann::json> configs = {ui["starter"]};
+  ASSERT_GE(ui["examples"].size(), 1u);
+  for (const auto& e : ui["examples"]) {
+    EXPECT_FALSE(e["label"].get<std::string>().empty());
+    configs.push_back(e["config"]);
+  }
+  for (const auto& c : configs) {
+    const speccalc::Response e = speccalc::run("eval", c.dump());
+    ASSERT_TRUE(e.ok) << c.dump() << ": " << e.error.describe();
+    EXPECT_NE(nlohmann::json::parse(e.output)["verdict"], "infeasible") << c.dump();
+  }
+}

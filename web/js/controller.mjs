@@ -11,7 +11,7 @@ import {
 } from './state.mjs';
 import { CompareView } from './views/compare.mjs';
 import { wireConvert } from './views/convert.mjs';
-import { $, download } from './dom.mjs';
+import { $, download, el } from './dom.mjs';
 import { InputsView } from './views/inputs.mjs';
 import { ResultsView, resultCsv } from './views/results.mjs';
 import { ChartsView } from './views/charts.mjs';
@@ -22,42 +22,6 @@ import { initTheme } from './views/theme.mjs';
 import { onModeChange, startWorker } from './worker/client.mjs';
 
 // What a first visit shows: a common 7B chat model on an A100 with a small draft model.
-const STARTER = {
-  target: 'llama2-chat-7b',
-  hardware: 'a100-80gb-sxm',
-  method: { family: 'sps' },
-  acceptance: { alpha: 0.7 },
-};
-// The example buttons under the header (index.html), in order.
-const EXAMPLES = [
-  {
-    target: 'llama3-instruct-70b',
-    hardware: 'h100-sxm',
-    gpus: 4,
-    method: { family: 'eagle2' },
-    acceptance: { alpha: 0.8 },
-  },
-  {
-    target: 'llama2-chat-7b',
-    hardware: 'rtx-3090',
-    runtime: 'hf-eager',
-    method: { family: 'sps' },
-    acceptance: { alpha: 0.7 },
-  },
-  {
-    target: 'vicuna-7b-v1.3',
-    hardware: 'a100-80gb-sxm',
-    batch: 64,
-    method: { family: 'pld' },
-    acceptance: { tau: 1.6 },
-  },
-  {
-    target: 'vicuna-7b-v1.3',
-    hardware: 'a100-80gb-sxm',
-    method: { family: 'medusa' },
-    acceptance: { tau: 2.5 },
-  },
-];
 const EDIT_DELAY_MS = 300;
 const CHART_DELAY_MS = 150;
 const BUSY_AFTER_MS = 100;
@@ -255,19 +219,16 @@ async function openFragment(fragment) {
     // A link that cannot be opened: say why, keep (or load) a working calculator, and leave
     // the address bar alone until the user edits something.
     showBanner(`This link could not be opened — ${describeError(e)}`);
-    if (!state.result) await evaluate(await starterConfig(), { force: true, url: 'none' });
+    if (!state.result) await evaluate(starterConfig(), { force: true, url: 'none' });
     if (e instanceof SpecCalcError) inputs.showError(e);
   } finally {
     done();
   }
 }
 
-async function starterConfig() {
-  try {
-    return await callJson('normalize', STARTER);
-  } catch {
-    return STARTER;
-  }
+// The config the page opens with (the core's `list ui`).
+function starterConfig() {
+  return state.lists.ui.starter;
 }
 
 let chartTimer = null;
@@ -346,10 +307,20 @@ async function drawCharts() {
   }
 }
 
-function wireExamples() {
-  for (const button of document.querySelectorAll('[data-example]')) {
-    button.addEventListener('click', () => applyConfig(EXAMPLES[Number(button.dataset.example)]));
-  }
+// The example buttons under the header: labels and configs from the core's `list ui`.
+function showExamples(examples) {
+  const nav = $('#examples');
+  for (const old of nav.querySelectorAll('[data-example]')) old.remove();
+  examples.forEach((example, i) => {
+    nav.append(
+      el('button', {
+        type: 'button',
+        'data-example': String(i),
+        text: example.label,
+        onclick: () => applyConfig(example.config),
+      }),
+    );
+  });
 }
 
 function wireSharing() {
@@ -417,7 +388,7 @@ function wireImport() {
 }
 
 async function loadLists() {
-  const kinds = ['models', 'hardware', 'runtimes', 'methods', 'drafts', 'acceptance'];
+  const kinds = ['models', 'hardware', 'runtimes', 'methods', 'drafts', 'acceptance', 'ui'];
   const lists = await Promise.all(kinds.map((k) => callJson('list', k).catch(() => [])));
   return Object.fromEntries(kinds.map((k, i) => [k, lists[i]]));
 }
@@ -499,16 +470,16 @@ async function main() {
   });
   wireSharing();
   wireEngineSettings();
-  wireExamples();
   wireImport();
   wireConvert($('#inputs'), { current: () => state.config, apply: applyConfig });
   const done = busy('Loading the calculator…');
   try {
     state.lists = await loadLists();
     inputs.setPresets(state.lists);
+    showExamples(state.lists.ui.examples || []);
     const fragment = currentFragment();
     if (fragment) await openFragment(fragment);
-    else await evaluate(await starterConfig(), { force: true, url: 'replace' });
+    else await evaluate(starterConfig(), { force: true, url: 'replace' });
     // A pasted link (hashchange) or Back / Forward through edits (popstate): show that state.
     const follow = () => {
       const f = currentFragment();

@@ -3,6 +3,7 @@
 #include "config/acceptance_forms.hpp"
 #include "config/config_json.hpp"
 #include "config/families.hpp"
+#include "config/ui_examples.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/presets.hpp"
 
@@ -37,6 +38,7 @@ Response list(const std::string& kind_text) {
   const Catalog& c = catalog.value();
   if (kind == "models") return ok_json(model_list(c.targets).dump());
   if (kind == "drafts") return ok_json(model_list(c.drafts).dump());
+  if (kind == "ui") return ok_json(ui_examples_json().dump());
   if (kind == "acceptance") {
     auto forms = acceptance_forms_json();
     if (!forms.ok()) return fail(forms.error());
@@ -115,7 +117,7 @@ Response list(const std::string& kind_text) {
   return fail(make_error(
       "kind",
       "unknown list; expected one of: models, drafts, heads, hardware, methods, runtimes, "
-      "acceptance"));
+      "acceptance, ui"));
 }
 
 }  // namespace speccalc::commands

@@ -210,7 +210,7 @@ bool check_keys(const json& obj, const std::string& path,
   return check_keys_in(obj, path, allowed, err);
 }
 
-bool check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed,
+bool check_keys(const json& obj, const std::string& path, const std::vector<const char*>& allowed,
                 Error* err) {
   return check_keys_in(obj, path, allowed, err);
 }

@@ -33,7 +33,7 @@ std::string excerpt(const std::string& s, std::size_t max_bytes = 40);
 // Errors if obj has a key not in `allowed` (typos must not be silently ignored).
 bool check_keys(const json& obj, const std::string& path,
                 std::initializer_list<const char*> allowed, Error* err);
-bool check_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed,
+bool check_keys(const json& obj, const std::string& path, const std::vector<const char*>& allowed,
                 Error* err);
 
 // Each reader leaves *out untouched and returns true when the key is absent (the caller's

@@ -355,8 +355,8 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
     obj.erase(k);
   }
   if (!parse_draft_placement(placement, catalog, c, err)) return false;
-  std::vector<std::string> keys{"family"};
-  for (const char* const* k = spec->params; *k; ++k) keys.emplace_back(*k);
+  std::vector<const char*> keys{"family"};
+  for (const char* const* k = spec->params; *k; ++k) keys.push_back(*k);
   if (!fields::check_keys(obj, "method", keys, err)) return false;
   return parser_for(spec->family)(obj, catalog, c, err);
 }
