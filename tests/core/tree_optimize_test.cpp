@@ -7,21 +7,12 @@
 
 #include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_presets.hpp"
+#include "tree/splitmix64.hpp"
 
 namespace speccalc::tree {
 namespace {
 
-// Deterministic test PRNG (splitmix64).
-struct Rng {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
-};
+using Rng = SplitMix64;  // the core's deterministic generator (tree/splitmix64.hpp)
 
 // Random rows of 3 ranks, not sorted by rank, drawn from a small grid so ties are common;
 // each row's sum <= 1 by construction.

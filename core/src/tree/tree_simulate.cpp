@@ -4,22 +4,10 @@
 #include <vector>
 
 #include "speccalc/tree.hpp"
+#include "tree/splitmix64.hpp"
 
 namespace speccalc::tree {
 namespace {
-
-// splitmix64 (Steele, Lea, Flood 2014): tiny, seedable, identical on every platform.
-struct SplitMix64 {
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, 1) with 53 random bits.
-  double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
-};
 
 constexpr double kZ999 = 3.2905;  // two-sided 99.9 % standard-normal quantile
 
