@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/serve.mjs';
-import { CHROMIUM_ARGS } from '../tests/browser/browser.mjs';
+import { CHROMIUM_ARGS, waitQuiet } from '../tests/browser/browser.mjs';
 import { readCases } from './cases.mjs';
 
 const args = process.argv.slice(2);
@@ -100,24 +100,12 @@ try {
       ),
     );
     if (run === 0) {
-      await page.waitForFunction(
-        () =>
-          document.documentElement.dataset.ready === 'true' &&
-          document.documentElement.dataset.pending === '0',
-        null,
-        { timeout: 60000 },
-      );
+      await waitQuiet(page);
       await page.waitForLoadState('networkidle');
       result.transfer = log;
       log = [];
       await page.goto(url);
-      await page.waitForFunction(
-        () =>
-          document.documentElement.dataset.ready === 'true' &&
-          document.documentElement.dataset.pending === '0',
-        null,
-        { timeout: 60000 },
-      );
+      await waitQuiet(page);
       await page.waitForLoadState('networkidle');
       result.revisit = log;
       // Through the page's own door: the page's worker (same module instance as the page).

@@ -11,3 +11,15 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+// Until the page has its core and no computation is pending (the controller's data-ready and
+// data-pending): what every browser test and benchmark waits on.
+export async function waitQuiet(page) {
+  await page.waitForFunction(
+    () =>
+      document.documentElement.dataset.ready === 'true' &&
+      document.documentElement.dataset.pending === '0',
+    null,
+    { timeout: 60000 },
+  );
+}

@@ -2,6 +2,7 @@
 // the native CLI the page is checked against, and waits on the page's quiet state.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { waitQuiet } from './browser.mjs';
 
 export const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 export const DIST = path.resolve(repo, process.env.SPECCALC_DIST || 'dist');
@@ -56,15 +57,7 @@ export function cliDecode(link) {
   return JSON.parse(cli(['run', 'decode-link', '-'], `#${link}`));
 }
 
-export async function waitQuiet(page) {
-  await page.waitForFunction(
-    () =>
-      document.documentElement.dataset.ready === 'true' &&
-      document.documentElement.dataset.pending === '0',
-    null,
-    { timeout: 60000 },
-  );
-}
+export { waitQuiet };
 
 // The charts and the tree panel draw when the reader scrolls to them (issue 14: they are not
 // part of the first load): scroll there and wait until the roofline has its points.

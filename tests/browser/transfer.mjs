@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { CHROMIUM_ARGS } from './browser.mjs';
+import { CHROMIUM_ARGS, waitQuiet } from './browser.mjs';
 
 const FIRST_LOAD_BUDGET_BYTES = 250_000; // issue 14: "Transfer <= 250 KB gzip on first load"
 
@@ -47,13 +47,7 @@ try {
   const context = await browser.newContext(); // empty cache
   const page = await context.newPage();
   const settled = async () => {
-    await page.waitForFunction(
-      () =>
-        document.documentElement.dataset.ready === 'true' &&
-        document.documentElement.dataset.pending === '0',
-      null,
-      { timeout: 60000 },
-    );
+    await waitQuiet(page);
     await page.waitForLoadState('networkidle');
   };
   await page.goto(url);

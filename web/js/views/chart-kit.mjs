@@ -2,6 +2,7 @@
 // and a note/actions area under each chart. uPlot is the vendored global (web/vendor/).
 import { el, $, clear, download } from '../dom.mjs';
 import { csvCell } from './results.mjs';
+import * as fmt from '../format.mjs';
 
 export function color(name) {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
@@ -198,6 +199,19 @@ export function rangeWith(points, pad = 0.08) {
     return [Math.max(0, lo - span * pad), hi + span * pad];
   };
 }
+
+// The τ series beside a speedup curve (its own right-hand scale 'tau'), and that axis.
+export function tauSeries() {
+  return {
+    label: 'τ',
+    stroke: color('--c3'),
+    width: 1.5,
+    dash: [5, 4],
+    scale: 'tau',
+    value: (u, v) => (v == null ? '—' : fmt.tau(v)),
+  };
+}
+export const tauAxis = () => ({ label: 'τ', side: 1, scale: 'tau', grid: { show: false } });
 
 // A dashed horizontal line at speedup 1× (no gain).
 export function oneLine(scale = 'y') {

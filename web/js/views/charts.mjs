@@ -1,6 +1,15 @@
 // The four charts under the result. Every plotted number is a field of a core result (eval or
 // sweep output); the only arithmetic here is placing those numbers on axes.
-import { ChartSlot, color, markerPlugin, dotsPlugin, rangeWith } from './chart-kit.mjs';
+import {
+  ChartSlot,
+  color,
+  markerPlugin,
+  dotsPlugin,
+  rangeWith,
+  oneLine,
+  tauSeries,
+  tauAxis,
+} from './chart-kit.mjs';
 import { sweep } from './sweeps.mjs';
 import * as fmt from '../format.mjs';
 
@@ -165,14 +174,7 @@ export class ChartsView {
             points: { show: true, size: 6 },
             value: (u, v) => (v == null ? '—' : fmt.speedup(v)),
           },
-          {
-            label: 'τ',
-            stroke: color('--c3'),
-            width: 1.5,
-            dash: [5, 4],
-            scale: 'tau',
-            value: (u, v) => (v == null ? '—' : fmt.tau(v)),
-          },
+          tauSeries(),
         ],
         scales: {
           x: { time: false, range: [Math.min(...xs) - 0.5, Math.max(...xs) + 0.5] },
@@ -181,7 +183,7 @@ export class ChartsView {
         axes: [
           { label: axis === 'k' ? 'k, drafted tokens per cycle' : `${axis}` },
           { label: 'Speedup ×' },
-          { label: 'τ', side: 1, scale: 'tau', grid: { show: false } },
+          tauAxis(),
         ],
         plugins: [
           ...(typeof current === 'number'
@@ -396,7 +398,7 @@ export class ChartsView {
           },
           { label: 'Speedup ×' },
         ],
-        plugins: [{ hooks: { draw: [(u) => drawOneLine(u)] } }],
+        plugins: [oneLine()],
       },
       data,
     );
@@ -462,17 +464,4 @@ function measuredNote(dots) {
   if (!dots.length) return '';
   const gpus = [...new Set(dots.map((d) => d.hardware).filter(Boolean))];
   return ` Dots: ${dots.length} published measurement${dots.length === 1 ? '' : 's'} for this model and method (measured on ${gpus.join(', ') || "the sources' GPUs"}, with the sources' own acceptance).`;
-}
-
-function drawOneLine(u) {
-  const y = u.valToPos(1, 'y', true);
-  const { ctx } = u;
-  ctx.save();
-  ctx.strokeStyle = color('--fg-muted');
-  ctx.setLineDash([4, 4]);
-  ctx.beginPath();
-  ctx.moveTo(u.bbox.left, y);
-  ctx.lineTo(u.bbox.left + u.bbox.width, y);
-  ctx.stroke();
-  ctx.restore();
 }

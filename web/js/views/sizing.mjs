@@ -6,7 +6,7 @@
 import { el, $, clear } from '../dom.mjs';
 import { callJson, describeError, SpecCalcError } from '../api.mjs';
 import { heavyJson } from '../worker/client.mjs';
-import { ChartSlot, color, markerPlugin, oneLine } from './chart-kit.mjs';
+import { ChartSlot, color, markerPlugin, oneLine, tauSeries, tauAxis } from './chart-kit.mjs';
 import { drawTree } from './tree.mjs';
 import { engineBlocks } from './engines.mjs';
 import * as fmt from '../format.mjs';
@@ -298,20 +298,13 @@ export class SizingView {
             width: 2,
             value: (u, v) => (v == null ? '—' : fmt.speedup(v)),
           },
-          {
-            label: 'τ',
-            stroke: color('--c3'),
-            width: 1.5,
-            dash: [5, 4],
-            scale: 'tau',
-            value: (u, v) => (v == null ? '—' : fmt.tau(v)),
-          },
+          tauSeries(),
         ],
         scales: { x: { time: false } },
         axes: [
           { label: chain ? 'k, drafted tokens per cycle' : 'n, draft nodes per cycle' },
           { label: 'Speedup ×' },
-          { label: 'τ', side: 1, scale: 'tau', grid: { show: false } },
+          tauAxis(),
         ],
         plugins: [markerPlugin(() => best.nodes, 'best', '--accent'), oneLine()],
       },
