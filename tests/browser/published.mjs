@@ -121,7 +121,7 @@ export async function publishedTests({ url, newPage, shots }) {
     const report = cliRun('validate', { format: 'json' });
     await page.click('[data-testid=reproduce-button]');
     await page.waitForFunction(
-      () => Number(document.querySelector('[data-testid=validation-scatter]')?.dataset.points) > 0,
+      () => document.querySelector('[data-testid=validation-scatter]')?.dataset.sources,
       null,
       { timeout: 120000 },
     );
@@ -129,9 +129,11 @@ export async function publishedTests({ url, newPage, shots }) {
     const shown = await page.evaluate(() => {
       const f = document.querySelector('[data-testid=validation-scatter]');
       return {
-        points: Number(f.dataset.points),
+        marks: JSON.parse(f.dataset.marks || '{}'),
+        xTicks: f.dataset.xTicks || '',
+        yTicks: f.dataset.yTicks || '',
         sources: f.dataset.sources.split(','),
-        canvas: !!f.querySelector('canvas'),
+        bad: document.querySelectorAll('[data-testid=reproduce] td.bad').length,
         rows: [...document.querySelectorAll('[data-testid=validation-sources] tbody tr')].map(
           (r) => ({
             id: r.dataset.source,
@@ -147,12 +149,65 @@ export async function publishedTests({ url, newPage, shots }) {
         ),
       };
     });
-    assert(shown.canvas, 'the scatter is drawn');
-    eq(
-      shown.points,
-      report.rows.length + report.engines.rows.length,
-      'one marker per predicted row',
+    // One mark per predicted row, drawn where the core's numbers put it: a paper's row at
+    // (measured, predicted), an engine row at (measured_reference, predicted); a measured range
+    // is met by any prediction inside it, so its reference is the prediction clamped into it.
+    const expected = new Map();
+    for (const r of report.rows) {
+      if (!expected.has(r.source_id)) expected.set(r.source_id, []);
+      expected.get(r.source_id).push([r.measured, r.predicted]);
+    }
+    for (const r of report.engines.rows) {
+      const ref = r.measured_range
+        ? Math.min(Math.max(r.predicted, r.measured_range[0]), r.measured_range[1])
+        : r.measured;
+      eq(r.measured_reference, ref, `${r.id}: reference by hand`);
+      if (!expected.has(r.source)) expected.set(r.source, []);
+      expected.get(r.source).push([ref, r.predicted]);
+    }
+    let marked = 0;
+    for (const [source, pts] of expected) {
+      const got = shown.marks[source] || [];
+      eq(got.length, pts.length, `${source}: marks drawn`);
+      pts.forEach(([x, y], i) => {
+        eq(got[i][0], x, `${source} mark ${i}: measured`);
+        eq(got[i][1], y, `${source} mark ${i}: predicted`);
+      });
+      marked += got.length;
+    }
+    eq(marked, report.rows.length + report.engines.rows.length, 'one mark per predicted row');
+    // The marks are painted: the canvas differs from its background at their centres.
+    const all = [...expected.keys()].flatMap((k) => shown.marks[k]);
+    const painted = await page.$eval(
+      '[data-testid=validation-scatter] canvas',
+      (c, pts) => {
+        const ctx = c.getContext('2d');
+        const bg = ctx.getImageData(1, 1, 1, 1).data.join();
+        return pts.filter(([, , cx, cy]) => ctx.getImageData(cx, cy, 1, 1).data.join() !== bg)
+          .length;
+      },
+      all,
     );
+    eq(painted, all.length, 'every mark painted on the canvas');
+    // Ticks at the speedups people read that lie within the data's extent (0.9 x min to
+    // 1.1 x max of every plotted value), each labelled.
+    const values = [...expected.values()].flat(2);
+    for (const r of report.engines.rows) if (r.measured_range) values.push(...r.measured_range);
+    const lo = Math.min(...values) * 0.9;
+    const hi = Math.max(...values) * 1.1;
+    const ticks = [0.5, 0.75, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20].filter(
+      (t) => t >= lo && t <= hi,
+    );
+    assert(ticks.length >= 3, `ticks expected: ${ticks}`);
+    eq(shown.xTicks, ticks.join(','), 'measured-axis ticks');
+    eq(shown.yTicks, ticks.join(','), 'predicted-axis ticks');
+    // Rows beyond the core's large-error threshold are marked, counted here from error_pct.
+    eq(
+      shown.bad,
+      report.rows.filter((r) => Math.abs(r.error_pct) > report.large_error_pct).length,
+      'rows marked as large errors',
+    );
+    eq(report.large_error_pct, 25, "the core's threshold");
     const drawn = report.sources.filter((s) => s.stock.rows > 0).map((s) => s.source_id);
     eq(
       shown.sources.join(','),

@@ -1,6 +1,7 @@
 #include "fit/cross_validation.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -106,13 +107,11 @@ Expected<json> engine_rows_json(const Catalog& catalog, std::string_view publish
     auto p = predict_full(o, o.config.runtime.resolved);
     if (!p.ok()) return p.error();
     // A range counts as met inside it; outside, the error is to its nearer end.
-    double e = 0;
-    if (!range)
-      e = 100.0 * (p.value() - o.measured) / o.measured;
-    else if (p.value() < o.measured_low)
-      e = 100.0 * (p.value() - o.measured_low) / o.measured_low;
-    else if (p.value() > o.measured_high)
-      e = 100.0 * (p.value() - o.measured_high) / o.measured_high;
+    // `reference` is the measured value the error is taken against: the measurement, or for a
+    // range the prediction itself inside it and the nearer end outside (the page plots it).
+    double reference = o.measured;
+    if (range) reference = std::min(std::max(p.value(), o.measured_low), o.measured_high);
+    const double e = 100.0 * (p.value() - reference) / reference;
     by_source[o.source].add(e);
     by_profile[o.profile].add(e);
     by_family[family_name(o.config.method.family)].add(e);
@@ -124,6 +123,8 @@ Expected<json> engine_rows_json(const Catalog& catalog, std::string_view publish
                     {"tau", o.tau},
                     {"predicted", p.value()},
                     {"error_pct", e},
+                    {"large_error", std::abs(e) > kLargeErrorPct},
+                    {"measured_reference", reference},
                     {"fitted_on", fitted_on(o)},
                     {"cite", o.cite}};
     if (range)

@@ -12,6 +12,12 @@
 
 namespace speccalc {
 
+// A predicted row whose |error_pct| exceeds this is flagged `large_error` in validate's output
+// (the page marks it). 25 %: beyond the worst held-out MAPE of any family in docs/cost-model.md
+// "Fidelity" (EAGLE, 9-18 %) by a margin, i.e. a row the model's stated fidelity does not cover.
+// It was the page's own threshold (web/js/views/validation.mjs) until issue 23 moved it here.
+inline constexpr double kLargeErrorPct = 25.0;
+
 // For every profile with speedup rows and every source S among them: refit the profile's
 // shared parameters from the neutral start without S (fit_specs(): same procedure as the
 // in-sample fit), predict S's speedup rows, and pool the errors.

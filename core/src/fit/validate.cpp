@@ -1,6 +1,7 @@
 #include "speccalc/validate.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -280,7 +281,8 @@ json report_json(const ValidateReport& rep, const ValidateOptions& o) {
            {"tau", *r.tau},
            {"measured", v.measured},
            {"predicted", v.predicted},
-           {"error_pct", v.error_pct}};
+           {"error_pct", v.error_pct},
+           {"large_error", std::abs(v.error_pct) > kLargeErrorPct}};
     if (r.hardware_assumed) j["hardware_assumption"] = r.hardware_assumption;
     j["config"] = row_config(r, ValidateOptions{}, 0);
     if (v.calibration_step_s > 0) {
@@ -310,6 +312,7 @@ json report_json(const ValidateReport& rep, const ValidateOptions& o) {
        "error_pct = 100 * (predicted - measured) / measured speedup; MAPE = mean |error_pct|; "
        "predicted from the row's measured tau (bonus token included), model, method, hardware and "
        "runtime profile"},
+      {"large_error_pct", kLargeErrorPct},
       {"rows", rows},
       {"excluded", excluded},
       {"coverage", coverage_json(rep)},

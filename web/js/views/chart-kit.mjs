@@ -44,6 +44,7 @@ export class ChartSlot {
     }
     const axes = themeAxes();
     opts.axes = (opts.axes || []).map((a) => ({ ...axes, ...a }));
+    opts.plugins = [...(opts.plugins || []), marksPlugin(this.figure)];
     this.plot = new globalThis.uPlot(
       { width: this.width(), height: this.height(), ...opts },
       data,
@@ -57,6 +58,7 @@ export class ChartSlot {
     this.plot = null;
     clear(this.body);
     delete this.figure.dataset.points;
+    delete this.figure.dataset.marks;
   }
 
   setNote(text) {
@@ -129,6 +131,56 @@ export class ChartSlot {
   }
 }
 
+const inside = (u, cx, cy) =>
+  Number.isFinite(cx) &&
+  Number.isFinite(cy) &&
+  cx >= u.bbox.left - 1 &&
+  cx <= u.bbox.left + u.bbox.width + 1 &&
+  cy >= u.bbox.top - 1 &&
+  cy <= u.bbox.top + u.bbox.height + 1;
+
+// Records what the reader sees: after each drawing, `data-marks` on the figure holds, per series
+// label, the [x, y, cx, cy] of every point placed inside the plot area (data values, then canvas
+// pixels), plus the marks drawn by hand through `drawnMark` (published dots, scatter markers).
+// Browser tests compare these with the core's output and read the canvas at (cx, cy).
+function marksPlugin(figure) {
+  return {
+    hooks: {
+      drawClear: [
+        (u) => {
+          u.drawnMarks = {};
+        },
+      ],
+      draw: [
+        (u) => {
+          const marks = {};
+          u.series.forEach((s, i) => {
+            if (i === 0 || s.show === false) return;
+            const pts = [];
+            u.data[i].forEach((y, j) => {
+              if (y === null || y === undefined) return;
+              const x = u.data[0][j];
+              const cx = u.valToPos(x, 'x', true);
+              const cy = u.valToPos(y, s.scale || 'y', true);
+              if (inside(u, cx, cy)) pts.push([x, y, Math.round(cx), Math.round(cy)]);
+            });
+            marks[s.label] = pts;
+          });
+          figure.dataset.marks = JSON.stringify({ ...marks, ...u.drawnMarks });
+        },
+      ],
+    },
+  };
+}
+
+// A hand-drawn mark at data (x, y), placed at canvas (cx, cy): recorded under `name` when it
+// lies inside the plot area. Returns whether it does (draw it only then).
+export function drawnMark(u, name, x, y, cx, cy) {
+  if (!inside(u, cx, cy)) return false;
+  if (u.drawnMarks) (u.drawnMarks[name] ||= []).push([x, y, Math.round(cx), Math.round(cy)]);
+  return true;
+}
+
 // A vertical marker line at x (e.g. the break-even batch), drawn after the series.
 export function markerPlugin(getX, label, cssVar = '--bad') {
   return {
@@ -172,7 +224,7 @@ export function dotsPlugin(points, cssVar = '--c2') {
           for (const p of points) {
             const cx = u.valToPos(p.x, 'x', true);
             const cy = u.valToPos(p.y, 'y', true);
-            if (!Number.isFinite(cx) || !Number.isFinite(cy)) continue;
+            if (!drawnMark(u, 'Published', p.x, p.y, cx, cy)) continue;
             ctx.beginPath();
             ctx.arc(cx, cy, 4.5 * devicePixelRatio, 0, 2 * Math.PI);
             ctx.fill();

@@ -4,7 +4,7 @@
 // not predicted counted under its reason, and the rows by source. Loaded on demand (with the
 // chart library) when the reader asks for it: not part of the first load.
 import { el, clear, download } from '../dom.mjs';
-import { ChartSlot, color } from './chart-kit.mjs';
+import { ChartSlot, color, drawnMark } from './chart-kit.mjs';
 import { csvCell } from './results.mjs';
 import * as fmt from '../format.mjs';
 
@@ -53,7 +53,10 @@ function region(label, child) {
 }
 
 // The sources in the order the report lists them (published papers, then serving engines)
-// with their rows, a colour and a marker; a source with no predicted row is not drawn.
+// with their points, a colour and a marker; a source with no predicted row is not drawn. Each
+// point is placed at the core's numbers: a paper row at (measured, predicted); an engine row at
+// (measured_reference, predicted), the value its error is taken against, with its measured
+// range (when it states one) drawn as a bar.
 function groupsOf(report) {
   const groups = new Map();
   const add = (id, kind) => {
@@ -72,8 +75,15 @@ function groupsOf(report) {
   for (const s of report.sources) if (s.stock.rows) add(s.source_id, 'paper');
   const engines = report.engines;
   if (engines) for (const id of Object.keys(engines.by_source)) add(id, 'engine');
-  for (const r of report.rows) groups.get(r.source_id)?.points.push(r);
-  if (engines) for (const r of engines.rows) groups.get(r.source)?.points.push(r);
+  for (const r of report.rows)
+    groups.get(r.source_id)?.points.push({ measured: r.measured, predicted: r.predicted });
+  if (engines)
+    for (const r of engines.rows)
+      groups.get(r.source)?.points.push({
+        measured: r.measured_reference,
+        predicted: r.predicted,
+        range: r.measured_range || null,
+      });
   return [...groups.values()];
 }
 
@@ -106,13 +116,17 @@ function scatter(groups) {
   );
   const slot = new ChartSlot(figure);
   const all = groups.flatMap((g) => g.points);
-  const values = all.flatMap((p) => [p.measured, p.predicted]);
+  const values = all.flatMap((p) => [p.predicted, ...(p.range || [p.measured])]);
   // The axes' extent only: both axes span every measured and predicted value.
   const lo = Math.min(...values) * 0.9;
   const hi = Math.max(...values) * 1.1;
   const ticks = () => TICKS.filter((t) => t >= lo && t <= hi);
   const every = (u, splits) => splits;
-  const labels = (u, v) => v.map((x) => fmt.plain(x));
+  const labels = (axis) => (u, v) => {
+    const text = v.map((x) => fmt.plain(x));
+    figure.dataset[`${axis}Ticks`] = text.join(',');
+    return text;
+  };
   const draw = () =>
     slot.draw(
       {
@@ -132,8 +146,8 @@ function scatter(groups) {
         },
         axes: [
           // Every tick labelled (uPlot's log axes label only some by default).
-          { label: 'Measured speedup ×', splits: ticks, filter: every, values: labels },
-          { label: 'Predicted speedup ×', splits: ticks, filter: every, values: labels },
+          { label: 'Measured speedup ×', splits: ticks, filter: every, values: labels('x') },
+          { label: 'Predicted speedup ×', splits: ticks, filter: every, values: labels('y') },
         ],
         legend: { show: false },
         cursor: { show: false },
@@ -145,17 +159,22 @@ function scatter(groups) {
                   const { ctx } = u;
                   ctx.save();
                   ctx.lineWidth = devicePixelRatio;
-                  ctx.strokeStyle = color('--panel');
                   for (const g of groups) {
                     ctx.fillStyle = color(g.colour);
-                    for (const p of g.points)
-                      marker(
-                        ctx,
-                        g.shape,
-                        u.valToPos(p.measured, 'x', true),
-                        u.valToPos(p.predicted, 'y', true),
-                        4 * devicePixelRatio,
-                      );
+                    for (const p of g.points) {
+                      const cx = u.valToPos(p.measured, 'x', true);
+                      const cy = u.valToPos(p.predicted, 'y', true);
+                      if (!drawnMark(u, g.id, p.measured, p.predicted, cx, cy)) continue;
+                      if (p.range) {
+                        ctx.strokeStyle = color(g.colour);
+                        ctx.beginPath();
+                        ctx.moveTo(u.valToPos(p.range[0], 'x', true), cy);
+                        ctx.lineTo(u.valToPos(p.range[1], 'x', true), cy);
+                        ctx.stroke();
+                      }
+                      ctx.strokeStyle = color('--panel');
+                      marker(ctx, g.shape, cx, cy, 4 * devicePixelRatio);
+                    }
                   }
                   ctx.restore();
                 },
@@ -172,11 +191,10 @@ function scatter(groups) {
   // Drawn once the figure is in the document (uPlot sizes itself from its container).
   requestAnimationFrame(() => {
     draw();
-    figure.dataset.points = String(all.length);
     figure.dataset.sources = groups.map((g) => g.id).join(',');
   });
   slot.setNote(
-    `${all.length} rows from ${groups.length} sources. Above the dashed line the model predicts more speedup than was measured; below it, less. Each source's error is in the table under the chart.`,
+    `${all.length} rows from ${groups.length} sources. Above the dashed line the model predicts more speedup than was measured; below it, less. A bar is a measured range (its marker at the end nearer the prediction, or on the prediction inside it). Each source's error is in the table under the chart.`,
   );
   return figure;
 }
@@ -294,7 +312,7 @@ function rowsBySource(report) {
           el('td', { text: fmt.speedup(r.predicted) }),
           el('td', {
             text: pct(r.error_pct),
-            class: Math.abs(r.error_pct) > 25 ? 'bad' : undefined,
+            class: r.large_error ? 'bad' : undefined,
           }),
         ),
       );
