@@ -2,7 +2,7 @@
 // core worker (worker/client.mjs; on the page thread only when no worker can start).
 // Nothing here computes a number; it parses the JSON text the core produced.
 import { SpecCalcError } from '../speccalc-error.mjs';
-import { coreText, commandSet } from './worker/client.mjs';
+import { coreText } from './worker/client.mjs';
 
 export { SpecCalcError };
 
@@ -12,11 +12,6 @@ export async function callText(command, input) {
 
 export async function callJson(command, input) {
   return JSON.parse(await coreText(command, input));
-}
-
-// Whether the core build registers a command (the worker announces the list when it starts).
-export async function hasCommand(command) {
-  return (await commandSet()).has(command);
 }
 
 // A message for any failure: core errors carry a field path; anything else is a bug or a load failure.

@@ -87,9 +87,9 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params,
     }
     const double scale = 0.5 * (lo + hi);
     notes->push_back("testbed calibration: host overheads scaled by " +
-                     fields::format_number(scale) + " so the decode step at batch " +
+                     fields::format_significant(scale) + " so the decode step at batch " +
                      std::to_string(batch) + " equals the measured " +
-                     fields::format_number(measured) + " s; used at every batch");
+                     fields::format_seconds(measured) + "; used at every batch");
     return scaled(scale);
   }
   // Fit the bandwidth efficiency with no host overhead: the step falls monotonically as the
@@ -104,8 +104,8 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params,
   if (step_at(1.0) > measured) {
     return make_error(field,
                       "is faster than this GPU's memory bandwidth allows for this model at batch " +
-                          std::to_string(batch) + " (" + fields::format_number(step_at(1.0)) +
-                          " s at 100% of peak bandwidth)");
+                          std::to_string(batch) + " (" + fields::format_seconds(step_at(1.0)) +
+                          " at 100% of peak bandwidth)");
   }
   double lo = 0.001, hi = 1.0;
   for (int i = 0; i < 200 && hi - lo > 1e-12; ++i) {
@@ -116,8 +116,8 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params,
   p.kv_bw_efficiency = p.bw_efficiency;
   notes->push_back(
       "testbed calibration: host overheads set to 0 and bandwidth efficiency fitted to " +
-      fields::format_number(p.bw_efficiency) + " to match the measured " +
-      fields::format_number(measured) + " s decode step at batch " + std::to_string(batch));
+      fields::format_significant(p.bw_efficiency) + " to match the measured " +
+      fields::format_seconds(measured) + " decode step at batch " + std::to_string(batch));
   return p;
 }
 
@@ -175,25 +175,26 @@ json pass_json(const PassCost& p) {
 void add_setup_assumptions(const Config& config, const Evaluation& e,
                            std::vector<std::string>* out) {
   const RuntimeParams& r = e.runtime;
-  out->push_back(
-      "engine '" + config.engine.id + "' (" + config.engine.name +
-      "): each kernel class (GEMMs, attention, LM head, "
-      "other) costs bytes / (peak bandwidth x efficiency: weights " +
-      fields::format_number(r.bw_efficiency) + ", KV " + fields::format_number(r.kv_bw_efficiency) +
-      ") + FLOPs / (peak x " + fields::format_number(r.flops_efficiency) + "); a pass adds " +
-      fields::format_number(r.pass_overhead_s) + " s, an engine step " +
-      fields::format_number(r.step_overhead_s) + " s + " + fields::format_number(r.seq_overhead_s) +
-      " s per sequence" +
-      (r.layer_overhead_s > 0 ? "; kernel launches " + fields::format_number(r.layer_overhead_s) +
-                                    " s per layer overlap the GPU's work"
-                              : ""));
+  out->push_back("engine '" + config.engine.id + "' (" + config.engine.name +
+                 "): each kernel class (GEMMs, attention, LM head, "
+                 "other) costs bytes / (peak bandwidth x efficiency: weights " +
+                 fields::format_significant(r.bw_efficiency) + ", KV " +
+                 fields::format_significant(r.kv_bw_efficiency) + ") + FLOPs / (peak x " +
+                 fields::format_significant(r.flops_efficiency) + "); a pass adds " +
+                 fields::format_seconds(r.pass_overhead_s) + ", an engine step " +
+                 fields::format_seconds(r.step_overhead_s) + " + " +
+                 fields::format_seconds(r.seq_overhead_s) + " per sequence" +
+                 (r.layer_overhead_s > 0
+                      ? "; kernel launches " + fields::format_seconds(r.layer_overhead_s) +
+                            " per layer overlap the GPU's work"
+                      : ""));
   if (!config.engine.validated)
     out->push_back("no published speculative measurement validates the '" + config.engine.id +
                    "' profile: " + config.engine.validated_by);
   if (config.method.family != Family::ar)
     out->push_back(
-        "each cycle adds " + fields::format_number(e.cycle_overhead_s) +
-        " s of speculative bookkeeping (proposer, rejection sampling, acceptance, cache update" +
+        "each cycle adds " + fields::format_seconds(e.cycle_overhead_s) +
+        " of speculative bookkeeping (proposer, rejection sampling, acceptance, cache update" +
         std::string(config.method.family == Family::eagle2 ||
                             config.method.family == Family::eagle3 ||
                             family_uses_tree(config.method.family)
@@ -254,14 +255,14 @@ void set_verdict(const Config& config, Evaluation* e) {
     e->verdict_reason = "Plain decoding: the baseline every speculative method is compared with.";
   } else if (e->speedup > 1.0) {
     e->verdict = "pays";
-    e->verdict_reason =
-        "Speculation pays off: " + fields::format_number(std::round(e->speedup * 100) / 100) +
-        "x the plain decoding speed on this setup.";
+    // The page heads the verdict with its state ("Speculation pays off"): the reason gives
+    // the number without repeating it.
+    e->verdict_reason = fields::format_number(std::round(e->speedup * 100) / 100) +
+                        "x the plain decoding speed on this setup.";
   } else {
     e->verdict = "loses";
-    e->verdict_reason =
-        "Speculation loses: " + fields::format_number(std::round(e->speedup * 100) / 100) +
-        "x, slower than plain decoding on this setup.";
+    e->verdict_reason = fields::format_number(std::round(e->speedup * 100) / 100) +
+                        "x, slower than plain decoding on this setup.";
   }
 }
 
@@ -342,17 +343,45 @@ Expected<Evaluation> evaluate(const Config& config, TauMemo* memo) {
 }
 
 namespace {
+// The roofline chart's extent in arithmetic intensity: every pass lies inside it (a decode
+// pass reads each weight byte for ~2 FLOPs per sequence, so even batch 1 is above 0.1; a
+// verify of 4096 tokens at batch 256 stays below 1e5).
+constexpr double kRoofMinFlopsPerByte = 0.1;
+constexpr double kRoofMaxFlopsPerByte = 1e5;
+
+// One roof as the chart draws it: its ridge (peak / bandwidth) and the vertices of
+// min(peak, intensity * bandwidth) over the chart's extent (a straight line on log-log axes
+// between them), so the page joins points and computes nothing.
+json roof_json(const char* name, const char* label, double peak, double bw) {
+  const double ridge = peak / bw;
+  json vertices = json::array();
+  vertices.push_back({kRoofMinFlopsPerByte, std::min(peak, kRoofMinFlopsPerByte * bw)});
+  if (ridge > kRoofMinFlopsPerByte && ridge < kRoofMaxFlopsPerByte)
+    vertices.push_back({ridge, peak});
+  vertices.push_back({kRoofMaxFlopsPerByte, std::min(peak, kRoofMaxFlopsPerByte * bw)});
+  return json{{"name", name},
+              {"label", label},
+              {"peak_flops_per_s", peak},
+              {"bandwidth_bytes_per_s", bw},
+              {"ridge_flops_per_byte", ridge},
+              {"vertices", vertices}};
+}
+
 // The roof a page draws: per-GPU peaks and the effective ones this runtime reaches.
 json roofline_json(const Config& config, const RuntimeParams& p) {
   const Machine m = machine_for(config, p);
   const double peak = m.peak_flops();
   const double bw = m.bandwidth_bytes_s();
+  const double eff_peak = peak * p.flops_efficiency;
+  const double eff_bw = bw * m.weight_bw_efficiency();
   return json{
       {"peak_flops_per_s", peak},
       {"bandwidth_bytes_per_s", bw},
-      {"effective_flops_per_s", peak * p.flops_efficiency},
-      {"effective_bandwidth_bytes_per_s", bw * m.weight_bw_efficiency()},
-      {"ridge_point_flops_per_byte", peak * p.flops_efficiency / (bw * m.weight_bw_efficiency())}};
+      {"effective_flops_per_s", eff_peak},
+      {"effective_bandwidth_bytes_per_s", eff_bw},
+      {"ridge_point_flops_per_byte", eff_peak / eff_bw},
+      {"roofs", json::array({roof_json("datasheet", "Roof, datasheet", peak, bw),
+                             roof_json("effective", "Roof, effective", eff_peak, eff_bw)})}};
 }
 
 json runtime_json(const std::string& profile, const RuntimeParams& p) {

@@ -16,28 +16,12 @@ import * as fmt from '../format.mjs';
 const BATCHES = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 const ok = (points) => points.filter((p) => p.result);
 
-// The roofs as the core reported them with the result (eval's `roofline`): the datasheet peak
-// and the effective peak the runtime profile reaches. Nothing is derived here.
+// The roofs as the core reported them with the result (eval's `roofline.roofs`): the datasheet
+// roof and the effective one the runtime profile reaches, each with its ridge and the vertices
+// of its line over the chart's extent. Nothing is derived here.
 function roofsOf(result) {
   const r = result.roofline;
-  if (!r) return null;
-  const pos = (x) => typeof x === 'number' && x > 0;
-  const roofs = [];
-  if (pos(r.peak_flops_per_s) && pos(r.bandwidth_bytes_per_s))
-    roofs.push({
-      label: 'Roof, datasheet',
-      peak: r.peak_flops_per_s,
-      bw: r.bandwidth_bytes_per_s,
-      dash: [6, 4],
-    });
-  if (pos(r.effective_flops_per_s) && pos(r.effective_bandwidth_bytes_per_s))
-    roofs.push({
-      label: 'Roof, effective',
-      peak: r.effective_flops_per_s,
-      bw: r.effective_bandwidth_bytes_per_s,
-      dash: [],
-    });
-  return roofs.length ? { roofs, ridge: r.ridge_point_flops_per_byte, raw: r } : null;
+  return r && Array.isArray(r.roofs) && r.roofs.length ? { roofs: r.roofs, raw: r } : null;
 }
 
 function achieved(p) {
@@ -68,21 +52,21 @@ export class ChartsView {
       return;
     }
     const roof = roofsOf(result);
+    // Each roof is its vertices joined by straight lines (straight on log-log axes too).
     const xs = new Set(pts.map(({ p }) => p.arithmetic_intensity));
-    if (roof) {
-      for (let e = -1; e <= 5; e += 0.25) xs.add(10 ** e);
-      for (const r of roof.roofs) xs.add(r.peak / r.bw);
-    }
+    for (const r of roof ? roof.roofs : []) for (const [v] of r.vertices) xs.add(v);
     const x = [...xs].sort((a, b) => a - b);
     const data = [x];
     const series = [{ label: 'FLOP/B' }];
     for (const r of roof ? roof.roofs : []) {
-      data.push(x.map((v) => Math.min(r.peak, v * r.bw)));
+      const at = new Map(r.vertices);
+      data.push(x.map((v) => at.get(v) ?? null));
       series.push({
         label: r.label,
         stroke: color('--fg-muted'),
         width: 1.5,
-        dash: r.dash,
+        dash: r.name === 'datasheet' ? [6, 4] : [],
+        spanGaps: true,
         points: { show: false },
         value: (u, v) => (v == null ? '—' : fmt.si(v, 'FLOP/s')),
       });
@@ -128,10 +112,14 @@ export class ChartsView {
         p.bound,
       ]),
     );
-    const r = roof && roof.raw;
     slot.setNote(
-      r
-        ? `Datasheet roof: ${fmt.si(r.bandwidth_bytes_per_s, 'B/s')}, ${fmt.si(r.peak_flops_per_s, 'FLOP/s')}. Effective roof (this runtime): ${fmt.si(r.effective_bandwidth_bytes_per_s, 'B/s')}, ${fmt.si(r.effective_flops_per_s, 'FLOP/s')}; ridge at ${fmt.plain(r.ridge_point_flops_per_byte)} FLOP/byte. Points sit below the roof by the per-pass overheads.`
+      roof
+        ? `${roof.roofs
+            .map(
+              (r) =>
+                `${r.label}: ${fmt.si(r.bandwidth_bytes_per_s, 'B/s')}, ${fmt.si(r.peak_flops_per_s, 'FLOP/s')}, ridge at ${fmt.plain(r.ridge_flops_per_byte)} FLOP/byte.`,
+            )
+            .join(' ')} Points sit below the roof by the per-pass overheads.`
         : 'Achieved FLOP/s of each pass (this core build does not report the GPU roof).',
     );
   }
@@ -352,7 +340,10 @@ export class ChartsView {
       return;
     }
     const x = points.map((_, i) => i);
-    const labels = points.map((p) => p.value);
+    // The core's short label of each family (list methods), on the axis and in the table.
+    const short = new Map(families.map((f) => [f.id, f.short_label || f.label || f.id]));
+    const labels = points.map((p) => short.get(p.value) || p.value);
+    const { record: xLabelsDrawn, ...xAxis } = categoryAxis(slot, labels);
     // The fastest published row of each family, as the core marks it (family_best).
     const measuredBy = new Map(measured.filter((m) => m.best).map((m) => [m.family, m.speedup]));
     const bars =
@@ -380,7 +371,7 @@ export class ChartsView {
         points: { show: true, size: 10, fill: color('--c2') },
         value: (u, v) => (v == null ? '—' : fmt.speedup(v)),
       });
-      data.push(labels.map((f) => measuredBy.get(f) ?? null));
+      data.push(points.map((p) => measuredBy.get(p.value) ?? null));
     }
     slot.draw(
       {
@@ -389,16 +380,8 @@ export class ChartsView {
           x: { time: false, range: [-0.5, x.length - 0.5] },
           y: { range: (u, min, max) => [0, Math.max(1.2, max * 1.1)] },
         },
-        axes: [
-          {
-            label: 'Method family',
-            splits: () => x,
-            values: (u, vals) => vals.map((v) => labels[v] ?? ''),
-            gap: 4,
-          },
-          { label: 'Speedup ×' },
-        ],
-        plugins: [oneLine()],
+        axes: [{ label: 'Method family', splits: () => x, ...xAxis }, { label: 'Speedup ×' }],
+        plugins: [oneLine(), xLabelsDrawn],
       },
       data,
     );
@@ -411,8 +394,8 @@ export class ChartsView {
     );
     slot.setTable(
       ['Family', 'Speedup', 'τ', 'Fits in memory', 'Published (best row)'],
-      points.map((p) => [
-        p.value,
+      points.map((p, i) => [
+        labels[i],
         fmt.speedup(p.result.speedup),
         fmt.tau(p.result.tau),
         p.result.fits_in_memory ? 'yes' : 'no',
@@ -432,6 +415,46 @@ export class ChartsView {
       })),
     );
   }
+}
+
+// An axis of named categories at x = 0, 1, ...: labels turned 60° when they would not fit
+// side by side (a phone), and recorded as drawn (`data-x-labels`: text, centre, angle, font)
+// so a test can check they do not overlap.
+const AXIS_FONT_PX = 12;
+const AXIS_FONT = `${AXIS_FONT_PX}px system-ui, sans-serif`;
+function categoryAxis(slot, labels) {
+  const measure = document.createElement('canvas').getContext('2d');
+  measure.font = AXIS_FONT;
+  const widest = Math.max(0, ...labels.map((t) => measure.measureText(t).width));
+  const plotWidth = slot.width() - 60; // the y axis takes about 60 px
+  const turned = widest + 8 > plotWidth / Math.max(1, labels.length);
+  const angle = turned ? -60 : 0;
+  const record = {
+    hooks: {
+      draw: [
+        (u) => {
+          const a = u.axes[0];
+          slot.figure.dataset.xLabels = JSON.stringify(
+            (a._splits || []).map((v, i) => ({
+              text: String(a._values[i]),
+              x: u.valToPos(v, 'x'),
+              angle: (angle * Math.PI) / 180,
+              font: AXIS_FONT,
+              size: AXIS_FONT_PX,
+            })),
+          );
+        },
+      ],
+    },
+  };
+  return {
+    values: (u, vals) => vals.map((v) => labels[v] ?? ''),
+    font: AXIS_FONT,
+    rotate: angle,
+    size: turned ? Math.ceil(widest * Math.sin(Math.PI / 3)) + 36 : 50,
+    gap: 4,
+    record,
+  };
 }
 
 // The setup a chart's rows belong to, so an exported CSV says what it was computed for.

@@ -16,7 +16,6 @@ let worker = null;
 let mode = 'starting'; // 'starting' | 'worker' | 'fallback'
 let reason = '';
 let started = null;
-let commands = null; // Promise<Set<string>>
 let pageCore = null; // Promise<speccalc-api> on the page thread (fallback only)
 const listeners = new Set();
 
@@ -48,10 +47,6 @@ let slotInFlight = false;
 // Resolves true once the worker runs the core, false when the page thread must.
 function start() {
   if (started) return started;
-  let resolveCommands;
-  commands = new Promise((r) => {
-    resolveCommands = r;
-  });
   started = new Promise((resolve) => {
     let settled = false;
     // Before or after start: fall back to the page thread; a call in flight fails once.
@@ -63,15 +58,6 @@ function start() {
         job.reject(new Error(`the background worker stopped: ${why}`));
       inFlight.clear();
       slotInFlight = false;
-      if (!settled)
-        resolveCommands(
-          fallbackCore()
-            .then((api) => api.commandNames())
-            .then(
-              (l) => new Set(l),
-              () => new Set(),
-            ),
-        );
       settled = true;
       resolve(false);
       Promise.resolve().then(pumpAll); // not from inside this executor: `started` is set after it
@@ -99,7 +85,6 @@ function start() {
         else if (!settled) {
           settled = true;
           performance.mark('speccalc-core-ready'); // read by bench/browser_bench.mjs
-          resolveCommands(new Set(m.commands));
           setMode('worker');
           resolve(true);
         }
@@ -189,12 +174,6 @@ export function coreText(command, input, { slot } = {}) {
     }
     pumpAll();
   });
-}
-
-// The names of the commands the core registers (from the worker's ready message).
-export async function commandSet() {
-  start();
-  return commands;
 }
 
 // The heavy calls (sweeps, sizing, validation) of the views; same door, same worker.

@@ -1,12 +1,12 @@
 // The page's one instance of the core, in a background thread: every core call of the page
 // runs here, so the page never blocks and the .wasm is fetched and compiled once. Answers
-// {id, command, input} with the core's output text, untouched; announces {ready, commands}.
+// {id, command, input} with the core's output text, untouched; announces {ready}.
 import { loadCore } from './core-loader.mjs';
 
 const ready = loadCore();
 
 ready.then(
-  async (api) => self.postMessage({ ready: true, commands: await api.commandNames() }),
+  () => self.postMessage({ ready: true }),
   (e) => self.postMessage({ ready: false, message: String(e && e.message ? e.message : e) }),
 );
 
