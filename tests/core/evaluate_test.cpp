@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "config/json_fields.hpp"
 #include "speccalc/api.hpp"
 
 namespace {
@@ -170,3 +171,40 @@ TEST(Evaluate, ErrorsNameTheFieldAndReason) {
 }
 
 }  // namespace
+
+// Issue 23 (the page decides nothing): each roof comes with its ridge and the vertices of
+// min(peak, intensity x bandwidth) over the chart's extent, so the page only joins points.
+TEST(Evaluate, EachRoofHasItsRidgeAndVertices) {
+  const json r = eval_ok(
+      R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","method":{"family":"pld"}})");
+  const json& roofs = r["roofline"]["roofs"];
+  ASSERT_EQ(roofs.size(), 2u);
+  EXPECT_EQ(roofs[0]["name"], "datasheet");
+  // A100-SXM4-80GB datasheet: 312 TFLOP/s fp16 dense, 2039 GB/s -> ridge 153.0 FLOP/byte.
+  EXPECT_NEAR(roofs[0]["ridge_flops_per_byte"].get<double>(), 312e12 / 2039e9, 1e-9);
+  for (const json& roof : roofs) {
+    const double peak = roof["peak_flops_per_s"], bw = roof["bandwidth_bytes_per_s"];
+    const json& v = roof["vertices"];
+    ASSERT_EQ(v.size(), 3u);
+    EXPECT_EQ(v[0][0], 0.1);
+    EXPECT_DOUBLE_EQ(v[0][1].get<double>(), 0.1 * bw);
+    EXPECT_EQ(v[1][0], roof["ridge_flops_per_byte"]);
+    EXPECT_EQ(v[1][1].get<double>(), peak);
+    EXPECT_EQ(v[2][0], 1e5);
+    EXPECT_EQ(v[2][1].get<double>(), peak);
+  }
+}
+
+// Issue 18 (polish): durations in the assumptions carry a unit and 3 significant digits.
+TEST(Evaluate, AssumptionsWriteDurationsWithUnits) {
+  const json r = eval_ok(
+      R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","method":{"family":"pld"}})");
+  for (const json& a : r["assumptions"]) {
+    const std::string s = a;
+    EXPECT_EQ(s.find("e-0"), std::string::npos) << s;
+  }
+  EXPECT_EQ(speccalc::fields::format_seconds(6.46498e-05), "64.6 \u00b5s");
+  EXPECT_EQ(speccalc::fields::format_seconds(0.0242), "24.2 ms");
+  EXPECT_EQ(speccalc::fields::format_seconds(0.9996), "1 s");
+  EXPECT_EQ(speccalc::fields::format_seconds(2.5e-9), "2.5 ns");
+}

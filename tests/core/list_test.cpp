@@ -110,3 +110,52 @@ TEST(List, UiStarterAndExamplesEvaluate) {
     EXPECT_NE(nlohmann::json::parse(e.output)["verdict"], "infeasible") << c.dump();
   }
 }
+
+namespace {
+
+// Issue 18 (polish): every family and every key its normalized method holds has a label for
+// people, distinct from the id, so no front end shows `sps` or `draft_tensor_parallel_size`.
+TEST(ListMethods, EveryFamilyAndEveryKeyOfItsDefaultsHasALabel) {
+  std::set<std::string> labels;
+  for (const json& m : list("methods")) {
+    const std::string id = m["id"];
+    ASSERT_TRUE(m.contains("label")) << id;
+    EXPECT_NE(m["label"], id);
+    EXPECT_TRUE(labels.insert(m["label"].get<std::string>()).second) << "label repeated: " << id;
+    EXPECT_FALSE(m["short_label"].get<std::string>().empty()) << id;
+    if (id == "ar") continue;
+    json config = base();
+    config["target"] = "llama3.1-8b-instruct";
+    config["method"] = {{"family", id}};
+    if (id == "mtp") config["target"] = "deepseek-v3";
+    const speccalc::Response r = speccalc::run("normalize", config.dump());
+    if (!r.ok) continue;  // a family this model has no weights for (checked elsewhere)
+    for (const auto& [key, value] : json::parse(r.output)["method"].items()) {
+      if (key == "family") continue;
+      ASSERT_TRUE(m["param_labels"].contains(key)) << id << "." << key;
+      EXPECT_NE(m["param_labels"][key], key) << id << "." << key;
+    }
+  }
+}
+
+TEST(ListMethods, ASharedKeyReadsInTheFamilysOwnVocabulary) {
+  json pld, lookahead;
+  for (const json& m : list("methods")) {
+    if (m["id"] == "pld") pld = m;
+    if (m["id"] == "lookahead") lookahead = m;
+  }
+  EXPECT_EQ(pld["param_labels"]["ngram"], "n-gram length matched in the prompt");
+  EXPECT_EQ(lookahead["param_labels"]["ngram"], "N — n-gram size");
+}
+
+// The NVL cards' GPU-to-GPU link is their NVLink bridge (nvidia.com/en-us/data-center/h100 and
+// /h200, NVL columns): 600 and 900 GB/s bidirectional, 300 and 450 GB/s per direction, not
+// PCIe Gen5 x16's 64 GB/s.
+TEST(ListHardware, NvlCardsUseTheirNvlinkBridge) {
+  for (const json& g : list("hardware")) {
+    if (g["id"] == "h100-nvl") EXPECT_EQ(g["interconnect_gbps"].get<double>(), 600.0 / 2);
+    if (g["id"] == "h200-nvl") EXPECT_EQ(g["interconnect_gbps"].get<double>(), 900.0 / 2);
+  }
+}
+
+}  // namespace

@@ -99,7 +99,17 @@ Response list(const std::string& kind_text) {
       std::string params;
       for (const char* const* k = f.params; *k; ++k)
         params += (params.empty() ? "" : ", ") + std::string(*k);
+      // Labels for people: the family's, and each key's a normalized method object may hold
+      // (its own keys and, for draft networks, where the draft runs).
+      json labels = json::object();
+      for (const char* const* k = f.params; *k; ++k) labels[*k] = param_label(f.family, *k);
+      if (f.draft_network)
+        for (const char* k : {"draft_runtime", "draft_tensor_parallel_size"})
+          labels[k] = param_label(f.family, k);
       json item{{"id", f.id},
+                {"label", family_label(f.family)},
+                {"short_label", family_short_label(f.family)},
+                {"param_labels", labels},
                 {"params", params},
                 {"summary", f.summary},
                 {"draft_network", f.draft_network},

@@ -95,7 +95,7 @@ bool parse_workload(const json& v, const std::string& path, Config* c, Error* er
   a.tau_p5 = p.per_request[k - 1].p5;
   a.tau_p50 = p.per_request[k - 1].p50;
   a.tau_p95 = p.per_request[k - 1].p95;
-  a.note = "tau " + fields::format_number(a.tau) + " for " + w->name +
+  a.note = "tau " + fields::format_significant(a.tau) + " for " + w->name +
            " at k = " + std::to_string(k) + " (" + (eagle ? "EAGLE head" : "n-gram proposer") +
            "; per-request p5/p50/p95 " + fields::format_number(a.tau_p5) + "/" +
            fields::format_number(a.tau_p50) + "/" + fields::format_number(a.tau_p95) +
@@ -161,7 +161,7 @@ void use_published(Config* c) {
   a.tau = pub.mean_tau;
   std::string ids;
   for (const auto& id : pub.row_ids) ids += (ids.empty() ? "" : ", ") + id;
-  a.note = "tau " + fields::format_number(a.tau) + " = mean of " +
+  a.note = "tau " + fields::format_significant(a.tau) + " = mean of " +
            std::to_string(pub.row_ids.size()) + " published " + pub.rule + " rows for " + what +
            " (core/data/published.json: " + ids +
            "), measured at each source's own settings, not adjusted to this config";

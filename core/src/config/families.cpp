@@ -136,6 +136,80 @@ const FamilySpec& family_spec(Family f) {
   return kFamilies[0];  // unreachable: every Family has a row (families_test checks)
 }
 
+namespace {
+// Each family's names for people: in full (the form's picker, Compare) and short (a chart axis).
+struct FamilyNames {
+  Family family;
+  const char* label;
+  const char* short_label;
+};
+constexpr FamilyNames kNames[] = {
+    {Family::ar, "Plain decoding (no speculation)", "Plain"},
+    {Family::sps, "Draft model (SpS)", "SpS"},
+    {Family::pld, "Prompt lookup (PLD)", "PLD"},
+    {Family::lookahead, "Lookahead decoding", "Lookahead"},
+    {Family::medusa, "Medusa heads", "Medusa"},
+    {Family::hydra, "Hydra heads", "Hydra"},
+    {Family::eagle1, "EAGLE-1", "EAGLE-1"},
+    {Family::eagle2, "EAGLE-2", "EAGLE-2"},
+    {Family::eagle3, "EAGLE-3", "EAGLE-3"},
+    {Family::mtp, "MTP modules", "MTP"},
+    {Family::layerskip, "LayerSkip (self-speculation)", "LayerSkip"},
+    {Family::streaming, "Long-context self-speculation", "Streaming"},
+    {Family::retrieval, "Retrieval drafter", "Retrieval"},
+};
+const FamilyNames& names_of(Family f) {
+  for (const FamilyNames& n : kNames)
+    if (n.family == f) return n;
+  return kNames[0];  // unreachable: every Family has a row (families_test checks)
+}
+}  // namespace
+
+const char* family_label(Family f) { return names_of(f).label; }
+const char* family_short_label(Family f) { return names_of(f).short_label; }
+
+namespace {
+// Labels by key, with a family-specific one first where the same key means something else
+// ("ngram" in prompt lookup vs lookahead).
+struct ParamLabel {
+  const char* key;
+  Family family;  // Family::ar: any family
+  const char* label;
+};
+constexpr ParamLabel kParamLabels[] = {
+    {"k", Family::ar, "k — drafted tokens per cycle (vLLM num_speculative_tokens)"},
+    {"draft", Family::ar, "Draft model"},
+    {"draft_runtime", Family::ar, "Engine the draft runs under"},
+    {"draft_tensor_parallel_size", Family::ar, "GPUs the draft runs on (draft tensor parallel)"},
+    {"ngram", Family::pld, "n-gram length matched in the prompt"},
+    {"draft_cpu_s", Family::ar, "Host time per lookup, s"},
+    {"window", Family::lookahead, "W — lookahead window"},
+    {"ngram", Family::lookahead, "N — n-gram size"},
+    {"guess", Family::lookahead, "G — verification guesses per step"},
+    {"heads", Family::ar, "Heads"},
+    {"choices", Family::ar, "Tree: a preset name or a JSON list of paths"},
+    {"typical_acceptance", Family::ar, "Typical acceptance (Medusa)"},
+    {"total_token", Family::ar, "total_token — draft tree nodes verified per cycle"},
+    {"depth", Family::ar, "depth — draft tree depth"},
+    {"top_k", Family::ar, "top_k — children expanded per node"},
+    {"tree_size", Family::ar, "Optimal tree of this many nodes"},
+    {"sequences", Family::ar, "SpecInfer sequences"},
+    {"exit_layer", Family::ar, "Exit layer — layers the draft runs"},
+    {"kv_budget", Family::ar, "KV window of the draft, tokens"},
+    {"source", Family::retrieval, "Retrieval source"},
+};
+}  // namespace
+
+std::string param_label(Family f, const std::string& key) {
+  const char* any = nullptr;
+  for (const ParamLabel& p : kParamLabels) {
+    if (key != p.key) continue;
+    if (p.family == f) return p.label;
+    if (p.family == Family::ar && !any) any = p.label;
+  }
+  return any ? any : key;
+}
+
 std::string family_ids(bool draft_network_only) {
   std::string out;
   for (const FamilySpec& f : kFamilies) {

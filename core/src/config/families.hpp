@@ -31,6 +31,14 @@ struct FamilyTable {
 FamilyTable family_table();
 const FamilySpec* find_family(const std::string& id);
 const FamilySpec& family_spec(Family f);
+// The family's name for people ("EAGLE-2", "Prompt lookup (PLD)"): what the page shows in
+// place of its id.
+const char* family_label(Family f);
+// The same in a few characters, for a chart's axis ("SpS", "PLD", "EAGLE-2").
+const char* family_short_label(Family f);
+// A method key's label for people, in the family's own vocabulary ("k — drafted tokens per
+// cycle", "W — lookahead window"); the key itself when it has none.
+std::string param_label(Family f, const std::string& key);
 // "ar, sps, ..." (which = all) or only the families that run a draft network.
 std::string family_ids(bool draft_network_only = false);
 

@@ -1,6 +1,7 @@
 #include "config/json_fields.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <vector>
 
@@ -33,6 +34,22 @@ std::string describe_type(const json& v) {
 }
 
 std::string format_number(double v) { return json(v).dump(); }
+
+std::string format_significant(double v, int digits) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+std::string format_seconds(double s) {
+  const double a = std::fabs(s);
+  // The unit whose value rounds to [1, 1000) at 3 significant digits.
+  if (a == 0) return "0 s";
+  if (a < 0.9995e-6) return format_significant(s * 1e9) + " ns";
+  if (a < 0.9995e-3) return format_significant(s * 1e6) + " \u00b5s";
+  if (a < 0.9995) return format_significant(s * 1e3) + " ms";
+  return format_significant(s) + " s";
+}
 
 namespace {
 int nesting_depth(const std::string& text) {

@@ -53,5 +53,10 @@ bool int_value(const json& v, const std::string& path, int64_t lo, int64_t hi, i
                Error* err);
 
 std::string format_number(double v);  // shortest round-trip text, as nlohmann prints it
+// For sentences people read (assumptions, notes): `digits` significant digits ("0.812"), and
+// a duration with its unit ("64.6 µs", "1.25 ms", "0.300 s" -> "300 ms"). Numbers a program
+// reads stay full precision in their own fields.
+std::string format_significant(double v, int digits = 3);
+std::string format_seconds(double s);
 
 }  // namespace speccalc::fields

@@ -218,8 +218,9 @@ void pld_cycle(const CycleContext& x) {
   out.draft_name = "prompt n-gram lookup (CPU)";
   out.draft_host_s = m.draft_cpu_s;
   x.set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
-  out.assumptions.push_back("prompt lookup drafts on the CPU in " + std::to_string(m.draft_cpu_s) +
-                            " s per cycle: no weights are read");
+  out.assumptions.push_back("prompt lookup drafts on the CPU in " +
+                            fields::format_seconds(m.draft_cpu_s) +
+                            " per cycle: no weights are read");
 }
 
 void lookahead_cycle(const CycleContext& x) {
@@ -416,14 +417,13 @@ void retrieval_cycle(const CycleContext& x) {
   // Retrieval drafters (REST, SAM-Decoding, suffix decoding, Token Recycling): candidates
   // come from a lookup on the host, then one verify over k candidate tokens (a tree for REST
   // and Token Recycling, a chain otherwise).
-  out.draft_name =
-      m.source + " lookup (host, " + fields::format_number(m.draft_cpu_s * 1e3) + " ms)";
+  out.draft_name = m.source + " lookup (host, " + fields::format_seconds(m.draft_cpu_s) + ")";
   out.draft_host_s = m.draft_cpu_s;
   x.set_verify(m.k + 1, "target verify over k retrieved tokens + root", m.k + 1);
   out.tree = m.source == "rest" || m.source == "token-recycling";
   out.assumptions.push_back(
       "retrieval lookup time per cycle is an order-of-magnitude assumption (" +
-      fields::format_number(m.draft_cpu_s * 1e3) + " ms for " + m.source +
+      fields::format_seconds(m.draft_cpu_s) + " for " + m.source +
       "): no measurement of it is in the reference data");
 }
 

@@ -6,21 +6,40 @@ import { el, $, clear } from '../dom.mjs';
 import * as fmt from '../format.mjs';
 
 const name = (x) => (typeof x === 'string' ? x : 'custom');
-const json = (x) => JSON.stringify(x);
 
-// [label, text of one result] in display order: the setup first, then the outcome.
-const ROWS = [
+// A value as people read it: numbers and lists of numbers as written, a tree (a list of paths)
+// by its size, anything else as compact JSON.
+function valueText(v) {
+  if (Array.isArray(v) && v.every((x) => typeof x === 'number')) return v.join(', ');
+  if (Array.isArray(v) && v.every(Array.isArray)) return `${v.length} tree paths`;
+  if (typeof v === 'object' && v !== null) return JSON.stringify(v);
+  return String(v);
+}
+
+// [label, text of one result] in display order: the setup first, then the outcome. `labels`
+// holds the core's names (list methods: each family's label and param_labels; list
+// acceptance: each form's label).
+const rows = (labels) => [
   ['Model', (r) => name(r.config.target)],
   ['GPU', (r) => `${r.config.gpus} × ${name(r.config.hardware)}`],
   ['Engine', (r) => r.engine.name],
   ['Batch × context', (r) => `${r.config.batch} × ${r.config.context}`],
-  ['Method', (r) => r.config.method.family],
+  ['Method', (r) => labels.family(r.config.method.family)],
   [
     'Method settings',
     (r) =>
-      json(Object.fromEntries(Object.entries(r.config.method).filter(([k]) => k !== 'family'))),
+      Object.entries(r.config.method)
+        .filter(([k]) => k !== 'family')
+        .map(([k, v]) => `${labels.param(r.config.method.family, k)}: ${valueText(v)}`)
+        .join('; '),
   ],
-  ['Acceptance', (r) => json(r.config.acceptance)],
+  [
+    'Acceptance',
+    (r) =>
+      Object.entries(r.config.acceptance)
+        .map(([k, v]) => `${labels.acceptance(k)}: ${valueText(v)}`)
+        .join('; '),
+  ],
   ['Verdict', (r) => r.verdict],
   ['Speedup', (r) => (r.verdict === 'infeasible' ? 'does not fit' : fmt.speedup(r.speedup))],
   ['τ', (r) => fmt.tau(r.tau)],
@@ -38,6 +57,18 @@ export class CompareView {
     this.body = $('.compare-body', root);
     $('#compare-start', root).addEventListener('click', onStart);
     this.actions = { onStop, onSwap };
+    this.setLabels({ methods: [], acceptance: [] });
+  }
+
+  // The core's names for families, their keys and the acceptance forms.
+  setLabels({ methods, acceptance }) {
+    const fam = new Map(methods.map((m) => [m.id, m]));
+    const acc = new Map(acceptance.map((f) => [f.id, f.label]));
+    this.rows = rows({
+      family: (id) => fam.get(id)?.label || id,
+      param: (id, key) => fam.get(id)?.param_labels?.[key] || key,
+      acceptance: (id) => acc.get(id) || id,
+    });
   }
 
   // other: {result} of A, or null; current: B's result.
@@ -46,7 +77,7 @@ export class CompareView {
     $('#compare-start', this.root).hidden = Boolean(other);
     const body = clear(this.body);
     if (!other) return;
-    const rows = ROWS.map(([label, text]) => {
+    const shown = this.rows.map(([label, text]) => {
       const a = text(other.result);
       const b = text(current);
       return el(
@@ -80,7 +111,7 @@ export class CompareView {
               el('th', { scope: 'col', text: 'B (editing)' }),
             ),
           ),
-          el('tbody', {}, ...rows),
+          el('tbody', {}, ...shown),
         ),
       ),
       el('p', {

@@ -222,7 +222,7 @@ export class InputsView {
       this.methodParams,
       method,
       'method',
-      (key) => PARAM_LABELS[`${method.family}.${key}`] || PARAM_LABELS[key] || key,
+      (key) => this.paramLabels?.get(method.family)?.[key] || PARAM_LABELS[key] || key,
       force,
       'methodKeys',
     );
