@@ -53,6 +53,30 @@ export function cliEvalLink(link) {
   return JSON.parse(cli(['eval', '--link', link]));
 }
 
+// `speccalc run <command> -` with a JSON input, parsed.
+export function cliRun(command, input) {
+  return JSON.parse(cli(['run', command, '-'], JSON.stringify(input)));
+}
+
+// Opens the page at a config's link and waits until it is quiet; returns the link.
+export async function openConfig(page, url, config) {
+  const link = cliLink(config);
+  await page.goto(`${url}#${link}`);
+  await waitQuiet(page);
+  return link;
+}
+
+// A fresh phone-sized page (390 x 844, as the issues measure), watched like the others.
+export async function phonePage(browser, watch) {
+  const ctx = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 1,
+  });
+  const page = await ctx.newPage();
+  watch(page);
+  return { ctx, page };
+}
+
 export function cliDecode(link) {
   return JSON.parse(cli(['run', 'decode-link', '-'], `#${link}`));
 }

@@ -1,6 +1,7 @@
 // Browser tests: serve dist/ on 127.0.0.1, drive Debian's headless Chromium with playwright-core,
 // and check the page against the native CLI (build/native/speccalc).
 // Usage: node tests/browser/run.mjs        (after scripts/build.sh)
+//        SPECCALC_BROWSER_ONLY=user-path node tests/browser/run.mjs   (one group only)
 // Env: SPECCALC_DIST (default dist), SPECCALC_CLI (default build/native/speccalc),
 //      SPECCALC_SCREENSHOTS (default docs/screenshots; "" to skip writing them).
 // Prints "N passed, N failed" and exits non-zero on any failure.
@@ -35,6 +36,7 @@ import { truthTests } from './truth.mjs';
 import { publishedTests } from './published.mjs';
 import { coreOwnedTests } from './core-owned.mjs';
 import { a11yTests } from './a11y.mjs';
+import { userPathTests } from './user-path.mjs';
 import { distFile } from '../parity/harness.mjs';
 
 const SHOTS = process.env.SPECCALC_SCREENSHOTS ?? path.join(repo, 'docs/screenshots');
@@ -194,6 +196,17 @@ async function main() {
     watch(page);
     return page;
   };
+
+  // SPECCALC_BROWSER_ONLY=user-path runs only that group (a quick loop while working on it).
+  const only = process.env.SPECCALC_BROWSER_ONLY || '';
+  if (only) {
+    const groups = { 'user-path': () => userPathTests({ browser, url, newPage, watch }) };
+    assert(groups[only], `SPECCALC_BROWSER_ONLY: unknown group ${only}`);
+    await groups[only]();
+    await browser.close();
+    server.close();
+    return;
+  }
 
   const page = await newPage();
   const transfers = new Map();
@@ -895,6 +908,7 @@ async function main() {
   await publishedTests({ url, newPage, shots: SHOTS });
   await coreOwnedTests({ url, newPage });
   await a11yTests({ browser, url, watch });
+  await userPathTests({ browser, url, newPage, watch });
 
   await test('no request left 127.0.0.1', async () => {
     eq(outside.length, 0, `outside requests ${outside.slice(0, 5).join(', ')}`);

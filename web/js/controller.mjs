@@ -62,6 +62,7 @@ function showBanner(text, kind = 'error') {
 }
 
 const state = {
+  invalid: null, // the core's error while the form holds an invalid field, else null
   config: null, // last normalized config that evaluated
   result: null, // its result
   fragment: null, // the fragment this page wrote last
@@ -125,6 +126,7 @@ async function evaluate(config, { force = false, url = 'push' } = {}) {
     state.result = result;
     state.fragment = joinFragment(fragment, state.compare && state.compare.fragment);
     if (url !== 'none') writeFragment(state.fragment, { push: url === 'push' });
+    state.invalid = null;
     inputs.clearErrors();
     inputs.tauHint = Number(result.tau.toFixed(2));
     inputs.show(result.config, { force });
@@ -144,8 +146,7 @@ async function evaluate(config, { force = false, url = 'push' } = {}) {
   } catch (e) {
     if (seq !== state.seq) return null;
     if (e instanceof SpecCalcError) {
-      inputs.showError(e);
-      results.setStale(state.result !== null);
+      showInvalid(e);
     } else {
       showBanner(`Internal error: ${describeError(e)}`);
     }
@@ -174,6 +175,17 @@ async function showEngines(config, seq) {
   }
 }
 
+// An invalid field: the core's message beside it, brought into view (the field may sit far
+// below the one that was edited), the last good result kept and marked stale. Later edits still
+// evaluate the whole form, so no field is ever frozen by another's error.
+function showInvalid(error) {
+  state.invalid = error;
+  inputs.showError(error);
+  results.setStale(state.result !== null);
+  const shown = $('#inputs [data-testid=field-error]') || $('#form-error:not([hidden])');
+  if (shown) shown.scrollIntoView({ block: 'nearest' });
+}
+
 let editTimer = null;
 let lastEditField = null;
 function onEdit({ field, immediate }) {
@@ -191,8 +203,7 @@ function onEdit({ field, immediate }) {
         config = inputs.read(changed);
       } catch (e) {
         // The form itself could not be read (a custom JSON box that does not parse).
-        inputs.showError(e);
-        results.setStale(state.result !== null);
+        showInvalid(e);
         return;
       }
       evaluate(config);
@@ -326,6 +337,20 @@ function showExamples(examples) {
 function wireSharing() {
   $('#copy-link').addEventListener('click', async () => {
     const button = $('#copy-link');
+    if (state.invalid) {
+      // The address bar holds the last valid setup, not what the form shows: copy nothing.
+      showBanner(
+        'Fix the highlighted field first — the link would share the last valid setup, not the one shown.',
+        'info',
+      );
+      button.textContent = 'Not copied';
+      const shown = $('#inputs [data-testid=field-error]') || $('#form-error:not([hidden])');
+      if (shown) shown.scrollIntoView({ block: 'nearest' });
+      setTimeout(() => {
+        button.textContent = 'Copy link';
+      }, 2000);
+      return;
+    }
     try {
       await navigator.clipboard.writeText(location.href);
       button.textContent = 'Link copied';
@@ -476,6 +501,9 @@ async function main() {
   try {
     state.lists = await loadLists();
     inputs.setPresets(state.lists);
+    compare.setLabels(state.lists);
+    // The core's labels of each family's keys (list methods), beside the form's own.
+    inputs.paramLabels = new Map(state.lists.methods.map((m) => [m.id, m.param_labels || {}]));
     showExamples(state.lists.ui.examples || []);
     const fragment = currentFragment();
     if (fragment) await openFragment(fragment);

@@ -1,0 +1,493 @@
+// Browser tests for what a user sees on the way to an answer (issue 18 items 5, 7, 12, 13) and
+// for views that are checked by their marks and cells, not by their existence (issue 23 item
+// 3): every chart's drawn marks (`data-marks`, recorded by chart-kit as uPlot places them) and
+// every table's cells equal the native CLI's output on the same link; where a value can be
+// derived by hand (a roof's ridge, a datasheet figure) the test writes the derivation out.
+// Run from run.mjs (same server and browser), alone with SPECCALC_BROWSER_ONLY=user-path.
+import {
+  test,
+  assert,
+  eq,
+  cli,
+  cliEvalLink,
+  cliDecode,
+  waitQuiet,
+  fragmentOf,
+  checkAgainstCli,
+  revealCharts,
+  cliRun,
+  openConfig as open,
+  phonePage,
+} from './lib.mjs';
+
+// A draft-model setup whose draft shares the Llama-2 vocabulary (32000 tokens).
+const SPS = {
+  target: 'llama2-chat-7b',
+  hardware: 'a100-80gb-sxm',
+  method: { family: 'sps', draft: 'llama-68m', k: 4 },
+  acceptance: { alpha: 0.7 },
+};
+
+// The figure's drawn marks: {series label: [[x, y, cx, cy], ...]}.
+async function marksOf(page, testid) {
+  const text = await page.$eval(`[data-testid=${testid}]`, (f) => f.dataset.marks || '{}');
+  return JSON.parse(text);
+}
+
+// Points equal in value (both sides are the core's doubles through JSON: exact).
+function samePoints(shown, expected, what) {
+  eq(shown.length, expected.length, `${what}: marks drawn`);
+  expected.forEach(([x, y], i) => {
+    eq(shown[i][0], x, `${what}: mark ${i} x`);
+    eq(shown[i][1], y, `${what}: mark ${i} y`);
+  });
+}
+
+// Whether the canvas shows something other than the plot's background at each mark's centre.
+async function paintedAt(page, testid, points) {
+  return page.$eval(
+    `[data-testid=${testid}] canvas`,
+    (c, pts) => {
+      const ctx = c.getContext('2d');
+      const bg = ctx.getImageData(1, 1, 1, 1).data;
+      return pts.filter(([, , cx, cy]) => {
+        const d = ctx.getImageData(cx, cy, 1, 1).data;
+        return d[3] > 0 && (d[0] !== bg[0] || d[1] !== bg[1] || d[2] !== bg[2] || d[3] !== bg[3]);
+      }).length;
+    },
+    points,
+  );
+}
+
+async function waitMarks(page, testid, series) {
+  await page.waitForFunction(
+    ([t, s]) => {
+      const m = document.querySelector(`[data-testid=${t}]`)?.dataset.marks;
+      return m && (JSON.parse(m)[s] || []).length > 0;
+    },
+    [testid, series],
+    { timeout: 60000 },
+  );
+}
+
+export async function userPathTests({ browser, url, newPage, watch }) {
+  const page = await newPage();
+  const methods = JSON.parse(cli(['list', 'methods']));
+
+  // ---- issue 18 item 5: an invalid field never freezes the others -------------------------
+
+  await test('an incompatible target: the error sits beside its field in view; then the family re-renders the form and the URL', async () => {
+    await open(page, url, SPS);
+    await page.selectOption('#f-target', 'llama3.1-8b-instruct');
+    // Either the core refuses the draft (its message beside the field, in view), or the form
+    // was carried to a valid setup (the URL holds the new target): never a frozen form.
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid=field-error]') ||
+        /(^|&)target=llama3\.1-8b-instruct(&|$)/.test(location.hash),
+      null,
+      { timeout: 10000 },
+    );
+    await waitQuiet(page);
+    const err = await page.evaluate(() => {
+      const e = document.querySelector('[data-testid=field-error]');
+      if (!e) return null;
+      const r = e.getBoundingClientRect();
+      return {
+        text: e.textContent,
+        besideField: !!e.closest('.field')?.querySelector('[data-field]'),
+        inView: r.top >= 0 && r.bottom <= window.innerHeight,
+      };
+    });
+    if (err) {
+      assert(err.besideField, `error beside its field: ${err.text}`);
+      assert(err.inView, `error brought into view: ${err.text}`);
+    }
+    await page.selectOption('#f-family', 'pld');
+    await page.waitForFunction(
+      () =>
+        /(^|&)method\.family=pld(&|$)/.test(location.hash) &&
+        /(^|&)target=llama3\.1-8b-instruct(&|$)/.test(location.hash),
+      null,
+      { timeout: 10000 },
+    );
+    await waitQuiet(page);
+    const fields = await page.$$eval('#method-params [data-field]', (n) =>
+      n.map((x) => x.dataset.field),
+    );
+    assert(fields.includes('method.ngram'), `the form shows PLD's fields: ${fields.join(', ')}`);
+    assert(!fields.includes('method.draft'), `no draft field left: ${fields.join(', ')}`);
+    eq(await page.isVisible('[data-testid=field-error]'), false, 'error cleared');
+    await checkAgainstCli(page, 'after the family change');
+  });
+
+  await test('an incompatible draft chosen by hand: error beside the draft, in view; the family still re-renders and the URL updates', async () => {
+    await open(page, url, {
+      target: 'llama3.1-8b-instruct',
+      hardware: 'h100-sxm',
+      method: { family: 'sps', draft: 'llama3.2-1b', k: 4 },
+      acceptance: { alpha: 0.7 },
+    });
+    const before = fragmentOf(page.url());
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.selectOption('#f-method-draft', 'llama-68m');
+    await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
+    await waitQuiet(page);
+    const err = await page.evaluate(() => {
+      const e = document.querySelector('[data-testid=field-error]');
+      const r = e.getBoundingClientRect();
+      return {
+        for: e.dataset.errorFor,
+        text: e.textContent,
+        inView: r.top >= 0 && r.bottom <= window.innerHeight,
+      };
+    });
+    eq(err.for, 'method.draft', 'error placed at the draft');
+    assert(/^method\.draft: /.test(err.text), `names the field: ${err.text}`);
+    assert(err.inView, 'the error is in view');
+    eq(fragmentOf(page.url()), before, 'an invalid form leaves the link alone');
+    await page.selectOption('#f-family', 'eagle3');
+    await page.waitForFunction(() => /(^|&)method\.family=eagle3(&|$)/.test(location.hash), null, {
+      timeout: 10000,
+    });
+    await waitQuiet(page);
+    const fields = await page.$$eval('#method-params [data-field]', (n) =>
+      n.map((x) => x.dataset.field),
+    );
+    assert(!fields.includes('method.draft'), `EAGLE-3's form: ${fields.join(', ')}`);
+    eq(await page.isVisible('[data-testid=field-error]'), false, 'error cleared');
+    eq(await page.isVisible('[data-testid=stale]'), false, 'result no longer stale');
+    await checkAgainstCli(page, 'after the family change');
+  });
+
+  // ---- issue 18 item 7: Copy link copies what the user sees, or says why not ---------------
+
+  await test('Copy link with an invalid field copies nothing and says why; with a valid form it copies the address', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(url).origin,
+    });
+    const p = await ctx.newPage();
+    watch(p);
+    const link = await open(p, url, SPS);
+    await p.evaluate(() => navigator.clipboard.writeText('sentinel'));
+    await p.fill('#f-batch', 'lots');
+    await p.press('#f-batch', 'Tab');
+    await p.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
+    await waitQuiet(p);
+    await p.click('[data-testid=copy-link]');
+    await p.waitForFunction(() => !document.querySelector('[data-testid=banner]').hidden, null, {
+      timeout: 5000,
+    });
+    const banner = await p.textContent('[data-testid=banner]');
+    assert(/^Fix the highlighted field first/.test(banner), `says why: ${banner}`);
+    eq(await p.evaluate(() => navigator.clipboard.readText()), 'sentinel', 'nothing copied');
+    eq(await p.textContent('[data-testid=copy-link]'), 'Not copied', 'the button says so');
+    // Fixed: the link of what is shown is copied.
+    await p.fill('#f-batch', '8');
+    await p.press('#f-batch', 'Tab');
+    await p.waitForFunction(() => /(^|&)batch=8(&|$)/.test(location.hash), null, {
+      timeout: 10000,
+    });
+    await waitQuiet(p);
+    await p.click('[data-testid=copy-link]');
+    await p.waitForFunction(
+      () => document.querySelector('#copy-link').textContent === 'Link copied',
+    );
+    const copied = await p.evaluate(() => navigator.clipboard.readText());
+    eq(copied, p.url(), 'the address of what is shown');
+    eq(cliDecode(fragmentOf(copied)).batch, 8, 'the copied link holds the edit');
+    assert(fragmentOf(copied) !== link, 'not the old link');
+    await ctx.close();
+  });
+
+  // ---- issue 18 item 12: a phone shows the result and the main inputs on one screen --------
+
+  await test('at 390 px the headline speedup and the model and GPU inputs are in the first screen', async () => {
+    const { ctx, page: p } = await phonePage(browser, watch);
+    await p.goto(url);
+    await waitQuiet(p);
+    await p.evaluate(() => window.scrollTo(0, 0));
+    const pos = await p.evaluate(() =>
+      Object.fromEntries(
+        ['[data-testid=speedup]', '#f-target', '#f-hardware'].map((s) => {
+          const r = document.querySelector(s).getBoundingClientRect();
+          return [s, { top: Math.round(r.top), bottom: Math.round(r.bottom) }];
+        }),
+      ),
+    );
+    for (const [s, r] of Object.entries(pos))
+      assert(r.top >= 0 && r.bottom <= 844, `${s} at ${r.top}..${r.bottom}, not within 0..844`);
+    // The answer comes before the inputs that change it.
+    assert(pos['[data-testid=speedup]'].bottom <= pos['#f-target'].top, 'speedup above the form');
+    await ctx.close();
+  });
+
+  await test('at 390 px the families chart labels do not overlap', async () => {
+    const { ctx, page: p } = await phonePage(browser, watch);
+    await open(p, url, SPS);
+    await revealCharts(p);
+    await waitMarks(p, 'chart-families', 'Predicted speedup');
+    // The x labels as drawn (text, centre, angle and font, recorded by chart-kit): measured
+    // here with the same font, adjacent boxes must not intersect along the axis.
+    const boxes = await p.$eval('[data-testid=chart-families]', (f) => {
+      const labels = JSON.parse(f.dataset.xLabels || '[]');
+      const ctx = document.createElement('canvas').getContext('2d');
+      return labels.map((l) => {
+        ctx.font = l.font;
+        const w = ctx.measureText(l.text).width;
+        // Rotated text occupies its height across the axis plus w·cos(angle) along it.
+        const along = Math.abs(w * Math.cos(l.angle)) + Math.abs(l.size * Math.sin(l.angle));
+        return {
+          text: l.text,
+          x: l.x,
+          left: l.x - along / 2,
+          right: l.x + along / 2,
+          angle: l.angle,
+        };
+      });
+    });
+    assert(boxes.length >= 3, `labels recorded: ${boxes.length}`);
+    for (let i = 1; i < boxes.length; i += 1)
+      assert(
+        boxes[i].left >= boxes[i - 1].right || boxes[i].angle !== 0,
+        `"${boxes[i - 1].text}" and "${boxes[i].text}" overlap`,
+      );
+    for (let i = 1; i < boxes.length; i += 1)
+      if (boxes[i].angle !== 0) {
+        // Rotated labels: their baselines' spacing must exceed the text's height.
+        const gap = boxes[i].x - boxes[i - 1].x;
+        assert(gap * Math.abs(Math.sin(boxes[i].angle)) >= 10, `rotated labels ${i} too close`);
+      }
+    await ctx.close();
+  });
+
+  // ---- issue 18 item 13: the core's labels, units and words --------------------------------
+
+  await test("families, their settings and Compare rows read as the core's labels, not ids", async () => {
+    await open(page, url, SPS);
+    const options = await page.$$eval('#f-family option', (o) =>
+      o.map((x) => [x.value, x.dataset.label || x.textContent]),
+    );
+    eq(
+      JSON.stringify(options),
+      JSON.stringify(methods.map((m) => [m.id, m.label])),
+      "family options carry the core's labels",
+    );
+    for (const m of methods) assert(m.label && m.label !== m.id, `${m.id} has a label: ${m.label}`);
+    const sps = methods.find((m) => m.id === 'sps');
+    const labels = await page.$$eval('#method-params .field', (fs) =>
+      fs.map((f) => [
+        f.querySelector('[data-field]').dataset.field,
+        f.querySelector('label').textContent,
+      ]),
+    );
+    for (const [field, label] of labels) {
+      const key = field.replace(/^method\./, '');
+      eq(label, sps.param_labels[key], `label of ${field}`);
+      assert(label !== key, `${field} is labelled ${label}`);
+    }
+    // Compare: A = this, B = EAGLE-3 (no draft model).
+    await page.click('[data-testid=compare-start]');
+    await page.waitForSelector('[data-testid=compare-table]');
+    await page.selectOption('#f-family', 'eagle3');
+    await page.waitForFunction(() => /method\.family=eagle3/.test(location.hash), null, {
+      timeout: 10000,
+    });
+    await waitQuiet(page);
+    const rows = await page.$$eval('[data-testid=compare-table] tbody tr', (rs) =>
+      Object.fromEntries(
+        rs.map((r) => [r.dataset.row, [r.cells[1].textContent, r.cells[2].textContent]]),
+      ),
+    );
+    const eagle3 = methods.find((m) => m.id === 'eagle3');
+    eq(rows.Method[0], sps.label, 'A: the family label');
+    eq(rows.Method[1], eagle3.label, 'B: the family label');
+    const a = cliDecode(fragmentOf(page.url()).split('&compare&')[1]);
+    eq(
+      rows['Method settings'][0],
+      Object.entries(a.method)
+        .filter(([k]) => k !== 'family')
+        .map(([k, v]) => `${sps.param_labels[k]}: ${v}`)
+        .join('; '),
+      'A: settings as label: value',
+    );
+    for (const [name, [x, y]] of Object.entries(rows))
+      assert(!/[{"]/.test(x + y), `row ${name} shows no raw JSON: ${x} | ${y}`);
+    await page.click('[data-testid=compare-stop]');
+    await waitQuiet(page);
+  });
+
+  await test('assumptions give durations with units and no long floats; the verdict says "pays off" once', async () => {
+    for (const config of [
+      SPS,
+      { ...SPS, method: { family: 'retrieval', k: 8 }, acceptance: { tau: 2 } },
+    ]) {
+      await open(page, url, config);
+      const items = await page.$$eval('[data-testid=assumptions] li', (l) =>
+        l.map((x) => x.textContent),
+      );
+      const expected = cliEvalLink(fragmentOf(page.url())).assumptions;
+      eq(JSON.stringify(items), JSON.stringify(expected), "the core's assumptions");
+      for (const a of items) {
+        assert(!/\d[eE][-+]?\d/.test(a), `no exponent notation: ${a}`);
+        assert(!/\d\.\d{5,}/.test(a), `no long float: ${a}`);
+        assert(!/\d s\b/.test(a) || !/\d\.\d{4,} s/.test(a), `seconds formatted: ${a}`);
+      }
+      const engine = items.find((a) => a.startsWith('engine '));
+      assert(/ (ns|µs|ms|s)[ ,;)]/.test(engine), `the engine's overheads have units: ${engine}`);
+    }
+    await open(page, url, SPS);
+    const verdict = await page.textContent('[data-testid=verdict]');
+    eq((verdict.match(/pays off/g) || []).length, 1, `"pays off" once in: ${verdict}`);
+  });
+
+  await test('NVL GPUs: the GPU-to-GPU link is the NVLink bridge, not PCIe', async () => {
+    // Datasheets (nvidia.com/en-us/data-center/h100, /h200): H100 NVL NVLink 600 GB/s and
+    // H200 NVL NVLink 900 GB/s, both bidirectional; per direction that is 300 and 450 GB/s.
+    // PCIe Gen5 x16 is 64 GB/s per direction.
+    const hw = JSON.parse(cli(['list', 'hardware']));
+    eq(hw.find((g) => g.id === 'h100-nvl').interconnect_gbps, 600 / 2, 'H100 NVL link');
+    eq(hw.find((g) => g.id === 'h200-nvl').interconnect_gbps, 900 / 2, 'H200 NVL link');
+    // And the page prices 2 × H100 NVL with that link: its numbers are the CLI's.
+    await open(page, url, { ...SPS, hardware: 'h100-nvl', gpus: 2 });
+    await checkAgainstCli(page, '2 × H100 NVL');
+  });
+
+  // ---- issue 23 item 3: charts by their marks, tables by their cells ------------------------
+
+  await test("the roofline draws each pass at the core's intensity and FLOP/s, and each roof through its ridge", async () => {
+    const link = await open(page, url, SPS);
+    await revealCharts(page);
+    await waitMarks(page, 'chart-roofline', 'Roof, effective');
+    const r = cliEvalLink(link);
+    const marks = await marksOf(page, 'chart-roofline');
+    for (const [key, label] of [
+      ['baseline', 'AR (baseline)'],
+      ['draft', 'Draft'],
+      ['verify', 'Verify'],
+    ])
+      samePoints(marks[label], [[r[key].arithmetic_intensity, r[key].achieved_flops_per_s]], label);
+    for (const roof of r.roofline.roofs) {
+      samePoints(marks[roof.label], roof.vertices, roof.label);
+      // The ridge by hand: where peak FLOP/s meets bandwidth x intensity.
+      const ridge = roof.peak_flops_per_s / roof.bandwidth_bytes_per_s;
+      assert(Math.abs(roof.ridge_flops_per_byte - ridge) <= 1e-9 * ridge, `${roof.label} ridge`);
+      assert(
+        roof.vertices.some(
+          ([x, y]) => x === roof.ridge_flops_per_byte && y === roof.peak_flops_per_s,
+        ),
+        `${roof.label} has its ridge vertex`,
+      );
+    }
+    const painted = await paintedAt(page, 'chart-roofline', [
+      ...marks['AR (baseline)'],
+      ...marks.Draft,
+      ...marks.Verify,
+    ]);
+    eq(painted, 3, 'the three passes are painted on the canvas');
+  });
+
+  await test("the k chart's marks are the core's sweep, and its value table the same numbers", async () => {
+    const link = await open(page, url, SPS);
+    await revealCharts(page);
+    await waitMarks(page, 'chart-k', 'Speedup');
+    const spec = methods.find((m) => m.id === 'sps').sweep;
+    const out = cliRun('sweep', { config: cliDecode(link), axis: 'method.k', values: spec.values });
+    const ok = out.points.filter((p) => !p.error);
+    const marks = await marksOf(page, 'chart-k');
+    samePoints(
+      marks.Speedup,
+      ok.map((p) => [p.values[0], p.speedup]),
+      'speedup vs k',
+    );
+    samePoints(
+      marks['τ'],
+      ok.map((p) => [p.values[0], p.tau]),
+      'τ vs k',
+    );
+    eq(
+      await page.$eval('[data-testid=chart-k]', (f) => f.dataset.best),
+      String(out.best.values[0]),
+      "the core's best k",
+    );
+    const cells = await page.$$eval(
+      '[data-testid=chart-k] [data-testid=chart-values] tbody tr',
+      (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)),
+    );
+    eq(cells.length, ok.length, 'value table rows');
+    ok.forEach((p, i) => {
+      eq(cells[i][0], String(p.values[0]), `row ${i} k`);
+      eq(cells[i][1], `${p.speedup.toFixed(2)}×`, `row ${i} speedup`);
+    });
+    eq(
+      await paintedAt(page, 'chart-k', marks.Speedup),
+      marks.Speedup.length,
+      'every speedup point is painted',
+    );
+  });
+
+  await test("the batch chart's marks are the core's sweep at the batches that fit", async () => {
+    const link = await open(page, url, { ...SPS, context: 8192 });
+    await revealCharts(page);
+    await waitMarks(page, 'chart-batch', 'Speedup');
+    const batches = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+    const out = cliRun('sweep', { config: cliDecode(link), axis: 'batch', values: batches });
+    const fits = out.points.filter((p) => !p.error && p.fits_in_memory);
+    assert(fits.length > 0 && fits.length < batches.length, `some batches fit: ${fits.length}`);
+    const marks = await marksOf(page, 'chart-batch');
+    samePoints(
+      marks.Speedup,
+      fits.map((p) => [p.values[0], p.speedup]),
+      'speedup vs batch',
+    );
+    samePoints(
+      marks['Tokens/s, speculative'],
+      fits.map((p) => [p.values[0], p.tokens_per_s]),
+      'tokens/s vs batch',
+    );
+  });
+
+  await test('the families chart draws one bar per family the core evaluates, at its speedup', async () => {
+    const link = await open(page, url, SPS);
+    await revealCharts(page);
+    await waitMarks(page, 'chart-families', 'Predicted speedup');
+    const ids = methods.map((m) => m.id).filter((id) => id !== 'ar');
+    const out = cliRun('sweep', { config: cliDecode(link), axis: 'method.family', values: ids });
+    const ok = out.points.filter((p) => !p.error);
+    const marks = await marksOf(page, 'chart-families');
+    samePoints(
+      marks['Predicted speedup'],
+      ok.map((p, i) => [i, p.speedup]),
+      'bars',
+    );
+  });
+
+  await test("the per-pass table shows the CLI's passes cell by cell", async () => {
+    const link = await open(page, url, SPS);
+    const r = cliEvalLink(link);
+    const cells = await page.$$eval('[data-testid=passes] tbody tr', (rs) =>
+      rs.map((row) => ({
+        pass: row.dataset.pass,
+        values: Object.fromEntries(
+          [...row.querySelectorAll('td[data-col]')].map((c) => [c.dataset.col, c.dataset.value]),
+        ),
+        text: [...row.cells].map((c) => c.textContent),
+      })),
+    );
+    eq(cells.map((c) => c.pass).join(','), 'baseline,draft,verify', 'one row per pass');
+    for (const c of cells) {
+      const p = r[c.pass];
+      eq(Number(c.values['time-per-cycle']), p.time_s, `${c.pass}: time per cycle`);
+      if (p.bound === 'none') continue;
+      eq(Number(c.values['time-per-pass']), p.time_per_pass_s, `${c.pass}: time per pass`);
+      eq(Number(c.values['bytes-per-pass']), p.bytes_per_pass, `${c.pass}: bytes per pass`);
+      eq(Number(c.values['flops-per-pass']), p.flops_per_pass, `${c.pass}: FLOPs per pass`);
+      eq(c.text[2], String(p.passes_per_cycle), `${c.pass}: passes per cycle`);
+      eq(c.text[4], String(p.tokens_per_pass), `${c.pass}: tokens per pass`);
+      assert(c.text[8].startsWith(p.bound), `${c.pass}: bound ${c.text[8]} vs ${p.bound}`);
+    }
+  });
+
+  await page.close();
+}
