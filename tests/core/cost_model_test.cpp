@@ -250,8 +250,11 @@ TEST(CostModel, DraftMustShareTheTargetsTokenizer) {
 }
 
 TEST(CostModel, EnginesRunOnlyWhatTheySupport) {
-  // vLLM verifies chains: an EAGLE-2 tree (top_k 10) is refused with what to change.
-  EXPECT_EQ(eval_error(R"({"runtime":"vllm","method":{"family":"eagle2"}})").field, "method");
+  // vLLM verifies chains: an EAGLE-2 tree (top_k 10) is refused with what to change; its
+  // default is the chain vLLM runs (issue 18).
+  EXPECT_EQ(eval_error(R"({"runtime":"vllm","method":{"family":"eagle2","top_k":10}})").field,
+            "method");
+  eval_ok(R"({"runtime":"vllm","method":{"family":"eagle2"}})");
   eval_ok(R"({"runtime":"vllm","method":{"family":"eagle2","top_k":1,"depth":5,"total_token":6}})");
   // SGLang has no lookahead decoding.
   EXPECT_EQ(eval_error(R"({"runtime":"sglang","method":{"family":"lookahead"}})").field,
@@ -280,9 +283,11 @@ TEST(CostModel, SpsDraftMayBeATargetPreset) {
   // 70B targets are drafted by a 7B chat model in the SpS literature (same tokenizer).
   const json r =
       eval_ok(R"({"target":"llama2-chat-70b","hardware":"a100-80gb-sxm","gpus":4,"runtime":"vllm",
-                             "method":{"family":"sps","draft":"llama2-chat-7b","k":4}})");
-  // Draft tensor parallelism defaults to 1: each of the 4 draft passes reads the whole 7B,
-  // 13,214,679,040 bytes (see Llama2SevenBDecodeStepWorkByKernelByHand).
+                             "method":{"family":"sps","draft":"llama2-chat-7b","k":4,
+                                       "draft_tensor_parallel_size":1}})");
+  // Draft tensor parallelism 1 (given; vLLM's default would be the target's 4): each of the 4
+  // draft passes reads the whole 7B, 13,214,679,040 bytes (see
+  // Llama2SevenBDecodeStepWorkByKernelByHand).
   EXPECT_EQ(r["draft"]["passes_per_cycle"], 4);
   EXPECT_DOUBLE_EQ(r["draft"]["weights_bytes"].get<double>(), 4 * 13214679040.0);
 }

@@ -26,8 +26,13 @@ json ok(const std::string& command, const json& input) {
 // docs/features/speculative_decoding/suffix.md ("method": "suffix").
 const std::set<std::string> kVllmFlags = {"--model", "--tensor-parallel-size",
                                           "--speculative-config"};
-const std::set<std::string> kVllmSpecKeys = {"method", "model", "num_speculative_tokens",
-                                             "prompt_lookup_max", "prompt_lookup_min"};
+// draft_tensor_parallel_size: vllm/config/speculative.py (SpeculativeConfig), the draft's TP.
+const std::set<std::string> kVllmSpecKeys = {"method",
+                                             "model",
+                                             "num_speculative_tokens",
+                                             "prompt_lookup_max",
+                                             "prompt_lookup_min",
+                                             "draft_tensor_parallel_size"};
 const std::set<std::string> kVllmMethods = {"ngram",       "eagle", "eagle3", "medusa",
                                             "draft_model", "mtp",   "suffix"};
 // SGLang: docs.sglang.io advanced_features/speculative_decoding (EAGLE, EAGLE3, STANDALONE and
@@ -147,7 +152,9 @@ TEST(EngineExport, NewFamiliesExportWhatEnginesRunAndSayWhyNotElsewhere) {
                                  {"acceptance", {{"per_position", {0.92, 0.74, 0.56}}}},
                                  {"method", {{"family", "mtp"}, {"k", 3}}}});
   const json spec = json::parse(mtp["vllm"]["--speculative-config"].get<std::string>());
-  EXPECT_EQ(spec, json::parse(R"({"method": "mtp", "num_speculative_tokens": 3})"));
+  // draft_tensor_parallel_size: the priced placement, vLLM's default (the target's TP, 4).
+  EXPECT_EQ(spec, json::parse(R"({"method": "mtp", "num_speculative_tokens": 3,
+                                  "draft_tensor_parallel_size": 4})"));
   EXPECT_EQ(mtp["vllm"]["--model"], "zai-org/GLM-4.5-Air");
   EXPECT_EQ(mtp["vllm"]["--tensor-parallel-size"], 4);
   EXPECT_EQ(mtp["sglang"]["--speculative-num-steps"], 3);

@@ -158,7 +158,10 @@ TEST(Validate, FamilyChecksAreNeverFittedAndMeetThePublishedNumbers) {
   // MTP at batch 1 inside the study's 1.3-1.8x; the 21-token tree below 1x at batch 64, as the
   // study says. Chain and tree at batch 1 within 20% of 1.65x and 1.85x: the SGLang profile
   // prices speculation with vLLM's fitted values, and vLLM's own held-out MAPE is ~21%.
-  EXPECT_EQ(rows["sdb-mtp-glm45air-b1"]["error_pct"].get<double>(), 0.0);
+  // MTP at batch 1 within 10% of the study's range: since issue 18 the MTP module runs at the
+  // target's TP 4, as vLLM runs it when draft_tensor_parallel_size is not given (it was priced
+  // on 1 GPU before, and fell inside the range); priced so it is 6.4% above 1.8x.
+  EXPECT_LT(rows["sdb-mtp-glm45air-b1"]["error_pct"].get<double>(), 10.0);
   EXPECT_LT(rows["sdb-sglang-eagle-tree-k21-b64"]["predicted"].get<double>(), 1.0);
   EXPECT_NEAR(rows["sdb-sglang-eagle-chain-k3-b1"]["predicted"].get<double>(), 1.65, 0.2 * 1.65);
   EXPECT_NEAR(rows["sdb-sglang-eagle-tree-k21-b1"]["predicted"].get<double>(), 1.85, 0.2 * 1.85);

@@ -76,7 +76,10 @@ struct MethodConfig {
   // Where the draft passes run (sps, hydra, eagle*): the runtime profile ("" = the engine's
   // default for drafts) and the tensor-parallel degree (vLLM's draft_tensor_parallel_size).
   std::string draft_runtime;
+  // Resolved at parse time: the given value, or the engine's default (the target's TP for
+  // vLLM, SGLang, TensorRT-LLM; 1 for research code). Written back only when given.
   int64_t draft_tensor_parallel_size = 1;
+  bool draft_tensor_parallel_given = false;
   RuntimeProfile draft_profile;  // resolved at parse time
 };
 

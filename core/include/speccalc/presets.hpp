@@ -44,6 +44,8 @@ struct ModelArch {
   bool router_bias = false;  // per-expert routing bias (DeepSeek-V3 / GLM-4.5 / gpt-oss)
   int64_t mtp_modules = 0;   // multi-token-prediction modules shipped with the checkpoint
   std::string repo_id;       // Hugging Face repository id ("" for custom models)
+  std::string released_weights_dtype;  // dtype of the released weights when not 16-bit ("fp8")
+  std::string released_dtype_source;
   std::string citation;      // first source line, for the assumptions list
 };
 
@@ -93,6 +95,8 @@ struct SpeculatorHead {
   std::string repo_id;    // Hugging Face repository id
   bool official = false;  // released by the method's authors
   std::string citation;
+  std::string neighbour_of;  // trained for this other preset (same architecture and tokenizer)
+  std::string note;          // why the neighbour fits, said wherever the head is offered
 };
 
 // The preset catalog: parsed from the embedded JSON once per command.

@@ -29,6 +29,14 @@ struct RuntimeParams {
   double allreduce_latency_s = 0;  // latency of one tensor-parallel all-reduce
 };
 
+// The EAGLE-2/3 knobs an engine runs when the user gives none (runtimes.json eagle_defaults):
+// draft levels, candidates per level, verified tokens (root included).
+struct EagleKnobs {
+  int64_t depth = 0;  // 0: the engine states no default (the EAGLE papers' apply)
+  int64_t top_k = 0;
+  int64_t total_token = 0;
+};
+
 struct RuntimeProfile {
   std::string id;
   std::string name;             // what a user would call it ("vLLM V1")
@@ -38,6 +46,14 @@ struct RuntimeProfile {
   std::string validated_by;     // which measurements (or why none)
   bool tensor_parallel = true;  // false: multi-GPU runs layers one GPU after another
   std::string draft_runtime;    // profile drafts run under by default ("" = this one)
+  // The draft's tensor parallelism when the config gives none: the target's (true) or 1.
+  bool draft_tp_follows_target = true;
+  // Draft TPs the engine accepts: "1" and/or "target"; empty = any that divides the draft.
+  std::vector<std::string> draft_tp_allowed;
+  std::string draft_tp_source;  // where the engine's rule is written (file and function)
+  EagleKnobs eagle_defaults;      // EAGLE-2/3 knobs the engine runs by default
+  EagleKnobs eagle_defaults_mla;  // the same for MLA (DeepSeek-V2/V3) targets
+  std::string eagle_defaults_source;
   bool trees = true;            // can verify token trees (false: chains only)
   std::vector<std::string> families;  // method families the engine runs
   RuntimeParams params;

@@ -14,6 +14,9 @@ Response eval_link(const std::string& link);                              // eva
 Response link(const std::string& config_json);                            // link_codec.cpp
 Response decode_link(const std::string& link);                            // link_codec.cpp
 Response normalize(const std::string& config_json);                       // config.cpp
+// carry: {"config": edited, "changed": field, "previous": config} -> {"config", "notes"}: the
+// edit carried to a config that runs (carry_command.cpp says the rules).
+Response carry(const std::string& input);
 Response list(const std::string& kind);                                   // presets.cpp
 Response fit(const std::string& input, std::string_view published_json);  // fit_commands.cpp
 Response calibrate(const std::string& input);                             // fit_commands.cpp

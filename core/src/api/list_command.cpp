@@ -3,6 +3,7 @@
 #include "config/acceptance_forms.hpp"
 #include "config/config_json.hpp"
 #include "config/families.hpp"
+#include "config/method_parse.hpp"
 #include "config/ui_examples.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/presets.hpp"
@@ -52,6 +53,10 @@ Response list(const std::string& kind_text) {
                          {"repo_id", h.repo_id},
                          {"official", h.official},
                          {"source", h.citation}});
+      if (!h.neighbour_of.empty()) {
+        out.back()["neighbour_of"] = h.neighbour_of;
+        out.back()["note"] = h.note;
+      }
     }
     return ok_json(out.dump());
   }
@@ -86,6 +91,18 @@ Response list(const std::string& kind_text) {
                          {"families", r.families},
                          {"trees", r.trees},
                          {"tensor_parallel", r.tensor_parallel},
+                         {"draft_tensor_parallel_default",
+                          r.draft_tp_follows_target ? json("target") : json(1)},
+                         {"draft_tensor_parallel_allowed", r.draft_tp_allowed},
+                         {"draft_tensor_parallel_source", r.draft_tp_source},
+                         {"knobs", engine_knobs_json(r.id)},
+                         {"eagle_defaults",
+                          r.eagle_defaults.depth > 0
+                              ? json{{"depth", r.eagle_defaults.depth},
+                                     {"top_k", r.eagle_defaults.top_k},
+                                     {"total_token", r.eagle_defaults.total_token},
+                                     {"source", r.eagle_defaults_source}}
+                              : json(nullptr)},
                          {"fitted_on", r.fitted_on},
                          {"params", params}});
     }
@@ -119,6 +136,14 @@ Response list(const std::string& kind_text) {
         for (int v : f.sweep_values)
           if (v > 0) values.push_back(v);
         item["sweep"] = {{"param", f.sweep_param}, {"values", values}};
+      }
+      if (f.family == Family::eagle2 || f.family == Family::eagle3) {
+        // On an engine that verifies chains the size is the chain's length, in the engine's
+        // own knob (vLLM num_speculative_tokens = depth; top_k 1, total_token = k + 1).
+        json values = json::array();
+        for (int v : {1, 2, 3, 4, 5, 6, 7, 8, 10, 12}) values.push_back(v);
+        item["sweep_by_engine"] = {
+            {"vllm", {{"param", "num_speculative_tokens"}, {"current", "depth"}, {"values", values}}}};
       }
       out.push_back(item);
     }

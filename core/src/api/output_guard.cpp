@@ -26,7 +26,7 @@ bool null_allowed(const std::string& command, const std::string& path) {
 bool checked(const std::string& command) {
   static const char* const kChecked[] = {
       "eval",   "eval-link",   "normalize",     "decode-link", "sweep",          "size",
-      "export", "tree-expect", "tree-optimize", "tree-preset", "tree-calibrate", "convert"};
+      "export", "carry",       "tree-expect", "tree-optimize", "tree-preset", "tree-calibrate", "convert"};
   for (const char* c : kChecked)
     if (command == c) return true;
   return false;

@@ -1,5 +1,6 @@
 
 #include <algorithm>
+#include <optional>
 
 #include "api/commands.hpp"
 #include "config/acceptance_parse.hpp"
@@ -11,6 +12,7 @@
 #include "speccalc/evaluate.hpp"
 #include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_optimize.hpp"
+#include "speccalc/tree_presets.hpp"
 
 namespace speccalc::commands {
 
@@ -27,14 +29,17 @@ struct Candidate {
   bool fits = true;       // fits in GPU memory at this batch and context
   int64_t max_batch = 0;  // largest batch that fits (for the schedule's infeasible rows)
   Choices choices;
+  Config config;  // the config evaluated: what "apply" loads, so apply's eval equals this
+  bool real = true;  // false: a placeholder for a size no candidate could hold
 };
 
 // The acceptance matrix to optimize against. A measured tau is turned into alpha by fitting
 // the config's own draft structure (the one-parameter family of tree_acceptance.hpp).
 Expected<tree::AcceptanceMatrix> sizing_matrix(const Config& c, std::vector<std::string>* notes,
-                                               json* used) {
+                                               json* used, Acceptance* model) {
   if (c.acceptance.kind != Acceptance::Kind::tau) {
     *used = resolved_acceptance_json(c.acceptance);
+    *model = c.acceptance;
     return acceptance_matrix(c.acceptance);
   }
   Config probe = c;
@@ -49,6 +54,9 @@ Expected<tree::AcceptanceMatrix> sizing_matrix(const Config& c, std::vector<std:
       " on the configured draft fits alpha = " + fields::format_number(alpha.value()) +
       " (ranks accepted with alpha (1 - alpha)^rank); sizing optimizes under that alpha");
   *used = json{{"alpha", alpha.value()}};
+  *model = Acceptance{};
+  model->kind = Acceptance::Kind::alpha;
+  model->alpha = alpha.value();
   return tree::acceptance_from_alpha(alpha.value());
 }
 
@@ -64,8 +72,8 @@ std::string apply_sets(const Config& c, bool chain) {
   std::string what;
   if (c.method.family == Family::eagle2 || c.method.family == Family::eagle3)
     what =
-        "Sets total_token = nodes + 1, depth and top_k; EAGLE-2/3 rebuild their tree every "
-        "step from these, so the evaluated speedup can differ from this static optimum.";
+        "Sets total_token = nodes + 1, depth and top_k (a chain: top_k 1, depth k); the "
+        "speedup shown is the evaluation of exactly that setting.";
   else
     what = chain ? "Sets k." : "Sets the tree (choices).";
   if (c.acceptance.kind == Acceptance::Kind::tau)
@@ -75,33 +83,64 @@ std::string apply_sets(const Config& c, bool chain) {
   return what;
 }
 
-// Evaluates config c with its draft replaced by `choices` (tree) or k = nodes (chain).
-Expected<Candidate> evaluate_candidate(Config c, const Choices& choices, int64_t nodes,
-                                       int64_t depth, double tau) {
-  const Family f = c.method.family;
-  if (!family_spec(f).static_tree) {
-    c.method.k = nodes;
-  } else if (f == Family::eagle2 || f == Family::eagle3) {
-    // A fixed tree with EAGLE's head: costed as EAGLE-1's static-tree drafting.
-    c.method.family = Family::eagle1;
-    c.method.choices = choices;
-  } else {
-    c.method.choices = choices;
-  }
-  c.acceptance.kind = Acceptance::Kind::tau;
-  c.acceptance.tau = tau;
+// Evaluates config c (its acceptance already the sizing's model) as it is.
+Expected<Candidate> evaluate_config(const Config& c, const Choices& choices, int64_t nodes,
+                                    int64_t depth) {
   auto e = evaluate(c);
   if (!e.ok()) return e.error();
   Candidate out;
   out.nodes = nodes;
   out.depth = depth;
-  out.tau = tau;
+  out.tau = e.value().tau;
   out.speedup = e.value().speedup;
   out.tokens_per_s = e.value().tokens_per_s;
   out.fits = e.value().fits_in_memory;
   out.max_batch = e.value().memory.max_batch;
   out.choices = choices;
+  out.config = c;
   return out;
+}
+
+// Config c with its draft sized to `choices` (a tree) or k = nodes (a chain), in the user's
+// own family: EAGLE-2/3 keep their head (EAGLE-3's fc and reduced LM head) and are set by
+// their own knobs (total_token = nodes + 1, the tree's depth, top_k = its widest rank + 1),
+// so the candidate is exactly the config "apply" loads. Null when the knobs cannot hold it.
+std::optional<Config> sized(Config c, const Choices& choices, int64_t nodes, bool chain) {
+  const Family f = c.method.family;
+  if (f == Family::eagle2 || f == Family::eagle3) {
+    int64_t depth = 0, top_k = 1;
+    for (const auto& path : choices) {
+      depth = std::max<int64_t>(depth, static_cast<int64_t>(path.size()));
+      for (int r : path) top_k = std::max<int64_t>(top_k, r + 1);
+    }
+    if (chain) depth = nodes, top_k = 1;
+    if (nodes > tree::eagle2_candidates(static_cast<int>(top_k), static_cast<int>(depth)) ||
+        depth > ConfigLimits::kMaxDepth || top_k > ConfigLimits::kMaxTopK)
+      return std::nullopt;
+    c.method.total_token = nodes + 1;
+    c.method.depth = depth;
+    c.method.top_k = top_k;
+  } else if (!family_spec(f).static_tree || (f == Family::sps && chain)) {
+    c.method.k = nodes;
+    c.method.sps_tree = MethodConfig::SpsTree::chain;
+  } else {
+    if (f == Family::medusa || f == Family::hydra) {
+      for (const auto& path : choices)
+        if (static_cast<int64_t>(path.size()) > c.method.heads) return std::nullopt;  // a head
+    }                                                                                // per level
+    c.method.tree_preset.clear();  // the sized tree replaces any named preset
+    c.method.choices = choices;
+    if (f == Family::sps) c.method.sps_tree = MethodConfig::SpsTree::choices;
+  }
+  return c;
+}
+
+Expected<Candidate> evaluate_candidate(const Config& c, const Choices& choices, int64_t nodes,
+                                       int64_t depth, bool chain, bool* skipped) {
+  auto s = sized(c, choices, nodes, chain);
+  *skipped = !s;
+  if (!s) return Candidate{};
+  return evaluate_config(*s, choices, nodes, depth);
 }
 
 json candidate_json(const Candidate& c, bool with_choices) {
@@ -123,9 +162,10 @@ Expected<std::vector<Candidate>> best_by_nodes(const Config& c,
   if (sized_as_chain(c)) {
     for (int64_t k = 1; k <= budget; ++k) {
       const tree::Tree t = tree::chain_tree(static_cast<int>(k));
-      const double tau = tree::expect_tree(t, matrix).expected_tau;
-      auto cand = evaluate_candidate(c, t.choices(), k, k, tau);
+      bool skipped = false;
+      auto cand = evaluate_candidate(c, t.choices(), k, k, true, &skipped);
       if (!cand.ok()) return cand.error();
+      if (skipped) break;
       best.push_back(cand.value());
     }
     return best;
@@ -145,9 +185,23 @@ Expected<std::vector<Candidate>> best_by_nodes(const Config& c,
           break;  // one head per depth
       }
       Choices prefix(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n));
-      auto cand =
-          evaluate_candidate(c, prefix, static_cast<int64_t>(n), d, opt.value().tau_curve[n - 1]);
+      bool skipped = false;
+      auto cand = evaluate_candidate(c, prefix, static_cast<int64_t>(n), d, false, &skipped);
       if (!cand.ok()) return cand.error();
+      if (skipped) {
+        // Knobs that cannot hold this tree: the slot keeps its best so far (or a non-fitting
+        // placeholder, never chosen), so the curve stays indexed by node count.
+        if (best.size() < n) {
+          Candidate none;
+          none.nodes = static_cast<int64_t>(n);
+          none.depth = d;
+          none.fits = false;
+          none.real = false;
+          none.config = c;
+          best.push_back(none);
+        }
+        continue;
+      }
       if (best.size() < n)
         best.push_back(cand.value());
       else if (cand.value().speedup > best[n - 1].speedup)
@@ -157,11 +211,29 @@ Expected<std::vector<Candidate>> best_by_nodes(const Config& c,
   return best;
 }
 
+// The config as it is (its acceptance the sizing's model), sized by its own knobs.
+Expected<Candidate> current_candidate(const Config& c) {
+  const MethodConfig& m = c.method;
+  Choices choices;
+  int64_t nodes = m.k, depth = m.k;
+  if (m.family == Family::eagle2 || m.family == Family::eagle3) {
+    nodes = m.total_token - 1;
+    depth = m.depth;
+  } else if (family_spec(m.family).static_tree ||
+             (m.family == Family::sps && m.sps_tree != MethodConfig::SpsTree::chain)) {
+    choices = m.choices;
+    nodes = static_cast<int64_t>(choices.size());
+    depth = 0;
+    for (const auto& path : choices) depth = std::max<int64_t>(depth, path.size());
+  }
+  return evaluate_config(c, choices, nodes, depth);
+}
+
 // The fastest candidate that fits in memory; null when none does.
 const Candidate* argmax(const std::vector<Candidate>& v) {
   const Candidate* b = nullptr;
   for (const auto& c : v)
-    if (c.fits && (!b || c.speedup > b->speedup)) b = &c;
+    if (c.real && c.fits && (!b || c.speedup > b->speedup)) b = &c;
   return b;
 }
 
@@ -206,7 +278,10 @@ Expected<json> batch_schedule(const Config& c, const tree::AcceptanceMatrix& mat
     cb.batch = b;
     auto cv = best_by_nodes(cb, matrix, budget, max_depth);
     if (!cv.ok()) return cv.error();
+    auto here = current_candidate(cb);
+    if (!here.ok()) return here.error();
     const Candidate* bb = argmax(cv.value());
+    if (here.value().fits && (!bb || here.value().speedup >= bb->speedup)) bb = &here.value();
     if (!bb) {
       // Not even plain decoding's memory plus the smallest draft fits: never scheduled.
       const int64_t max_batch = cv.value().empty() ? 0 : cv.value().front().max_batch;
@@ -232,24 +307,6 @@ Expected<json> batch_schedule(const Config& c, const tree::AcceptanceMatrix& mat
   return schedule;
 }
 
-// The config with the best size set, in the method's own keys.
-Config sized_config(const Config& c, const Candidate& best) {
-  Config out = c;
-  if (!family_spec(c.method.family).static_tree) {
-    out.method.k = best.nodes;
-  } else if (c.method.family == Family::eagle2 || c.method.family == Family::eagle3) {
-    out.method.total_token = best.nodes + 1;
-    out.method.depth = best.depth;
-    out.method.top_k = 0;
-    for (const auto& path : best.choices)
-      for (int r : path) out.method.top_k = std::max<int64_t>(out.method.top_k, r + 1);
-  } else {
-    out.method.tree_preset.clear();  // the sized tree replaces any named preset
-    out.method.choices = best.choices;
-  }
-  return out;
-}
-
 }  // namespace
 
 Response size(const std::string& input) {
@@ -269,50 +326,73 @@ Response size(const std::string& input) {
     e.field = e.field.empty() ? "config" : "config." + e.field;
     return fail(e);
   }
-  const Config& c = parsed_config.value();
-  const Family f = c.method.family;
+  const Family f = parsed_config.value().method.family;
   if (f == Family::ar || f == Family::lookahead)
     return fail(make_error("config.method.family",
                            "sizing needs a draft length or tree to choose: every family but ar "
                            "and lookahead"));
-  if (sized_as_chain(c) && budget > ConfigLimits::kMaxK)
+  if (sized_as_chain(parsed_config.value()) && budget > ConfigLimits::kMaxK)
     return fail(make_error("budget", "chain methods draft at most " +
                                          std::to_string(ConfigLimits::kMaxK) +
                                          " tokens per cycle; got " + std::to_string(budget)));
 
   std::vector<std::string> notes;
   json acceptance_used;
-  auto matrix = sizing_matrix(c, &notes, &acceptance_used);
+  Acceptance model;
+  auto matrix = sizing_matrix(parsed_config.value(), &notes, &acceptance_used, &model);
   if (!matrix.ok()) return fail(matrix.error());
+  // Every candidate, the current setting included, is evaluated under the same acceptance
+  // model, as the config "apply" loads: the best's speedup is the eval of that config.
+  Config c = parsed_config.value();
+  c.acceptance = model;
 
   auto curve = best_by_nodes(c, matrix.value(), budget, max_depth);
   if (!curve.ok()) return fail(curve.error());
   if (curve.value().empty())
     return fail(
         make_error("config.acceptance", "no draft node has a nonzero acceptance probability"));
+  auto current = current_candidate(c);
+  if (!current.ok()) return fail(current.error());
   const Candidate* best_fit = argmax(curve.value());
+  // The current setting is a candidate too: the best is never worse than it.
+  bool current_is_best = false;
+  if (current.value().fits && (!best_fit || current.value().speedup >= best_fit->speedup)) {
+    best_fit = &current.value();
+    current_is_best = true;
+  } else if (best_fit &&
+             config_to_json(best_fit->config)["method"] == config_to_json(c)["method"]) {
+    current_is_best = true;
+  }
   if (!best_fit) {
     return fail(make_error("config", "no draft size fits in GPU memory at batch " +
                                          std::to_string(c.batch) + " and context " +
                                          std::to_string(c.context) +
                                          ": lower the batch or context, or add GPUs"));
   }
-  const Candidate best = *best_fit;
+  Candidate best = *best_fit;
+  if (f == Family::eagle2 || f == Family::eagle3) {
+    // The tree shown and exported is the one EAGLE-2/3 build from these knobs (the evaluated
+    // one), so tree-expect on it gives the best's tau.
+    auto t = expected_tau(best.config);
+    if (!t.ok()) return fail(t.error());
+    best.choices = t.value().tree.choices();
+  }
 
   json trt_schedule = json::array();
   auto schedule = batch_schedule(c, matrix.value(), budget, max_depth, batches, &trt_schedule);
   if (!schedule.ok()) return fail(schedule.error());
 
-  const Config best_config = sized_config(c, best);
+  const Config& best_config = best.config;
   json curve_json = json::array();
-  for (const auto& cand : curve.value()) curve_json.push_back(candidate_json(cand, false));
+  for (const auto& cand : curve.value())
+    if (cand.real) curve_json.push_back(candidate_json(cand, false));
   if (!c.engine.trees)
     notes.push_back(c.engine.name + " verifies chains only: sizing chooses the draft length k");
   else if (f == Family::eagle2 || f == Family::eagle3)
     notes.push_back(
-        "EAGLE-2/3 are sized as the optimal static tree under this acceptance, costed with EAGLE's "
-        "one-layer head; "
-        "the engines' dynamic trees re-rank per step, which this approximates");
+        "EAGLE-2/3: each size's optimal static tree under this acceptance sets total_token, "
+        "depth and top_k, and that EAGLE-2/3 config (its own head, its dynamic tree) is what "
+        "is evaluated");
   if (sized_as_chain(c))
     notes.push_back("chains of k = 1.." + std::to_string(budget) +
                     " draft tokens, each costed with this method's passes");
@@ -321,6 +401,10 @@ Response size(const std::string& input) {
         "tau*(n, D) is the exact optimum over prefix-closed trees of n draft nodes and depth <= "
         "D (docs/tree-model.md)");
   json out = json{{"best", candidate_json(best, true)},
+                  // The config as set, under the same acceptance: whether it is already the
+                  // best is the core's answer, not a front end's tolerance.
+                  {"current", candidate_json(current.value(), false)},
+                  {"current_is_best", current_is_best},
                   {"curve", curve_json},
                   {"schedule", schedule.value()},
                   {"export", engine_settings(best_config, best.choices, trt_schedule)},
@@ -332,12 +416,13 @@ Response size(const std::string& input) {
   // Present only when a measured tau was turned into the acceptance above. A tau was measured
   // on the configured draft, so the applied config carries the fitted acceptance instead: tau
   // then follows the new draft.
-  if (c.acceptance.kind == Acceptance::Kind::tau) {
-    out["acceptance_fitted_to_tau"] = c.acceptance.tau;
+  const Acceptance& given = parsed_config.value().acceptance;
+  if (given.kind == Acceptance::Kind::tau) {
+    out["acceptance_fitted_to_tau"] = given.tau;
     out["apply"]["acceptance"] = acceptance_used;
   }
   out["sized_as"] = sized_as_chain(c) ? "chain" : "tree";
-  out["apply_sets"] = apply_sets(c, sized_as_chain(c));
+  out["apply_sets"] = apply_sets(parsed_config.value(), sized_as_chain(c));
   return ok_json(out.dump());
 }
 

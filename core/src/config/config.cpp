@@ -104,9 +104,20 @@ bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, 
                            "v_head_dim",
                            "qk_norm",
                            "router_bias",
-                           "mtp_modules"},
+                           "mtp_modules",
+                           "released_dtype"},
                           err))
     return false;
+  // The dtype its weights are released in (a config without dtype opens in it).
+  if (!fields::read_string(obj, "released_dtype", path, &m->released_weights_dtype, err, 8))
+    return false;
+  DType released = DType::fp16;
+  if (!m->released_weights_dtype.empty() &&
+      !dtype_from_name(m->released_weights_dtype, &released)) {
+    *err = make_error(fields::join(path, "released_dtype"),
+                      "must be one of: fp16, bf16, fp8, int8, int4");
+    return false;
+  }
   for (const char* required : {"num_layers", "hidden", "intermediate", "heads", "vocab"}) {
     if (!obj.contains(required)) {
       *err = make_error(fields::join(path, required), "is required for a custom model");
@@ -296,7 +307,15 @@ bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* er
 
 bool parse_dtype(const json& doc, Config* c, Error* err) {
   auto it = doc.find("dtype");
-  if (it == doc.end()) return true;
+  if (it == doc.end()) {
+    // A model released in a narrower dtype (DeepSeek-V3: fp8 weights) opens in it; the KV
+    // cache stays 16-bit (vLLM's kv_cache_dtype "auto" follows the activations, bf16).
+    DType released = DType::fp16;
+    if (!c->target.released_weights_dtype.empty() &&
+        dtype_from_name(c->target.released_weights_dtype, &released))
+      c->dtype.weights = released;
+    return true;
+  }
   auto one = [&](const json& v, const std::string& path, DType* out) {
     if (!v.is_string() || !dtype_from_name(v.get<std::string>(), out)) {
       *err = make_error(path, "must be one of: fp16, bf16, fp8, int8, int4");
@@ -360,6 +379,7 @@ json model_to_json(const ModelArch& m) {
     if (kv.second != 0) out[kv.first] = kv.second;
   if (m.qk_norm) out["qk_norm"] = true;
   if (m.router_bias) out["router_bias"] = true;
+  if (!m.released_weights_dtype.empty()) out["released_dtype"] = m.released_weights_dtype;
   return out;
 }
 
@@ -471,6 +491,50 @@ bool resolve_sps_tree(Config* c, Error* err) {
   return true;
 }
 
+// The draft's tensor parallelism: the engine's own default when none is given (vLLM, SGLang
+// and TensorRT-LLM shard the draft like the target; runtimes.json cites each engine's code),
+// and only the values the engine accepts when one is.
+bool check_draft_placement(const RuntimeProfile& engine, Config* c, Error* err) {
+  MethodConfig& m = c->method;
+  const int64_t target_tp = engine.tensor_parallel ? c->gpus : 1;
+  if (!m.draft_tensor_parallel_given)
+    m.draft_tensor_parallel_size = engine.draft_tp_follows_target ? target_tp : 1;
+  const std::string field = "method.draft_tensor_parallel_size";
+  const std::string why = m.draft_tensor_parallel_given
+                              ? ""
+                              : " (" + engine.name + "'s default: the draft runs at " +
+                                    (engine.draft_tp_follows_target ? "the target's" : "one GPU's") +
+                                    " tensor parallelism)";
+  if (m.draft_tensor_parallel_size > c->gpus) {
+    *err = make_error(field, "exceeds the " + std::to_string(c->gpus) + " GPU(s) of the setup");
+    return false;
+  }
+  if (m.draft_tensor_parallel_given && !engine.draft_tp_allowed.empty() && engine.tensor_parallel) {
+    bool ok = false;
+    std::string allowed;
+    for (const std::string& a : engine.draft_tp_allowed) {
+      const int64_t v = a == "target" ? target_tp : std::stoll(a);
+      ok = ok || v == m.draft_tensor_parallel_size;
+      allowed += (allowed.empty() ? "" : " or ") +
+                 (a == "target" ? "the target's " + std::to_string(target_tp) : a);
+    }
+    if (!ok) {
+      *err = make_error(field, "must be " + allowed + " under " + engine.name + " (" +
+                                   engine.draft_tp_source + "), got " +
+                                   std::to_string(m.draft_tensor_parallel_size));
+      return false;
+    }
+  }
+  const ModelArch& d = m.family == Family::sps ? m.draft_model : c->target;
+  if (m.draft_tensor_parallel_size > 1 && d.heads % m.draft_tensor_parallel_size != 0) {
+    *err = make_error(field, "is " + std::to_string(m.draft_tensor_parallel_size) + why +
+                                 " and must divide the draft's " + std::to_string(d.heads) +
+                                 " attention heads");
+    return false;
+  }
+  return true;
+}
+
 // Whether the setup can run at all: parallelism the model supports, a draft that shares the
 // target's tokenizer, a method the engine runs. Each failure names the field to change.
 bool check_setup(const Catalog& catalog, Config* c, Error* err) {
@@ -533,17 +597,7 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
     m.draft_profile = *catalog.find_runtime(draft_id);
     if (m.draft_runtime.empty() && draft_id == c->runtime.profile)
       m.draft_profile.params = c->runtime.resolved;  // the target's overrides apply to its drafts
-    if (m.draft_tensor_parallel_size > c->gpus) {
-      *err = make_error("method.draft_tensor_parallel_size",
-                        "exceeds the " + std::to_string(c->gpus) + " GPU(s) of the setup");
-      return false;
-    }
-    const ModelArch& d = m.family == Family::sps ? m.draft_model : t;
-    if (m.draft_tensor_parallel_size > 1 && d.heads % m.draft_tensor_parallel_size != 0) {
-      *err = make_error("method.draft_tensor_parallel_size",
-                        "must divide the draft's " + std::to_string(d.heads) + " attention heads");
-      return false;
-    }
+    if (!check_draft_placement(engine, c, err)) return false;
   }
   if (m.family == Family::sps && m.draft_model.vocab != t.vocab) {
     *err = make_error("method.draft",
@@ -678,7 +732,8 @@ json config_to_json(const Config& c) {
   }
   if (family_has_draft_passes(m.family)) {
     if (!m.draft_runtime.empty()) method["draft_runtime"] = m.draft_runtime;
-    method["draft_tensor_parallel_size"] = m.draft_tensor_parallel_size;
+    if (m.draft_tensor_parallel_given)
+      method["draft_tensor_parallel_size"] = m.draft_tensor_parallel_size;
   }
   out["method"] = method;
   out["acceptance"] = acceptance_to_json(c.acceptance);

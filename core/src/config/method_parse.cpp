@@ -48,6 +48,12 @@ bool parse_choices(const json& v, const std::string& path, MethodConfig* m, Erro
   return true;
 }
 
+// The EAGLE knobs `engine` runs by default for this target (depth 0: it states none).
+EagleKnobs engine_eagle_knobs(const RuntimeProfile* engine, const ModelArch& target) {
+  if (!engine) return EagleKnobs{};
+  return target.kv_lora_rank > 0 ? engine->eagle_defaults_mla : engine->eagle_defaults;
+}
+
 // Default EAGLE-2/3 verify size by target size (EAGLE-2 paper: 60/50/48 total tokens for
 // 7-8B/13B/70B targets).
 int64_t default_total_token(const ModelArch& target) {
@@ -126,6 +132,7 @@ bool parse_draft_placement(const json& obj, const Catalog& catalog, Config* c, E
   MethodConfig& m = c->method;
   m.draft_runtime.clear();
   m.draft_tensor_parallel_size = 1;
+  m.draft_tensor_parallel_given = obj.contains("draft_tensor_parallel_size");
   if (!fields::read_string(obj, "draft_runtime", "method", &m.draft_runtime, err, 32)) return false;
   if (!m.draft_runtime.empty() && !catalog.find_runtime(m.draft_runtime)) {
     std::string known;
@@ -233,14 +240,23 @@ bool parse_lookahead(const json& obj, const Catalog& /*catalog*/, Config* c, Err
 }
 
 // Medusa, Hydra (heads + a static tree) and EAGLE-1 (a static tree).
-bool parse_tree_heads(const json& obj, const Catalog& /*catalog*/, Config* c, Error* err) {
+bool parse_tree_heads(const json& obj, const Catalog& catalog, Config* c, Error* err) {
   MethodConfig& m = c->method;
   const std::string p = "method";
   const bool medusa_like = m.family != Family::eagle1;
   m.heads = m.family == Family::medusa ? 5 : (m.family == Family::hydra ? 4 : 0);
-  const std::string def = medusa_like ? "medusa-mc_sim_7b_63" : "eagle1";
-  if (!parse_choices(obj.contains("choices") ? obj["choices"] : json(def), "method.choices", &m,
-                     err))
+  json def = medusa_like ? "medusa-mc_sim_7b_63" : "eagle1";
+  const RuntimeProfile* engine = catalog.find_runtime(c->runtime.profile);
+  if (engine && !engine->trees) {
+    // An engine that verifies chains runs a chain: EAGLE-1 of the engine's default length,
+    // Medusa one token per head (vLLM: num_speculative_tokens = heads).
+    if (medusa_like && !fields::read_int(obj, "heads", p, 1, 16, &m.heads, err)) return false;
+    const EagleKnobs knobs = engine_eagle_knobs(engine, c->target);
+    const int64_t n = medusa_like ? m.heads : std::max<int64_t>(1, knobs.depth);
+    def = json::array();
+    for (int64_t d = 1; d <= n; ++d) def.push_back(std::vector<int>(static_cast<std::size_t>(d), 0));
+  }
+  if (!parse_choices(obj.contains("choices") ? obj["choices"] : def, "method.choices", &m, err))
     return false;
   if (medusa_like) {
     if (!fields::read_int(obj, "heads", p, 1, 16, &m.heads, err)) return false;
@@ -256,16 +272,30 @@ bool parse_tree_heads(const json& obj, const Catalog& /*catalog*/, Config* c, Er
   return true;
 }
 
-bool parse_eagle23(const json& obj, const Catalog& /*catalog*/, Config* c, Error* err) {
+bool parse_eagle23(const json& obj, const Catalog& catalog, Config* c, Error* err) {
   MethodConfig& m = c->method;
   const std::string p = "method";
-  m.total_token = default_total_token(c->target);
-  m.depth = m.family == Family::eagle2 ? 6 : 8;
-  m.top_k = 10;
-  if (!fields::read_int(obj, "total_token", p, 2, ConfigLimits::kMaxTreeNodes, &m.total_token,
-                        err) ||
-      !fields::read_int(obj, "depth", p, 1, ConfigLimits::kMaxDepth, &m.depth, err) ||
+  const RuntimeProfile* engine = catalog.find_runtime(c->runtime.profile);
+  const EagleKnobs knobs = engine_eagle_knobs(engine, c->target);
+  if (knobs.depth > 0) {
+    // What the chosen engine runs when its knobs are not given (runtimes.json eagle_defaults).
+    m.total_token = knobs.total_token;
+    m.depth = knobs.depth;
+    m.top_k = knobs.top_k;
+  } else {
+    // The EAGLE-2/3 papers' settings (the research code's defaults).
+    m.total_token = default_total_token(c->target);
+    m.depth = m.family == Family::eagle2 ? 6 : 8;
+    m.top_k = 10;
+  }
+  if (!fields::read_int(obj, "depth", p, 1, ConfigLimits::kMaxDepth, &m.depth, err) ||
       !fields::read_int(obj, "top_k", p, 1, ConfigLimits::kMaxTopK, &m.top_k, err))
+    return false;
+  // On an engine that verifies chains, a chain of `depth` verifies depth + 1 tokens.
+  if (engine && !engine->trees && m.top_k == 1 && !obj.contains("total_token"))
+    m.total_token = m.depth + 1;
+  if (!fields::read_int(obj, "total_token", p, 2, ConfigLimits::kMaxTreeNodes, &m.total_token,
+                        err))
     return false;
   // The verified tree cannot hold more nodes than the draft ranked.
   const long long candidates =
@@ -276,6 +306,70 @@ bool parse_eagle23(const json& obj, const Catalog& /*catalog*/, Config* c, Error
                                                 ", top_k-" + std::to_string(m.top_k) +
                                                 " draft offers (plus the root)");
     return false;
+  }
+  return true;
+}
+
+// An engine's own knob, taken as a method input where that engine is chosen and mapped onto
+// the family's keys. Names as each engine documents them (see engine_export.cpp).
+struct EngineKnobSpec {
+  const char* engine;
+  const char* key;
+  const char* families;  // comma-separated family ids it applies to
+  const char* sets;      // what it sets, in words
+};
+constexpr EngineKnobSpec kEngineKnobs[] = {
+    {"vllm", "num_speculative_tokens", "sps,pld,mtp,retrieval,eagle1,eagle2,eagle3,medusa",
+     "k: tokens drafted per step, as a chain (EAGLE: depth = k, top_k = 1, total_token = k + 1; "
+     "EAGLE-1 and Medusa: a chain of k)"},
+    {"sglang", "speculative_num_steps", "eagle2,eagle3,mtp,sps",
+     "depth: draft levels (MTP and STANDALONE drafts: k)"},
+    {"sglang", "speculative_eagle_topk", "eagle2,eagle3", "top_k: candidates kept per level"},
+    {"sglang", "speculative_num_draft_tokens", "eagle2,eagle3",
+     "total_token: verified tokens, the last accepted one included"},
+};
+
+bool knob_applies(const EngineKnobSpec& k, const std::string& engine, Family f) {
+  if (engine != k.engine) return false;
+  const std::string fams = std::string(",") + k.families + ",";
+  return fams.find(std::string(",") + family_name(f) + ",") != std::string::npos;
+}
+
+json chain_choices(int64_t n) {
+  json out = json::array();
+  for (int64_t d = 1; d <= n; ++d) out.push_back(std::vector<int>(static_cast<std::size_t>(d), 0));
+  return out;
+}
+
+// Rewrites the engine's own knob names in `obj` as the family's keys. The engine's knob wins
+// over a family key it sets (so a sweep of num_speculative_tokens over a normalized config
+// varies the chain).
+bool translate_engine_knobs(const std::string& engine, Family f, json* obj, Error* err) {
+  for (const EngineKnobSpec& k : kEngineKnobs) {
+    if (!knob_applies(k, engine, f) || !obj->contains(k.key)) continue;
+    const std::string path = std::string("method.") + k.key;
+    int64_t v = 0;
+    if (!fields::int_value((*obj)[k.key], path, 1, ConfigLimits::kMaxK, &v, err)) return false;
+    json set = json::object();
+    const std::string key = k.key;
+    if (key == "num_speculative_tokens") {
+      if (f == Family::eagle2 || f == Family::eagle3)
+        set = json{{"depth", v}, {"top_k", 1}, {"total_token", v + 1}};
+      else if (f == Family::eagle1)
+        set = json{{"choices", chain_choices(v)}};
+      else if (f == Family::medusa)
+        set = json{{"choices", chain_choices(v)}, {"heads", v}};
+      else
+        set = json{{"k", v}};
+    } else if (key == "speculative_num_steps") {
+      set = (f == Family::eagle2 || f == Family::eagle3) ? json{{"depth", v}} : json{{"k", v}};
+    } else if (key == "speculative_eagle_topk") {
+      set = json{{"top_k", v}};
+    } else {
+      set = json{{"total_token", v}};
+    }
+    for (auto it = set.begin(); it != set.end(); ++it) (*obj)[it.key()] = it.value();
+    obj->erase(k.key);
   }
   return true;
 }
@@ -330,6 +424,40 @@ bool method_object(const json& doc, json* obj, Error* err) {
 
 }  // namespace
 
+json engine_knobs_json(const std::string& engine) {
+  json out = json::array();
+  for (const EngineKnobSpec& k : kEngineKnobs) {
+    if (engine != k.engine) continue;
+    // Per family: the normalized key whose value the knob shows (`from`) and the keys it
+    // stands for (`replaces`); a front end shows the knob instead of those keys. EAGLE-1 and
+    // Medusa take the knob too (a chain of k) but keep their tree field.
+    json fams = json::object();
+    const std::string key = k.key;
+    for (const FamilySpec& f : family_table()) {
+      if (!knob_applies(k, engine, f.family)) continue;
+      const bool eagle = f.family == Family::eagle2 || f.family == Family::eagle3;
+      json m;
+      if (key == "num_speculative_tokens")
+        m = eagle ? json{{"from", "depth"},
+                         {"replaces", {"depth", "top_k", "total_token"}},
+                         {"when", {{"top_k", 1}}}}
+            : f.family == Family::eagle1 || f.family == Family::medusa
+                ? json(nullptr)
+                : json{{"from", "k"}, {"replaces", {"k"}}};
+      else if (key == "speculative_num_steps")
+        m = eagle ? json{{"from", "depth"}, {"replaces", {"depth"}}}
+                  : json{{"from", "k"}, {"replaces", {"k"}}};
+      else if (key == "speculative_eagle_topk")
+        m = json{{"from", "top_k"}, {"replaces", {"top_k"}}};
+      else
+        m = json{{"from", "total_token"}, {"replaces", {"total_token"}}};
+      if (!m.is_null()) fams[f.id] = m;
+    }
+    out.push_back(json{{"key", k.key}, {"families", fams}, {"sets", k.sets}});
+  }
+  return out;
+}
+
 bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err) {
   json obj;
   if (!method_object(doc, &obj, err)) return false;
@@ -341,6 +469,7 @@ bool parse_method(const json& doc, const Catalog& catalog, Config* c, Error* err
     return false;
   }
   c->method.family = spec->family;
+  if (!translate_engine_knobs(c->runtime.profile, spec->family, &obj, err)) return false;
   // Where the draft runs: keys of every family that runs a draft network.
   json placement = json::object();
   for (const char* k : {"draft_runtime", "draft_tensor_parallel_size"}) {

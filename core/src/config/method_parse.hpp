@@ -13,4 +13,8 @@ namespace speccalc {
 // on it: EAGLE-2/3's total_token, LayerSkip's exit layer).
 bool parse_method(const nlohmann::json& doc, const Catalog& catalog, Config* c, Error* err);
 
+// The knobs named as `engine` (a runtime profile id) names them, accepted as method inputs
+// when that engine is chosen: [{key, families, sets}] (for `list runtimes` and the form).
+nlohmann::json engine_knobs_json(const std::string& engine);
+
 }  // namespace speccalc

@@ -23,13 +23,24 @@ std::string model_repo(const json& models, const char* list, const std::string& 
 
 // The repository of a published head of `family` ("eagle", "eagle3", "medusa", "hydra") for
 // this target (models.json `heads`): the authors' own first, as Catalog::find_head orders them.
-std::string head_repo(const json& models, const char* family, const std::string& target_id) {
-  std::string other;
+// A head trained for a neighbouring model (same architecture and tokenizer) comes with its
+// note, which *neighbour receives.
+std::string head_repo(const json& models, const char* family, const std::string& target_id,
+                      std::string* neighbour) {
+  std::string other, other_note;
   for (const json& h : models.value("heads", json::array())) {
     if (h.value("family", "") != family || h.value("target", "") != target_id) continue;
-    if (h.value("official", false)) return h.value("repo_id", "");
-    if (other.empty()) other = h.value("repo_id", "");
+    const std::string note = h.contains("neighbour_of") ? h.value("note", "") : "";
+    if (h.value("official", false)) {
+      *neighbour = note;
+      return h.value("repo_id", "");
+    }
+    if (other.empty()) {
+      other = h.value("repo_id", "");
+      other_note = note;
+    }
   }
+  *neighbour = other_note;
   return other;
 }
 
@@ -72,7 +83,9 @@ EngineRepos engine_repos(const Config& c) {
           "PATH/TO/DRAFT-MODEL");
     }
   } else if (const char* family = head_family(f)) {
-    out.draft = head_repo(models, family, target_id);
+    std::string neighbour;
+    out.draft = head_repo(models, family, target_id, &neighbour);
+    if (!neighbour.empty()) out.missing.push_back(out.draft + " is " + neighbour);
     if (out.draft.empty()) {
       out.draft = "DRAFT_REPO";
       out.missing.push_back("no published " + std::string(family) + " head for " +

@@ -133,6 +133,10 @@ ModelArch model_from_table(const json& e) {
   m.qk_norm = e.value("qk_norm", false);
   m.router_bias = e.value("router_bias", false);
   m.mtp_modules = e.value("mtp_modules", int64_t{0});
+  if (e.contains("released_dtype") && e["released_dtype"].is_object()) {
+    m.released_weights_dtype = e["released_dtype"].value("weights", "");
+    m.released_dtype_source = e["released_dtype"].value("source", "");
+  }
   auto repo = e.find("hf_repo");
   if (repo != e.end() && repo->is_string()) m.repo_id = repo->get<std::string>();
   m.citation = first_source(e);
@@ -160,6 +164,8 @@ Expected<Catalog> parse_catalog() {
     h.repo_id = e.value("repo_id", "");
     h.official = e.value("official", false);
     h.citation = e.value("source", "");
+    h.neighbour_of = e.value("neighbour_of", "");
+    h.note = e.value("note", "");
     c.heads.push_back(h);
   }
   for (const auto& e : hw["gpus"]) {

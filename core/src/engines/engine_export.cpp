@@ -79,7 +79,13 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
   json notes = json::array();
   const json choices_json = choices;
   const int64_t tp = c.gpus;
+  // The draft's tensor parallelism as priced (the engine's default or the given value),
+  // written explicitly wherever the engine has a setting for it.
+  const bool drafts = family_has_draft_passes(m.family);
+  const int64_t draft_tp = c.engine.tensor_parallel ? m.draft_tensor_parallel_size : 1;
   auto vllm = [&](json spec) {
+    // vLLM: speculative_config.draft_tensor_parallel_size (vllm/config/speculative.py).
+    if (drafts) spec["draft_tensor_parallel_size"] = draft_tp;
     return json{{"--model", repo.target},
                 {"--tensor-parallel-size", tp},
                 {"--speculative-config", spec.dump()}};
@@ -255,6 +261,16 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
           "TensorRT-LLM's draft_len_schedule adjusts linear drafting only; this tree's size by "
           "batch is the schedule above");
     }
+  }
+  if (drafts && (out.contains("sglang") || out.contains("tensorrt_llm"))) {
+    // SGLang and TensorRT-LLM have no separate draft TP: their drafts run at the target's.
+    notes.push_back(
+        "draft placement: priced at draft tensor parallelism " + std::to_string(draft_tp) +
+        "; vLLM's draft_tensor_parallel_size above says it. SGLang (--tp-size) and TensorRT-LLM "
+        "(tensor_parallel_size) run the draft at the target's " + std::to_string(tp) +
+        " with no separate setting" +
+        (draft_tp == tp ? ", the same placement"
+                        : ": their blocks run a different placement from the one priced"));
   }
   for (const std::string& n : repo.missing) notes.push_back(n);
   // Only where an SGLang or EAGLE block is given; suffix decoding's

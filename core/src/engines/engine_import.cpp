@@ -238,6 +238,14 @@ Expected<Imported> from_vllm(const std::string& text, const json& models) {
     if (!target.empty()) out.config["target"] = target;
   }
   out.config["runtime"] = "vllm";
+  if (spec.contains("draft_tensor_parallel_size") && method != "ngram" && method != "suffix") {
+    // vLLM's default is the target's TP (vllm/config/speculative.py): kept only when it
+    // differs, so an exported default imports as the default.
+    auto dtp = whole_json(spec, "draft_tensor_parallel_size", p + "draft_tensor_parallel_size");
+    if (!dtp.ok()) return dtp.error();
+    if (dtp.value() != out.config.value("gpus", int64_t{1}))
+      m["draft_tensor_parallel_size"] = dtp.value();
+  }
   out.config["method"] = m;
   return out;
 }

@@ -454,6 +454,16 @@ json evaluation_to_json(const Evaluation& e, const Config& config) {
                   {"roofline", roofline_json(config, e.runtime)},
                   {"assumptions", e.assumptions},
                   {"config", config_to_json(config)}};
+  if (family_has_draft_passes(config.method.family)) {
+    // Where the draft runs, as priced: the export writes the same placement.
+    const MethodConfig& m = config.method;
+    out["draft_placement"] = json{
+        {"tensor_parallel_size", config.engine.tensor_parallel ? m.draft_tensor_parallel_size : 1},
+        {"given", m.draft_tensor_parallel_given},
+        {"rule", m.draft_tensor_parallel_given
+                     ? "draft_tensor_parallel_size as given"
+                     : config.engine.name + "'s default: " + config.engine.draft_tp_source}};
+  }
   if (e.has_band)
     out["band"] = json{{"what", "per-request spread of tau (p5..p95) and the speedup at each end"},
                        {"tau_p5", e.tau_p5},

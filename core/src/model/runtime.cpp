@@ -59,6 +59,25 @@ Expected<std::vector<RuntimeProfile>> load_runtime_profiles() {
     r.tensor_parallel = e.value("tensor_parallel", true);
     r.draft_runtime = e.value("draft_runtime", "");
     r.trees = e.value("trees", true);
+    r.draft_tp_follows_target = !e.contains("draft_tensor_parallel_default") ||
+                                e["draft_tensor_parallel_default"] == "target";
+    if (e.contains("draft_tensor_parallel_allowed"))
+      for (const auto& a : e["draft_tensor_parallel_allowed"])
+        r.draft_tp_allowed.push_back(a.is_string() ? a.get<std::string>() : a.dump());
+    r.draft_tp_source = e.value("draft_tensor_parallel_source", "");
+    auto knobs = [](const json& k) {
+      EagleKnobs out;
+      out.depth = k.value("depth", int64_t{0});
+      out.top_k = k.value("top_k", int64_t{0});
+      out.total_token = k.value("total_token", int64_t{0});
+      return out;
+    };
+    if (e.contains("eagle_defaults")) {
+      const json& k = e["eagle_defaults"];
+      r.eagle_defaults = knobs(k);
+      r.eagle_defaults_mla = k.contains("mla") ? knobs(k["mla"]) : r.eagle_defaults;
+      r.eagle_defaults_source = k.value("source", "");
+    }
     if (e.contains("families") && e["families"].is_array())
       for (const auto& f : e["families"]) r.families.push_back(f.get<std::string>());
     for (const char* const* n = kParamNames; *n; ++n) {

@@ -1,0 +1,200 @@
+// `carry`: an edit of the setup (target, engine, family, GPU count...) carried to a config that
+// runs. The form sends the config as edited, the field it changed and the config before the
+// edit; the core returns a valid normalized config and, in words, every other field it changed:
+//   - method knobs that were the old engine's / model's defaults follow the new ones;
+//   - a draft model that does not share the new target's tokenizer is replaced by the
+//     smallest preset that does (drafts first, then smaller targets);
+//   - a family the engine does not run, or that has nothing to draft with for this model (no
+//     MTP module, no published EAGLE head, no draft with its tokenizer), becomes the first of
+//     EAGLE-3, EAGLE-2, MTP, a draft model, prompt lookup that has;
+//   - knobs the engine cannot run (a tree on a chain-only engine, a draft TP it does not
+//     accept) go back to the engine's defaults; an acceptance the new draft cannot reach goes
+//     back to the published default.
+// What cannot be repaired (a GPU count that does not divide the heads) is returned as the
+// error, naming its field.
+#include <string>
+#include <vector>
+
+#include "api/commands.hpp"
+#include "config/config_json.hpp"
+#include "config/json_fields.hpp"
+
+namespace speccalc::commands {
+
+using fields::json;
+
+namespace {
+
+// The config `doc` normalizes to, or null when it does not parse.
+json normalized(const json& doc, const Catalog& catalog) {
+  auto c = parse_config(doc, catalog);
+  return c.ok() ? config_to_json(c.value()) : json(nullptr);
+}
+
+// The smallest preset that shares `target`'s vocabulary and is smaller than it: a draft
+// preset first, a smaller target preset otherwise; "" when none.
+std::string compatible_draft(const Catalog& catalog, const ModelArch& target) {
+  const ModelArch* best = nullptr;
+  for (const auto& d : catalog.drafts)
+    if (d.vocab == target.vocab && (!best || count_params(d).total < count_params(*best).total))
+      best = &d;
+  if (best) return best->id;
+  const int64_t size = count_params(target).total;
+  for (const auto& t : catalog.targets) {
+    const int64_t p = count_params(t).total;
+    if (t.vocab == target.vocab && t.id != target.id && p * 4 <= size &&
+        (!best || p < count_params(*best).total))
+      best = &t;
+  }
+  return best ? best->id : "";
+}
+
+// Whether `family` has something to draft with for this target (an MTP module, a published
+// head, a draft with its tokenizer); custom targets are given the benefit of the doubt.
+bool has_drafter(const Catalog& catalog, const Config& c, const std::string& family) {
+  if (family == "mtp") return c.target.mtp_modules > 0;
+  if (!c.target_preset) return true;
+  if (family == "eagle3") return catalog.find_head("eagle3", c.target.id) != nullptr;
+  if (family == "eagle1" || family == "eagle2")
+    return catalog.find_head("eagle", c.target.id) != nullptr;
+  if (family == "medusa" || family == "hydra")
+    return catalog.find_head(family, c.target.id) != nullptr;
+  if (family == "sps") return !compatible_draft(catalog, c.target).empty();
+  return true;
+}
+
+// The method object reduced to its family (and a draft model, which carry keeps when it fits).
+json family_only(const json& method) {
+  json out = json{{"family", method.value("family", "ar")}};
+  if (method.contains("draft")) out["draft"] = method["draft"];
+  return out;
+}
+
+}  // namespace
+
+Response carry(const std::string& input) {
+  auto parsed = fields::parse_document(input, "the carry request", 24);
+  if (!parsed.ok()) return fail(parsed.error());
+  const json& req = parsed.value();
+  Error err;
+  if (!req.is_object()) return fail(make_error("", "the carry request must be a JSON object"));
+  if (!fields::check_keys(req, "", {"config", "changed", "previous"}, &err)) return fail(err);
+  if (!req.contains("config") || !req["config"].is_object())
+    return fail(make_error("config", "is required: the config as edited (a JSON object)"));
+  std::string changed;
+  if (!fields::read_string(req, "changed", "", &changed, &err, 64)) return fail(err);
+  auto catalog = load_catalog();
+  if (!catalog.ok()) return fail(catalog.error());
+  const Catalog& cat = catalog.value();
+  json doc = req["config"];
+  const json prev = req.contains("previous") && req["previous"].is_object() ? req["previous"]
+                                                                             : json(nullptr);
+  std::vector<std::string> notes;
+  const bool setup_edit = changed == "target" || changed == "runtime" || changed == "hardware" ||
+                          changed == "gpus";
+
+  // Fields that held the previous setup's defaults follow the new setup's defaults.
+  if (setup_edit && prev.is_object() && doc.contains("method") && doc["method"].is_object()) {
+    json prev_defaults_doc = prev;
+    prev_defaults_doc.erase("dtype");
+    prev_defaults_doc["method"] = family_only(prev.value("method", json::object()));
+    const json prev_defaults = normalized(prev_defaults_doc, cat);
+    const json prev_norm = normalized(prev, cat);
+    if (prev_defaults.is_object() && prev_norm.is_object()) {
+      if (prev_norm["dtype"] == prev_defaults["dtype"] && doc.contains("dtype") &&
+          doc["dtype"] == prev_norm["dtype"])
+        doc.erase("dtype");  // the new target opens in its own released dtype
+      // The edited method read under the previous setup (a form may show it under the
+      // engine's own knob names): still the previous defaults?
+      json probe = prev;
+      probe["method"] = doc["method"];
+      const json as_before = normalized(probe, cat);
+      if (prev_norm["method"] == prev_defaults["method"] && as_before.is_object() &&
+          as_before["method"] == prev_norm["method"])
+        doc["method"] = family_only(doc["method"]);
+    }
+  }
+
+  for (int round = 0; round < 8; ++round) {
+    auto c = parse_config(doc, cat);
+    if (c.ok()) {
+      // Valid, but with nothing to draft with for this model: the family changes too.
+      const Config& cfg = c.value();
+      const std::string fam = family_name(cfg.method.family);
+      if (changed == "target" && !has_drafter(cat, cfg, fam)) {
+        err = make_error("method.family", "has no published drafter for " + cfg.target.id);
+      } else {
+        const json out_config = config_to_json(cfg);
+        if (prev.is_object() && doc.contains("dtype") == false && prev.contains("dtype") &&
+            out_config["dtype"] != prev["dtype"])
+          notes.push_back("dtype: " + out_config["dtype"]["weights"].get<std::string>() +
+                          " weights, as " + cfg.target.id + " is released" +
+                          (cfg.target.released_dtype_source.empty()
+                               ? ""
+                               : " (" + cfg.target.released_dtype_source + ")"));
+        return ok_json(json{{"config", out_config}, {"notes", notes}}.dump());
+      }
+    } else {
+      err = c.error();
+    }
+    const std::string& f = err.field;
+    json& method = doc["method"];
+    if (!method.is_object()) method = json{{"family", method.is_string() ? method : json("ar")}};
+    const std::string family = method.value("family", "ar");
+    if (f == "method.draft" && family == "sps") {
+      // A draft that does not share the target's tokenizer (or is unknown).
+      auto probe = doc;
+      probe["method"] = json{{"family", "ar"}};
+      auto pc = parse_config(probe, cat);
+      const std::string draft = pc.ok() ? compatible_draft(cat, pc.value().target) : "";
+      if (!draft.empty() && draft != method.value("draft", "")) {
+        notes.push_back("method.draft: " + draft + " (" + err.message + ")");
+        method = json{{"family", "sps"}, {"draft", draft}};
+        continue;
+      }
+    }
+    if (f == "method.draft_tensor_parallel_size" && method.contains("draft_tensor_parallel_size")) {
+      notes.push_back("method.draft_tensor_parallel_size: the engine's default (" + err.message +
+                      ")");
+      method.erase("draft_tensor_parallel_size");
+      continue;
+    }
+    if ((f == "method" || (f.rfind("method.", 0) == 0 && f != "method.family")) &&
+        method != family_only(method)) {
+      notes.push_back(f + ": " + err.message + "; the method's settings are now the defaults for " +
+                      "this engine and model");
+      method = family_only(method);
+      continue;
+    }
+    // The family the user just chose stays: its error is the answer.
+    if ((f == "method.family" || f == "method.draft") && changed != "method.family") {
+      auto probe = doc;
+      probe["method"] = json{{"family", "ar"}};
+      auto pc = parse_config(probe, cat);
+      if (!pc.ok()) return fail(pc.error());
+      std::string next;
+      for (const char* cand : {"eagle3", "eagle2", "mtp", "sps", "pld"}) {
+        if (cand == family || !pc.value().engine.supports(cand) ||
+            !has_drafter(cat, pc.value(), cand))
+          continue;
+        next = cand;
+        break;
+      }
+      if (next.empty()) return fail(err);
+      notes.push_back("method.family: " + next + " (" + family + ": " + err.message + ")");
+      method = json{{"family", next}};
+      if (next == "sps") method["draft"] = compatible_draft(cat, pc.value().target);
+      doc.erase("acceptance");  // the old family's acceptance does not carry over
+      continue;
+    }
+    if (f.rfind("acceptance", 0) == 0 && doc.contains("acceptance")) {
+      notes.push_back(f + ": " + err.message + "; the acceptance is now the published default");
+      doc.erase("acceptance");
+      continue;
+    }
+    break;
+  }
+  return fail(err);
+}
+
+}  // namespace speccalc::commands

@@ -1,0 +1,349 @@
+// Issue 18, the user's path: the draft's placement is the engine's own and the export says it;
+// EAGLE knobs default to what the chosen engine runs and take the engine's own names; sizing
+// costs the user's own family and is never worse than the setting it started from; a model
+// opens in its released dtype; a neighbour's head is offered and named as such; an edit of the
+// setup is carried to a config that runs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "speccalc/api.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+json ok(const std::string& command, const json& input) {
+  const speccalc::Response r = speccalc::run(command, input.dump());
+  EXPECT_TRUE(r.ok) << command << ": " << r.error.describe() << "\ninput: " << input.dump();
+  return r.ok ? json::parse(r.output) : json::object();
+}
+
+speccalc::Error error_of(const std::string& command, const json& input) {
+  const speccalc::Response r = speccalc::run(command, input.dump());
+  EXPECT_FALSE(r.ok) << command << " accepted " << input.dump();
+  return r.error;
+}
+
+// Llama-3.1-70B on 4 x H100 drafted by Llama-3.2-1B (both 128,256-token Llama-3 vocabulary).
+json sps_70b(const std::string& runtime) {
+  return json{{"target", "llama3.1-70b-instruct"},
+              {"hardware", "h100-sxm"},
+              {"gpus", 4},
+              {"runtime", runtime},
+              {"batch", 32},
+              {"method", {{"family", "sps"}, {"draft", "llama3.2-1b"}, {"k", 4}}},
+              {"acceptance", {{"alpha", 0.7}}}};
+}
+
+json vllm_spec(const json& exported) {
+  return json::parse(exported["vllm"]["--speculative-config"].get<std::string>());
+}
+
+// ---- item 2: draft tensor parallelism ------------------------------------------------------
+
+TEST(DraftPlacement, EachEngineDefaultIsItsOwn) {
+  // vllm/config/speculative.py _verify_and_get_draft_tp: unset -> the target's TP (4 here).
+  // SGLang's EAGLEWorker and TensorRT-LLM's drafts run in the target's TP group: 4.
+  // Research code (hf-eager) places the draft on one GPU: 1.
+  for (const auto& [runtime, expected] : std::vector<std::pair<std::string, int>>{
+           {"vllm", 4}, {"sglang", 4}, {"tensorrt-llm", 4}, {"hf-eager", 1}}) {
+    const json e = ok("eval", sps_70b(runtime));
+    EXPECT_EQ(e["draft_placement"]["tensor_parallel_size"], expected) << runtime;
+    EXPECT_EQ(e["draft_placement"]["given"], false) << runtime;
+  }
+}
+
+TEST(DraftPlacement, ShardingSplitsTheDraftWeightsEvenly) {
+  // The same draft on 4 GPUs holds a quarter of the bytes per GPU it holds on 1.
+  json one = sps_70b("vllm");
+  one["method"]["draft_tensor_parallel_size"] = 1;
+  const double w1 = ok("eval", one)["memory"]["draft_weights_gb_per_gpu"].get<double>();
+  const double w4 = ok("eval", sps_70b("vllm"))["memory"]["draft_weights_gb_per_gpu"].get<double>();
+  // Llama-3.2-1B: 1.24e9 parameters x 2 bytes = 2.47 GB in fp16 (its model card).
+  EXPECT_NEAR(w1, 2.47, 0.05);
+  EXPECT_NEAR(w1 / w4, 4.0, 1e-9);
+}
+
+TEST(DraftPlacement, ExportWritesThePricedPlacement) {
+  for (int given : {0, 1, 4}) {
+    json c = sps_70b("vllm");
+    if (given > 0) c["method"]["draft_tensor_parallel_size"] = given;
+    const int priced = ok("eval", c)["draft_placement"]["tensor_parallel_size"].get<int>();
+    EXPECT_EQ(priced, given > 0 ? given : 4);
+    const json x = ok("export", c);
+    EXPECT_EQ(vllm_spec(x)["draft_tensor_parallel_size"], priced) << given;
+  }
+  // EAGLE-3 too: its head runs at the target's TP under vLLM by default.
+  json eagle = sps_70b("vllm");
+  eagle["method"] = {{"family", "eagle3"}};
+  eagle.erase("acceptance");
+  EXPECT_EQ(vllm_spec(ok("export", eagle))["draft_tensor_parallel_size"], 4);
+}
+
+TEST(DraftPlacement, OnlyWhatTheEngineRuns) {
+  json vllm2 = sps_70b("vllm");
+  vllm2["method"]["draft_tensor_parallel_size"] = 2;  // vLLM: 1 or the target's 4
+  EXPECT_EQ(error_of("eval", vllm2).field, "method.draft_tensor_parallel_size");
+  json sglang1 = sps_70b("sglang");
+  sglang1["method"]["draft_tensor_parallel_size"] = 1;  // SGLang has no separate draft TP
+  EXPECT_EQ(error_of("eval", sglang1).field, "method.draft_tensor_parallel_size");
+}
+
+TEST(DraftPlacement, NormalizedOnlyWhenGiven) {
+  EXPECT_FALSE(ok("normalize", sps_70b("vllm"))["method"].contains("draft_tensor_parallel_size"));
+  json given = sps_70b("vllm");
+  given["method"]["draft_tensor_parallel_size"] = 1;
+  EXPECT_EQ(ok("normalize", given)["method"]["draft_tensor_parallel_size"], 1);
+  // Old links wrote the old default explicitly: they keep their meaning (draft on 1 GPU).
+  const speccalc::Response decoded = speccalc::run(
+      "decode-link",
+      "v=1&acceptance.alpha=0.8&batch=1&context=1024&dtype.kv=fp16&dtype.weights="
+                      "fp16&gpus=4&hardware=h100-sxm&memory_utilization=0.9&method.draft="
+                      "llama3.2-1b&method.draft_tensor_parallel_size=1&method.family=sps&method.k=5&"
+                      "runtime=compiled&target=llama3-instruct-70b");
+  ASSERT_TRUE(decoded.ok) << decoded.error.describe();
+  EXPECT_EQ(json::parse(decoded.output)["method"]["draft_tensor_parallel_size"], 1);
+}
+
+TEST(DraftPlacement, ListRuntimesSaysEachDefault) {
+  const speccalc::Response r = speccalc::run("list", "runtimes");
+  ASSERT_TRUE(r.ok);
+  for (const json& e : json::parse(r.output)) {
+    const std::string id = e["id"];
+    EXPECT_EQ(e["draft_tensor_parallel_default"], id == "hf-eager" ? json(1) : json("target"))
+        << id;
+    EXPECT_FALSE(e["draft_tensor_parallel_source"].get<std::string>().empty()) << id;
+    if (id == "vllm") {
+      EXPECT_EQ(e["description"].get<std::string>().find("1 GPU by default"), std::string::npos);
+    }
+  }
+}
+
+// ---- items 6 and 9: EAGLE knobs by engine ---------------------------------------------------
+
+json eagle(const std::string& runtime, const std::string& target, json method) {
+  if (!method.is_object()) method = json::object();  // `{}` arrives as null
+  method["family"] = method.value("family", "eagle3");
+  return json{{"target", target}, {"hardware", "h100-sxm"}, {"runtime", runtime},
+              {"method", method}};
+}
+
+TEST(EngineKnobs, VllmEagleDefaultsToAChainAndEvaluates) {
+  for (const char* fam : {"eagle2", "eagle3"}) {
+    const json n = ok("normalize", eagle("vllm", "llama3.1-8b-instruct", {{"family", fam}}));
+    EXPECT_EQ(n["method"]["depth"], 3) << fam;
+    EXPECT_EQ(n["method"]["top_k"], 1) << fam;
+    EXPECT_EQ(n["method"]["total_token"], 4) << fam;
+    const json e = ok("eval", eagle("vllm", "llama3.1-8b-instruct", {{"family", fam}}));
+    EXPECT_GT(e["speedup"].get<double>(), 0);
+    EXPECT_LE(e["tau"].get<double>(), 4.0);  // a chain of 3 yields at most 4 tokens
+  }
+  // EAGLE-1 and Medusa on vLLM: chains as well.
+  const json e1 = ok("normalize", eagle("vllm", "llama3.1-8b-instruct", {{"family", "eagle1"}}));
+  EXPECT_EQ(e1["method"]["choices"], json::parse("[[0],[0,0],[0,0,0]]"));
+}
+
+TEST(EngineKnobs, VllmNumSpeculativeTokensIsTheChainLength) {
+  const json c = eagle("vllm", "llama3.1-8b-instruct",
+                       {{"num_speculative_tokens", 5}, {"family", "eagle3"}});
+  json with_alpha = c;
+  with_alpha["acceptance"] = {{"alpha", 0.8}};
+  const json n = ok("normalize", c);
+  EXPECT_EQ(n["method"]["depth"], 5);
+  EXPECT_EQ(n["method"]["top_k"], 1);
+  EXPECT_EQ(n["method"]["total_token"], 6);
+  // A chain of 5 at alpha 0.8: tau = (1 - 0.8^6) / (1 - 0.8) = 3.68928.
+  EXPECT_NEAR(ok("eval", with_alpha)["tau"].get<double>(), 3.68928, 1e-9);
+  json sps = sps_70b("vllm");
+  sps["method"] = {{"family", "sps"}, {"draft", "llama3.2-1b"}, {"num_speculative_tokens", 6}};
+  EXPECT_EQ(ok("normalize", sps)["method"]["k"], 6);
+  // vLLM's name is not an input under SGLang.
+  EXPECT_EQ(error_of("eval", eagle("sglang", "llama3.1-8b-instruct",
+                                   {{"num_speculative_tokens", 5}}))
+                .field.rfind("method", 0),
+            0u);
+}
+
+TEST(EngineKnobs, SglangDefaultsAreAutoChooseSpeculativeParams) {
+  // server_args.py auto_choose_speculative_params: (steps, topk, draft tokens) = (5, 4, 8) for
+  // Llama, (3, 1, 4) for DeepSeek-V2/V3.
+  const json llama = ok("normalize", eagle("sglang", "llama3.1-8b-instruct", {}));
+  EXPECT_EQ(llama["method"]["depth"], 5);
+  EXPECT_EQ(llama["method"]["top_k"], 4);
+  EXPECT_EQ(llama["method"]["total_token"], 8);
+  const json ds = ok("normalize", json{{"target", "deepseek-v3"},
+                                       {"hardware", "h200-sxm"},
+                                       {"gpus", 8},
+                                       {"runtime", "sglang"},
+                                       {"method", "eagle2"}});
+  EXPECT_EQ(ds["method"]["depth"], 3);
+  EXPECT_EQ(ds["method"]["top_k"], 1);
+  EXPECT_EQ(ds["method"]["total_token"], 4);
+  const json knobs = ok("normalize", eagle("sglang", "llama3.1-8b-instruct",
+                                           {{"speculative_num_steps", 6},
+                                            {"speculative_eagle_topk", 2},
+                                            {"speculative_num_draft_tokens", 10}}));
+  EXPECT_EQ(knobs["method"]["depth"], 6);
+  EXPECT_EQ(knobs["method"]["top_k"], 2);
+  EXPECT_EQ(knobs["method"]["total_token"], 10);
+}
+
+TEST(EngineKnobs, DraftLengthSweepHasValidPointsOnVllm) {
+  const json methods = json::parse(speccalc::run("list", "methods").output);
+  json spec;
+  for (const json& m : methods)
+    if (m["id"] == "eagle3") spec = m["sweep_by_engine"]["vllm"];
+  ASSERT_EQ(spec["param"], "num_speculative_tokens");
+  const json s = ok("sweep", json{{"config", ok("normalize", eagle("vllm", "llama3.1-8b-instruct",
+                                                                    {}))},
+                                  {"axis", "method.num_speculative_tokens"},
+                                  {"values", spec["values"]}});
+  ASSERT_EQ(s["points"].size(), spec["values"].size());
+  for (const json& p : s["points"]) EXPECT_FALSE(p.contains("error")) << p.dump();
+}
+
+TEST(ReleasedDtype, DeepSeekV3OpensInFp8AndFits) {
+  const json c = json{{"target", "deepseek-v3"}, {"hardware", "h200-sxm"}, {"gpus", 8},
+                      {"runtime", "vllm"},        {"method", "mtp"}};
+  const json n = ok("normalize", c);
+  EXPECT_EQ(n["dtype"]["weights"], "fp8");
+  EXPECT_EQ(n["dtype"]["kv"], "fp16");
+  // 671e9 weights x 1 byte = 671 GB < 8 x 141 GB x 0.9 = 1015 GB; in fp16 (1342 GB) it would not.
+  EXPECT_TRUE(ok("eval", c)["memory"]["fits"].get<bool>());
+  json fp16 = c;
+  fp16["dtype"] = "fp16";
+  EXPECT_FALSE(ok("eval", fp16)["memory"]["fits"].get<bool>());
+}
+
+TEST(NeighbourHead, Llama33HeadIsOfferedForLlama31WithANote) {
+  json c = sps_70b("vllm");
+  c["method"] = {{"family", "eagle3"}};
+  c.erase("acceptance");
+  const json x = ok("export", c);
+  EXPECT_EQ(vllm_spec(x)["model"], "yuhuili/EAGLE3-LLaMA3.3-Instruct-70B");
+  bool said = false;
+  for (const json& n : x["notes"])
+    said = said || n.get<std::string>().find("neighbour") != std::string::npos;
+  EXPECT_TRUE(said) << x["notes"].dump();
+}
+
+// ---- item 1: sizing costs the user's own family ----------------------------------------------
+
+void check_sizing(const json& config) {
+  const json s = ok("size", json{{"config", config}, {"batches", {1, 32}}});
+  ASSERT_TRUE(s.contains("current"));
+  const double best = s["best"]["speedup"].get<double>();
+  const double current = s["current"]["speedup"].get<double>();
+  EXPECT_GE(best, current);
+  // The applied setting evaluates to exactly the best's numbers, in the user's family.
+  const json applied = ok("eval", s["apply"]);
+  EXPECT_EQ(s["apply"]["method"]["family"], config["method"]["family"]);
+  EXPECT_NEAR(applied["speedup"].get<double>(), best, 1e-12 * best);
+  EXPECT_NEAR(applied["tau"].get<double>(), s["best"]["tau"].get<double>(), 1e-12);
+  // The current setting under the sizing's acceptance, evaluated independently.
+  json here = ok("normalize", config);
+  here["acceptance"] = s["acceptance"];
+  EXPECT_NEAR(ok("eval", here)["speedup"].get<double>(), current, 1e-12 * current);
+  EXPECT_EQ(s["current_is_best"].get<bool>(),
+            current >= best || s["apply"]["method"] == ok("normalize", here)["method"]);
+}
+
+TEST(Sizing, Eagle3OnVllmIsCostedAsEagle3) {
+  json c = sps_70b("vllm");
+  c["method"] = {{"family", "eagle3"}, {"num_speculative_tokens", 3}};
+  c.erase("acceptance");  // the published tau
+  check_sizing(c);
+  const json s = ok("size", json{{"config", c}, {"batches", {32}}});
+  // A chain of 3 is in the search: the best is at least the k = 3 point of the curve, which is
+  // the current setting itself.
+  EXPECT_NEAR(s["curve"][2]["speedup"].get<double>(), s["current"]["speedup"].get<double>(),
+              1e-12);
+}
+
+TEST(Sizing, Eagle2AndEagle3TreesOnSglang) {
+  for (const char* fam : {"eagle2", "eagle3"}) {
+    json c = sps_70b("sglang");
+    c["method"] = {{"family", fam}};
+    check_sizing(c);
+  }
+}
+
+TEST(Sizing, ChainsAndTreesKeepTheInvariant) {
+  check_sizing(sps_70b("vllm"));
+  json pld = sps_70b("vllm");
+  pld["method"] = {{"family", "pld"}, {"k", 4}};
+  check_sizing(pld);
+}
+
+// ---- item 5: an edit carried to a config that runs --------------------------------------------
+
+TEST(Carry, TargetChangeReplacesADraftWithTheWrongTokenizer) {
+  const json prev = ok("normalize", json{{"target", "llama2-chat-7b"},
+                                          {"method", {{"family", "sps"}, {"draft", "vicuna-68m"}}}});
+  json edited = prev;
+  edited["target"] = "llama3.1-8b-instruct";
+  // vicuna-68m has a 32,000-token vocabulary; Llama-3.1's is 128,256: the only preset draft
+  // with that vocabulary is Llama-3.2-1B.
+  const json out = ok("carry", json{{"config", edited}, {"changed", "target"}, {"previous", prev}});
+  EXPECT_EQ(out["config"]["method"]["draft"], "llama3.2-1b");
+  ASSERT_FALSE(out["notes"].empty());
+  EXPECT_NE(out["notes"][0].get<std::string>().find("method.draft"), std::string::npos);
+  ok("eval", out["config"]);
+}
+
+TEST(Carry, FamilyWithoutDrafterBecomesOneWithIt) {
+  // MTP on a model without MTP modules: Llama-3.1-8B has a published EAGLE-3 head.
+  const json prev = ok("normalize", json{{"target", "deepseek-v3"},
+                                          {"hardware", "h200-sxm"},
+                                          {"gpus", 8},
+                                          {"runtime", "vllm"},
+                                          {"method", "mtp"}});
+  json edited = prev;
+  edited["target"] = "llama3.1-8b-instruct";
+  const json out = ok("carry", json{{"config", edited}, {"changed", "target"}, {"previous", prev}});
+  EXPECT_EQ(out["config"]["method"]["family"], "eagle3");
+  EXPECT_EQ(out["config"]["dtype"]["weights"], "fp16");  // deepseek's fp8 was its default
+  ok("eval", out["config"]);
+}
+
+TEST(Carry, EngineChangeMovesDefaultKnobsToTheNewEngine) {
+  const json prev = ok("normalize", eagle("sglang", "llama3.1-8b-instruct", {}));
+  json edited = prev;
+  edited["runtime"] = "vllm";
+  const json out =
+      ok("carry", json{{"config", edited}, {"changed", "runtime"}, {"previous", prev}});
+  EXPECT_EQ(out["config"]["method"]["depth"], 3);
+  EXPECT_EQ(out["config"]["method"]["top_k"], 1);
+  // A user's own tree is not a default: on vLLM it cannot run, so it is reset, said in a note.
+  json mine = prev;
+  mine["method"]["top_k"] = 3;
+  json mine_edited = mine;
+  mine_edited["runtime"] = "vllm";
+  const json out2 =
+      ok("carry", json{{"config", mine_edited}, {"changed", "runtime"}, {"previous", mine}});
+  EXPECT_EQ(out2["config"]["method"]["top_k"], 1);
+  EXPECT_FALSE(out2["notes"].empty());
+}
+
+TEST(Carry, TargetChangeToDeepSeekOpensInItsReleasedDtype) {
+  const json base = ok("normalize", json{{"target", "llama3.1-70b-instruct"},
+                                          {"hardware", "h200-sxm"},
+                                          {"gpus", 8},
+                                          {"runtime", "vllm"}});
+  json edited = base;
+  edited["target"] = "deepseek-v3";
+  const json out = ok("carry", json{{"config", edited}, {"changed", "target"}, {"previous", base}});
+  EXPECT_EQ(out["config"]["dtype"]["weights"], "fp8");
+}
+
+TEST(Carry, WhatCannotBeRepairedNamesItsField) {
+  json c = ok("normalize", json{{"target", "llama3.1-8b-instruct"}, {"runtime", "vllm"}});
+  c["gpus"] = 3;  // 32 heads are not divisible by 3
+  EXPECT_EQ(error_of("carry", json{{"config", c}, {"changed", "gpus"}}).field, "gpus");
+}
+
+}  // namespace
