@@ -137,7 +137,8 @@ async function evaluate(config, { force = false, url = 'push' } = {}) {
     // reader opens the settings or scrolls to sizing (issue 14's first-load budget).
     if (enginesWanted) showEngines(result.config, seq);
     // A workload preset's traces also bound what any k or proposer could do (full module).
-    if (result.band) showBounds(result.config, seq);
+    if (result.band && result.config.acceptance && result.config.acceptance.workload)
+      showBounds(result.config, seq);
     else results.showBounds(null);
     scheduleCharts();
     return result;
