@@ -2,6 +2,7 @@
 // and check the page against the native CLI (build/native/speccalc).
 // Usage: node tests/browser/run.mjs        (after scripts/build.sh)
 // Env: SPECCALC_DIST (default dist), SPECCALC_CLI (default build/native/speccalc),
+//      SPECCALC_BROWSER_ONLY (run only the tests whose name contains it),
 //      SPECCALC_SCREENSHOTS (default docs/screenshots; "" to skip writing them).
 // Prints "N passed, N failed" and exits non-zero on any failure.
 import fs from 'node:fs';
@@ -34,6 +35,7 @@ import {
 import { truthTests } from './truth.mjs';
 import { publishedTests } from './published.mjs';
 import { coreOwnedTests } from './core-owned.mjs';
+import { familiesTests } from './families.mjs';
 import { a11yTests } from './a11y.mjs';
 import { distFile } from '../parity/harness.mjs';
 
@@ -894,6 +896,7 @@ async function main() {
   await truthTests({ browser, url, newPage, watch, shots: SHOTS });
   await publishedTests({ url, newPage, shots: SHOTS });
   await coreOwnedTests({ url, newPage });
+  await familiesTests({ url, newPage });
   await a11yTests({ browser, url, watch });
 
   await test('no request left 127.0.0.1', async () => {

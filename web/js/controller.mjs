@@ -11,6 +11,7 @@ import {
 } from './state.mjs';
 import { CompareView } from './views/compare.mjs';
 import { wireConvert } from './views/convert.mjs';
+import { wireMeasured } from './views/measured.mjs';
 import { $, download, el } from './dom.mjs';
 import { InputsView } from './views/inputs.mjs';
 import { ResultsView, resultCsv } from './views/results.mjs';
@@ -473,6 +474,7 @@ async function main() {
   wireEngineSettings();
   wireImport();
   wireConvert($('#inputs'), { current: () => state.config, apply: applyConfig });
+  wireMeasured(document, { current: () => state.config, apply: applyConfig });
   const done = busy('Loading the calculator…');
   try {
     state.lists = await loadLists();

@@ -21,6 +21,8 @@ const ROWS = [
       json(Object.fromEntries(Object.entries(r.config.method).filter(([k]) => k !== 'family'))),
   ],
   ['Acceptance', (r) => json(r.config.acceptance)],
+  // Where τ comes from (the core's tau_source): a default acceptance follows the family.
+  ['τ from', (r) => r.tau_source],
   ['Verdict', (r) => r.verdict],
   ['Speedup', (r) => (r.verdict === 'infeasible' ? 'does not fit' : fmt.speedup(r.speedup))],
   ['τ', (r) => fmt.tau(r.tau)],
