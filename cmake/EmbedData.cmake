@@ -5,7 +5,7 @@
 # presets, docs and scripts quote, but no core code reads them, so they are not compiled in
 # (the published heads' repositories are models.json `heads`, one table).
 set(SPECCALC_EMBEDDED_DATA models hardware runtimes published medusa-head-accuracy engine-measurements
-    workloads published-tau)
+    workloads published-tau validation-bands)
 # published.json (1.1 MB, about 55 KB of the page's gzipped first load) is left out of the WASM
 # build: its accessor returns an empty view there, and the page fetches the file only when a
 # command needs it (speccalc::Data, wasm/speccalc-api.mjs).

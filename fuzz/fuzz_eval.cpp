@@ -1,4 +1,4 @@
-// libFuzzer target: config JSON -> eval, normalize, link; and the share-link contract
+// libFuzzer target: config JSON -> eval, normalize, link, families; and the share-link contract
 // eval(config) == eval-link(link(config)) == eval(normalize(config)).
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +13,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const speccalc::Response eval = checked_run("eval", input);
   const speccalc::Response norm = checked_run("normalize", input);
   const speccalc::Response link = checked_run("link", input);
+  // `families` evaluates the same config first: it fails exactly when eval does.
+  const speccalc::Response fams = checked_run("families", input);
+  if (fams.ok != eval.ok) fail("families", "families and eval disagree on validity", input);
   if (norm.ok != link.ok) fail("link", "normalize and link disagree on validity", input);
   if (!norm.ok) return 0;
   // A normalized config is a fixed point and evaluates to the same bytes as the original.

@@ -13,7 +13,9 @@ export const showSpeedup = (x) => `${x.toFixed(2)}×`;
 export const showTau = (x) => x.toFixed(2);
 
 export const counts = { passed: 0, failed: 0 };
+const ONLY = process.env.SPECCALC_BROWSER_ONLY || '';
 export async function test(name, fn) {
+  if (ONLY && !name.includes(ONLY)) return;
   try {
     await fn();
     counts.passed += 1;

@@ -3,6 +3,7 @@
 // Usage: node tests/browser/run.mjs        (after scripts/build.sh)
 //        SPECCALC_BROWSER_ONLY=user-path node tests/browser/run.mjs   (one group only)
 // Env: SPECCALC_DIST (default dist), SPECCALC_CLI (default build/native/speccalc),
+//      SPECCALC_BROWSER_ONLY (run only the tests whose name contains it),
 //      SPECCALC_SCREENSHOTS (default docs/screenshots; "" to skip writing them).
 // Prints "N passed, N failed" and exits non-zero on any failure.
 import fs from 'node:fs';
@@ -35,6 +36,7 @@ import {
 import { truthTests } from './truth.mjs';
 import { publishedTests } from './published.mjs';
 import { coreOwnedTests } from './core-owned.mjs';
+import { familiesTests } from './families.mjs';
 import { a11yTests } from './a11y.mjs';
 import { userPathTests } from './user-path.mjs';
 import { distFile } from '../parity/harness.mjs';
@@ -907,6 +909,7 @@ async function main() {
   await truthTests({ browser, url, newPage, watch, shots: SHOTS });
   await publishedTests({ url, newPage, shots: SHOTS });
   await coreOwnedTests({ url, newPage });
+  await familiesTests({ url, newPage });
   await a11yTests({ browser, url, watch });
   await userPathTests({ browser, url, newPage, watch });
 

@@ -11,6 +11,7 @@ import {
 } from './state.mjs';
 import { CompareView } from './views/compare.mjs';
 import { wireConvert } from './views/convert.mjs';
+import { wireMeasured } from './views/measured.mjs';
 import { $, download, el } from './dom.mjs';
 import { InputsView } from './views/inputs.mjs';
 import { ResultsView, resultCsv } from './views/results.mjs';
@@ -139,7 +140,8 @@ async function evaluate(config, { force = false, url = 'push' } = {}) {
     // reader opens the settings or scrolls to sizing (issue 14's first-load budget).
     if (enginesWanted) showEngines(result.config, seq);
     // A workload preset's traces also bound what any k or proposer could do (full module).
-    if (result.band) showBounds(result.config, seq);
+    if (result.band && result.config.acceptance && result.config.acceptance.workload)
+      showBounds(result.config, seq);
     else results.showBounds(null);
     scheduleCharts();
     return result;
@@ -497,6 +499,7 @@ async function main() {
   wireEngineSettings();
   wireImport();
   wireConvert($('#inputs'), { current: () => state.config, apply: applyConfig });
+  wireMeasured(document, { current: () => state.config, apply: applyConfig });
   const done = busy('Loading the calculator…');
   try {
     state.lists = await loadLists();

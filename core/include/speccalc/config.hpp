@@ -103,6 +103,12 @@ struct Acceptance {
   // Acceptance omitted (or {"published": true}): kind tau with the mean of the published rows
   // for this method x target, or the default alpha when no row matches.
   bool published = false;
+  // A default from data (published rows, the vLLM traces, a model card) may carry the spread of
+  // tau it was taken from (tau_p5 = low end, tau_p95 = high end, > 0 when set) and what that
+  // spread is, e.g. "over the 7 published rows (min-max)". Empty for a workload (p5-p95).
+  std::string spread_label;
+  // Omitted acceptance with no data for this method and target: the default alpha, a guess.
+  bool guessed = false;
   std::string note;  // where the numbers came from (rows, workload), for the assumptions list
 };
 

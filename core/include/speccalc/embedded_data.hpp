@@ -13,4 +13,5 @@ std::string_view medusa_head_accuracy();  // core/data/medusa-head-accuracy.json
 std::string_view engine_measurements();   // core/data/engine-measurements.json
 std::string_view workloads();             // core/data/workloads.json
 std::string_view published_tau();         // core/data/published-tau.json
+std::string_view validation_bands();      // core/data/validation-bands.json
 }  // namespace speccalc::data

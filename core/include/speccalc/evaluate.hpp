@@ -38,7 +38,9 @@ struct Evaluation {
   // Per-request spread of tau (workload acceptance): the speedup at its p5 and p95.
   bool has_band = false;
   double tau_p5 = 0, tau_p95 = 0, speedup_p5 = 0, speedup_p95 = 0;
-  std::string verdict;  // pays | loses | infeasible | baseline
+  std::string band_label;     // what the spread is ("over p5-p95 requests", ...)
+  bool tau_from_data = true;  // false: tau rests on the default alpha (no data)
+  std::string verdict;        // pays | loses | infeasible | baseline
   std::string verdict_reason;
   RuntimeParams runtime;        // target's parameters used (after testbed calibration)
   RuntimeParams draft_runtime;  // the draft's

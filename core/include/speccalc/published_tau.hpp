@@ -10,6 +10,7 @@ namespace speccalc {
 struct PublishedTau {
   bool found = false;
   double mean_tau = 0;               // arithmetic mean, rows in table order
+  double min_tau = 0, max_tau = 0;   // the spread of the rows averaged
   std::vector<std::string> row_ids;  // the rows averaged, e.g. "eagle2-012"
   std::string rule;                  // which rows: "greedy" or "temperature not stated"
 };

@@ -20,6 +20,7 @@ Response carry(const std::string& input);
 Response list(const std::string& kind);                                   // presets.cpp
 Response fit(const std::string& input, std::string_view published_json);  // fit_commands.cpp
 Response calibrate(const std::string& input);                             // fit_commands.cpp
+Response calibrate_measured(const std::string& input);                    // measured_command.cpp
 // sweep: many evaluations of one base config with some fields varied (a grid over axes).
 // Input: {"config": {...}, "axes": [{"path": "batch", "values": [1, 2, 4]}, ...],
 //         "detail": "summary" | "full"}
@@ -33,7 +34,10 @@ Response calibrate(const std::string& input);                             // fit
 //          "break_even_batch" (one batch axis only: the first fitting batch with speedup < 1)}.
 // A point whose config is invalid reports its error and the sweep goes on.
 Response sweep(const std::string& input);
-Response bounds(const std::string& config_json);    // bounds_command.cpp           // sweep.cpp
+Response bounds(const std::string& config_json);  // bounds_command.cpp           // sweep.cpp
+// "families" config JSON -> {"yours", "families": [{family, speedup, tau, tau_source, spread,
+// config, ...}], "absent": [{family, reason}]}: each family at its own default acceptance.
+Response families(const std::string& config_json);  // families_command.cpp
 Response size(const std::string& input);            // sizing.cpp
 Response export_engines(const std::string& input);  // sizing.cpp
 Response validate(const std::string& options_json,

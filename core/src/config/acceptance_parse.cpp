@@ -109,31 +109,88 @@ bool parse_workload(const json& v, const std::string& path, Config* c, Error* er
   return true;
 }
 
-// No published row, but the vLLM traces were measured on this target with this proposer (n-gram
-// lookup = pld): tau = the mean over the traced workloads at the method's k (k > 8: the k = 8
-// value, a lower bound since tau grows with k).
+// The chain length k an EAGLE config drafts (eagle1: a chain of choices; eagle2/3: top_k 1),
+// 0 when it drafts a tree.
+int64_t eagle_chain_k(const MethodConfig& m) {
+  if (m.family == Family::eagle1) {
+    for (std::size_t i = 0; i < m.choices.size(); ++i)
+      if (m.choices[i].size() != i + 1 ||
+          !std::all_of(m.choices[i].begin(), m.choices[i].end(), [](int r) { return r == 0; }))
+        return 0;
+    return static_cast<int64_t>(m.choices.size());
+  }
+  if ((m.family == Family::eagle2 || m.family == Family::eagle3) && m.top_k == 1)
+    return std::min(m.depth, m.total_token - 1);
+  return 0;
+}
+
+// The vLLM traces were measured on this target with this proposer as a chain of k (n-gram
+// lookup = pld, an EAGLE head drafting a chain): tau = the mean over the traced workloads at k
+// (k > 8: the k = 8 value, a lower bound since tau grows with k), and the spread = the lowest
+// per-request p5 and the highest p95 over the workloads. For pld only when no published row
+// matches; for an EAGLE chain before the published rows, which are research-code trees up to
+// depth 8 that a chain of k cannot reach.
 bool trace_tau(Config* c) {
   const MethodConfig& m = c->method;
   auto table = load_workloads();
   if (!table.ok() || !c->target_preset || c->target.id != table.value().target ||
-      m.family != Family::pld || m.k < 1 || table.value().workloads.empty())
+      table.value().workloads.empty())
     return false;
-  const int64_t k = std::min<int64_t>(m.k, 8);
-  double sum = 0;
+  const bool eagle = m.family != Family::pld;
+  const int64_t chain_k = eagle ? eagle_chain_k(m) : m.k;
+  if (chain_k < 1) return false;
+  const int64_t k = std::min<int64_t>(chain_k, 8);
+  double sum = 0, low = 0, high = 0;
   std::string names;
   for (const auto& w : table.value().workloads) {
-    sum += w.ngram.tau_by_k[k - 1];
+    const WorkloadProposer& p = eagle ? w.eagle : w.ngram;
+    sum += p.tau_by_k[k - 1];
+    low = names.empty() ? p.per_request[k - 1].p5 : std::min(low, p.per_request[k - 1].p5);
+    high = std::max(high, p.per_request[k - 1].p95);
     names += (names.empty() ? "" : ", ") + w.name;
   }
   Acceptance& a = c->acceptance;
   a.kind = Acceptance::Kind::tau;
   a.tau = sum / static_cast<double>(table.value().workloads.size());
+  a.tau_p5 = low;
+  a.tau_p95 = high;
+  a.spread_label = "over requests (lowest p5 to highest p95 of the traced workloads)";
+  const std::string family = family_name(m.family);
   a.note =
-      "no published tau for pld on " + c->target.id + "; tau " + fields::format_number(a.tau) +
-      " = mean over the vLLM n-gram traces of " + names + " at k = " + std::to_string(k) +
-      (m.k > 8 ? " (the traces stop at k = 8; a lower bound for k = " + std::to_string(m.k) + ")"
-               : std::string()) +
-      " (core/data/workloads.json, " + table.value().source + ")";
+      (eagle ? "tau from the vLLM EAGLE-head traces (chains of k, as vLLM drafts)"
+             : "no published tau for pld on " + c->target.id) +
+      "; tau " + fields::format_number(a.tau) + " = mean over the vLLM " +
+      (eagle ? "EAGLE-head" : "n-gram") + " traces of " + names + " at k = " + std::to_string(k) +
+      (chain_k > 8
+           ? " (the traces stop at k = 8; a lower bound for k = " + std::to_string(chain_k) + ")"
+           : std::string()) +
+      ", per-request spread " + fields::format_number(low) + "-" + fields::format_number(high) +
+      " (core/data/workloads.json, " + table.value().source + ")" +
+      (m.family == Family::eagle3
+           ? "; the traces' EAGLE-head column used for EAGLE-3 (EAGLE-3 heads usually accept "
+             "more)"
+           : std::string());
+  return true;
+}
+
+// Acceptance a model's own report publishes for its multi-token prediction module (no row of
+// the published table). DeepSeek-V3 Technical Report (DeepSeek-AI, arXiv 2412.19437v1, section
+// 5.4.3 "Multi-Token Prediction Evaluation"): "the acceptance rate of the second token
+// prediction ranges between 85% and 90% across various generation topics" (one MTP module,
+// k = 1), so tau = 1 + 0.85 .. 1 + 0.90, mean 1.875.
+bool model_card_tau(Config* c) {
+  const MethodConfig& m = c->method;
+  if (m.family != Family::mtp || !c->target_preset || c->target.id != "deepseek-v3" || m.k != 1)
+    return false;
+  Acceptance& a = c->acceptance;
+  a.kind = Acceptance::Kind::tau;
+  a.tau_p5 = 1.85;
+  a.tau_p95 = 1.90;
+  a.tau = (a.tau_p5 + a.tau_p95) / 2;
+  a.spread_label = "over the report's 85–90% second-token acceptance";
+  a.note = "tau " + fields::format_number(a.tau) +
+           " = 1 + the second-token acceptance 85-90% (midpoint) the DeepSeek-V3 Technical "
+           "Report gives for its MTP module (arXiv 2412.19437, section 5.4.3), k = 1";
   return true;
 }
 
@@ -144,13 +201,16 @@ void use_published(Config* c) {
   a.published = true;
   const MethodConfig& m = c->method;
   if (m.family == Family::ar) return;  // one token per step whatever the acceptance
+  if (m.family != Family::pld && trace_tau(c)) return;
+  if (model_card_tau(c)) return;
   const std::string family = family_name(m.family);
   const PublishedTau pub =
       c->target_preset ? published_tau(family, c->target.id, m.draft) : PublishedTau{};
   const std::string what = family + (m.family == Family::sps ? " with draft " + m.draft : "") +
                            " on " + (c->target_preset ? c->target.id : "a custom target");
-  if (!pub.found && trace_tau(c)) return;
+  if (!pub.found && m.family == Family::pld && trace_tau(c)) return;
   if (!pub.found) {
+    a.guessed = true;
     a.note = "no published tau for " + what +
              " (core/data/published.json); default per-token "
              "acceptance alpha " +
@@ -159,6 +219,11 @@ void use_published(Config* c) {
   }
   a.kind = Acceptance::Kind::tau;
   a.tau = pub.mean_tau;
+  if (pub.row_ids.size() > 1) {
+    a.tau_p5 = pub.min_tau;
+    a.tau_p95 = pub.max_tau;
+    a.spread_label = "over the " + std::to_string(pub.row_ids.size()) + " published rows (min–max)";
+  }
   std::string ids;
   for (const auto& id : pub.row_ids) ids += (ids.empty() ? "" : ", ") + id;
   a.note = "tau " + fields::format_significant(a.tau) + " = mean of " +

@@ -1,5 +1,6 @@
 #include "config/acceptance_tau.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -138,6 +139,7 @@ Expected<TauResult> expected_tau(const Config& c) {
     a_used.kind = Acceptance::Kind::alpha;
     a_used.alpha = kDefaultAlpha;
     tau_given = false;
+    out.from_data = false;
     if (!dynamic) {
       auto mat = acceptance_matrix(a_used);
       if (!mat.ok()) return mat.error();
@@ -158,11 +160,19 @@ Expected<TauResult> expected_tau(const Config& c) {
       out.tau_p5 = a.tau_p5;
       out.tau_p50 = a.tau_p50;
       out.tau_p95 = a.tau_p95;
+      out.band_label = "over p5–p95 requests";
+    } else if (a.tau_p95 > 0) {
+      // A default's spread; rows measured with deeper drafts may exceed this draft's reach.
+      out.has_band = true;
+      out.tau_p5 = std::min(a.tau_p5, static_cast<double>(out.max_tokens));
+      out.tau_p95 = std::min(a.tau_p95, static_cast<double>(out.max_tokens));
+      out.band_label = a.spread_label;
     }
     return out;
   }
   out.matrix = matrix;
   out.tau = tree::expect_tree(draft, matrix).expected_tau;
+  if (a.guessed) out.from_data = false;
   if (!fallback_note.empty()) {
     out.source = fallback_note;
     return out;
@@ -205,9 +215,12 @@ Expected<const TauResult*> TauMemo::get(const Config& config) {
   }
   // The provenance changes the source text: a published or workload tau differs from the
   // same number given directly.
-  key += '|' + std::to_string(static_cast<int>(a.kind)) + (a.published ? "P" : "") + a.note + ':';
+  key += '|' + std::to_string(static_cast<int>(a.kind)) + (a.published ? "P" : "") +
+         (a.guessed ? "G" : "") + a.note + '|' + a.spread_label + ':';
   append_bits(&key, a.tau);
   append_bits(&key, a.alpha);
+  append_bits(&key, a.tau_p5);
+  append_bits(&key, a.tau_p95);
   for (double v : a.per_position) append_bits(&key, v);
   for (const auto& row : a.p) {
     for (double v : row) append_bits(&key, v);

@@ -17,8 +17,13 @@ struct TauResult {
   tree::AcceptanceMatrix matrix;  // the acceptance matrix used (empty when tau was given)
   // Per-request spread of tau when it came from a workload preset ({"workload": id}):
   // p5 <= p50 <= p95, for a speedup band over the request mix.
+  // A default from data carries its spread too (Acceptance::spread_label says what it is).
   bool has_band = false;
   double tau_p5 = 0, tau_p50 = 0, tau_p95 = 0;
+  std::string band_label;  // "over p5-p95 requests", "over the 7 published rows (min-max)", ...
+  // False when tau rests on the default alpha (no data for this method and target, or the
+  // published tau is out of this draft's reach).
+  bool from_data = true;
 };
 
 Expected<TauResult> expected_tau(const Config& config);

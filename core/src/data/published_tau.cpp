@@ -20,6 +20,8 @@ PublishedTau published_tau(const std::string& family, const std::string& target_
     if (family == "sps" && e.value("draft_id", "") != draft_id) continue;
     out.found = true;
     out.mean_tau = e.value("mean_tau", 0.0);
+    out.min_tau = e.value("min_tau", out.mean_tau);
+    out.max_tau = e.value("max_tau", out.mean_tau);
     out.rule = e.value("rule", "");
     if (e.contains("row_ids") && e["row_ids"].is_array())
       for (const auto& id : e["row_ids"]) out.row_ids.push_back(id.get<std::string>());

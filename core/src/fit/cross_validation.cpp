@@ -148,4 +148,71 @@ Expected<json> engine_rows_json(const Catalog& catalog, std::string_view publish
                "the error to its nearer end outside"}};
 }
 
+Expected<json> validation_bands_json(const Catalog& catalog, std::string_view published_json) {
+  auto loaded = load_observations(catalog, published_json);
+  if (!loaded.ok()) return loaded.error();
+  const std::vector<Observation>& obs = loaded.value();
+  // (profile, family) -> the held-out errors, each row once.
+  std::map<std::string, std::map<std::string, Tally>> cv, engine;
+  std::set<std::string> counted;
+  for (const FitSpec& spec : fit_specs()) {
+    std::vector<std::string> held;
+    for (const auto& o : obs)
+      if (o.profile == spec.profile && o.kind == "speedup" && !o.check_only &&
+          std::find(held.begin(), held.end(), o.source) == held.end())
+        held.push_back(o.source);
+    const RuntimeProfile* profile = catalog.find_runtime(spec.profile);
+    const RuntimeParams start = fit_start(spec, profile ? profile->params : neutral_start());
+    for (const std::string& source : held) {
+      const FitResult fold = fit_profile(spec, obs, start, source);
+      for (const auto& o : obs) {
+        if (o.profile != spec.profile || o.source != source || o.kind != "speedup" || o.check_only)
+          continue;
+        auto p = predict_full(o, fold.params);
+        if (!p.ok()) return p.error();
+        cv[o.profile][family_name(o.config.method.family)].add(100.0 * (p.value() - o.measured) /
+                                                               o.measured);
+        counted.insert(o.id);
+      }
+    }
+  }
+  // Engine speedup rows the stored profile was not fitted on (checks; the vLLM profile is
+  // fitted on step times only) and the cross-validation did not already count.
+  for (const auto& o : obs) {
+    if (o.kind != "speedup" || o.profile == "hf-eager" || fitted_on(o) || counted.count(o.id))
+      continue;
+    auto p = predict_full(o, o.config.runtime.resolved);
+    if (!p.ok()) return p.error();
+    engine[o.profile][family_name(o.config.method.family)].add(100.0 * (p.value() - o.measured) /
+                                                               o.measured);
+  }
+  json out = json::object();
+  auto put = [&out](const auto& table, const char* basis) {
+    for (const auto& [profile, families] : table)
+      for (const auto& [family, t] : families) {
+        json& slot = out[profile][family];
+        json j = t.to_json();
+        if (slot.is_null()) {
+          j["basis"] = basis;
+          slot = j;
+          continue;
+        }
+        // Pool with the rows already there (both are held out, no row twice).
+        const int n = slot["rows"].get<int>() + t.rows;
+        const double mape =
+            (slot["mape_pct"].get<double>() * slot["rows"].get<int>() + t.abs_sum) / n;
+        const double bias =
+            (slot["mean_error_pct"].get<double>() * slot["rows"].get<int>() + t.signed_sum) / n;
+        slot["max_abs_error_pct"] = std::max(slot["max_abs_error_pct"].get<double>(), t.max_abs);
+        slot["rows"] = n;
+        slot["mape_pct"] = mape;
+        slot["mean_error_pct"] = bias;
+        slot["basis"] = slot["basis"].get<std::string>() + " + " + basis;
+      }
+  };
+  put(cv, "leave-one-source-out");
+  put(engine, "engine rows the profile is not fitted on");
+  return out;
+}
+
 }  // namespace speccalc

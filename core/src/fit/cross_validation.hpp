@@ -28,4 +28,12 @@ Expected<nlohmann::json> cross_validation_json(const Catalog& catalog,
 // fitted on them; the vLLM profile is fitted on step times only).
 Expected<nlohmann::json> engine_rows_json(const Catalog& catalog, std::string_view published_json);
 
+// The held-out error of each (profile, family): the leave-one-source-out errors above, and the
+// engines' speedup rows their stored profile was not fitted on (each row once), as
+// {profile: {family: {rows, mape_pct, mean_error_pct, max_abs_error_pct, basis}}}.
+// core/data/validation-bands.json embeds this for eval (computing it takes about a second);
+// validate_test keeps the two equal.
+Expected<nlohmann::json> validation_bands_json(const Catalog& catalog,
+                                               std::string_view published_json);
+
 }  // namespace speccalc

@@ -485,6 +485,13 @@ Response validate(const std::string& options_json, std::string_view published_js
     out["cross_validation"] = cv;
   }
   if (!engines.is_null()) out["engines"] = engines;
+  if (o.source.empty() && o.runtimes.empty()) {
+    // The held-out error per engine profile and family that eval reports beside its speedup
+    // (core/data/validation-bands.json holds a copy; validate_test keeps them equal).
+    auto bands = validation_bands_json(catalog.value(), published_json);
+    if (!bands.ok()) return fail(bands.error());
+    out["bands"] = bands.value();
+  }
   return ok_json(out.dump());
 }
 

@@ -10,6 +10,7 @@
 #include "config/link_codec.hpp"
 #include "model/cycle_time.hpp"
 #include "model/evaluation_json.hpp"
+#include "model/fidelity.hpp"
 #include "model/memory.hpp"
 #include "model/method_cost.hpp"
 
@@ -326,7 +327,9 @@ Expected<Evaluation> evaluate(const Config& config, TauMemo* memo) {
     e.tau_p95 = tau->tau_p95;
     e.speedup_p5 = e.tau_p5 * e.baseline_step_s / e.cycle_time_s;
     e.speedup_p95 = e.tau_p95 * e.baseline_step_s / e.cycle_time_s;
+    e.band_label = tau->band_label;
   }
+  e.tau_from_data = tau->from_data;
   const MemoryReport m = memory_report(config, work.memory);
   e.memory = MemorySummary{m.capacity_gb,    m.usable_gb,        m.utilization,
                            m.weights_gb,     m.draft_weights_gb, m.kv_cache_gb,
@@ -453,6 +456,7 @@ json evaluation_to_json(const Evaluation& e, const Config& config) {
                                                  e.draft_runtime)},
                   {"roofline", roofline_json(config, e.runtime)},
                   {"assumptions", e.assumptions},
+                  {"tau_source", e.tau_source},
                   {"config", config_to_json(config)}};
   if (family_has_draft_passes(config.method.family)) {
     // Where the draft runs, as priced: the export writes the same placement.
@@ -464,8 +468,11 @@ json evaluation_to_json(const Evaluation& e, const Config& config) {
                      ? "draft_tensor_parallel_size as given"
                      : config.engine.name + "'s default: " + config.engine.draft_tp_source}};
   }
+  if (config.method.family != Family::ar) out["fidelity"] = fidelity_json(e, config);
   if (e.has_band)
-    out["band"] = json{{"what", "per-request spread of tau (p5..p95) and the speedup at each end"},
+    out["band"] = json{{"what", "the spread of tau (" + e.band_label +
+                                    ") and the speedup at each end, at this cycle time"},
+                       {"label", e.band_label},
                        {"tau_p5", e.tau_p5},
                        {"tau_p95", e.tau_p95},
                        {"speedup_p5", e.speedup_p5},

@@ -11,6 +11,7 @@ import {
   tauAxis,
 } from './chart-kit.mjs';
 import { sweep } from './sweeps.mjs';
+import { heavyJson } from '../worker/client.mjs';
 import * as fmt from '../format.mjs';
 
 const BATCHES = [1, 2, 4, 8, 16, 32, 64, 128, 256];
@@ -323,29 +324,28 @@ export class ChartsView {
   }
 
   // measured: [{family, speedup, best, label}] published rows for this model (may be empty).
+  // The bars are the core's `families` command: the user's own setup first, then every family
+  // this model and engine can run at its own default acceptance (published rows, vLLM traces,
+  // a model's report), with the spread of that data; the absent families with the core's reason.
   async showFamilies(config, families, measured = []) {
     const slot = this.families;
-    const names = families.map((f) => (typeof f === 'string' ? f : f.id)).filter((f) => f !== 'ar');
-    const all = await sweep(config, 'method.family', names);
-    const points = ok(all);
-    // Families that cannot run this setup (an engine that does not run them, a model without
-    // MTP modules, ...) are named with the core's reason, never silently dropped.
-    const refused = all
-      .filter((p) => p.error)
-      .map((p) => `${p.value} (${p.error.field ? `${p.error.field}: ` : ''}${p.error.message})`);
-    const refusedNote = refused.length ? ` Not shown: ${refused.join('; ')}.` : '';
-    if (!points.length) {
-      slot.destroy();
-      slot.setNote('No family could be evaluated with this acceptance input.');
-      return;
-    }
+    const out = await heavyJson('families', config, { slot: 'families' });
+    const points = [
+      { label: `yours (${out.yours.family})`, yours: true, ...out.yours },
+      ...out.families.map((f) => ({ label: f.family, yours: false, ...f })),
+    ];
+    const absentNote = out.absent.length
+      ? ` Not shown: ${out.absent.map((a) => `${a.family} (${a.reason})`).join('; ')}.`
+      : '';
     const x = points.map((_, i) => i);
     // The core's short label of each family (list methods), on the axis and in the table.
     const short = new Map(families.map((f) => [f.id, f.short_label || f.label || f.id]));
-    const labels = points.map((p) => short.get(p.value) || p.value);
+    const shortOf = (id) => short.get(id) || id;
+    const labels = points.map((p) => (p.yours ? `yours (${shortOf(p.family)})` : shortOf(p.family)));
     const { record: xLabelsDrawn, ...xAxis } = categoryAxis(slot, labels);
     // The fastest published row of each family, as the core marks it (family_best).
     const measuredBy = new Map(measured.filter((m) => m.best).map((m) => [m.family, m.speedup]));
+    const publishedOf = (p) => (p.yours ? undefined : measuredBy.get(p.family));
     const bars =
       globalThis.uPlot && globalThis.uPlot.paths && globalThis.uPlot.paths.bars
         ? globalThis.uPlot.paths.bars({ size: [0.6, 60] })
@@ -360,8 +360,29 @@ export class ChartsView {
         points: { show: false },
         value: (u, v) => (v == null ? '—' : fmt.speedup(v)),
       },
+      {
+        label: 'Spread (low)',
+        stroke: color('--fg-muted'),
+        width: 0,
+        paths: () => null,
+        points: { show: true, size: 6, fill: color('--fg-muted') },
+        value: (u, v) => (v == null ? '—' : fmt.speedup(v)),
+      },
+      {
+        label: 'Spread (high)',
+        stroke: color('--fg-muted'),
+        width: 0,
+        paths: () => null,
+        points: { show: true, size: 6, fill: color('--fg-muted') },
+        value: (u, v) => (v == null ? '—' : fmt.speedup(v)),
+      },
     ];
-    const data = [x, points.map((p) => p.result.speedup)];
+    const data = [
+      x,
+      points.map((p) => p.speedup),
+      points.map((p) => (p.spread ? p.spread.speedup_low : null)),
+      points.map((p) => (p.spread ? p.spread.speedup_high : null)),
+    ];
     if (measuredBy.size) {
       series.push({
         label: 'Published (best row)',
@@ -371,7 +392,7 @@ export class ChartsView {
         points: { show: true, size: 10, fill: color('--c2') },
         value: (u, v) => (v == null ? '—' : fmt.speedup(v)),
       });
-      data.push(points.map((p) => measuredBy.get(p.value) ?? null));
+      data.push(points.map((p) => publishedOf(p) ?? null));
     }
     slot.draw(
       {
@@ -386,32 +407,39 @@ export class ChartsView {
       data,
     );
     slot.setNote(
-      measuredBy.size
-        ? "Bars: predicted with each family's defaults and the acceptance above. Dots: the best published speedup for this model (on the GPU the source used)." +
-            refusedNote
-        : "Bars: predicted with each family's defaults and the acceptance above. The dashed line is 1× (no gain)." +
-            refusedNote,
+      'Bars: your setup, then each family at its own default acceptance (its τ source in the table), ' +
+        'grey dots the speedup at the ends of that data’s spread' +
+        (measuredBy.size
+          ? '; coloured dots the best published speedup for this model (on the GPU the source used).'
+          : '. The dashed line is 1× (no gain).') +
+        absentNote,
     );
     slot.setTable(
-      ['Family', 'Speedup', 'τ', 'Fits in memory', 'Published (best row)'],
+      ['Family', 'Speedup', 'τ', 'Fits in memory', 'Published (best row)', 'Spread', 'τ from'],
       points.map((p, i) => [
         labels[i],
-        fmt.speedup(p.result.speedup),
-        fmt.tau(p.result.tau),
-        p.result.fits_in_memory ? 'yes' : 'no',
-        measuredBy.has(p.value) ? fmt.speedup(measuredBy.get(p.value)) : '—',
+        fmt.speedup(p.speedup),
+        fmt.tau(p.tau),
+        p.fits_in_memory ? 'yes' : 'no',
+        publishedOf(p) !== undefined ? fmt.speedup(publishedOf(p)) : '—',
+        p.spread
+          ? `${fmt.speedupRange(p.spread.speedup_low, p.spread.speedup_high)} ${p.spread.label}`
+          : '—',
+        p.tau_source,
       ]),
     );
+    slot.figure.dataset.absent = JSON.stringify(out.absent.map((a) => a.family));
     slot.setExport(
       'families',
       points.map((p) => ({
         ...setupOf(config),
-        family: p.value,
-        fits_in_memory: p.result.fits_in_memory,
-        speedup: p.result.speedup,
-        tau: p.result.tau,
-        tokens_per_s: p.result.tokens_per_s,
-        published_speedup: measuredBy.get(p.value) ?? '',
+        family: p.label,
+        fits_in_memory: p.fits_in_memory,
+        speedup: p.speedup,
+        tau: p.tau,
+        tau_source: p.tau_source,
+        tokens_per_s: p.tokens_per_s,
+        published_speedup: publishedOf(p) ?? '',
       })),
     );
   }

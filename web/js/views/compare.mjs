@@ -40,6 +40,8 @@ const rows = (labels) => [
         .map(([k, v]) => `${labels.acceptance(k)}: ${valueText(v)}`)
         .join('; '),
   ],
+  // Where τ comes from (the core's tau_source): a default acceptance follows the family.
+  ['τ from', (r) => r.tau_source],
   ['Verdict', (r) => r.verdict],
   ['Speedup', (r) => (r.verdict === 'infeasible' ? 'does not fit' : fmt.speedup(r.speedup))],
   ['τ', (r) => fmt.tau(r.tau)],

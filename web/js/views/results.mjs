@@ -42,6 +42,7 @@ export class ResultsView {
     );
     $('#o-speedup', this.root).closest('.metric').dataset.state = state;
     this.showBand(result.band, infeasible);
+    this.showFidelity(result.fidelity, infeasible);
     setOutput($('#o-tau', this.root), result.tau, fmt.tau(result.tau));
     setOutput(
       $('#o-tps', this.root),
@@ -90,8 +91,8 @@ export class ResultsView {
     node.dataset.bestK = String(bounds.best_fixed_k.k);
   }
 
-  // The speedup over the workload's per-request spread of τ (the core's `band`, present when
-  // the acceptance is a workload preset with measured per-request percentiles).
+  // The speedup over the spread of τ (the core's `band`: a workload preset's per-request
+  // percentiles, or the spread of the data a default acceptance was taken from).
   showBand(band, infeasible) {
     const node = $('#o-band', this.root);
     node.hidden = !band || infeasible;
@@ -99,10 +100,33 @@ export class ResultsView {
       node.textContent = '';
       return;
     }
-    node.textContent = `${fmt.speedupRange(band.speedup_p5, band.speedup_p95)} over p5–p95 requests (τ ${fmt.tau(band.tau_p5)}–${fmt.tau(band.tau_p95)})`;
+    // The core says what the spread is (a workload's requests, the published rows, ...).
+    node.textContent = `${fmt.speedupRange(band.speedup_p5, band.speedup_p95)} ${band.label} (τ ${fmt.tau(band.tau_p5)}–${fmt.tau(band.tau_p95)})`;
     node.title = band.what;
     node.dataset.low = String(band.speedup_p5);
     node.dataset.high = String(band.speedup_p95);
+  }
+
+  // How far to trust the headline: the error the validation measured on held-out rows of this
+  // engine and family (the core's `fidelity`), as the speedup band it implies, and where τ and
+  // the engine profile come from (in the title).
+  showFidelity(f, infeasible) {
+    const node = $('#o-fidelity', this.root);
+    node.hidden = !f || infeasible;
+    if (node.hidden) {
+      node.textContent = '';
+      return;
+    }
+    node.textContent =
+      f.rows > 0
+        ? `${fmt.speedupRange(f.speedup_low, f.speedup_high)} allowing for the validation's error (${f.statement})`
+        : f.statement;
+    node.title = `τ: ${f.tau_source}\nEngine profile: ${f.profile_source}`;
+    node.dataset.rows = String(f.rows);
+    if (f.rows > 0) {
+      node.dataset.low = String(f.speedup_low);
+      node.dataset.high = String(f.speedup_high);
+    }
   }
 
   showVerdict(result) {

@@ -1,0 +1,18 @@
+// How much to trust one evaluation: the error `speccalc validate` measured on held-out rows of
+// this engine profile and method family (core/data/validation-bands.json, kept equal to a fresh
+// validation by validate_test), as a band around the speedup, with where tau and the engine
+// profile come from.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "speccalc/evaluate.hpp"
+
+namespace speccalc {
+
+// {"engine", "family", "rows", "mape_pct", "mean_error_pct", "basis", "speedup_low",
+//  "speedup_high", "statement", "tau_source", "profile_source"}; rows = 0 (and no band) when
+// no held-out row measures this engine and family.
+nlohmann::json fidelity_json(const Evaluation& e, const Config& config);
+
+}  // namespace speccalc

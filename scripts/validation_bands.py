@@ -1,0 +1,24 @@
+#!/usr/bin/env python3
+"""Writes core/data/validation-bands.json from `speccalc validate`'s `bands` (the held-out error
+per engine profile and method family that eval reports as `fidelity`). Run after a change to
+the published table, the engine measurements or the fitting; the core test
+Fidelity.EmbeddedTableEqualsAFreshValidation fails until the file is regenerated.
+Usage: python3 scripts/validation_bands.py [path/to/speccalc]"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+cli = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "build/native/speccalc")
+report = json.loads(subprocess.run([cli, "validate"], check=True, capture_output=True, text=True).stdout)
+doc = {
+    "_meta": {
+        "what": "held-out error of the speedup prediction per engine profile and method family "
+        "(rows, mape_pct, mean_error_pct = bias, max_abs_error_pct, basis), as `speccalc validate` "
+        "reports it under `bands`; eval's `fidelity` reads it",
+        "generated_by": "scripts/validation_bands.py",
+    },
+    "bands": report["bands"],
+}
+(ROOT / "core/data/validation-bands.json").write_text(json.dumps(doc, indent=1) + "\n")

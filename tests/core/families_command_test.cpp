@@ -1,0 +1,232 @@
+// The `families` command (each family at its own default acceptance), the page's starter and
+// examples (`list ui`), and the held-out error eval reports beside its speedup (`fidelity`).
+// Expected values are derived by hand from the data files, written out below.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "fit/cross_validation.hpp"
+#include "speccalc/api.hpp"
+#include "speccalc/embedded_data.hpp"
+#include "speccalc/presets.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+json run_ok(const std::string& command, const std::string& input) {
+  const speccalc::Response r = speccalc::run(command, input);
+  EXPECT_TRUE(r.ok) << command << " " << input << ": " << r.error.describe();
+  return r.ok ? json::parse(r.output) : json();
+}
+
+std::map<std::string, json> by_family(const json& list) {
+  std::map<std::string, json> out;
+  for (const auto& f : list) out[f["family"].get<std::string>()] = f;
+  return out;
+}
+
+// vLLM EAGLE-head traces of Llama-3.1-8B-Instruct on one H100 (core/data/workloads.json), chain
+// k = 3: tau per workload ShareGPT 2.2542, CNN/DM 2.3285, GSM8K 2.3908, InstructCoder 2.3483;
+// per-request p5 1.695, 1.946, 2.113, 2.105 and p95 2.804, 2.706, 2.782, 3.3.
+constexpr double kTraceTauK3 = (2.2542 + 2.3285 + 2.3908 + 2.3483) / 4;  // 2.33045
+constexpr double kTraceLowK3 = 1.695;                                    // lowest p5
+constexpr double kTraceHighK3 = 3.3;                                     // highest p95
+
+// Prompt lookup on Vicuna-7B: the 7 greedy published rows eagle2-084..089 and specbench-649,
+// tau 1.68, 1.87, 1.99, 1.31, 2.72, 1.44, 1.73.
+constexpr double kPldVicunaTau = (1.68 + 1.87 + 1.99 + 1.31 + 2.72 + 1.44 + 1.73) / 7;  // 1.82
+
+TEST(Families, EachFamilyAtItsOwnPublishedAcceptanceNotTheUsers) {
+  // The user's alpha 0.7 must not leak into the other families (issue 18 item 3).
+  const json cfg = {{"target", "vicuna-7b-v1.3"},
+                    {"hardware", "a100-80gb-sxm"},
+                    {"runtime", "hf-eager"},
+                    {"method", {{"family", "sps"}, {"draft", "vicuna-68m"}, {"k", 4}}},
+                    {"acceptance", {{"alpha", 0.7}}}};
+  const json out = run_ok("families", cfg.dump());
+  // Yours: the chain closed form at alpha 0.7, k = 4: (1 - 0.7^5) / 0.3.
+  EXPECT_NEAR(out["yours"]["tau"].get<double>(), (1 - std::pow(0.7, 5)) / 0.3, 1e-12);
+  const auto fams = by_family(out["families"]);
+  ASSERT_TRUE(fams.count("pld")) << out.dump();
+  const json& pld = fams.at("pld");
+  EXPECT_NEAR(pld["tau"].get<double>(), kPldVicunaTau, 1e-12);
+  EXPECT_NEAR(pld["spread"]["tau_low"].get<double>(), 1.31, 1e-12);
+  EXPECT_NEAR(pld["spread"]["tau_high"].get<double>(), 2.72, 1e-12);
+  // The spread scales the speedup with tau at the same cycle time.
+  EXPECT_NEAR(pld["spread"]["speedup_low"].get<double>(),
+              pld["speedup"].get<double>() * 1.31 / kPldVicunaTau, 1e-9);
+  // The bar is exactly what eval gives the same setup with no acceptance (the default).
+  const json pld_eval = run_ok("eval", pld["config"].dump());
+  EXPECT_EQ(pld_eval["speedup"].get<double>(), pld["speedup"].get<double>());
+  json no_acceptance = cfg;
+  no_acceptance.erase("acceptance");
+  no_acceptance["method"] = {{"family", "pld"}};
+  EXPECT_EQ(run_ok("eval", no_acceptance.dump())["speedup"].get<double>(),
+            pld["speedup"].get<double>());
+  // Medusa on Vicuna-7B: 7 rows eagle2-091..096, specbench-656: tau 2.52, 2.67, 2.59, 2.48,
+  // 2.02, 2.09, 2.32.
+  ASSERT_TRUE(fams.count("medusa"));
+  EXPECT_NEAR(fams.at("medusa")["tau"].get<double>(),
+              (2.52 + 2.67 + 2.59 + 2.48 + 2.02 + 2.09 + 2.32) / 7, 1e-12);
+  // Absent, each with its reason: no EAGLE-3 head for Vicuna-7B (models.json heads has one for
+  // Vicuna-13B only), no MTP modules, no data for LayerSkip / streaming self-speculation.
+  const auto absent = by_family(out["absent"]);
+  for (const char* f : {"eagle3", "mtp", "layerskip", "streaming"})
+    ASSERT_TRUE(absent.count(f)) << f << " " << out.dump();
+  EXPECT_NE(absent.at("eagle3")["reason"].get<std::string>().find("no published eagle3 head"),
+            std::string::npos);
+  EXPECT_NE(absent.at("layerskip")["reason"].get<std::string>().find("no acceptance from data"),
+            std::string::npos);
+  // Every family is either drawn or named absent, never both, never dropped (ar aside).
+  const json methods = run_ok("list", "methods");
+  EXPECT_EQ(fams.size() + absent.size(), methods.size() - 1);
+  for (const auto& [f, _] : fams) EXPECT_FALSE(absent.count(f)) << f;
+}
+
+TEST(Families, DeepSeekV3ShowsItsMtpAndNoEagleOrGuessedLookup) {
+  // DeepSeek-V3 on 8×H200 in fp8 under vLLM: MTP at the report's 85-90 % second-token
+  // acceptance, tau = 1 + (0.85 + 0.90) / 2 = 1.875; no EAGLE/Medusa/Hydra head, no draft with
+  // its 129280-token vocabulary, no data for prompt lookup on it (issue 18: "PLD beats MTP").
+  const json cfg = {{"target", "deepseek-v3"},
+                    {"hardware", "h200-sxm"},
+                    {"gpus", 8},
+                    {"runtime", "vllm"},
+                    {"dtype", {{"weights", "fp8"}}},
+                    {"method", {{"family", "mtp"}, {"k", 1}}}};
+  const json out = run_ok("families", cfg.dump());
+  const auto fams = by_family(out["families"]);
+  ASSERT_EQ(fams.size(), 1u) << out.dump();
+  ASSERT_TRUE(fams.count("mtp"));
+  EXPECT_NEAR(fams.at("mtp")["tau"].get<double>(), 1.875, 1e-12);
+  EXPECT_NEAR(fams.at("mtp")["spread"]["tau_low"].get<double>(), 1.85, 1e-12);
+  EXPECT_NEAR(fams.at("mtp")["spread"]["tau_high"].get<double>(), 1.90, 1e-12);
+  const auto absent = by_family(out["absent"]);
+  for (const char* f : {"eagle1", "eagle2", "eagle3", "medusa", "sps", "pld"})
+    EXPECT_TRUE(absent.count(f)) << f;
+}
+
+TEST(Families, VllmEagle3IncludesTheUsersMethodAndTracesForChains) {
+  const json cfg = json::parse(run_ok("list", "ui")["starter"].dump());
+  const json out = run_ok("families", cfg.dump());
+  EXPECT_EQ(out["yours"]["family"], "eagle3");
+  const auto fams = by_family(out["families"]);
+  ASSERT_TRUE(fams.count("eagle3")) << out.dump();
+  EXPECT_NEAR(fams.at("eagle3")["tau"].get<double>(), kTraceTauK3, 1e-12);
+  EXPECT_NEAR(fams.at("eagle3")["spread"]["tau_low"].get<double>(), kTraceLowK3, 1e-12);
+  EXPECT_NEAR(fams.at("eagle3")["spread"]["tau_high"].get<double>(), kTraceHighK3, 1e-12);
+  // vLLM does not run lookahead, and Llama-3.1-8B has no Medusa head.
+  const auto absent = by_family(out["absent"]);
+  EXPECT_TRUE(absent.count("lookahead"));
+  EXPECT_TRUE(absent.count("medusa"));
+}
+
+TEST(Families, BadConfigNamesTheField) {
+  const speccalc::Response r = speccalc::run("families", R"({"target":"nope"})");
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.error.field, "target");
+}
+
+// The starter (issue 18 item 8): Llama-3.1-8B on one H100 under the validated vLLM profile,
+// EAGLE-3 as a chain of 3, tau = the traces' mean at k = 3 (no alpha override), fits, pays.
+TEST(UiExamples, StarterIsTheValidatedVllmEagle3SetupAtItsTracedAcceptance) {
+  const json ui = run_ok("list", "ui");
+  const json& s = ui["starter"];
+  EXPECT_FALSE(s.contains("acceptance"));
+  const json e = run_ok("eval", s.dump());
+  EXPECT_EQ(e["config"]["target"], "llama3.1-8b-instruct");
+  EXPECT_EQ(e["config"]["hardware"], "h100-sxm");
+  EXPECT_EQ(e["engine"]["id"], "vllm");
+  EXPECT_TRUE(e["engine"]["validated"].get<bool>());
+  EXPECT_EQ(e["config"]["method"]["family"], "eagle3");
+  EXPECT_EQ(e["config"]["method"]["top_k"], 1);
+  EXPECT_NEAR(e["tau"].get<double>(), kTraceTauK3, 1e-12);
+  EXPECT_NE(e["tau_source"].get<std::string>().find("workloads.json"), std::string::npos);
+  EXPECT_EQ(e["verdict"], "pays");
+  EXPECT_TRUE(e["memory"]["fits"].get<bool>());
+}
+
+TEST(UiExamples, ExamplesAreTodaysQuestionsAndEachFits) {
+  const json ui = run_ok("list", "ui");
+  ASSERT_EQ(ui["examples"].size(), 3u);
+  std::set<std::string> targets;
+  for (const auto& ex : ui["examples"]) {
+    const json e = run_ok("eval", ex["config"].dump());
+    EXPECT_TRUE(e["memory"]["fits"].get<bool>()) << ex["label"];
+    EXPECT_NE(e["verdict"], "infeasible") << ex["label"];
+    targets.insert(e["config"]["target"].get<std::string>());
+    if (e["config"]["target"] == "deepseek-v3") {
+      EXPECT_EQ(e["config"]["method"]["family"], "mtp");
+      EXPECT_EQ(e["config"]["gpus"], 8);
+      EXPECT_NEAR(e["tau"].get<double>(), 1.875, 1e-12);  // 1 + (0.85 + 0.90) / 2
+    }
+    if (e["config"]["target"] == "llama3.1-70b-instruct") {
+      EXPECT_EQ(e["config"]["gpus"], 4);
+      EXPECT_EQ(e["config"]["batch"], 32);
+      EXPECT_EQ(e["engine"]["id"], "vllm");
+    }
+  }
+  EXPECT_EQ(targets, (std::set<std::string>{"llama3.1-70b-instruct", "deepseek-v3",
+                                            "llama3.1-8b-instruct"}));
+}
+
+// Issue 18 item 11: the embedded table equals what a fresh validation computes.
+TEST(Fidelity, EmbeddedTableEqualsAFreshValidation) {
+  auto catalog = speccalc::load_catalog();
+  ASSERT_TRUE(catalog.ok());
+  auto fresh = speccalc::validation_bands_json(catalog.value(), speccalc::data::published());
+  ASSERT_TRUE(fresh.ok()) << fresh.error().describe();
+  const json embedded = json::parse(speccalc::data::validation_bands())["bands"];
+  ASSERT_EQ(embedded.size(), fresh.value().size());
+  for (const auto& [profile, families] : fresh.value().items()) {
+    ASSERT_TRUE(embedded.contains(profile)) << profile;
+    ASSERT_EQ(embedded[profile].size(), families.size()) << profile;
+    for (const auto& [family, b] : families.items()) {
+      const json& e = embedded[profile][family];
+      EXPECT_EQ(e["rows"], b["rows"]) << profile << " " << family;
+      EXPECT_EQ(e["basis"], b["basis"]) << profile << " " << family;
+      for (const char* k : {"mape_pct", "mean_error_pct", "max_abs_error_pct"})
+        EXPECT_NEAR(e[k].get<double>(), b[k].get<double>(), 1e-9) << profile << family << k;
+    }
+  }
+}
+
+TEST(Fidelity, EvalCarriesTheHeldOutErrorOfItsEngineAndFamilyAsABand) {
+  const json bands = json::parse(speccalc::data::validation_bands())["bands"];
+  const json e = run_ok("eval", run_ok("list", "ui")["starter"].dump());
+  const json& f = e["fidelity"];
+  ASSERT_TRUE(bands["vllm"].contains("eagle3"));
+  const json& b = bands["vllm"]["eagle3"];
+  EXPECT_EQ(f["rows"], b["rows"]);
+  EXPECT_EQ(f["mape_pct"].get<double>(), b["mape_pct"].get<double>());
+  // measured = predicted / (1 + error / 100); error in bias +- MAPE.
+  const double s = e["speedup"].get<double>();
+  const double m = b["mape_pct"].get<double>(), bias = b["mean_error_pct"].get<double>();
+  EXPECT_NEAR(f["speedup_low"].get<double>(), s / (1 + (bias + m) / 100), 1e-12);
+  EXPECT_NEAR(f["speedup_high"].get<double>(), s / std::max(0.05, 1 + (bias - m) / 100), 1e-12);
+  EXPECT_GT(bias, 0);  // the validation found vLLM EAGLE-3 over-predicted
+  // The same rows through validate's engine section (the stored vLLM profile, fitted on step
+  // times only, so its speedup rows are out of sample): issue 18 quotes its 38 %.
+  const json v = json::parse(speccalc::run("validate", "{}").output);
+  const json& eng = v["engines"]["by_family"]["eagle3"];
+  EXPECT_EQ(eng["rows"], b["rows"]);
+  EXPECT_NEAR(eng["mape_pct"].get<double>(), m, 1.0);
+  EXPECT_NEAR(m, 38, 1.0);
+  EXPECT_NE(f["statement"].get<std::string>().find("over-predicted"), std::string::npos);
+  EXPECT_EQ(f["tau_source"], e["tau_source"]);
+  // A family no held-out row measures says so and draws no band.
+  const json lay = run_ok(
+      "eval",
+      R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","method":{"family":"layerskip"}})");
+  EXPECT_EQ(lay["fidelity"]["rows"], 0);
+  EXPECT_FALSE(lay["fidelity"].contains("speedup_low"));
+  // Plain decoding has nothing to trust or distrust.
+  EXPECT_FALSE(run_ok("eval", R"({"target":"llama3.1-8b-instruct","method":{"family":"ar"}})")
+                   .contains("fidelity"));
+}
+
+}  // namespace
