@@ -7,13 +7,23 @@ Mapping decisions (documented here because they are judgement calls):
 - interconnect_GBps is the per-direction bandwidth of the fastest GPU-to-GPU link named in the
   `interconnect` string (NVLink totals are bidirectional, so halved; PCIe Gen4 x16 = 32, Gen5 = 64).
 - RTX cards: fp16 peak with fp32 accumulate (what PyTorch uses), not the fp16-accumulate figure.
+- core/data/hardware-extra.json (issue 20) is the project-side supplement, edited by hand with its
+  sources: `presets` adds fields (host link, fp4 peak) to the presets imported from shared/data,
+  `gpus` appends GPUs shared/data lacks. Its values win over shared/data's for the keys it names.
+  hardware.json is compiled into the page's WASM module (first-load budget, issue 14), so only
+  the keys the core reads and each GPU's first source go there from the supplement; its other
+  sources, notes, confidence and the *_source of each added value stay in hardware-extra.json.
 """
 import json, pathlib, sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from preset_configs import HEADS, NEW_DRAFTS, NEW_TARGETS  # noqa: E402
 
-SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "data"
+import os  # noqa: E402
+
+# The shared data folder sits beside the checkout; SPECCALC_SHARED_DATA points elsewhere (a worktree).
+SHARED = pathlib.Path(os.environ.get("SPECCALC_SHARED_DATA") or
+                      pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "data")
 OUT = pathlib.Path(__file__).resolve().parents[1] / "core" / "data"
 
 MODEL_IDS = {
@@ -51,6 +61,11 @@ GPU_IDS = {
     "MI300X": ("mi300x", 448, "Infinity Fabric 896 GB/s aggregate -> 448 per direction"),
     "MI325X": ("mi325x", 448, "Infinity Fabric 896 GB/s aggregate -> 448 per direction"),
 }
+
+
+# The keys of a supplement GPU that core/src/data/presets.cpp reads (plus its first source).
+EMBEDDED_GPU_KEYS = ["id", "name", "vendor", "fp16_tflops", "fp8_tflops", "fp4_tflops", "fp4_formats",
+                     "mem_GB", "mem_bw_GBps", "interconnect_GBps", "host_link_GBps", "host_link"]
 
 
 def model_entry(t, pid):
@@ -100,10 +115,22 @@ def main():
             "interconnect": g.get("interconnect"),
             "source": g.get("source"), "confidence": g.get("confidence"), "notes": g.get("notes", ""),
         })
+    extra = json.loads((OUT / "hardware-extra.json").read_text())
+    for g in gpus:
+        g.update({k: v for k, v in extra["presets"].get(g["id"], {}).items()
+                  if not k.endswith("_source")})
+    known = {g["id"] for g in gpus}
+    for g in extra["gpus"]:
+        assert g["id"] not in known, g["id"]
+        entry = {k: g[k] for k in EMBEDDED_GPU_KEYS if k in g}
+        entry["source"] = g["source"][:1]
+        gpus.append(entry)
     (OUT / "hardware.json").write_text(json.dumps({
         "_meta": {"description": "GPU peaks (dense) under SpecCalc preset ids, imported by "
-                  "scripts/import_presets.py from shared/data/hardware.json. TFLOPS dense; GB/s = 1e9 B/s.",
-                  "source_file": "shared/data/hardware.json"},
+                  "scripts/import_presets.py from shared/data/hardware.json and the project's "
+                  "core/data/hardware-extra.json (host links, fp4 peaks, GPUs shared/data lacks). "
+                  "TFLOPS dense; GB/s = 1e9 B/s; host_link_GBps per direction.",
+                  "source_file": "shared/data/hardware.json, core/data/hardware-extra.json"},
         "gpus": gpus}, indent=1) + "\n")
 
 

@@ -17,6 +17,7 @@ config.json key each one comes from:
   router_bias       per-expert routing bias (DeepSeek-V3/GLM-4.5 e_score_correction_bias,
                     gpt-oss router.bias)
   mtp_modules       num_nextn_predict_layers
+  sliding_window    sliding_window (layers that use it: sliding_window_layers, from layer_types)
 
 `published_params` records the vendor's own parameter statement that tests/core/presets_test.cpp
 checks count_params() against.
@@ -101,6 +102,7 @@ GPT_OSS_120B = {
     "num_layers": 36, "hidden": 2880, "intermediate": 2880, "heads": 64, "kv_heads": 8,
     "head_dim": 64, "vocab": 201088, "tied_embeddings": False, "experts": 128,
     "experts_per_token": 4, "qkv_bias": True, "router_bias": True,
+    "sliding_window": 128, "sliding_window_layers": 18,
     "published_params": "116.83B total, 5.13B active per token (gpt-oss model card, Table 1)",
     "source": [
         "https://huggingface.co/witflag/AlphaMind/blob/main/original/config.json (duplicate of "
@@ -161,9 +163,47 @@ QWEN3_06B = {
              "(SpecDecode-Bench pairs it with Qwen3-8B).",
 }
 
+# Issue 20: presets read from a published config.json committed as a test fixture
+# (tests/fixtures/hf-config/, sources in its README.md); tests/core/hf_config_test.cpp checks
+# that the config.json reader gives these exact fields and the same eval bytes.
+_FIXTURES = "tests/fixtures/hf-config/"
+_LLM_PROF = "github citsjtu2020/LLM-Prof @8434c8d1 sglang/Model_Config.md"
+
+QWEN3_32B = {
+    "id": "qwen3-32b", "name": "Qwen3-32B", "hf_repo": "Qwen/Qwen3-32B",
+    "num_layers": 64, "hidden": 5120, "intermediate": 25600, "heads": 64, "kv_heads": 8,
+    "head_dim": 128, "vocab": 151936, "tied_embeddings": False, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": False, "qk_norm": True,
+    "source": [_FIXTURES + "qwen3-32b.json (config.json of Qwen/Qwen3-32B, copied from " + _LLM_PROF + ")"],
+    "confidence": "high", "notes": "Qwen3ForCausalLM: q_norm/k_norm, untied, no sliding window.",
+}
+
+GPT_OSS_20B = {
+    "id": "gpt-oss-20b", "name": "gpt-oss-20b", "hf_repo": "openai/gpt-oss-20b",
+    "num_layers": 24, "hidden": 2880, "intermediate": 2880, "heads": 64, "kv_heads": 8,
+    "head_dim": 64, "vocab": 201088, "tied_embeddings": False, "experts": 32,
+    "experts_per_token": 4, "qkv_bias": True, "router_bias": True,
+    "sliding_window": 128, "sliding_window_layers": 12,
+    "source": [_FIXTURES + "gpt-oss-20b.json (config.json of openai/gpt-oss-20b, copied from github "
+               "EchoCog/gpt-oss-20b @52971a17 config.json)"],
+    "confidence": "high",
+    "notes": "Alternating sliding (128) and full attention (layer_types); MoE weights ship in MXFP4. As for "
+             "gpt-oss-120b, o_proj/expert biases and attention sinks are not counted.",
+}
+
+LLAMA32_3B = {
+    "id": "llama3.2-3b", "name": "Llama-3.2-3B", "hf_repo": "meta-llama/Llama-3.2-3B-Instruct",
+    "num_layers": 28, "hidden": 3072, "intermediate": 8192, "heads": 24, "kv_heads": 8,
+    "head_dim": 128, "vocab": 128256, "tied_embeddings": True, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": False,
+    "source": [_FIXTURES + "llama3.2-3b.json (config.json of meta-llama/Llama-3.2-3B, copied from "
+               + _LLM_PROF + "; the Instruct model has the same geometry)"],
+    "confidence": "high", "notes": "Shares the Llama-3 tokenizer (vocab 128256): drafts for Llama-3.1/3.3.",
+}
+
 NEW_TARGETS = [DEEPSEEK_V3, GLM_45_AIR, QWEN3_8B, QWEN3_30B_A3B, GPT_OSS_120B, LLAMA31_70B,
-               LLAMA31_405B]
-NEW_DRAFTS = [QWEN3_06B]
+               LLAMA31_405B, QWEN3_32B, GPT_OSS_20B]
+NEW_DRAFTS = [QWEN3_06B, LLAMA32_3B]
 
 # Speculator heads (EAGLE / EAGLE-3 / Medusa / Hydra) per target, for engine exports. The EAGLE
 # rows come from the table in SafeAILab/EAGLE README.md ("EAGLE-3 Models on Hugging Face" and

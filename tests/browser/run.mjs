@@ -357,6 +357,43 @@ async function main() {
     );
   });
 
+  await test('a pasted Hugging Face config.json evaluates as its preset (issue 20)', async () => {
+    // Qwen/Qwen3-8B's config.json as published (tests/fixtures/hf-config): pasted into the custom
+    // architecture box, the shown speedup and tau equal the CLI's for the preset qwen3-8b.
+    const base = {
+      hardware: 'h100-sxm',
+      method: { family: 'sps', draft: 'qwen3-0.6b', k: 3 },
+      acceptance: { alpha: 0.7 },
+    };
+    await page.goto(`${url}#${cliLink({ ...base, target: 'qwen3-8b' })}`);
+    await waitQuiet(page);
+    const preset = cliEvalLink(cliLink({ ...base, target: 'qwen3-8b' }));
+    const text = fs.readFileSync(path.join(repo, 'tests/fixtures/hf-config/qwen3-8b.json'), 'utf8');
+    await page.selectOption('#f-target', '__custom__');
+    await page.waitForSelector('#f-target-json', { state: 'visible' });
+    await page.fill('#f-target-json', text);
+    await page.press('#f-target-json', 'Tab');
+    await page.waitForFunction(() => /target\.num_layers=36(&|$)/.test(location.hash), null, {
+      timeout: 10000,
+    });
+    await waitQuiet(page);
+    await checkAgainstCli(page, 'pasted config.json');
+    const shown = await shownResult(page);
+    eq(Number(shown.speedup), preset.speedup, 'config.json speedup equals the preset qwen3-8b');
+    // What the reader does not model is refused beside the box, naming the config.json key.
+    await page.fill('#f-target-json', text.replace('"qwen3"', '"qwen3_next"'));
+    await page.press('#f-target-json', 'Tab');
+    await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
+    const err = await page.$eval('[data-testid=field-error]', (e) => ({
+      text: e.textContent,
+      inCustom: !!e.closest('[data-for="target-json"]'),
+    }));
+    assert(
+      err.inCustom && /target\.model_type/.test(err.text),
+      `error beside the config.json box: ${JSON.stringify(err)}`,
+    );
+  });
+
   await test("an invalid value shows the core's message beside its field and keeps the last result", async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
     await waitQuiet(page);

@@ -33,9 +33,12 @@ const char* family_name(Family f);
 bool family_from_name(const std::string& s, Family* out);
 bool family_uses_tree(Family f);  // medusa, hydra, eagle1/2/3
 
-enum class DType { fp16, bf16, fp8, int8, int4 };
+// nvfp4 / mxfp4: 4-bit E2M1 values with block scales, weights only (see dtype_bytes).
+enum class DType { fp16, bf16, fp8, int8, int4, nvfp4, mxfp4 };
 const char* dtype_name(DType d);
-double dtype_bytes(DType d);  // bytes per element: 2, 2, 1, 1, 0.5
+// Bytes per element, block scales included: 2, 2, 1, 1, 0.5, 0.5625, 0.53125.
+double dtype_bytes(DType d);
+bool dtype_is_fp4(DType d);  // nvfp4 or mxfp4
 
 using Choices = std::vector<std::vector<int>>;  // EAGLE/Medusa tree paths (0-based sibling ranks)
 

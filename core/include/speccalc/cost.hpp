@@ -87,7 +87,13 @@ struct Machine {
 // on an A100-80GB, Llama-2-7B: 1397 (fp16) / 1069 (int8) / 863 (int4) GB/s (gpt-fast README,
 // Benchmarks, as quoted in issue #10): int8 0.765, int4 0.618. fp8 on a GPU with fp8 tensor
 // cores reads like fp16 (native fp8 GEMMs); without them it is dequantized like int8.
+// nvfp4 / mxfp4 on a GPU whose tensor cores run that format read like fp16 (native block-scaled
+// GEMMs); elsewhere they are dequantized in the kernel like int4 (weight-only).
 double weight_bandwidth_factor(DType weights, const Gpu& gpu);
+
+// True when the GPU's tensor cores run this block-scaled fp4 format (Gpu::nvfp4 / mxfp4 with a
+// non-zero fp4 peak); false for every other dtype.
+bool fp4_native(DType weights, const Gpu& gpu);
 
 // Cost of one kernel class in one pass.
 struct KernelCost {

@@ -43,6 +43,11 @@ struct ModelArch {
   bool qk_norm = false;      // per-head RMSNorm on q and k (Qwen3): 2 x head_dim weights a layer
   bool router_bias = false;  // per-expert routing bias (DeepSeek-V3 / GLM-4.5 / gpt-oss)
   int64_t mtp_modules = 0;   // multi-token-prediction modules shipped with the checkpoint
+  // Sliding-window attention (gpt-oss, Gemma-3, Mistral-7B-v0.1): the window in tokens and how
+  // many layers use it. Recorded, not yet modeled: those layers are costed with full attention
+  // (KV cache and attention work are upper bounds), and the assumptions say so.
+  int64_t sliding_window = 0;
+  int64_t sliding_window_layers = 0;
   std::string repo_id;       // Hugging Face repository id ("" for custom models)
   std::string released_weights_dtype;  // dtype of the released weights when not 16-bit ("fp8")
   std::string released_dtype_source;
@@ -83,6 +88,12 @@ struct Gpu {
   double mem_bw_gbps = 0;        // peak memory bandwidth, GB/s (1e9 bytes/s)
   double interconnect_gbps = 0;  // per-direction GPU-to-GPU bandwidth, GB/s
   double host_link_gbps = 0;     // per-direction host<->GPU bandwidth (PCIe), GB/s; 0 = unknown
+  std::string host_link;         // what that link is ("PCIe Gen5 x16", "NVLink-C2C"); "" unknown
+  // Dense block-scaled fp4 tensor-core peak, TFLOP/s; 0 when the GPU has no fp4 tensor cores.
+  // nvfp4 / mxfp4: which block-scaled formats those tensor cores run natively.
+  double fp4_tflops = 0;
+  bool nvfp4 = false;
+  bool mxfp4 = false;
   std::string vendor = "NVIDIA";
   std::string citation;
 };

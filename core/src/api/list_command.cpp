@@ -28,6 +28,14 @@ json model_list(const std::vector<ModelArch>& models) {
   }
   return out;
 }
+
+// The block-scaled fp4 formats a GPU's tensor cores run ([] when none).
+json fp4_formats(const Gpu& g) {
+  json out = json::array();
+  if (g.fp4_tflops > 0 && g.nvfp4) out.push_back("nvfp4");
+  if (g.fp4_tflops > 0 && g.mxfp4) out.push_back("mxfp4");
+  return out;
+}
 }  // namespace
 
 Response list(const std::string& kind_text) {
@@ -70,6 +78,10 @@ Response list(const std::string& kind_text) {
                          {"mem_gb", g.mem_gb},
                          {"mem_bw_gbps", g.mem_bw_gbps},
                          {"interconnect_gbps", g.interconnect_gbps},
+                         {"fp4_tflops", g.fp4_tflops},
+                         {"fp4_formats", fp4_formats(g)},
+                         {"host_link_gbps", g.host_link_gbps},
+                         {"host_link", g.host_link},
                          {"custom", gpu_to_json(g)},  // the custom GPU equal to this preset
                          {"source", g.citation}});
     }

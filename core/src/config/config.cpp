@@ -9,6 +9,7 @@
 #include "config/acceptance_parse.hpp"
 #include "config/config_json.hpp"
 #include "config/families.hpp"
+#include "config/hf_config.hpp"
 #include "config/json_fields.hpp"
 #include "config/method_parse.hpp"
 #include "config/tree_input.hpp"
@@ -22,10 +23,11 @@ using fields::json;
 
 namespace {
 
-const char* const kDTypeNames[] = {"fp16", "bf16", "fp8", "int8", "int4"};
+const char* const kDTypeNames[] = {"fp16", "bf16", "fp8", "int8", "int4", "nvfp4", "mxfp4"};
+constexpr int kDTypeCount = sizeof(kDTypeNames) / sizeof(kDTypeNames[0]);
 
 bool dtype_from_name(const std::string& s, DType* out) {
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < kDTypeCount; ++i) {
     if (s == kDTypeNames[i]) {
       *out = static_cast<DType>(i);
       return true;
@@ -48,8 +50,22 @@ bool parse_custom_model_extras(const json& obj, const std::string& path, ModelAr
       !fields::read_int(obj, "v_head_dim", path, 0, 4096, &m->v_head_dim, err) ||
       !fields::read_bool(obj, "qk_norm", path, &m->qk_norm, err) ||
       !fields::read_bool(obj, "router_bias", path, &m->router_bias, err) ||
-      !fields::read_int(obj, "mtp_modules", path, 0, 16, &m->mtp_modules, err))
+      !fields::read_int(obj, "mtp_modules", path, 0, 16, &m->mtp_modules, err) ||
+      !fields::read_int(obj, "sliding_window", path, 0, 1 << 24, &m->sliding_window, err) ||
+      !fields::read_int(obj, "sliding_window_layers", path, 0, 1024, &m->sliding_window_layers,
+                        err))
     return false;
+  if (m->sliding_window_layers > m->num_layers) {
+    *err = make_error(fields::join(path, "sliding_window_layers"),
+                      "must not exceed num_layers (" + std::to_string(m->num_layers) + ")");
+    return false;
+  }
+  if ((m->sliding_window > 0) != (m->sliding_window_layers > 0)) {
+    *err = make_error(
+        fields::join(path, m->sliding_window > 0 ? "sliding_window_layers" : "sliding_window"),
+        "is required (> 0) with the other sliding-window key");
+    return false;
+  }
   if (m->first_dense_layers > m->num_layers) {
     *err = make_error(fields::join(path, "first_dense_layers"),
                       "must not exceed num_layers (" + std::to_string(m->num_layers) + ")");
@@ -105,7 +121,9 @@ bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, 
                            "qk_norm",
                            "router_bias",
                            "mtp_modules",
-                           "released_dtype"},
+                           "released_dtype",
+                           "sliding_window",
+                           "sliding_window_layers"},
                           err))
     return false;
   // The dtype its weights are released in (a config without dtype opens in it).
@@ -180,6 +198,8 @@ bool parse_target(const json& doc, const Catalog& catalog, Config* c, Error* err
   }
   if (it->is_object()) {
     c->target_preset = false;
+    // A Hugging Face config.json as published, or SpecCalc's own model keys.
+    if (is_hf_config(*it)) return model_from_hf_config(*it, "target", &c->target, err);
     return parse_custom_model(*it, "target", &c->target, err);
   }
   *err =
@@ -209,9 +229,10 @@ bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* e
   c->hardware_preset = false;
   const json& obj = *it;
   const std::string path = "hardware";
-  if (!fields::check_keys(
-          obj, path,
-          {"name", "fp16_tflops", "fp8_tflops", "mem_gb", "mem_bw_gbps", "interconnect_gbps"}, err))
+  if (!fields::check_keys(obj, path,
+                          {"name", "fp16_tflops", "fp8_tflops", "fp4_tflops", "mem_gb",
+                           "mem_bw_gbps", "interconnect_gbps", "host_link_gbps"},
+                          err))
     return false;
   for (const char* required : {"fp16_tflops", "mem_bw_gbps"}) {
     if (!obj.contains(required)) {
@@ -225,12 +246,18 @@ bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* e
   g.name = "custom";
   g.mem_gb = 80;
   // Lower bounds keep times finite: a zero bandwidth or peak would divide by zero.
-  return fields::read_string(obj, "name", path, &g.name, err, 64) &&
-         fields::read_number(obj, "fp16_tflops", path, 0.001, 1e6, &g.fp16_tflops, err) &&
-         fields::read_number(obj, "fp8_tflops", path, 0, 1e6, &g.fp8_tflops, err) &&
-         fields::read_number(obj, "mem_gb", path, 0.001, 1e6, &g.mem_gb, err) &&
-         fields::read_number(obj, "mem_bw_gbps", path, 0.001, 1e7, &g.mem_bw_gbps, err) &&
-         fields::read_number(obj, "interconnect_gbps", path, 0, 1e7, &g.interconnect_gbps, err);
+  const bool ok =
+      fields::read_string(obj, "name", path, &g.name, err, 64) &&
+      fields::read_number(obj, "fp16_tflops", path, 0.001, 1e6, &g.fp16_tflops, err) &&
+      fields::read_number(obj, "fp8_tflops", path, 0, 1e6, &g.fp8_tflops, err) &&
+      fields::read_number(obj, "mem_gb", path, 0.001, 1e6, &g.mem_gb, err) &&
+      fields::read_number(obj, "mem_bw_gbps", path, 0.001, 1e7, &g.mem_bw_gbps, err) &&
+      fields::read_number(obj, "interconnect_gbps", path, 0, 1e7, &g.interconnect_gbps, err) &&
+      fields::read_number(obj, "fp4_tflops", path, 0, 1e6, &g.fp4_tflops, err) &&
+      fields::read_number(obj, "host_link_gbps", path, 0, 10000, &g.host_link_gbps, err);
+  // A custom fp4 peak is taken to run both block-scaled formats (docs/config.md).
+  g.nvfp4 = g.mxfp4 = g.fp4_tflops > 0;
+  return ok;
 }
 
 // ---- runtime ------------------------------------------------------------------------------
@@ -318,14 +345,16 @@ bool parse_dtype(const json& doc, Config* c, Error* err) {
   }
   auto one = [&](const json& v, const std::string& path, DType* out) {
     if (!v.is_string() || !dtype_from_name(v.get<std::string>(), out)) {
-      *err = make_error(path, "must be one of: fp16, bf16, fp8, int8, int4");
+      *err = make_error(path, "must be one of: fp16, bf16, fp8, int8, int4, nvfp4, mxfp4");
       return false;
     }
     return true;
   };
+  // 4-bit weight formats keep an fp16 KV cache unless dtype.kv says otherwise.
+  auto four_bit = [](DType d) { return d == DType::int4 || dtype_is_fp4(d); };
   if (it->is_string()) {
     if (!one(*it, "dtype", &c->dtype.weights)) return false;
-    c->dtype.kv = c->dtype.weights == DType::int4 ? DType::fp16 : c->dtype.weights;
+    c->dtype.kv = four_bit(c->dtype.weights) ? DType::fp16 : c->dtype.weights;
     return true;
   }
   if (!it->is_object()) {
@@ -336,8 +365,9 @@ bool parse_dtype(const json& doc, Config* c, Error* err) {
   if (it->contains("weights") && !one((*it)["weights"], "dtype.weights", &c->dtype.weights))
     return false;
   if (it->contains("kv") && !one((*it)["kv"], "dtype.kv", &c->dtype.kv)) return false;
-  if (c->dtype.kv == DType::int4) {
-    *err = make_error("dtype.kv", "int4 KV cache is not modeled; use fp16, bf16, fp8 or int8");
+  if (four_bit(c->dtype.kv)) {
+    *err = make_error("dtype.kv", std::string(dtype_name(c->dtype.kv)) +
+                                      " KV cache is not modeled; use fp16, bf16, fp8 or int8");
     return false;
   }
   return true;
@@ -366,15 +396,18 @@ json model_to_json(const ModelArch& m) {
                   {"experts_per_token", m.experts_per_token},
                   {"qkv_bias", m.qkv_bias}};
   // Extras only when set, so plain models keep the v1 key set (and links stay unchanged).
-  const std::pair<const char*, int64_t> ints[] = {{"shared_experts", m.shared_experts},
-                                                  {"first_dense_layers", m.first_dense_layers},
-                                                  {"dense_intermediate", m.dense_intermediate},
-                                                  {"kv_lora_rank", m.kv_lora_rank},
-                                                  {"q_lora_rank", m.q_lora_rank},
-                                                  {"qk_rope_head_dim", m.qk_rope_head_dim},
-                                                  {"qk_nope_head_dim", m.qk_nope_head_dim},
-                                                  {"v_head_dim", m.v_head_dim},
-                                                  {"mtp_modules", m.mtp_modules}};
+  const std::pair<const char*, int64_t> ints[] = {
+      {"shared_experts", m.shared_experts},
+      {"first_dense_layers", m.first_dense_layers},
+      {"dense_intermediate", m.dense_intermediate},
+      {"kv_lora_rank", m.kv_lora_rank},
+      {"q_lora_rank", m.q_lora_rank},
+      {"qk_rope_head_dim", m.qk_rope_head_dim},
+      {"qk_nope_head_dim", m.qk_nope_head_dim},
+      {"v_head_dim", m.v_head_dim},
+      {"mtp_modules", m.mtp_modules},
+      {"sliding_window", m.sliding_window},
+      {"sliding_window_layers", m.sliding_window_layers}};
   for (const auto& kv : ints)
     if (kv.second != 0) out[kv.first] = kv.second;
   if (m.qk_norm) out["qk_norm"] = true;
@@ -384,12 +417,17 @@ json model_to_json(const ModelArch& m) {
 }
 
 json gpu_to_json(const Gpu& g) {
-  return json{{"name", g.name},
-              {"fp16_tflops", g.fp16_tflops},
-              {"fp8_tflops", g.fp8_tflops},
-              {"mem_gb", g.mem_gb},
-              {"mem_bw_gbps", g.mem_bw_gbps},
-              {"interconnect_gbps", g.interconnect_gbps}};
+  json out = json{{"name", g.name},
+                  {"fp16_tflops", g.fp16_tflops},
+                  {"fp8_tflops", g.fp8_tflops},
+                  {"mem_gb", g.mem_gb},
+                  {"mem_bw_gbps", g.mem_bw_gbps},
+                  {"interconnect_gbps", g.interconnect_gbps}};
+  // Only when set, so GPUs without them keep the v1 key set (and links stay unchanged). A
+  // custom GPU's fp4 peak runs both nvfp4 and mxfp4; a preset running only one keeps its name.
+  if (g.fp4_tflops > 0 && g.nvfp4 && g.mxfp4) out["fp4_tflops"] = g.fp4_tflops;
+  if (g.host_link_gbps > 0) out["host_link_gbps"] = g.host_link_gbps;
+  return out;
 }
 
 const char* family_name(Family f) { return family_spec(f).id; }
@@ -428,9 +466,20 @@ double dtype_bytes(DType d) {
       return 1;
     case DType::int4:
       return 0.5;
+    // Block-scaled fp4, scale bytes counted. NVFP4: 16 E2M1 values share one FP8 E4M3 scale,
+    // (16 x 4 + 8) / 16 = 4.5 bits a weight (NVIDIA, "Introducing NVFP4 for Efficient and
+    // Accurate Low-Precision Inference", developer.nvidia.com/blog, Table 1; its per-tensor
+    // FP32 scale is 4 bytes a tensor, left out). MXFP4: 32 E2M1 values share one E8M0 scale,
+    // (32 x 4 + 8) / 32 = 4.25 bits (OCP Microscaling Formats (MX) v1.0 spec, section 5).
+    case DType::nvfp4:
+      return 4.5 / 8;
+    case DType::mxfp4:
+      return 4.25 / 8;
   }
   return 2;
 }
+
+bool dtype_is_fp4(DType d) { return d == DType::nvfp4 || d == DType::mxfp4; }
 
 namespace {
 // offload: {"target_weights": "host", "host_link_gbps": x}. The link defaults to the GPU's
@@ -457,7 +506,9 @@ bool parse_offload(const json& doc, Config* c, Error* err) {
     return false;
   if (c->offload_target && c->host_link_gbps <= 0) {
     *err = make_error("offload.host_link_gbps",
-                      "is required: the hardware has no host link bandwidth on record");
+                      c->hardware_preset
+                          ? "is required: the hardware preset has no host link bandwidth on record"
+                          : "is required: the custom GPU has no host_link_gbps");
     return false;
   }
   return true;

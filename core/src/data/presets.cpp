@@ -137,6 +137,8 @@ ModelArch model_from_table(const json& e) {
     m.released_weights_dtype = e["released_dtype"].value("weights", "");
     m.released_dtype_source = e["released_dtype"].value("source", "");
   }
+  m.sliding_window = e.value("sliding_window", int64_t{0});
+  m.sliding_window_layers = e.value("sliding_window_layers", int64_t{0});
   auto repo = e.find("hf_repo");
   if (repo != e.end() && repo->is_string()) m.repo_id = repo->get<std::string>();
   m.citation = first_source(e);
@@ -180,6 +182,14 @@ Expected<Catalog> parse_catalog() {
     g.vendor = e.value("vendor", std::string("NVIDIA"));
     if (e.contains("host_link_GBps") && e["host_link_GBps"].is_number())
       g.host_link_gbps = e["host_link_GBps"].get<double>();
+    g.host_link = e.value("host_link", std::string());
+    if (e.contains("fp4_tflops") && e["fp4_tflops"].is_number())
+      g.fp4_tflops = e["fp4_tflops"].get<double>();
+    if (e.contains("fp4_formats") && e["fp4_formats"].is_array())
+      for (const auto& f : e["fp4_formats"]) {
+        g.nvfp4 = g.nvfp4 || f == "nvfp4";
+        g.mxfp4 = g.mxfp4 || f == "mxfp4";
+      }
     g.citation = first_source(e);
     c.gpus.push_back(g);
   }

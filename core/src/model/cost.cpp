@@ -40,9 +40,16 @@ Work& Work::operator+=(const Work& o) {
   return *this;
 }
 
+bool fp4_native(DType weights, const Gpu& gpu) {
+  if (gpu.fp4_tflops <= 0) return false;
+  return (weights == DType::nvfp4 && gpu.nvfp4) || (weights == DType::mxfp4 && gpu.mxfp4);
+}
+
 double Machine::peak_flops() const {
-  // fp8 and int8 weights use fp8 tensor cores where the GPU has them; otherwise (and for int4,
-  // which kernels dequantize to fp16) the matmuls run at the fp16 peak.
+  // fp8 and int8 weights use fp8 tensor cores where the GPU has them; nvfp4 / mxfp4 the fp4
+  // tensor cores where the GPU runs that format; otherwise (and for int4, which kernels
+  // dequantize to fp16) the matmuls run at the fp16 peak.
+  if (fp4_native(dtype.weights, gpu)) return gpu.fp4_tflops * 1e12;
   const bool low_precision = dtype.weights == DType::fp8 || dtype.weights == DType::int8;
   const double tflops = (low_precision && gpu.fp8_tflops > 0) ? gpu.fp8_tflops : gpu.fp16_tflops;
   return tflops * 1e12;
@@ -64,6 +71,9 @@ double weight_bandwidth_factor(DType weights, const Gpu& gpu) {
       return kInt8;
     case DType::int4:
       return kInt4;
+    case DType::nvfp4:
+    case DType::mxfp4:
+      return fp4_native(weights, gpu) ? 1.0 : kInt4;
   }
   return 1.0;
 }

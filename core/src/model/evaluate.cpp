@@ -230,6 +230,29 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
     out->push_back(
         "every sequence in the batch has the same expected acceptance; the cycle waits for the "
         "whole batch");
+  for (const ModelArch* m :
+       {&config.target,
+        family_has_draft_passes(config.method.family) ? &config.method.draft_model : nullptr}) {
+    if (m && m->sliding_window_layers > 0)
+      out->push_back(m->name + ": sliding-window attention (" + std::to_string(m->sliding_window) +
+                     " tokens on " + std::to_string(m->sliding_window_layers) + " of " +
+                     std::to_string(m->num_layers) +
+                     " layers) is costed as full attention: its KV cache and attention work are "
+                     "upper bounds");
+  }
+  if (dtype_is_fp4(config.dtype.weights))
+    out->push_back(
+        fp4_native(config.dtype.weights, config.hardware)
+            ? std::string(dtype_name(config.dtype.weights)) + " weights (" +
+                  fields::format_number(dtype_bytes(config.dtype.weights) * 8) +
+                  " bits a weight with block scales) on fp4 tensor cores: " +
+                  fields::format_number(config.hardware.fp4_tflops) + " TFLOP/s dense peak"
+            : std::string(dtype_name(config.dtype.weights)) + " weights (" +
+                  fields::format_number(dtype_bytes(config.dtype.weights) * 8) +
+                  " bits a weight with block scales) on a GPU whose tensor cores do not run " +
+                  dtype_name(config.dtype.weights) +
+                  ": dequantized to fp16 in the kernel (weight-only, like int4): fp16 peak "
+                  "FLOPs, int4 bandwidth factor");
   if (config.dtype.weights == DType::fp8 && config.hardware.fp8_tflops <= 0)
     out->push_back(
         "fp8 weights on a GPU without fp8 tensor cores: dequantized to fp16 (weight-only, like "

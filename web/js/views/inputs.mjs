@@ -5,7 +5,7 @@ import { el, $, clear } from '../dom.mjs';
 import { SpecCalcError } from '../api.mjs';
 
 const CUSTOM = '__custom__';
-const DTYPES = ['fp16', 'bf16', 'fp8', 'int8', 'int4'];
+const DTYPES = ['fp16', 'bf16', 'fp8', 'int8', 'int4', 'nvfp4', 'mxfp4'];
 
 // Labels in each method's own vocabulary. Keys are "family.param" or "param".
 const PARAM_LABELS = {

@@ -1,0 +1,284 @@
+#include "config/hf_config.hpp"
+
+#include <cstdint>
+
+#include "config/json_fields.hpp"
+
+namespace speccalc {
+
+using fields::json;
+
+namespace {
+
+// The config.json key each ModelArch field comes from, per model_type (transformers'
+// configuration_<type>.py names; DeepSeek-V3's configuration_deepseek.py):
+//   num_layers num_hidden_layers        hidden     hidden_size       heads num_attention_heads
+//   kv_heads   num_key_value_heads (default heads)  head_dim   head_dim (default hidden / heads;
+//   MLA: qk_nope_head_dim + qk_rope_head_dim)       vocab      vocab_size
+//   intermediate  intermediate_size (dense, mixtral, gpt_oss: per expert) or moe_intermediate_size
+//   experts    num_local_experts (mixtral, gpt_oss), num_experts (qwen3_moe), n_routed_experts
+//              (deepseek_v3, glm4_moe)          experts_per_token num_experts_per_tok
+//   shared_experts n_shared_experts   first_dense_layers first_k_dense_replace
+//   dense_intermediate intermediate_size of those dense layers   mtp_modules
+//   num_nextn_predict_layers qkv_bias   attention_bias (qwen2: always true, modeling_qwen2.py q/k/v
+//   Linear bias=True) qk_norm    qwen3 / qwen3_moe / gemma3 always (q_norm, k_norm); glm4_moe
+//   use_qk_norm router_bias deepseek_v3 / glm4_moe (e_score_correction_bias), gpt_oss (router.bias)
+struct TypeSpec {
+  const char* model_type;
+  enum Moe { dense, mixtral, qwen3_moe, deepseek, gpt_oss } moe;
+  bool mla;
+  bool qkv_bias_always;
+  bool qk_norm_always;
+  bool tied_default;
+};
+
+const TypeSpec kTypes[] = {
+    {"llama", TypeSpec::dense, false, false, false, false},
+    {"mistral", TypeSpec::dense, false, false, false, false},
+    {"qwen2", TypeSpec::dense, false, true, false, false},
+    {"qwen3", TypeSpec::dense, false, false, true, false},
+    {"qwen3_moe", TypeSpec::qwen3_moe, false, false, true, false},
+    {"mixtral", TypeSpec::mixtral, false, false, false, false},
+    {"deepseek_v3", TypeSpec::deepseek, true, false, false, false},
+    {"glm4_moe", TypeSpec::deepseek, false, false, false, false},
+    {"gpt_oss", TypeSpec::gpt_oss, false, false, false, false},
+    {"gemma3_text", TypeSpec::dense, false, false, true, true},
+};
+
+bool present(const json& o, const char* key) {
+  auto it = o.find(key);
+  return it != o.end() && !it->is_null();
+}
+
+// An integer key; null or absent leaves *out as it is. lo..hi as the custom model's limits.
+bool int_key(const json& o, const char* key, const std::string& path, int64_t lo, int64_t hi,
+             int64_t* out, Error* err) {
+  if (!present(o, key)) return true;
+  return fields::read_int(o, key, path, lo, hi, out, err);
+}
+
+bool required_int(const json& o, const char* key, const std::string& path, int64_t lo, int64_t hi,
+                  int64_t* out, Error* err) {
+  if (!present(o, key)) {
+    *err = make_error(fields::join(path, key), "is required in a config.json");
+    return false;
+  }
+  return fields::read_int(o, key, path, lo, hi, out, err);
+}
+
+bool bool_key(const json& o, const char* key, const std::string& path, bool* out, Error* err) {
+  if (!present(o, key)) return true;
+  return fields::read_bool(o, key, path, out, err);
+}
+
+Error not_modeled(const std::string& path, const char* key, const std::string& what) {
+  return make_error(fields::join(path, key), what + " is not modeled");
+}
+
+// Sliding-window attention: the window and how many layers use it (layer_types, Gemma-3's
+// sliding_window_pattern, Qwen2's use_sliding_window + max_window_layers, or every layer).
+bool read_sliding_window(const json& o, const std::string& path, const TypeSpec& t, ModelArch* m,
+                         Error* err) {
+  if (present(o, "layer_types")) {
+    const json& types = o["layer_types"];
+    if (!types.is_array() || static_cast<int64_t>(types.size()) != m->num_layers) {
+      *err = make_error(fields::join(path, "layer_types"),
+                        "must list one type per layer (" + std::to_string(m->num_layers) + ")");
+      return false;
+    }
+    int64_t sliding = 0;
+    for (const auto& v : types) {
+      if (v == "sliding_attention") {
+        ++sliding;
+      } else if (v != "full_attention") {
+        *err = not_modeled(path, "layer_types",
+                           v.is_string() ? "'" + fields::excerpt(v.get<std::string>()) +
+                                               "' layers (only full_attention and "
+                                               "sliding_attention are read)"
+                                         : std::string("a non-string layer type"));
+        return false;
+      }
+    }
+    if (sliding > 0 && !present(o, "sliding_window")) {
+      *err = make_error(fields::join(path, "sliding_window"),
+                        "is required when layer_types has sliding_attention layers");
+      return false;
+    }
+    m->sliding_window_layers = sliding;
+  }
+  if (!present(o, "sliding_window")) return true;
+  // Qwen2/Qwen3 publish a sliding_window that is off unless use_sliding_window is true.
+  if (std::string(t.model_type).rfind("qwen", 0) == 0) {
+    bool use = false;
+    if (!bool_key(o, "use_sliding_window", path, &use, err)) return false;
+    if (!use) return true;
+    int64_t full = m->num_layers;
+    if (!int_key(o, "max_window_layers", path, 0, m->num_layers, &full, err)) return false;
+    m->sliding_window_layers = m->num_layers - full;
+  } else if (!present(o, "layer_types")) {
+    int64_t pattern = 0;  // Gemma-3: every pattern-th layer is global
+    if (!int_key(o, "sliding_window_pattern", path, 1, 1024, &pattern, err)) return false;
+    m->sliding_window_layers =
+        pattern > 0 ? m->num_layers - m->num_layers / pattern : m->num_layers;
+  }
+  if (!fields::read_int(o, "sliding_window", path, 1, 1 << 24, &m->sliding_window, err))
+    return false;
+  if (m->sliding_window_layers == 0) m->sliding_window = 0;
+  return true;
+}
+
+bool read_moe(const json& o, const std::string& path, const TypeSpec& t, ModelArch* m, Error* err) {
+  switch (t.moe) {
+    case TypeSpec::dense:
+      return true;
+    case TypeSpec::mixtral:
+    case TypeSpec::gpt_oss: {
+      if (!required_int(o, "num_local_experts", path, 1, 1024, &m->experts, err)) return false;
+      const char* topk =
+          present(o, "num_experts_per_tok") ? "num_experts_per_tok" : "experts_per_token";
+      if (!required_int(o, topk, path, 1, 1024, &m->experts_per_token, err)) return false;
+      m->router_bias = t.moe == TypeSpec::gpt_oss;
+      return true;
+    }
+    case TypeSpec::qwen3_moe: {
+      if (!required_int(o, "num_experts", path, 1, 1024, &m->experts, err) ||
+          !required_int(o, "num_experts_per_tok", path, 1, 1024, &m->experts_per_token, err) ||
+          !required_int(o, "moe_intermediate_size", path, 1, 1048576, &m->intermediate, err))
+        return false;
+      int64_t step = 1;
+      if (!int_key(o, "decoder_sparse_step", path, 1, 1024, &step, err)) return false;
+      if (step != 1) {
+        *err = not_modeled(path, "decoder_sparse_step",
+                           "a dense layer every " + std::to_string(step) + " layers");
+        return false;
+      }
+      if (present(o, "mlp_only_layers") &&
+          !(o["mlp_only_layers"].is_array() && o["mlp_only_layers"].empty())) {
+        *err = not_modeled(path, "mlp_only_layers", "dense layers among the MoE layers");
+        return false;
+      }
+      return true;
+    }
+    case TypeSpec::deepseek: {
+      m->dense_intermediate = m->intermediate;  // intermediate_size: the dense layers' MLP
+      if (!required_int(o, "n_routed_experts", path, 1, 1024, &m->experts, err) ||
+          !required_int(o, "num_experts_per_tok", path, 1, 1024, &m->experts_per_token, err) ||
+          !required_int(o, "moe_intermediate_size", path, 1, 1048576, &m->intermediate, err) ||
+          !int_key(o, "n_shared_experts", path, 0, 64, &m->shared_experts, err) ||
+          !int_key(o, "first_k_dense_replace", path, 0, m->num_layers, &m->first_dense_layers,
+                   err) ||
+          !int_key(o, "num_nextn_predict_layers", path, 0, 16, &m->mtp_modules, err))
+        return false;
+      int64_t freq = 1;
+      if (!int_key(o, "moe_layer_freq", path, 1, 1024, &freq, err)) return false;
+      if (freq != 1) {
+        *err = not_modeled(path, "moe_layer_freq",
+                           "an MoE layer every " + std::to_string(freq) + " layers");
+        return false;
+      }
+      if (m->first_dense_layers == 0) m->dense_intermediate = 0;
+      m->router_bias = true;
+      return true;
+    }
+  }
+  return true;
+}
+
+bool read_mla(const json& o, const std::string& path, ModelArch* m, Error* err) {
+  if (!required_int(o, "kv_lora_rank", path, 1, 65536, &m->kv_lora_rank, err) ||
+      !int_key(o, "q_lora_rank", path, 0, 65536, &m->q_lora_rank, err) ||
+      !required_int(o, "qk_rope_head_dim", path, 1, 4096, &m->qk_rope_head_dim, err) ||
+      !required_int(o, "qk_nope_head_dim", path, 1, 4096, &m->qk_nope_head_dim, err) ||
+      !required_int(o, "v_head_dim", path, 1, 4096, &m->v_head_dim, err))
+    return false;
+  m->head_dim = m->qk_nope_head_dim + m->qk_rope_head_dim;
+  return true;
+}
+
+}  // namespace
+
+const char* hf_model_types() {
+  return "llama, mistral, qwen2, qwen3, qwen3_moe, mixtral, deepseek_v3, glm4_moe, gpt_oss, "
+         "gemma3_text (or gemma3 with a text_config)";
+}
+
+bool is_hf_config(const json& obj) { return obj.is_object() && obj.contains("model_type"); }
+
+bool model_from_hf_config(const json& outer, const std::string& outer_path, ModelArch* m,
+                          Error* err) {
+  std::string type;
+  if (!fields::read_string(outer, "model_type", outer_path, &type, err, 64)) return false;
+  // Multimodal wrappers keep the language model in text_config (Gemma-3 4B and up).
+  const bool wrapped = type == "gemma3" && outer.contains("text_config");
+  const json& o = wrapped ? outer["text_config"] : outer;
+  const std::string path = wrapped ? fields::join(outer_path, "text_config") : outer_path;
+  if (wrapped) {
+    if (!o.is_object()) {
+      *err = make_error(path, "must be an object");
+      return false;
+    }
+    type = "gemma3_text";
+  }
+  const TypeSpec* t = nullptr;
+  for (const auto& s : kTypes)
+    if (type == s.model_type) t = &s;
+  if (!t) {
+    *err =
+        make_error(fields::join(outer_path, "model_type"),
+                   "'" + fields::excerpt(type) + "' is not read; supported: " + hf_model_types());
+    return false;
+  }
+  *m = ModelArch{};
+  m->id = "custom";
+  m->name = type;
+  // The name the checkpoint was saved under, when the config.json carries it.
+  if (present(outer, "_name_or_path") && outer["_name_or_path"].is_string()) {
+    const std::string n = outer["_name_or_path"].get<std::string>();
+    if (!n.empty() && n.size() <= 64 && fields::valid_utf8(n)) m->name = n;
+  }
+  if (!required_int(o, "num_hidden_layers", path, 1, 1024, &m->num_layers, err) ||
+      !required_int(o, "hidden_size", path, 1, 131072, &m->hidden, err) ||
+      !required_int(o, "num_attention_heads", path, 1, 1024, &m->heads, err) ||
+      !required_int(o, "vocab_size", path, 1, 4194304, &m->vocab, err) ||
+      !required_int(o, "intermediate_size", path, 1, 1048576, &m->intermediate, err))
+    return false;
+  m->kv_heads = m->heads;
+  if (!int_key(o, "num_key_value_heads", path, 1, 1024, &m->kv_heads, err)) return false;
+  if (m->kv_heads > m->heads || m->heads % m->kv_heads != 0) {
+    *err = make_error(fields::join(path, "num_key_value_heads"),
+                      "must divide num_attention_heads (" + std::to_string(m->heads) + ")");
+    return false;
+  }
+  if (present(o, "head_dim")) {
+    if (!fields::read_int(o, "head_dim", path, 1, 4096, &m->head_dim, err)) return false;
+  } else if (m->hidden % m->heads != 0) {
+    *err = make_error(fields::join(path, "head_dim"),
+                      "is required when hidden_size is not a multiple of num_attention_heads");
+    return false;
+  } else {
+    m->head_dim = m->hidden / m->heads;
+  }
+  m->tied_embeddings = t->tied_default;
+  // tie_word_embeddings sits on the outer config of a wrapped model.
+  if (!bool_key(outer, "tie_word_embeddings", outer_path, &m->tied_embeddings, err)) return false;
+  m->qkv_bias = t->qkv_bias_always;
+  if (!t->qkv_bias_always && !bool_key(o, "attention_bias", path, &m->qkv_bias, err)) return false;
+  m->qk_norm = t->qk_norm_always;
+  if (type == "glm4_moe" && !bool_key(o, "use_qk_norm", path, &m->qk_norm, err)) return false;
+  bool mlp_bias = false;
+  if (!bool_key(o, "mlp_bias", path, &mlp_bias, err)) return false;
+  if (mlp_bias) {
+    *err = not_modeled(path, "mlp_bias", "a bias on the MLP projections");
+    return false;
+  }
+  if (t->mla && !read_mla(o, path, m, err)) return false;
+  if (!read_moe(o, path, *t, m, err)) return false;
+  if (m->experts_per_token > m->experts) {
+    *err = make_error(fields::join(path, "num_experts_per_tok"),
+                      "must not exceed the number of experts (" + std::to_string(m->experts) + ")");
+    return false;
+  }
+  return read_sliding_window(o, path, *t, m, err);
+}
+
+}  // namespace speccalc

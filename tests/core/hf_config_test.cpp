@@ -1,0 +1,273 @@
+// Models from a Hugging Face config.json (issue 20): each published config.json in
+// tests/fixtures/hf-config reads into exactly its preset's fields, evaluates to the same bytes
+// as the preset (apart from the target's name, which the assumptions and the echoed config
+// carry), and what the model cannot represent is an error naming the config.json key.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "config/hf_config.hpp"
+#include "speccalc/api.hpp"
+#include "speccalc/presets.hpp"
+
+namespace speccalc {
+namespace {
+
+using nlohmann::json;
+
+std::string fixture_text(const std::string& name) {
+  std::ifstream in(std::string(SPECCALC_FIXTURES_DIR) + "/hf-config/" + name);
+  EXPECT_TRUE(in.good()) << name;
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+json fixture(const std::string& name) { return json::parse(fixture_text(name)); }
+
+const ModelArch& preset(const std::string& id) {
+  static const Catalog c = load_catalog().value();
+  const ModelArch* m = c.find_target(id);
+  if (!m) m = c.find_draft(id);
+  EXPECT_NE(m, nullptr) << id;
+  static const ModelArch none;
+  return m ? *m : none;
+}
+
+ModelArch read(const json& cfg) {
+  ModelArch m;
+  Error err;
+  EXPECT_TRUE(model_from_hf_config(cfg, "target", &m, &err)) << err.describe();
+  return m;
+}
+
+// Every field the cost model reads, side by side.
+void expect_same_arch(const ModelArch& a, const ModelArch& b, const std::string& what) {
+  EXPECT_EQ(a.num_layers, b.num_layers) << what;
+  EXPECT_EQ(a.hidden, b.hidden) << what;
+  EXPECT_EQ(a.intermediate, b.intermediate) << what;
+  EXPECT_EQ(a.heads, b.heads) << what;
+  EXPECT_EQ(a.kv_heads, b.kv_heads) << what;
+  EXPECT_EQ(a.head_dim, b.head_dim) << what;
+  EXPECT_EQ(a.vocab, b.vocab) << what;
+  EXPECT_EQ(a.tied_embeddings, b.tied_embeddings) << what;
+  EXPECT_EQ(a.experts, b.experts) << what;
+  EXPECT_EQ(a.experts_per_token, b.experts_per_token) << what;
+  EXPECT_EQ(a.qkv_bias, b.qkv_bias) << what;
+  EXPECT_EQ(a.shared_experts, b.shared_experts) << what;
+  EXPECT_EQ(a.first_dense_layers, b.first_dense_layers) << what;
+  EXPECT_EQ(a.dense_intermediate, b.dense_intermediate) << what;
+  EXPECT_EQ(a.kv_lora_rank, b.kv_lora_rank) << what;
+  EXPECT_EQ(a.qk_rope_head_dim, b.qk_rope_head_dim) << what;
+  EXPECT_EQ(a.q_lora_rank, b.q_lora_rank) << what;
+  EXPECT_EQ(a.qk_nope_head_dim, b.qk_nope_head_dim) << what;
+  EXPECT_EQ(a.v_head_dim, b.v_head_dim) << what;
+  EXPECT_EQ(a.qk_norm, b.qk_norm) << what;
+  EXPECT_EQ(a.router_bias, b.router_bias) << what;
+  EXPECT_EQ(a.mtp_modules, b.mtp_modules) << what;
+  EXPECT_EQ(a.sliding_window, b.sliding_window) << what;
+  EXPECT_EQ(a.sliding_window_layers, b.sliding_window_layers) << what;
+}
+
+// eval output with the target's identity taken out: the echoed config's `target` (an id for
+// the preset, the model's own keys for a config.json), the assumption naming the target and its
+// citation, and the id or name that opens an assumption about the model ("deepseek-v3 ships 1
+// MTP module(s)" / "custom ships ..."; "gpt-oss-20b: sliding-window ..." / "gpt_oss: ...").
+json without_identity(json r, const std::string& id, const std::string& name) {
+  r["config"].erase("target");
+  json kept = json::array();
+  for (const auto& a : r["assumptions"]) {
+    std::string text = a.get<std::string>();
+    if (text.rfind("target: ", 0) == 0) continue;
+    for (const std::string& who : {id, name}) {
+      if (text.rfind(who + " ", 0) == 0 || text.rfind(who + ":", 0) == 0) {
+        text = "<model>" + text.substr(who.size());
+        break;
+      }
+    }
+    kept.push_back(text);
+  }
+  r["assumptions"] = kept;
+  return r;
+}
+
+json eval(const json& config) {
+  const Response r = run("eval", config.dump());
+  EXPECT_TRUE(r.ok) << r.error.describe() << " for " << config.dump().substr(0, 200);
+  return r.ok ? json::parse(r.output) : json();
+}
+
+struct Case {
+  const char* file;
+  const char* preset;
+  const char* rest;  // the rest of the config: hardware, method (exercising the model's parts)
+};
+
+const Case kCases[] = {
+    {"llama3.1-8b.json", "llama3.1-8b-instruct",
+     R"({"hardware":"h100-sxm","method":{"family":"sps","draft":"llama3.2-1b","k":4},
+         "acceptance":{"alpha":0.7}})"},
+    {"qwen2.5-7b.json", "qwen2.5-7b",
+     R"({"hardware":"a100-80gb-sxm","method":{"family":"pld","k":4},"acceptance":{"alpha":0.6}})"},
+    {"qwen3-8b.json", "qwen3-8b",
+     R"({"hardware":"h100-sxm","method":{"family":"sps","draft":"qwen3-0.6b","k":3},
+         "acceptance":{"alpha":0.7}})"},
+    {"qwen3-30b-a3b.json", "qwen3-30b-a3b",
+     R"({"hardware":"h100-sxm","batch":8,"method":{"family":"pld","k":3},"acceptance":{"alpha":0.6}})"},
+    {"qwen3-32b.json", "qwen3-32b",
+     R"({"hardware":"h100-sxm","method":{"family":"sps","draft":"qwen3-0.6b","k":4},
+         "acceptance":{"alpha":0.7}})"},
+    {"deepseek-v3.json", "deepseek-v3",
+     R"({"hardware":"h200-sxm","gpus":8,"dtype":"fp8","method":{"family":"mtp","k":2},
+         "acceptance":{"alpha":0.8}})"},
+    {"gpt-oss-20b.json", "gpt-oss-20b",
+     R"({"hardware":"b200","dtype":"mxfp4","method":{"family":"pld","k":3},"acceptance":{"alpha":0.6}})"},
+};
+
+TEST(HfConfig, EachPublishedConfigReadsIntoItsPresetsFields) {
+  for (const Case& c : kCases) expect_same_arch(read(fixture(c.file)), preset(c.preset), c.file);
+}
+
+TEST(HfConfig, PresetAndItsConfigJsonEvaluateIdentically) {
+  for (const Case& c : kCases) {
+    json with_preset = json::parse(c.rest);
+    with_preset["target"] = c.preset;
+    json with_config = json::parse(c.rest);
+    with_config["target"] = fixture(c.file);
+    const json a = eval(with_preset);
+    const json b = eval(with_config);
+    ASSERT_FALSE(a.is_null() || b.is_null()) << c.file;
+    const ModelArch& p = preset(c.preset);
+    const ModelArch r = read(fixture(c.file));
+    EXPECT_EQ(without_identity(a, p.id, p.name).dump(), without_identity(b, r.id, r.name).dump())
+        << c.file;
+    // Only the identity differs: the preset's echo is its id, the config.json's its own keys.
+    EXPECT_EQ(a["config"]["target"], c.preset);
+    EXPECT_TRUE(b["config"]["target"].is_object()) << c.file;
+  }
+}
+
+TEST(HfConfig, AConfigJsonTargetRoundTripsThroughItsShareLink) {
+  // The link carries the model's own keys (not the config.json), and evaluates to the same bytes.
+  json config = json::parse(kCases[5].rest);
+  config["target"] = fixture("deepseek-v3.json");
+  const Response link = run("link", config.dump());
+  ASSERT_TRUE(link.ok) << link.error.describe();
+  const Response a = run("eval", config.dump());
+  const Response b = run("eval-link", link.output);
+  ASSERT_TRUE(a.ok && b.ok) << b.error.describe();
+  EXPECT_EQ(a.output, b.output);
+}
+
+TEST(HfConfig, DeepSeekV3FieldsByHand) {
+  // config.json: intermediate_size 18432 is the 3 (first_k_dense_replace) dense layers' MLP;
+  // routed experts are moe_intermediate_size 2048 wide; q/k heads qk_nope 128 + qk_rope 64.
+  const ModelArch m = read(fixture("deepseek-v3.json"));
+  EXPECT_EQ(m.first_dense_layers, 3);
+  EXPECT_EQ(m.dense_intermediate, 18432);
+  EXPECT_EQ(m.intermediate, 2048);
+  EXPECT_EQ(m.experts, 256);
+  EXPECT_EQ(m.experts_per_token, 8);
+  EXPECT_EQ(m.shared_experts, 1);
+  EXPECT_EQ(m.head_dim, 192);
+  EXPECT_EQ(m.kv_lora_rank, 512);
+  EXPECT_EQ(m.mtp_modules, 1);
+  EXPECT_TRUE(m.router_bias);
+  EXPECT_FALSE(m.tied_embeddings);
+}
+
+TEST(HfConfig, Qwen2HasQkvBiasWithoutSayingSoAndItsWindowIsOff) {
+  // modeling_qwen2.py: q/k/v projections bias=True (no attention_bias key in the config);
+  // sliding_window 131072 is inert while use_sliding_window is false.
+  const ModelArch m = read(fixture("qwen2.5-7b.json"));
+  EXPECT_TRUE(m.qkv_bias);
+  EXPECT_EQ(m.sliding_window, 0);
+  EXPECT_EQ(m.sliding_window_layers, 0);
+  EXPECT_EQ(m.head_dim, 3584 / 28);
+}
+
+TEST(HfConfig, GptOssSlidingLayersAreCountedAndStated) {
+  // layer_types alternates sliding_attention / full_attention over 24 layers: 12 sliding, 128.
+  const ModelArch m = read(fixture("gpt-oss-20b.json"));
+  EXPECT_EQ(m.sliding_window, 128);
+  EXPECT_EQ(m.sliding_window_layers, 12);
+  EXPECT_EQ(m.experts, 32);
+  EXPECT_EQ(m.experts_per_token, 4);
+  EXPECT_TRUE(m.qkv_bias);
+  EXPECT_TRUE(m.router_bias);
+  json config = json::parse(R"({"hardware":"h100-sxm"})");
+  config["target"] = fixture("gpt-oss-20b.json");
+  const json r = eval(config);
+  bool stated = false;
+  for (const auto& a : r["assumptions"])
+    stated = stated || a.get<std::string>().find(
+                           "sliding-window attention (128 tokens on 12 of "
+                           "24 layers) is costed as full attention") != std::string::npos;
+  EXPECT_TRUE(stated) << r["assumptions"].dump();
+}
+
+Error read_error(const json& cfg) {
+  ModelArch m;
+  Error err;
+  EXPECT_FALSE(model_from_hf_config(cfg, "target", &m, &err)) << cfg.dump().substr(0, 120);
+  return err;
+}
+
+TEST(HfConfig, WhatItDoesNotModelIsAnErrorNamingTheKey) {
+  json c = fixture("llama3.1-8b.json");
+  c["mlp_bias"] = true;
+  EXPECT_EQ(read_error(c).field, "target.mlp_bias");
+
+  c = fixture("qwen3-8b.json");
+  c["model_type"] = "qwen3_next";
+  Error e = read_error(c);
+  EXPECT_EQ(e.field, "target.model_type");
+  EXPECT_NE(e.message.find("qwen3_next"), std::string::npos) << e.message;
+
+  c = fixture("gpt-oss-20b.json");
+  c["layer_types"][1] = "linear_attention";
+  e = read_error(c);
+  EXPECT_EQ(e.field, "target.layer_types");
+  EXPECT_NE(e.message.find("linear_attention"), std::string::npos) << e.message;
+
+  c = fixture("qwen3-30b-a3b.json");
+  c["decoder_sparse_step"] = 2;
+  EXPECT_EQ(read_error(c).field, "target.decoder_sparse_step");
+  c = fixture("qwen3-30b-a3b.json");
+  c["mlp_only_layers"] = json::array({0});
+  EXPECT_EQ(read_error(c).field, "target.mlp_only_layers");
+
+  c = fixture("deepseek-v3.json");
+  c["moe_layer_freq"] = 2;
+  EXPECT_EQ(read_error(c).field, "target.moe_layer_freq");
+  c = fixture("deepseek-v3.json");
+  c.erase("kv_lora_rank");
+  EXPECT_EQ(read_error(c).field, "target.kv_lora_rank");
+
+  c = fixture("llama3.1-8b.json");
+  c.erase("hidden_size");
+  e = read_error(c);
+  EXPECT_EQ(e.field, "target.hidden_size");
+  EXPECT_EQ(e.message, "is required in a config.json");
+
+  c = fixture("llama3.1-8b.json");
+  c["num_key_value_heads"] = 7;
+  EXPECT_EQ(read_error(c).field, "target.num_key_value_heads");
+}
+
+TEST(HfConfig, ErrorsReachTheCliAsTheFieldPath) {
+  json c = fixture("llama3.1-8b.json");
+  c["num_hidden_layers"] = "32";
+  json config;
+  config["target"] = c;
+  const Response r = run("eval", config.dump());
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.error.field, "target.num_hidden_layers");
+}
+
+}  // namespace
+}  // namespace speccalc
