@@ -30,8 +30,10 @@ Response calibrate(const std::string& input);                             // fit
 //          "break_even_batch" (one batch axis only: the first fitting batch with speedup < 1)}.
 // A point whose config is invalid reports its error and the sweep goes on.
 Response sweep(const std::string& input);
-Response bounds(const std::string& config_json);    // bounds_command.cpp           // sweep.cpp
-Response size(const std::string& input);            // sizing.cpp
+Response bounds(const std::string& config_json);  // bounds_command.cpp           // sweep.cpp
+Response size(const std::string& input);          // sizing.cpp
+// load: a config with a `load` block -> the load model's report (load_command.cpp).
+Response load(const std::string& config_json);
 Response export_engines(const std::string& input);  // sizing.cpp
 Response validate(const std::string& options_json,
                   std::string_view published_json);  // fit/validate.cpp
