@@ -285,9 +285,10 @@ TEST(Validation, ExtremeAllowedCustomGpusStayFinite) {
 // ---- keys and types -----------------------------------------------------------------------
 
 TEST(Validation, UnknownKeysAreRefusedEverywhere) {
-  EXPECT_TRUE(IsError("eval", R"({"bogus": 1})", "bogus",
-                      "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-                      "batch, context, memory_utilization, offload, dtype, method, acceptance"));
+  EXPECT_TRUE(
+      IsError("eval", R"({"bogus": 1})", "bogus",
+              "unknown field; expected one of: version, target, hardware, gpus, runtime, "
+              "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
   EXPECT_TRUE(IsError("eval", R"({"method": {"family": "sps", "kk": 1}})", "method.kk",
                       "unknown field; expected one of: family, draft, k, choices, tree_size, "
                       "depth, sequences"));
@@ -442,25 +443,28 @@ TEST(Validation, ScriptTagsComeBackOnlyInsideJsonStrings) {
   }
   EXPECT_GE(seen, 2);  // config.target.name and the "target: ..." assumption
   // In errors the text is data too: the page shows the message as text.
-  EXPECT_TRUE(IsError("eval", R"({"<script>alert(1)</script>": 1})", "<script>alert(1)</script>",
-                      "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-                      "batch, context, memory_utilization, offload, dtype, method, acceptance"));
+  EXPECT_TRUE(
+      IsError("eval", R"({"<script>alert(1)</script>": 1})", "<script>alert(1)</script>",
+              "unknown field; expected one of: version, target, hardware, gpus, runtime, "
+              "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
 }
 
 TEST(Validation, QuotedUntrustedTextIsShortAndPrintable) {
   // Control characters and long keys are masked and cut (on a character boundary) before
   // they reach a message.
-  EXPECT_TRUE(IsError("eval", R"({"a\u0001b\nc": 1})", "a?b?c",
-                      "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-                      "batch, context, memory_utilization, offload, dtype, method, acceptance"));
+  EXPECT_TRUE(
+      IsError("eval", R"({"a\u0001b\nc": 1})", "a?b?c",
+              "unknown field; expected one of: version, target, hardware, gpus, runtime, "
+              "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
   std::string key;
   for (int i = 0; i < 40; ++i) key += "\xC3\xA9";  // 40 x U+00E9 = 80 bytes
   // 64 bytes = 32 whole characters, then "...".
   std::string shown;
   for (int i = 0; i < 32; ++i) shown += "\xC3\xA9";
-  EXPECT_TRUE(IsError("eval", "{\"" + key + "\": 1}", shown + "...",
-                      "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-                      "batch, context, memory_utilization, offload, dtype, method, acceptance"));
+  EXPECT_TRUE(
+      IsError("eval", "{\"" + key + "\": 1}", shown + "...",
+              "unknown field; expected one of: version, target, hardware, gpus, runtime, "
+              "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
   EXPECT_TRUE(IsError("tree-preset", "\xFF\xFE", "name", "is not valid UTF-8 text"));
   EXPECT_TRUE(IsError("tree-preset", std::string(65, 'x'), "name",
                       "is not a tree preset name (longer than 64 characters)"));

@@ -120,6 +120,30 @@ struct DTypes {
   DType kv = DType::fp16;
 };
 
+// Serving under load (optional `load` block; core/src/model/load_model.hpp): continuous
+// batching in steady state at an arrival rate or a fixed concurrency.
+struct LoadSlo {
+  double tpot_s = 0;  // time per output token after the first (0: no target)
+  double ttft_s = 0;  // time to first token (0: no target)
+  double e2e_s = 0;   // end-to-end request latency (0: no target)
+};
+struct LoadConfig {
+  bool present = false;
+  double rate_rps = 0;       // open loop: requests arriving per second (> 0), or
+  int64_t concurrency = 0;   // closed loop: requests kept in flight (> 0)
+  std::string workload;      // preset whose mean prompt / output lengths apply (empty: none)
+  double input_tokens = 0;   // mean prompt length per request (tokens)
+  double output_tokens = 0;  // mean output length per request (tokens, the first included)
+  // 0: vLLM's default for the OpenAI server (vllm/engine/arg_utils.py, get_batch_defaults):
+  // 1024 sequences and 8192 tokens per step on GPUs with >= 70 GiB that are not A100s, else 256
+  // and 2048. max_num_batched_tokens is the chunked-prefill token budget of one engine step.
+  int64_t max_num_seqs = 0;
+  int64_t max_num_batched_tokens = 0;
+  LoadSlo slo;
+  double curve_max_rps = 0;    // the rate curve's end (0: 1.2 x the plain capacity)
+  int64_t curve_points = 200;  // points on the rate curve
+};
+
 struct Config {
   ModelArch target;
   bool target_preset = true;
@@ -138,6 +162,7 @@ struct Config {
   DTypes dtype;
   MethodConfig method;
   Acceptance acceptance;
+  LoadConfig load;
 };
 
 // Limits enforced by parse_config (documented in docs/config.md).
@@ -152,6 +177,9 @@ struct ConfigLimits {
   static constexpr int64_t kMaxTreeNodes = 1024;
   static constexpr int64_t kMaxDepth = tree::kMaxDepth;
   static constexpr int64_t kMaxTopK = tree::kMaxRank;
+  static constexpr double kMaxRateRps = 1e6;
+  static constexpr int64_t kMaxCurvePoints = 2000;
+  static constexpr int64_t kMaxBatchedTokens = 1 << 20;
 };
 
 Expected<Config> parse_config_text(const std::string& text, const Catalog& catalog);

@@ -28,6 +28,8 @@ struct WorkloadProposer {
 struct Workload {
   std::string id, name;
   int64_t requests = 0;
+  double prompt_tokens_mean = 0;  // mean prompt length of the traced requests (tokens)
+  double output_tokens_mean = 0;  // mean output length of the traced requests (tokens)
   WorkloadProposer eagle, ngram;
 };
 

@@ -39,6 +39,8 @@ Response bounds(const std::string& config_json);  // bounds_command.cpp         
 // config, ...}], "absent": [{family, reason}]}: each family at its own default acceptance.
 Response families(const std::string& config_json);  // families_command.cpp
 Response size(const std::string& input);            // sizing.cpp
+// load: a config with a `load` block -> the load model's report (load_command.cpp).
+Response load(const std::string& config_json);
 Response export_engines(const std::string& input);  // sizing.cpp
 Response validate(const std::string& options_json,
                   std::string_view published_json);  // fit/validate.cpp

@@ -11,6 +11,7 @@
 #include "config/families.hpp"
 #include "config/hf_config.hpp"
 #include "config/json_fields.hpp"
+#include "config/load_parse.hpp"
 #include "config/method_parse.hpp"
 #include "config/tree_input.hpp"
 #include "speccalc/tree.hpp"
@@ -664,10 +665,11 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
 Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
   if (!doc.is_object()) return make_error("", "the config must be a JSON object");
   Error err;
-  if (!fields::check_keys(doc, "",
-                          {"version", "target", "hardware", "gpus", "runtime", "batch", "context",
-                           "memory_utilization", "offload", "dtype", "method", "acceptance"},
-                          &err))
+  if (!fields::check_keys(
+          doc, "",
+          {"version", "target", "hardware", "gpus", "runtime", "batch", "context",
+           "memory_utilization", "offload", "dtype", "method", "acceptance", "load"},
+          &err))
     return err;
   int64_t version = 1;
   if (!fields::read_int(doc, "version", "", 1, 1, &version, &err)) {
@@ -683,7 +685,7 @@ Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
       !fields::read_number(doc, "memory_utilization", "", 0.05, 1, &c.memory_utilization, &err) ||
       !parse_offload(doc, &c, &err) || !parse_dtype(doc, &c, &err) ||
       !parse_method(doc, catalog, &c, &err) || !parse_acceptance(doc, &c, &err) ||
-      !resolve_sps_tree(&c, &err))
+      !resolve_sps_tree(&c, &err) || !parse_load(doc, &c, &err))
     return err;
   if (c.runtime.measured_decode_step_s > 0 && c.runtime.measured_decode_batch == 0)
     c.runtime.measured_decode_batch = c.batch;  // v1 links: measured at the config's batch
@@ -788,6 +790,7 @@ json config_to_json(const Config& c) {
   }
   out["method"] = method;
   out["acceptance"] = acceptance_to_json(c.acceptance);
+  if (c.load.present) out["load"] = load_to_json(c.load);
   return out;
 }
 

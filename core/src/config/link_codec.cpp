@@ -33,7 +33,8 @@ bool is_string_key(const std::string& key) {
                                             "acceptance.medusa",
                                             "acceptance.workload",
                                             "method.source",
-                                            "offload.target_weights"};
+                                            "offload.target_weights",
+                                            "load.workload"};
   for (const char* k : kStringKeys)
     if (key == k) return true;
   return false;

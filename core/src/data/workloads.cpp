@@ -52,6 +52,8 @@ Expected<WorkloadTable> parse_workloads() {
     out.id = w.value("id", "");
     out.name = w.value("name", "");
     out.requests = w.value("requests", int64_t{0});
+    out.prompt_tokens_mean = w.value("prompt_tokens_mean", 0.0);
+    out.output_tokens_mean = w.value("output_tokens_mean", 0.0);
     const json p = w.value("proposers", json::object());
     if (!p.contains("eagle") || !p.contains("ngram") || !read_proposer(p["eagle"], &out.eagle) ||
         !read_proposer(p["ngram"], &out.ngram))

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "api/commands.hpp"
+#include "api/load_report.hpp"
 #include "config/acceptance_tau.hpp"
 #include "config/config_json.hpp"
 #include "config/json_fields.hpp"
@@ -512,6 +513,14 @@ Response eval(const std::string& config_json) {
   if (!config.ok()) return fail(config.error());
   auto result = evaluate(config.value());
   if (!result.ok()) return fail(result.error());
+  if (config.value().load.present) {
+    // The load block: the load model's summary at the configured rate or concurrency.
+    auto load = load_report(config.value(), catalog.value(), false);
+    if (!load.ok()) return fail(load.error());
+    json out = evaluation_to_json(result.value(), config.value());
+    out["load"] = std::move(load.value());
+    return ok_json(out.dump());
+  }
   // A workload preset's fixed chains, oracle and best of two: the `bounds` command.
   return ok_json(evaluation_to_json(result.value(), config.value()).dump());
 }
