@@ -39,6 +39,7 @@ import { coreOwnedTests } from './core-owned.mjs';
 import { familiesTests } from './families.mjs';
 import { a11yTests } from './a11y.mjs';
 import { userPathTests } from './user-path.mjs';
+import { userPathCoreTests } from './user-path-core.mjs';
 import { distFile } from '../parity/harness.mjs';
 
 const SHOTS = process.env.SPECCALC_SCREENSHOTS ?? path.join(repo, 'docs/screenshots');
@@ -947,6 +948,7 @@ async function main() {
   await publishedTests({ url, newPage, shots: SHOTS });
   await coreOwnedTests({ url, newPage });
   await familiesTests({ url, newPage });
+  await userPathCoreTests({ url, newPage });
   await a11yTests({ browser, url, watch });
   await userPathTests({ browser, url, newPage, watch });
 

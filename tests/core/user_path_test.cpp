@@ -99,12 +99,12 @@ TEST(DraftPlacement, NormalizedOnlyWhenGiven) {
   given["method"]["draft_tensor_parallel_size"] = 1;
   EXPECT_EQ(ok("normalize", given)["method"]["draft_tensor_parallel_size"], 1);
   // Old links wrote the old default explicitly: they keep their meaning (draft on 1 GPU).
-  const speccalc::Response decoded = speccalc::run(
-      "decode-link",
-      "v=1&acceptance.alpha=0.8&batch=1&context=1024&dtype.kv=fp16&dtype.weights="
-                      "fp16&gpus=4&hardware=h100-sxm&memory_utilization=0.9&method.draft="
-                      "llama3.2-1b&method.draft_tensor_parallel_size=1&method.family=sps&method.k=5&"
-                      "runtime=compiled&target=llama3-instruct-70b");
+  const speccalc::Response decoded =
+      speccalc::run("decode-link",
+                    "v=1&acceptance.alpha=0.8&batch=1&context=1024&dtype.kv=fp16&dtype.weights="
+                    "fp16&gpus=4&hardware=h100-sxm&memory_utilization=0.9&method.draft="
+                    "llama3.2-1b&method.draft_tensor_parallel_size=1&method.family=sps&method.k=5&"
+                    "runtime=compiled&target=llama3-instruct-70b");
   ASSERT_TRUE(decoded.ok) << decoded.error.describe();
   EXPECT_EQ(json::parse(decoded.output)["method"]["draft_tensor_parallel_size"], 1);
 }
@@ -128,8 +128,8 @@ TEST(DraftPlacement, ListRuntimesSaysEachDefault) {
 json eagle(const std::string& runtime, const std::string& target, json method) {
   if (!method.is_object()) method = json::object();  // `{}` arrives as null
   method["family"] = method.value("family", "eagle3");
-  return json{{"target", target}, {"hardware", "h100-sxm"}, {"runtime", runtime},
-              {"method", method}};
+  return json{
+      {"target", target}, {"hardware", "h100-sxm"}, {"runtime", runtime}, {"method", method}};
 }
 
 TEST(EngineKnobs, VllmEagleDefaultsToAChainAndEvaluates) {
@@ -148,8 +148,8 @@ TEST(EngineKnobs, VllmEagleDefaultsToAChainAndEvaluates) {
 }
 
 TEST(EngineKnobs, VllmNumSpeculativeTokensIsTheChainLength) {
-  const json c = eagle("vllm", "llama3.1-8b-instruct",
-                       {{"num_speculative_tokens", 5}, {"family", "eagle3"}});
+  const json c =
+      eagle("vllm", "llama3.1-8b-instruct", {{"num_speculative_tokens", 5}, {"family", "eagle3"}});
   json with_alpha = c;
   with_alpha["acceptance"] = {{"alpha", 0.8}};
   const json n = ok("normalize", c);
@@ -162,10 +162,10 @@ TEST(EngineKnobs, VllmNumSpeculativeTokensIsTheChainLength) {
   sps["method"] = {{"family", "sps"}, {"draft", "llama3.2-1b"}, {"num_speculative_tokens", 6}};
   EXPECT_EQ(ok("normalize", sps)["method"]["k"], 6);
   // vLLM's name is not an input under SGLang.
-  EXPECT_EQ(error_of("eval", eagle("sglang", "llama3.1-8b-instruct",
-                                   {{"num_speculative_tokens", 5}}))
-                .field.rfind("method", 0),
-            0u);
+  EXPECT_EQ(
+      error_of("eval", eagle("sglang", "llama3.1-8b-instruct", {{"num_speculative_tokens", 5}}))
+          .field.rfind("method", 0),
+      0u);
 }
 
 TEST(EngineKnobs, SglangDefaultsAreAutoChooseSpeculativeParams) {
@@ -198,17 +198,20 @@ TEST(EngineKnobs, DraftLengthSweepHasValidPointsOnVllm) {
   for (const json& m : methods)
     if (m["id"] == "eagle3") spec = m["sweep_by_engine"]["vllm"];
   ASSERT_EQ(spec["param"], "num_speculative_tokens");
-  const json s = ok("sweep", json{{"config", ok("normalize", eagle("vllm", "llama3.1-8b-instruct",
-                                                                    {}))},
-                                  {"axis", "method.num_speculative_tokens"},
-                                  {"values", spec["values"]}});
+  const json s =
+      ok("sweep", json{{"config", ok("normalize", eagle("vllm", "llama3.1-8b-instruct", {}))},
+                       {"axis", "method.num_speculative_tokens"},
+                       {"values", spec["values"]}});
   ASSERT_EQ(s["points"].size(), spec["values"].size());
   for (const json& p : s["points"]) EXPECT_FALSE(p.contains("error")) << p.dump();
 }
 
 TEST(ReleasedDtype, DeepSeekV3OpensInFp8AndFits) {
-  const json c = json{{"target", "deepseek-v3"}, {"hardware", "h200-sxm"}, {"gpus", 8},
-                      {"runtime", "vllm"},        {"method", "mtp"}};
+  const json c = json{{"target", "deepseek-v3"},
+                      {"hardware", "h200-sxm"},
+                      {"gpus", 8},
+                      {"runtime", "vllm"},
+                      {"method", "mtp"}};
   const json n = ok("normalize", c);
   EXPECT_EQ(n["dtype"]["weights"], "fp8");
   EXPECT_EQ(n["dtype"]["kv"], "fp16");
@@ -260,8 +263,7 @@ TEST(Sizing, Eagle3OnVllmIsCostedAsEagle3) {
   const json s = ok("size", json{{"config", c}, {"batches", {32}}});
   // A chain of 3 is in the search: the best is at least the k = 3 point of the curve, which is
   // the current setting itself.
-  EXPECT_NEAR(s["curve"][2]["speedup"].get<double>(), s["current"]["speedup"].get<double>(),
-              1e-12);
+  EXPECT_NEAR(s["curve"][2]["speedup"].get<double>(), s["current"]["speedup"].get<double>(), 1e-12);
 }
 
 TEST(Sizing, Eagle2AndEagle3TreesOnSglang) {
@@ -283,7 +285,7 @@ TEST(Sizing, ChainsAndTreesKeepTheInvariant) {
 
 TEST(Carry, TargetChangeReplacesADraftWithTheWrongTokenizer) {
   const json prev = ok("normalize", json{{"target", "llama2-chat-7b"},
-                                          {"method", {{"family", "sps"}, {"draft", "vicuna-68m"}}}});
+                                         {"method", {{"family", "sps"}, {"draft", "vicuna-68m"}}}});
   json edited = prev;
   edited["target"] = "llama3.1-8b-instruct";
   // vicuna-68m has a 32,000-token vocabulary; Llama-3.1's is 128,256: the only preset draft
@@ -298,10 +300,10 @@ TEST(Carry, TargetChangeReplacesADraftWithTheWrongTokenizer) {
 TEST(Carry, FamilyWithoutDrafterBecomesOneWithIt) {
   // MTP on a model without MTP modules: Llama-3.1-8B has a published EAGLE-3 head.
   const json prev = ok("normalize", json{{"target", "deepseek-v3"},
-                                          {"hardware", "h200-sxm"},
-                                          {"gpus", 8},
-                                          {"runtime", "vllm"},
-                                          {"method", "mtp"}});
+                                         {"hardware", "h200-sxm"},
+                                         {"gpus", 8},
+                                         {"runtime", "vllm"},
+                                         {"method", "mtp"}});
   json edited = prev;
   edited["target"] = "llama3.1-8b-instruct";
   const json out = ok("carry", json{{"config", edited}, {"changed", "target"}, {"previous", prev}});
@@ -331,9 +333,9 @@ TEST(Carry, EngineChangeMovesDefaultKnobsToTheNewEngine) {
 
 TEST(Carry, TargetChangeToDeepSeekOpensInItsReleasedDtype) {
   const json base = ok("normalize", json{{"target", "llama3.1-70b-instruct"},
-                                          {"hardware", "h200-sxm"},
-                                          {"gpus", 8},
-                                          {"runtime", "vllm"}});
+                                         {"hardware", "h200-sxm"},
+                                         {"gpus", 8},
+                                         {"runtime", "vllm"}});
   json edited = base;
   edited["target"] = "deepseek-v3";
   const json out = ok("carry", json{{"config", edited}, {"changed", "target"}, {"previous", base}});

@@ -208,7 +208,8 @@ function onEdit({ field, immediate }) {
         showInvalid(e);
         return;
       }
-      evaluate(config);
+      // A setup edit is carried by the core to a config that runs (inputs.carry).
+      inputs.carry(config, changed, state.config).then((carried) => evaluate(carried));
     },
     immediate ? 0 : EDIT_DELAY_MS,
   );

@@ -51,7 +51,7 @@ struct ModelArch {
   std::string repo_id;       // Hugging Face repository id ("" for custom models)
   std::string released_weights_dtype;  // dtype of the released weights when not 16-bit ("fp8")
   std::string released_dtype_source;
-  std::string citation;      // first source line, for the assumptions list
+  std::string citation;  // first source line, for the assumptions list
 };
 
 // KV-cache elements one token stores in one layer: K and V for every KV head, or the MLA

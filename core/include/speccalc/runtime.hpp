@@ -50,11 +50,11 @@ struct RuntimeProfile {
   bool draft_tp_follows_target = true;
   // Draft TPs the engine accepts: "1" and/or "target"; empty = any that divides the draft.
   std::vector<std::string> draft_tp_allowed;
-  std::string draft_tp_source;  // where the engine's rule is written (file and function)
+  std::string draft_tp_source;    // where the engine's rule is written (file and function)
   EagleKnobs eagle_defaults;      // EAGLE-2/3 knobs the engine runs by default
   EagleKnobs eagle_defaults_mla;  // the same for MLA (DeepSeek-V2/V3) targets
   std::string eagle_defaults_source;
-  bool trees = true;            // can verify token trees (false: chains only)
+  bool trees = true;                  // can verify token trees (false: chains only)
   std::vector<std::string> families;  // method families the engine runs
   RuntimeParams params;
   bool supports(const std::string& family) const;

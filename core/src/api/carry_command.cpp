@@ -87,11 +87,11 @@ Response carry(const std::string& input) {
   if (!catalog.ok()) return fail(catalog.error());
   const Catalog& cat = catalog.value();
   json doc = req["config"];
-  const json prev = req.contains("previous") && req["previous"].is_object() ? req["previous"]
-                                                                             : json(nullptr);
+  const json prev =
+      req.contains("previous") && req["previous"].is_object() ? req["previous"] : json(nullptr);
   std::vector<std::string> notes;
-  const bool setup_edit = changed == "target" || changed == "runtime" || changed == "hardware" ||
-                          changed == "gpus";
+  const bool setup_edit =
+      changed == "target" || changed == "runtime" || changed == "hardware" || changed == "gpus";
 
   // Fields that held the previous setup's defaults follow the new setup's defaults.
   if (setup_edit && prev.is_object() && doc.contains("method") && doc["method"].is_object()) {

@@ -9,11 +9,11 @@
 
 namespace speccalc::commands {
 
-Response eval(const std::string& config_json);                            // evaluate.cpp
-Response eval_link(const std::string& link);                              // evaluate.cpp
-Response link(const std::string& config_json);                            // link_codec.cpp
-Response decode_link(const std::string& link);                            // link_codec.cpp
-Response normalize(const std::string& config_json);                       // config.cpp
+Response eval(const std::string& config_json);       // evaluate.cpp
+Response eval_link(const std::string& link);         // evaluate.cpp
+Response link(const std::string& config_json);       // link_codec.cpp
+Response decode_link(const std::string& link);       // link_codec.cpp
+Response normalize(const std::string& config_json);  // config.cpp
 // carry: {"config": edited, "changed": field, "previous": config} -> {"config", "notes"}: the
 // edit carried to a config that runs (carry_command.cpp says the rules).
 Response carry(const std::string& input);

@@ -95,28 +95,27 @@ Response list(const std::string& kind_text) {
         RuntimeParams p = r.params;
         params[*n] = *runtime_param(p, *n);
       }
-      out.push_back(json{{"id", r.id},
-                         {"name", r.name},
-                         {"description", r.description},
-                         {"validated", r.validated},
-                         {"validated_by", r.validated_by},
-                         {"families", r.families},
-                         {"trees", r.trees},
-                         {"tensor_parallel", r.tensor_parallel},
-                         {"draft_tensor_parallel_default",
-                          r.draft_tp_follows_target ? json("target") : json(1)},
-                         {"draft_tensor_parallel_allowed", r.draft_tp_allowed},
-                         {"draft_tensor_parallel_source", r.draft_tp_source},
-                         {"knobs", engine_knobs_json(r.id)},
-                         {"eagle_defaults",
-                          r.eagle_defaults.depth > 0
-                              ? json{{"depth", r.eagle_defaults.depth},
-                                     {"top_k", r.eagle_defaults.top_k},
-                                     {"total_token", r.eagle_defaults.total_token},
-                                     {"source", r.eagle_defaults_source}}
-                              : json(nullptr)},
-                         {"fitted_on", r.fitted_on},
-                         {"params", params}});
+      out.push_back(json{
+          {"id", r.id},
+          {"name", r.name},
+          {"description", r.description},
+          {"validated", r.validated},
+          {"validated_by", r.validated_by},
+          {"families", r.families},
+          {"trees", r.trees},
+          {"tensor_parallel", r.tensor_parallel},
+          {"draft_tensor_parallel_default", r.draft_tp_follows_target ? json("target") : json(1)},
+          {"draft_tensor_parallel_allowed", r.draft_tp_allowed},
+          {"draft_tensor_parallel_source", r.draft_tp_source},
+          {"knobs", engine_knobs_json(r.id)},
+          {"eagle_defaults", r.eagle_defaults.depth > 0
+                                 ? json{{"depth", r.eagle_defaults.depth},
+                                        {"top_k", r.eagle_defaults.top_k},
+                                        {"total_token", r.eagle_defaults.total_token},
+                                        {"source", r.eagle_defaults_source}}
+                                 : json(nullptr)},
+          {"fitted_on", r.fitted_on},
+          {"params", params}});
     }
     return ok_json(out.dump());
   }
@@ -155,7 +154,8 @@ Response list(const std::string& kind_text) {
         json values = json::array();
         for (int v : {1, 2, 3, 4, 5, 6, 7, 8, 10, 12}) values.push_back(v);
         item["sweep_by_engine"] = {
-            {"vllm", {{"param", "num_speculative_tokens"}, {"current", "depth"}, {"values", values}}}};
+            {"vllm",
+             {{"param", "num_speculative_tokens"}, {"current", "depth"}, {"values", values}}}};
       }
       out.push_back(item);
     }

@@ -29,7 +29,7 @@ struct Candidate {
   bool fits = true;       // fits in GPU memory at this batch and context
   int64_t max_batch = 0;  // largest batch that fits (for the schedule's infeasible rows)
   Choices choices;
-  Config config;  // the config evaluated: what "apply" loads, so apply's eval equals this
+  Config config;     // the config evaluated: what "apply" loads, so apply's eval equals this
   bool real = true;  // false: a placeholder for a size no candidate could hold
 };
 
@@ -125,9 +125,10 @@ std::optional<Config> sized(Config c, const Choices& choices, int64_t nodes, boo
     c.method.sps_tree = MethodConfig::SpsTree::chain;
   } else {
     if (f == Family::medusa || f == Family::hydra) {
+      // One head per tree level: a deeper tree than the heads cannot be applied.
       for (const auto& path : choices)
-        if (static_cast<int64_t>(path.size()) > c.method.heads) return std::nullopt;  // a head
-    }                                                                                // per level
+        if (static_cast<int64_t>(path.size()) > c.method.heads) return std::nullopt;
+    }
     c.method.tree_preset.clear();  // the sized tree replaces any named preset
     c.method.choices = choices;
     if (f == Family::sps) c.method.sps_tree = MethodConfig::SpsTree::choices;

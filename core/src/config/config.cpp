@@ -552,11 +552,12 @@ bool check_draft_placement(const RuntimeProfile& engine, Config* c, Error* err) 
   if (!m.draft_tensor_parallel_given)
     m.draft_tensor_parallel_size = engine.draft_tp_follows_target ? target_tp : 1;
   const std::string field = "method.draft_tensor_parallel_size";
-  const std::string why = m.draft_tensor_parallel_given
-                              ? ""
-                              : " (" + engine.name + "'s default: the draft runs at " +
-                                    (engine.draft_tp_follows_target ? "the target's" : "one GPU's") +
-                                    " tensor parallelism)";
+  const std::string why =
+      m.draft_tensor_parallel_given
+          ? ""
+          : " (" + engine.name + "'s default: the draft runs at " +
+                (engine.draft_tp_follows_target ? "the target's" : "one GPU's") +
+                " tensor parallelism)";
   if (m.draft_tensor_parallel_size > c->gpus) {
     *err = make_error(field, "exceeds the " + std::to_string(c->gpus) + " GPU(s) of the setup");
     return false;

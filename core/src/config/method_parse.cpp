@@ -254,7 +254,8 @@ bool parse_tree_heads(const json& obj, const Catalog& catalog, Config* c, Error*
     const EagleKnobs knobs = engine_eagle_knobs(engine, c->target);
     const int64_t n = medusa_like ? m.heads : std::max<int64_t>(1, knobs.depth);
     def = json::array();
-    for (int64_t d = 1; d <= n; ++d) def.push_back(std::vector<int>(static_cast<std::size_t>(d), 0));
+    for (int64_t d = 1; d <= n; ++d)
+      def.push_back(std::vector<int>(static_cast<std::size_t>(d), 0));
   }
   if (!parse_choices(obj.contains("choices") ? obj["choices"] : def, "method.choices", &m, err))
     return false;
@@ -294,8 +295,7 @@ bool parse_eagle23(const json& obj, const Catalog& catalog, Config* c, Error* er
   // On an engine that verifies chains, a chain of `depth` verifies depth + 1 tokens.
   if (engine && !engine->trees && m.top_k == 1 && !obj.contains("total_token"))
     m.total_token = m.depth + 1;
-  if (!fields::read_int(obj, "total_token", p, 2, ConfigLimits::kMaxTreeNodes, &m.total_token,
-                        err))
+  if (!fields::read_int(obj, "total_token", p, 2, ConfigLimits::kMaxTreeNodes, &m.total_token, err))
     return false;
   // The verified tree cannot hold more nodes than the draft ranked.
   const long long candidates =

@@ -267,8 +267,8 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
     notes.push_back(
         "draft placement: priced at draft tensor parallelism " + std::to_string(draft_tp) +
         "; vLLM's draft_tensor_parallel_size above says it. SGLang (--tp-size) and TensorRT-LLM "
-        "(tensor_parallel_size) run the draft at the target's " + std::to_string(tp) +
-        " with no separate setting" +
+        "(tensor_parallel_size) run the draft at the target's " +
+        std::to_string(tp) + " with no separate setting" +
         (draft_tp == tp ? ", the same placement"
                         : ": their blocks run a different placement from the one priced"));
   }

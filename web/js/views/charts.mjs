@@ -132,7 +132,11 @@ export class ChartsView {
   async showK(config, methods = [], measured = []) {
     const slot = this.k;
     const family = config.method.family;
-    const spec = (methods.find((m) => m.id === family) || {}).sweep;
+    // An engine that verifies chains sweeps its own knob (the core's sweep_by_engine).
+    const entry = methods.find((m) => m.id === family) || {};
+    const engine =
+      typeof config.runtime === 'string' ? config.runtime : (config.runtime || {}).profile;
+    const spec = (entry.sweep_by_engine || {})[engine] || entry.sweep;
     if (!spec) {
       slot.destroy();
       slot.setExport('k', []);
@@ -148,8 +152,8 @@ export class ChartsView {
       return;
     }
     const x = points.map((p) => p.value);
-    const current = config.method[axis];
-    const dots = measuredDots(measured, family, (c) => c.method[axis]);
+    const current = config.method[spec.current || axis];
+    const dots = measuredDots(measured, family, (c) => c.method[spec.current || axis]);
     slot.figure.dataset.measured = String(dots.length);
     const xs = [...x, ...dots.map((d) => d.x)];
     slot.draw(

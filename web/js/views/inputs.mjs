@@ -2,7 +2,7 @@
 // core validation errors beside the field they name. It validates nothing itself: text that is not
 // a number is passed to the core as a string so the core's message explains what is wrong.
 import { el, $, clear } from '../dom.mjs';
-import { SpecCalcError } from '../api.mjs';
+import { SpecCalcError, callJson } from '../api.mjs';
 
 const CUSTOM = '__custom__';
 const DTYPES = ['fp16', 'bf16', 'fp8', 'int8', 'int4', 'nvfp4', 'mxfp4'];
@@ -89,6 +89,8 @@ export class InputsView {
     this.form = form;
     this.onEdit = onEdit;
     this.drafts = [];
+    this.runtimes = [];
+    this.fieldAlias = {}; // normalized method key -> the engine's own knob shown for it
     this.custom = { target: null, hardware: null, runtime: null };
     this.lastPreset = { target: null, hardware: null };
     this.presetLists = { target: [], hardware: [] };
@@ -137,6 +139,7 @@ export class InputsView {
     );
     $('#f-hardware', this.form).append(el('option', { value: CUSTOM, text: 'Custom GPU (JSON)…' }));
     fillSelect($('#f-runtime', this.form), runtimes);
+    this.runtimes = runtimes.filter((r) => typeof r === 'object');
     fillSelect($('#f-family', this.form), methods);
     for (const o of $('#f-family', this.form).options) o.dataset.label = o.textContent;
     this.methodSummaries = new Map(
@@ -218,11 +221,19 @@ export class InputsView {
     setSelect($('#f-family', this.form), String(method.family));
     $('#family-summary', this.form).textContent =
       (this.methodSummaries && this.methodSummaries.get(method.family)) || '';
+    const engineId = typeof rt === 'object' && rt !== null ? rt.profile : rt;
+    const view = this.engineView(method, engineId);
+    this.fieldAlias = view.alias;
     this.showParams(
       this.methodParams,
-      method,
+      view.method,
       'method',
-      (key) => this.paramLabels?.get(method.family)?.[key] || PARAM_LABELS[key] || key,
+      (key) =>
+        view.labels[key] ||
+        this.paramLabels?.get(method.family)?.[key] ||
+        PARAM_LABELS[`${method.family}.${key}`] ||
+        PARAM_LABELS[key] ||
+        key,
       force,
       'methodKeys',
     );
@@ -244,6 +255,67 @@ export class InputsView {
       force,
       'accKeys',
     );
+  }
+
+  // The method as the chosen engine names it: the core's `list runtimes` knobs say which of
+  // the normalized keys each engine knob stands for (and which key it shows); the core maps
+  // them back. E.g. vLLM EAGLE: one num_speculative_tokens field instead of depth/top_k/
+  // total_token; SGLang EAGLE: speculative_num_steps / _eagle_topk / _num_draft_tokens.
+  engineView(method, engineId) {
+    const engine = this.runtimes.find((r) => r.id === engineId);
+    const shown = { ...method };
+    const alias = {};
+    const labels = {};
+    for (const knob of (engine && engine.knobs) || []) {
+      const use = knob.families && knob.families[method.family];
+      if (!use || !(use.from in method)) continue;
+      const when = use.when || {};
+      if (!Object.entries(when).every(([k, v]) => method[k] === v)) continue;
+      const value = method[use.from];
+      for (const key of use.replaces) {
+        delete shown[key];
+        alias[`method.${key}`] = `method.${knob.key}`;
+      }
+      shown[knob.key] = value;
+      labels[knob.key] = `${knob.key} — ${knob.sets}`;
+    }
+    // Keep the family's other keys in their order, the engine's knobs first.
+    const ordered = {};
+    for (const k of Object.keys(shown)) if (k in labels) ordered[k] = shown[k];
+    for (const k of Object.keys(shown)) if (!(k in labels)) ordered[k] = shown[k];
+    return { method: ordered, alias, labels };
+  }
+
+  // An edit of the setup (target, engine, GPUs, family) carried by the core to a config that
+  // runs: a draft with the new model's tokenizer, the engine's own knobs, the model's released
+  // dtype. The notes say what else changed; on an error the edit goes on as it is (the core's
+  // message then appears beside its field).
+  async carry(config, changed, previous) {
+    const carried = ['target', 'runtime', 'hardware', 'gpus', 'method.family'];
+    this.showCarryNotes([]);
+    if (!carried.includes(changed)) return config;
+    try {
+      const out = await callJson('carry', { config, changed, previous: previous || undefined });
+      this.showCarryNotes(out.notes);
+      return out.config;
+    } catch {
+      return config;
+    }
+  }
+
+  showCarryNotes(notes) {
+    let box = $('#carry-notes', this.form);
+    if (!box) {
+      box = el('p', {
+        id: 'carry-notes',
+        class: 'hint',
+        role: 'status',
+        'data-testid': 'carry-notes',
+      });
+      $('#family-summary', this.form).after(box);
+    }
+    box.textContent = notes.length ? `Also changed: ${notes.join('; ')}.` : '';
+    box.hidden = !notes.length;
   }
 
   // One input per parameter the core reported, so a family's vocabulary comes from the core.
@@ -444,7 +516,10 @@ export class InputsView {
   // one: "method.choices[2][0]" lands on method.choices). Returns whether a field was found.
   showError(error) {
     this.clearErrors();
-    const path = error.field || '';
+    // A normalized key shown under the engine's own name lands on that field.
+    const raw = error.field || '';
+    const hit = Object.keys(this.fieldAlias).find((k) => raw === k || raw.startsWith(`${k}.`));
+    const path = hit ? this.fieldAlias[hit] + raw.slice(hit.length) : raw;
     const inputs = [...this.form.querySelectorAll('[data-field]')];
     let best = null;
     for (const node of inputs) {

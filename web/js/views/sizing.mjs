@@ -186,9 +186,10 @@ export class SizingView {
     const what = chain
       ? `k = ${best.nodes} drafted tokens`
       : `${best.nodes} draft nodes, depth ${best.depth}`;
-    const current = this.currentSpeedup;
+    // Whether the setting is already the best is the core's answer (current_is_best), and
+    // the setting's own speedup is the core's, under the same acceptance as the candidates.
     this.showTeaser(
-      `Best for this GPU: ${what} → ${fmt.speedup(best.speedup)}${typeof current === 'number' && current >= best.speedup ? ' (your setting is already as good)' : ''}.`,
+      `Best for this GPU: ${what} → ${fmt.speedup(best.speedup)}${out.current_is_best ? ' (your setting is already the best)' : ` (your setting: ${fmt.speedup(out.current.speedup)})`}.`,
     );
     const summary = el(
       'p',
@@ -198,6 +199,8 @@ export class SizingView {
       ` (searched n ≤ ${req.budget}${chain ? '' : `, depth ≤ ${req.max_depth}`}).`,
     );
     Object.assign(summary.dataset, {
+      currentIsBest: String(out.current_is_best),
+      currentSpeedup: String(out.current.speedup),
       nodes: String(best.nodes),
       depth: String(best.depth),
       speedup: String(best.speedup),
