@@ -435,15 +435,19 @@ async function main() {
     await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
     await waitQuiet(page);
     await revealCharts(page);
+    // Marks drawn inside the plot (chart-kit's data-marks), not the length of the data given to
+    // the chart: user-path.mjs checks each chart's marks against the CLI's values.
     const counts = await page.evaluate(() =>
       Object.fromEntries(
         ['roofline', 'k', 'batch', 'families'].map((k) => [
           k,
-          Number(document.querySelector(`[data-testid=chart-${k}]`).dataset.points || 0),
+          Object.values(
+            JSON.parse(document.querySelector(`[data-testid=chart-${k}]`).dataset.marks || '{}'),
+          ).reduce((n, pts) => n + pts.length, 0),
         ]),
       ),
     );
-    for (const [k, n] of Object.entries(counts)) assert(n > 0, `chart ${k} has ${n} points`);
+    for (const [k, n] of Object.entries(counts)) assert(n > 0, `chart ${k} has ${n} marks`);
   });
 
   await test('the tree view draws the draft tree and the τ distribution', async () => {
@@ -464,6 +468,19 @@ async function main() {
     }));
     assert(tree.nodes > 10, `tree nodes drawn: ${tree.nodes}`);
     assert(tree.tauBars > 1, `tau distribution points: ${tree.tauBars}`);
+    // The τ distribution's bars are the core's P(τ = j), j = 1, 2, ... (eval-tree's tau_pmf).
+    const pmf = JSON.parse(
+      cli(['run', 'eval-tree', '-'], JSON.stringify(cliDecode(fragmentOf(page.url())))),
+    ).tau_pmf;
+    const bars = await page.$eval(
+      '[data-testid=chart-tau]',
+      (f) => JSON.parse(f.dataset.marks || '{}')['P(τ)'] || [],
+    );
+    eq(bars.length, pmf.length, 'τ bars drawn');
+    pmf.forEach((p, j) => {
+      eq(bars[j][0], j + 1, `bar ${j}: τ`);
+      eq(bars[j][1], p, `bar ${j}: P(τ)`);
+    });
   });
 
   await test('choosing a published row fills the calculator and shows measured vs predicted', async () => {
@@ -638,10 +655,16 @@ async function main() {
           .join(','),
         'engine blocks',
       );
-      const curvePoints = await page.$eval('[data-testid=chart-sizing]', (f) =>
-        Number(f.dataset.points || 0),
+      // The curve's drawn marks are the core's (n, speedup) points.
+      const curve = await page.$eval(
+        '[data-testid=chart-sizing]',
+        (f) => JSON.parse(f.dataset.marks || '{}').Speedup || [],
       );
-      eq(curvePoints, expected.curve.length, 'curve points');
+      eq(curve.length, expected.curve.length, 'curve marks');
+      expected.curve.forEach((c, j) => {
+        eq(curve[j][0], c.nodes, `curve mark ${j}: n`);
+        eq(curve[j][1], c.speedup, `curve mark ${j}: speedup`);
+      });
       // The tree is drawn with one circle per draft node plus the root, labelled by probability.
       const circles = await page.$$eval('[data-testid=sizing-tree] circle', (c) => c.length);
       eq(circles, expected.best.choices.length + 1, 'tree nodes drawn');

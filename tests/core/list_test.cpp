@@ -153,8 +153,12 @@ TEST(ListMethods, ASharedKeyReadsInTheFamilysOwnVocabulary) {
 // PCIe Gen5 x16's 64 GB/s.
 TEST(ListHardware, NvlCardsUseTheirNvlinkBridge) {
   for (const json& g : list("hardware")) {
-    if (g["id"] == "h100-nvl") EXPECT_EQ(g["interconnect_gbps"].get<double>(), 600.0 / 2);
-    if (g["id"] == "h200-nvl") EXPECT_EQ(g["interconnect_gbps"].get<double>(), 900.0 / 2);
+    if (g["id"] == "h100-nvl") {
+      EXPECT_EQ(g["interconnect_gbps"].get<double>(), 600.0 / 2);
+    }
+    if (g["id"] == "h200-nvl") {
+      EXPECT_EQ(g["interconnect_gbps"].get<double>(), 900.0 / 2);
+    }
   }
 }
 

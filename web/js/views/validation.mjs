@@ -116,8 +116,9 @@ function scatter(groups) {
   );
   const slot = new ChartSlot(figure);
   const all = groups.flatMap((g) => g.points);
-  const values = all.flatMap((p) => [p.predicted, ...(p.range || [p.measured])]);
-  // The axes' extent only: both axes span every measured and predicted value.
+  const values = all.flatMap((p) => [p.predicted, p.measured]);
+  // The axes' extent only: both axes span every mark (a measured range's bar may run past
+  // it, e.g. "below 1×" is [0, 1], and is cut at the axis).
   const lo = Math.min(...values) * 0.9;
   const hi = Math.max(...values) * 1.1;
   const ticks = () => TICKS.filter((t) => t >= lo && t <= hi);
@@ -168,8 +169,8 @@ function scatter(groups) {
                       if (p.range) {
                         ctx.strokeStyle = color(g.colour);
                         ctx.beginPath();
-                        ctx.moveTo(u.valToPos(p.range[0], 'x', true), cy);
-                        ctx.lineTo(u.valToPos(p.range[1], 'x', true), cy);
+                        ctx.moveTo(u.valToPos(Math.max(p.range[0], lo), 'x', true), cy);
+                        ctx.lineTo(u.valToPos(Math.min(p.range[1], hi), 'x', true), cy);
                         ctx.stroke();
                       }
                       ctx.strokeStyle = color('--panel');
