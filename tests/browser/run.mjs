@@ -2,7 +2,7 @@
 // and check the page against the native CLI (build/native/speccalc).
 // Usage: node tests/browser/run.mjs        (after scripts/build.sh)
 // Env: SPECCALC_DIST (default dist), SPECCALC_CLI (default build/native/speccalc),
-//      SPECCALC_BROWSER_ONLY (run only the tests whose name contains it),
+//      SPECCALC_BROWSER_ONLY ("a|b": run only the tests whose name contains a or b),
 //      SPECCALC_SCREENSHOTS (default docs/screenshots; "" to skip writing them).
 // Prints "N passed, N failed" and exits non-zero on any failure.
 import fs from 'node:fs';
