@@ -208,7 +208,7 @@ export async function familiesTests({ url, newPage }) {
     await page.click('#m-go');
     await page.waitForSelector('[data-testid=measured-table]:not([hidden])', { timeout: 60000 });
     await waitQuiet(page);
-    const core = cliJson('calibrate-measured', { config: ui.starter, bench_serve: summary });
+    const core = cliJson('fit-measured', { config: ui.starter, bench_serve: summary });
     const rows = await page.$$eval('[data-testid=measured-table] tbody tr', (r) =>
       Object.fromEntries(
         r.map((x) => [x.dataset.row, [...x.cells].slice(1).map((c) => Number(c.dataset.value))]),

@@ -3,7 +3,7 @@
 // Usage: node tests/browser/run.mjs        (after scripts/build.sh)
 //        SPECCALC_BROWSER_ONLY=user-path node tests/browser/run.mjs   (one group only)
 // Env: SPECCALC_DIST (default dist), SPECCALC_CLI (default build/native/speccalc),
-//      SPECCALC_BROWSER_ONLY (run only the tests whose name contains it),
+//      SPECCALC_BROWSER_ONLY ("a|b": run only the tests whose name contains a or b),
 //      SPECCALC_SCREENSHOTS (default docs/screenshots; "" to skip writing them).
 // Prints "N passed, N failed" and exits non-zero on any failure.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// `calibrate-measured`: what users of serving engines measure (vLLM's spec-decode metrics log
+// `fit-measured`: what users of serving engines measure (vLLM's spec-decode metrics log
 // line, SGLang's accept len, `vllm bench serve`'s summary, tokens/s) parsed and fitted; the
 // expected values are worked out by hand below.
 #include <gtest/gtest.h>
@@ -17,14 +17,14 @@ json starter() { return json::parse(speccalc::run("list", "ui").output)["starter
 
 json calibrate(json req) {
   req["config"] = starter();
-  const speccalc::Response r = speccalc::run("calibrate-measured", req.dump());
+  const speccalc::Response r = speccalc::run("fit-measured", req.dump());
   EXPECT_TRUE(r.ok) << r.error.describe();
   return r.ok ? json::parse(r.output) : json();
 }
 
 speccalc::Error calibrate_error(json req) {
   req["config"] = starter();
-  const speccalc::Response r = speccalc::run("calibrate-measured", req.dump());
+  const speccalc::Response r = speccalc::run("fit-measured", req.dump());
   EXPECT_FALSE(r.ok);
   return r.error;
 }
@@ -103,7 +103,7 @@ TEST(CalibrateMeasured, BadInputNamesTheField) {
   EXPECT_EQ(calibrate_error(json{{"tau", 9}}).field, "tau");  // a chain of 3 yields at most 4
   EXPECT_EQ(calibrate_error(json{{"bogus", 1}}).field, "bogus");
   EXPECT_EQ(calibrate_error(json::object()).field, "");
-  const speccalc::Response r = speccalc::run("calibrate-measured", R"({"tau": 2})");
+  const speccalc::Response r = speccalc::run("fit-measured", R"({"tau": 2})");
   EXPECT_EQ(r.error.field, "config");
 }
 

@@ -1,4 +1,4 @@
-// `calibrate-measured`: calibrates a config to what users of serving engines actually measure
+// `fit-measured`: calibrates a config to what users of serving engines actually measure
 // and says how the prediction compares, before and after. It takes the text they paste:
 //  - vLLM's spec-decode metrics log line (vllm/v1/spec_decode/metrics.py, SpecDecodingLogging.log:
 //    "SpecDecoding metrics: Mean acceptance length: %.2f, Accepted throughput: %.2f tokens/s,
@@ -162,11 +162,11 @@ json prediction(const Evaluation& e) {
 }  // namespace
 
 Response calibrate_measured(const std::string& input) {
-  auto parsed = fields::parse_document(input, "the calibrate-measured request", 16);
+  auto parsed = fields::parse_document(input, "the fit-measured request", 16);
   if (!parsed.ok()) return fail(parsed.error());
   const json& req = parsed.value();
   if (!req.is_object())
-    return fail(make_error("", "the calibrate-measured request must be a JSON object"));
+    return fail(make_error("", "the fit-measured request must be a JSON object"));
   Error err;
   if (!fields::check_keys(
           req, "",

@@ -1,5 +1,5 @@
 // "Calibrate to what you measured": the pasted vLLM / SGLang log or `vllm bench serve` summary
-// (and an optional tokens/s) go to the core's `calibrate-measured`, which parses them, fits τ
+// (and an optional tokens/s) go to the core's `fit-measured`, which parses them, fits τ
 // and the engine's speed, and answers predicted-before, predicted-after and measured. This view
 // draws that table and applies the calibrated config; it computes nothing.
 import { $, el, clear } from '../dom.mjs';
@@ -27,7 +27,7 @@ export function wireMeasured(root, { current, apply }) {
     const tps = $('#m-tps', root).value.trim();
     if (tps) req.tokens_per_s = Number.isFinite(Number(tps)) ? Number(tps) : tps;
     try {
-      const out = await heavyJson('calibrate-measured', req);
+      const out = await heavyJson('fit-measured', req);
       const body = clear($('tbody', table));
       for (const [label, key, show] of ROWS) {
         if (out.measured[key] === undefined) continue;
