@@ -176,6 +176,9 @@ bool spec_pays(const LoadOption& plain, const LoadOption& spec, const LoadReques
 json crossover_json(const LoadOption& plain, const LoadOption& spec, const LoadRequests& r,
                     double plain_capacity, double spec_capacity) {
   const double top = std::max(plain_capacity, spec_capacity);
+  if (top <= 0)
+    return json{{"state", "does_not_fit"},
+                {"what", "neither plain nor speculative decoding fits one sequence in memory"}};
   const double low = 1e-9 * top;
   if (!spec_pays(plain, spec, r, low))
     return json{{"state", "never_pays"},
@@ -219,6 +222,7 @@ Minimums minimums(const std::vector<LoadOption>& options, const LoadRequests& r)
     m.ttft_s = std::min(m.ttft_s, p.ttft_s);
     m.e2e_s = std::min(m.e2e_s, p.e2e_s);
   }
+  if (m.tpot_s > 1e299) return Minimums{};  // nothing fits: no minimum (SLOs are not checked)
   return m;
 }
 
