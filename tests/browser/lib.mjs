@@ -13,7 +13,11 @@ export const showSpeedup = (x) => `${x.toFixed(2)}×`;
 export const showTau = (x) => x.toFixed(2);
 
 export const counts = { passed: 0, failed: 0 };
+// SPECCALC_BROWSER_FILTER=text runs only the tests whose name contains it (a subset while
+// working on one view; the full run is the default).
+const FILTER = process.env.SPECCALC_BROWSER_FILTER || '';
 export async function test(name, fn) {
+  if (FILTER && !name.includes(FILTER)) return;
   try {
     await fn();
     counts.passed += 1;

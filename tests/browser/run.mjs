@@ -34,6 +34,7 @@ import {
 import { truthTests } from './truth.mjs';
 import { publishedTests } from './published.mjs';
 import { coreOwnedTests } from './core-owned.mjs';
+import { loadTests } from './load.mjs';
 import { a11yTests } from './a11y.mjs';
 import { distFile } from '../parity/harness.mjs';
 
@@ -894,6 +895,7 @@ async function main() {
   await truthTests({ browser, url, newPage, watch, shots: SHOTS });
   await publishedTests({ url, newPage, shots: SHOTS });
   await coreOwnedTests({ url, newPage });
+  await loadTests({ url, newPage });
   await a11yTests({ browser, url, watch });
 
   await test('no request left 127.0.0.1', async () => {
