@@ -37,6 +37,7 @@ import { truthTests } from './truth.mjs';
 import { publishedTests } from './published.mjs';
 import { coreOwnedTests } from './core-owned.mjs';
 import { familiesTests } from './families.mjs';
+import { loadTests } from './load.mjs';
 import { a11yTests } from './a11y.mjs';
 import { userPathTests } from './user-path.mjs';
 import { userPathCoreTests } from './user-path-core.mjs';
@@ -972,6 +973,7 @@ async function main() {
   await coreOwnedTests({ url, newPage });
   await familiesTests({ url, newPage });
   await userPathCoreTests({ url, newPage });
+  await loadTests({ url, newPage });
   await a11yTests({ browser, url, watch });
   await userPathTests({ browser, url, newPage, watch });
 

@@ -178,6 +178,34 @@ TEST(LoadModel, SpecDecodeBenchConcurrencyFindings) {
   EXPECT_NEAR(s32 / s1, 0.957, 0.15 * 0.957);
 }
 
+TEST(LoadModel, WhatCannotBeServedIsAStateNotANumber) {
+  // Llama-3.1-405B in fp16 (~810 GB) on one 80 GB H100: not one sequence fits.
+  const json big = run_ok(
+      "load", json{{"target", "llama3.1-405b-instruct"},
+                   {"hardware", "h100-sxm"},
+                   {"method", {{"family", "pld"}}},
+                   {"acceptance", {{"alpha", 0.5}}},
+                   {"load", {{"rate_rps", 1}, {"input_tokens", 100}, {"output_tokens", 100}}}});
+  EXPECT_EQ(big["crossover"]["state"], "does_not_fit");
+  EXPECT_EQ(big["plain"]["at"]["state"], "over_capacity");
+  EXPECT_EQ(big["plain"]["at"]["limit"].get<std::string>().rfind("memory", 0), 0u);
+  EXPECT_FALSE(big["plain"]["at"].contains("tpot_s"));
+  EXPECT_EQ(big["plain"]["capacity_rps"], 0.0);
+  // 1000 requests of 8000 prompt tokens in flight on an 8B model: their KV cache (8005 mean
+  // context tokens x 128 KiB each, ~1 GB per sequence) exceeds the ~56 GB left beside the weights.
+  const json many = run_ok(
+      "load",
+      json{{"target", "llama3.1-8b-instruct"},
+           {"hardware", "h100-sxm"},
+           {"method", {{"family", "pld"}}},
+           {"acceptance", {{"alpha", 0.5}}},
+           {"load", {{"concurrency", 1000}, {"input_tokens", 8000}, {"output_tokens", 10}}}});
+  EXPECT_EQ(many["plain"]["at"]["state"], "over_capacity");
+  const int64_t fit = many["plain"]["memory_seqs"].get<int64_t>();
+  EXPECT_GT(fit, 40);
+  EXPECT_LT(fit, 70);
+}
+
 TEST(LoadModel, BadInputNamesTheField) {
   const json base = eagle_chain({{"tau", 2.5}}, {{"rate_rps", 1}, {"workload", "sharegpt"}});
   json neg = base;

@@ -144,6 +144,7 @@ async function evaluate(config, { force = false, url = 'push' } = {}) {
       showBounds(result.config, seq);
     else results.showBounds(null);
     scheduleCharts();
+    showLoad(result.config);
     return result;
   } catch (e) {
     if (seq !== state.seq) return null;
@@ -208,6 +209,7 @@ function onEdit({ field, immediate }) {
         showInvalid(e);
         return;
       }
+      if (state.config?.load && !config.load) config.load = state.config.load; // Under load
       // A setup edit is carried by the core to a config that runs (inputs.carry).
       inputs.carry(config, changed, state.config).then((carried) => evaluate(carried));
     },
@@ -468,6 +470,29 @@ function wireEngineSettings() {
     if (!details.open || enginesWanted) return;
     enginesWanted = true;
     if (state.result) showEngines(state.result.config, state.seq);
+  });
+}
+
+// Under load (issue 21): its module (views/load.mjs) is imported when the section comes into
+// view; then it redraws for every result.
+let loadView = null;
+let loadWatched = false;
+function showLoad(config) {
+  if (loadView) return loadView.show(config);
+  if (loadWatched) return;
+  loadWatched = true;
+  whenShown($('#load-view'), async () => {
+    await loadChartLibrary();
+    const { LoadView } = await import('./views/load.mjs');
+    loadView = new LoadView($('#load-view'), {
+      onApply: (load) => {
+        const config = { ...state.config };
+        if (load) config.load = load;
+        else delete config.load;
+        return evaluate(config);
+      },
+    });
+    if (state.result) loadView.show(state.result.config);
   });
 }
 

@@ -73,6 +73,16 @@ Expected<Config> variant(const Config& config, const Catalog& catalog, const jso
   return parse_config(doc, catalog);
 }
 
+// A chain of n EAGLE-1 nodes ([[0], [0, 0], ...]) drafts n tokens; a tree has no single k.
+int64_t eagle1_chain_k(const MethodConfig& m) {
+  for (std::size_t i = 0; i < m.choices.size(); ++i) {
+    if (m.choices[i].size() != i + 1) return 0;
+    for (int r : m.choices[i])
+      if (r != 0) return 0;
+  }
+  return static_cast<int64_t>(m.choices.size());
+}
+
 // Draft lengths a schedule may pick: the method's own k field varied 1..8, for chain methods
 // whose acceptance gives tau at every k (alpha, per-position, workload traces); a single
 // measured tau says nothing about other k.
@@ -87,6 +97,14 @@ json method_with_k(const Config& c, int64_t k) {
       if (c.method.sps_tree != MethodConfig::SpsTree::chain) return json();
       m["k"] = k;
       return m;
+    case Family::eagle1: {
+      if (eagle1_chain_k(c.method) == 0) return json();
+      json chain = json::array();
+      for (int64_t i = 1; i <= k; ++i)
+        chain.push_back(std::vector<int>(static_cast<std::size_t>(i), 0));
+      m["choices"] = chain;
+      return m;
+    }
     case Family::eagle2:
     case Family::eagle3:
       if (c.method.top_k != 1) return json();
@@ -100,6 +118,8 @@ json method_with_k(const Config& c, int64_t k) {
 
 int64_t chain_k(const Config& c) {
   switch (c.method.family) {
+    case Family::eagle1:
+      return eagle1_chain_k(c.method);
     case Family::pld:
     case Family::mtp:
     case Family::sps:
@@ -156,6 +176,9 @@ bool spec_pays(const LoadOption& plain, const LoadOption& spec, const LoadReques
 json crossover_json(const LoadOption& plain, const LoadOption& spec, const LoadRequests& r,
                     double plain_capacity, double spec_capacity) {
   const double top = std::max(plain_capacity, spec_capacity);
+  if (top <= 0)
+    return json{{"state", "does_not_fit"},
+                {"what", "neither plain nor speculative decoding fits one sequence in memory"}};
   const double low = 1e-9 * top;
   if (!spec_pays(plain, spec, r, low))
     return json{{"state", "never_pays"},
@@ -199,6 +222,7 @@ Minimums minimums(const std::vector<LoadOption>& options, const LoadRequests& r)
     m.ttft_s = std::min(m.ttft_s, p.ttft_s);
     m.e2e_s = std::min(m.e2e_s, p.e2e_s);
   }
+  if (m.tpot_s > 1e299) return Minimums{};  // nothing fits: no minimum (SLOs are not checked)
   return m;
 }
 

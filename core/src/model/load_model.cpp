@@ -82,7 +82,7 @@ LoadPoint solve_at_rate(const LoadOption& o, const LoadRequests& r, const LoadSl
   p.prefill_tokens_per_step = rate_rps * r.input_tokens * p.step_s;
   const double free_tokens =
       static_cast<double>(r.budget_tokens) - static_cast<double>(o.step_tokens_per_seq) * b;
-  if (p.prefill_tokens_per_step > free_tokens)
+  if (free_tokens <= 0 || p.prefill_tokens_per_step > free_tokens)
     return over(rate_rps, "max_num_batched_tokens: decode and prompt tokens exceed " +
                               std::to_string(r.budget_tokens) + " per step");
   // A prompt rides ceil(input / free budget) steps, each a mean step, plus its own compute.
@@ -144,7 +144,12 @@ LoadPoint solve_at_concurrency(const LoadOption& o, const LoadRequests& r, const
   const double cap = capacity_rps(o, r);
   double lo = 0, hi = cap;
   const LoadPoint top = solve_at_rate(o, r, slo, hi);
-  if (top.state == LoadState::steady && top.in_flight < n) return top;  // cannot hold n
+  if (top.state == LoadState::steady && top.in_flight < n) {
+    // The step saturates (compute or the token budget) before n are in flight: the rest queue.
+    return over(top.rate_rps, "saturated: at most " + std::to_string(top.in_flight) +
+                                  " requests in flight before the steps fill; more wait in a "
+                                  "queue that grows without bound");
+  }
   for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
     const double mid = 0.5 * (lo + hi);
     const LoadPoint p = solve_at_rate(o, r, slo, mid);

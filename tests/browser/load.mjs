@@ -1,0 +1,89 @@
+// Browser tests of "Under load" (issue 21): the section draws the core's `load` output — as many
+// points as the CLI's curve, every TPOT in the values table equal to the CLI's, the crossover
+// marker at the CLI's rate, the SLO line at the configured target, the schedule's rows — and a
+// bad rate is refused beside its field with the core's message.
+import { test, assert, eq, cli, cliLink, waitQuiet } from './lib.mjs';
+import * as fmt from '../../web/js/format.mjs';
+
+const CONFIG = {
+  target: 'llama3.1-8b-instruct',
+  hardware: 'h100-sxm',
+  runtime: 'vllm',
+  method: { family: 'eagle1', choices: [[0], [0, 0], [0, 0, 0]] },
+  acceptance: { workload: 'gsm8k' },
+  load: { rate_rps: 2, workload: 'gsm8k', slo: { tpot_s: 0.02 } },
+};
+
+async function openLoad(page, url, config) {
+  await page.goto(`${url}#${cliLink(config)}`);
+  await waitQuiet(page);
+  await page.evaluate(() => document.querySelector('#load-view').scrollIntoView());
+  await page.waitForFunction(
+    () =>
+      ['done', 'error', 'off'].includes(document.querySelector('[data-testid=load]').dataset.state),
+    null,
+    { timeout: 20000 },
+  );
+}
+
+export async function loadTests({ url, newPage }) {
+  const page = await newPage();
+
+  await test('under load: the charts draw the CLI load curve, crossover and SLO line', async () => {
+    const want = JSON.parse(cli(['run', 'load', '-'], JSON.stringify(CONFIG)));
+    await openLoad(page, url, CONFIG);
+    eq(await page.$eval('[data-testid=load]', (s) => s.dataset.state), 'done', 'section state');
+    const n = want.curve.rates_rps.length;
+    eq(
+      await page.$eval('[data-testid=chart-load-tpot]', (f) => f.dataset.points),
+      String(n),
+      'TPOT points',
+    );
+    eq(
+      await page.$eval('[data-testid=chart-load-throughput]', (f) => f.dataset.points),
+      String(n),
+      'tokens/s points',
+    );
+    const rows = await page.$$eval('[data-testid=chart-load-tpot] .chart-values tbody tr', (trs) =>
+      trs.map((tr) => [...tr.children].map((c) => c.textContent)),
+    );
+    eq(rows.length, n, 'values rows');
+    const cell = (v) => (v === null ? 'over capacity' : fmt.seconds(v));
+    for (let i = 0; i < n; i += 1) {
+      eq(rows[i][0], fmt.plain(want.curve.rates_rps[i]), `rate ${i}`);
+      eq(rows[i][1], cell(want.curve.plain.tpot_s[i]), `plain TPOT ${i}`);
+      eq(rows[i][2], cell(want.curve.speculative.tpot_s[i]), `speculative TPOT ${i}`);
+    }
+    assert(
+      want.crossover.state === 'stops_paying',
+      `CLI crossover ${JSON.stringify(want.crossover)}`,
+    );
+    eq(
+      await page.$eval('[data-testid=load]', (s) => s.dataset.crossover),
+      String(want.crossover.rate_rps),
+      'crossover marker',
+    );
+    eq(await page.$eval('[data-testid=load]', (s) => s.dataset.sloTpot), '0.02', 'SLO line');
+    const summary = await page.textContent('[data-testid=load-summary]');
+    assert(summary.includes(fmt.plain(want.plain.capacity_rps)), `plain capacity in "${summary}"`);
+    assert(summary.includes(fmt.plain(want.crossover.rate_rps)), `crossover in "${summary}"`);
+    const sched = await page.$$eval('[data-testid=load-schedule] tbody tr', (trs) =>
+      trs.map((t) => t.dataset.choice),
+    );
+    eq(JSON.stringify(sched), JSON.stringify(want.schedule.map((s) => s.choice)), 'schedule');
+  });
+
+  await test('under load: a negative rate is refused beside its field; the link keeps the block', async () => {
+    await openLoad(page, url, CONFIG);
+    await page.fill('#l-rate_rps', '-1');
+    await page.click('#load-form button[type=submit]');
+    await page.waitForFunction(
+      () => document.querySelector('[data-for="load.rate_rps"] .field-error').textContent !== '',
+    );
+    const msg = await page.textContent('[data-for="load.rate_rps"] .field-error');
+    assert(/rate_rps/.test(msg), `error beside the field: ${msg}`);
+    await page.fill('#l-rate_rps', '3');
+    await page.click('#load-form button[type=submit]');
+    await page.waitForFunction(() => decodeURIComponent(location.hash).includes('load.rate_rps=3'));
+  });
+}
