@@ -41,6 +41,7 @@ import { loadTests } from './load.mjs';
 import { a11yTests } from './a11y.mjs';
 import { userPathTests } from './user-path.mjs';
 import { userPathCoreTests } from './user-path-core.mjs';
+import { walkTests } from './walk.mjs';
 import { distFile } from '../parity/harness.mjs';
 
 const SHOTS = process.env.SPECCALC_SCREENSHOTS ?? path.join(repo, 'docs/screenshots');
@@ -973,6 +974,7 @@ async function main() {
   await coreOwnedTests({ url, newPage });
   await familiesTests({ url, newPage });
   await userPathCoreTests({ url, newPage });
+  await walkTests({ url, newPage });
   await loadTests({ url, newPage });
   await a11yTests({ browser, url, watch });
   await userPathTests({ browser, url, newPage, watch });

@@ -48,7 +48,7 @@ struct ModelArch {
   // (KV cache and attention work are upper bounds), and the assumptions say so.
   int64_t sliding_window = 0;
   int64_t sliding_window_layers = 0;
-  std::string repo_id;       // Hugging Face repository id ("" for custom models)
+  std::string repo_id;                 // Hugging Face repository id ("" for custom models)
   std::string released_weights_dtype;  // dtype of the released weights when not 16-bit ("fp8")
   std::string released_dtype_source;
   std::string citation;  // first source line, for the assumptions list

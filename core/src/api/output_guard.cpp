@@ -27,8 +27,8 @@ bool null_allowed(const std::string& command, const std::string& path) {
 // embedded tables' rows as they are (published rows have documented gaps); link prints text.
 bool checked(const std::string& command) {
   static const char* const kChecked[] = {
-      "eval",   "eval-link",   "normalize",     "decode-link", "sweep",          "size",
-      "export", "carry",       "tree-expect", "tree-optimize", "tree-preset", "tree-calibrate", "convert", "load"};
+      "eval",  "eval-link",   "normalize",     "decode-link", "sweep",          "size",    "export",
+      "carry", "tree-expect", "tree-optimize", "tree-preset", "tree-calibrate", "convert", "load"};
   for (const char* c : kChecked)
     if (command == c) return true;
   return false;

@@ -345,7 +345,9 @@ export class ChartsView {
     // The core's short label of each family (list methods), on the axis and in the table.
     const short = new Map(families.map((f) => [f.id, f.short_label || f.label || f.id]));
     const shortOf = (id) => short.get(id) || id;
-    const labels = points.map((p) => (p.yours ? `yours (${shortOf(p.family)})` : shortOf(p.family)));
+    const labels = points.map((p) =>
+      p.yours ? `yours (${shortOf(p.family)})` : shortOf(p.family),
+    );
     const { record: xLabelsDrawn, ...xAxis } = categoryAxis(slot, labels);
     // The fastest published row of each family, as the core marks it (family_best).
     const measuredBy = new Map(measured.filter((m) => m.best).map((m) => [m.family, m.speedup]));
