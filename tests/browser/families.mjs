@@ -35,6 +35,9 @@ const VICUNA = {
 };
 
 const cliJson = (command, input) => JSON.parse(cli(['run', command, '-'], JSON.stringify(input)));
+// The chart names each family by the core's short label (list methods), never by its id.
+const SHORT = new Map(JSON.parse(cli(['list', 'methods'])).map((m) => [m.id, m.short_label]));
+const short = (id) => SHORT.get(id) || id;
 
 async function familiesShown(page, url, config) {
   await page.goto(`${url}#${cliLink(config)}`);
@@ -66,8 +69,8 @@ export async function familiesTests({ url, newPage }) {
       const core = cliJson('families', config);
       const shown = await familiesShown(page, url, config);
       const expected = [
-        [`yours (${core.yours.family})`, core.yours],
-        ...core.families.map((f) => [f.family, f]),
+        [`yours (${short(core.yours.family)})`, core.yours],
+        ...core.families.map((f) => [short(f.family), f]),
       ];
       eq(shown.points, expected.length, 'bars drawn');
       eq(shown.rows.length, expected.length, 'table rows');
@@ -98,7 +101,7 @@ export async function familiesTests({ url, newPage }) {
   await test("families chart on DeepSeek-V3: MTP at the report's acceptance, no EAGLE bars, no guessed lookup", async () => {
     const shown = await familiesShown(page, url, DEEPSEEK);
     const labels = shown.rows.map((r) => r[0]);
-    eq(JSON.stringify(labels), JSON.stringify(['yours (mtp)', 'mtp']), 'bars');
+    eq(JSON.stringify(labels), JSON.stringify([`yours (${short('mtp')})`, short('mtp')]), 'bars');
     eq(shown.rows[1][2], (1 + (0.85 + 0.9) / 2).toFixed(2), 'MTP tau = 1 + 85-90 % midpoint');
     for (const f of ['eagle1', 'eagle2', 'eagle3', 'pld'])
       assert(shown.absent.includes(f), `${f} absent`);

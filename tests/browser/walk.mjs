@@ -83,7 +83,7 @@ export async function walkTests({ url, newPage }) {
         hardware: typeof c.hardware === 'string' ? c.hardware : c.hardware?.id,
       };
       for (const [k, v] of Object.entries(walk.expect)) eq(got[k], v, `the link's ${k}`);
-      assert(result.fits_in_memory, `the answer fits in memory (${result.verdict_reason})`);
+      assert(result.memory.fits, `the answer fits in memory (${result.verdict_reason})`);
       assert(result.verdict !== 'infeasible', `verdict ${result.verdict}`);
       await checkAgainstCli(page, walk.question);
       await page.close();

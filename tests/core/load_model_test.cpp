@@ -246,14 +246,40 @@ TEST(LoadModel, LinkRoundTripsTheLoadBlock) {
   const speccalc::Response decoded = speccalc::run("decode-link", link.output);
   ASSERT_TRUE(decoded.ok) << decoded.error.describe();
   EXPECT_EQ(json::parse(decoded.output), normalized);
-  EXPECT_EQ(normalized["load"]["input_tokens"], 94.5);            // gsm8k's mean prompt
-  EXPECT_EQ(normalized["load"]["max_num_batched_tokens"], 8192);  // vLLM on an H100
+  // Defaults stay implicit in the link (DefaultsFollowTheGpuAndTheWorkload); what was used is in
+  // the load command's inputs.
+  EXPECT_FALSE(normalized["load"].contains("input_tokens"));
+  EXPECT_FALSE(normalized["load"].contains("max_num_batched_tokens"));
+  EXPECT_EQ(normalized["load"]["max_num_seqs"], 64);  // given
+  const json used = run_ok("load", cfg)["inputs"];
+  EXPECT_EQ(used["input_tokens"], 94.5);            // gsm8k's mean prompt (workloads.json)
+  EXPECT_EQ(used["max_num_batched_tokens"], 8192);  // vLLM on an H100 (>= 70 GiB, not an A100)
   // eval of the link and of the config agree, load block included.
   const speccalc::Response a = speccalc::run("eval", cfg.dump());
   const speccalc::Response b = speccalc::run("eval-link", link.output);
   ASSERT_TRUE(a.ok && b.ok);
   EXPECT_EQ(a.output, b.output);
   EXPECT_TRUE(json::parse(a.output).contains("load"));
+}
+
+// The page carries the normalized load block into the next edit: a GPU or workload changed
+// later must bring its own defaults, not keep the ones filled in for the previous setup.
+// vLLM's defaults (vllm/engine/arg_utils.py get_batch_defaults): 1024 sequences and 8192 tokens
+// a step on a GPU of >= 70 GiB that is not an A100 (an H100: 80 GB), else 256 and 2048 (an
+// A100 40 GB); the workloads' mean prompts: gsm8k 94.5, sharegpt 355.3 tokens.
+TEST(LoadModel, DefaultsFollowTheGpuAndTheWorkload) {
+  json cfg =
+      run_ok("normalize", eagle_chain({{"tau", 2.5}}, {{"rate_rps", 1.0}, {"workload", "gsm8k"}}));
+  EXPECT_EQ(run_ok("load", cfg)["inputs"]["max_num_seqs"], 1024);
+  cfg["hardware"] = "a100-40gb-sxm";
+  cfg["load"]["workload"] = "sharegpt";
+  const json used = run_ok("load", cfg)["inputs"];
+  EXPECT_EQ(used["max_num_seqs"], 256);
+  EXPECT_EQ(used["max_num_batched_tokens"], 2048);
+  EXPECT_EQ(used["input_tokens"], 355.3);
+  // Given values stay given.
+  cfg["load"]["max_num_seqs"] = 32;
+  EXPECT_EQ(run_ok("normalize", cfg)["load"]["max_num_seqs"], 32);
 }
 
 }  // namespace

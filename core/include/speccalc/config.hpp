@@ -139,6 +139,12 @@ struct LoadConfig {
   // and 2048. max_num_batched_tokens is the chunked-prefill token budget of one engine step.
   int64_t max_num_seqs = 0;
   int64_t max_num_batched_tokens = 0;
+  // Whether the caps and lengths were given, not filled in from the GPU or the workload: the
+  // normalized config (and its link) writes only what was given, so a later change of GPU or
+  // workload brings that one's defaults instead of keeping the old ones.
+  bool caps_seqs_given = false;
+  bool caps_tokens_given = false;
+  bool lengths_given = false;
   LoadSlo slo;
   double curve_max_rps = 0;    // the rate curve's end (0: 1.2 x the plain capacity)
   int64_t curve_points = 200;  // points on the rate curve

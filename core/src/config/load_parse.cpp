@@ -75,6 +75,7 @@ bool parse_load(const json& doc, Config* c, Error* err) {
     l.input_tokens = w->prompt_tokens_mean;
     l.output_tokens = w->output_tokens_mean;
   }
+  l.lengths_given = it->contains("input_tokens") || it->contains("output_tokens");
   if (!fields::read_number(*it, "input_tokens", "load", 1, max_tokens, &l.input_tokens, err) ||
       !fields::read_number(*it, "output_tokens", "load", 1, max_tokens, &l.output_tokens, err))
     return false;
@@ -88,6 +89,8 @@ bool parse_load(const json& doc, Config* c, Error* err) {
                                                 std::to_string(ConfigLimits::kMaxContext));
     return false;
   }
+  l.caps_seqs_given = it->contains("max_num_seqs");
+  l.caps_tokens_given = it->contains("max_num_batched_tokens");
   const bool big = big_gpu(c->hardware);
   l.max_num_seqs = big ? 1024 : 256;
   l.max_num_batched_tokens = big ? 8192 : 2048;
@@ -112,10 +115,13 @@ json load_to_json(const LoadConfig& l) {
     out["rate_rps"] = l.rate_rps;
   }
   if (!l.workload.empty()) out["workload"] = l.workload;
-  out["input_tokens"] = l.input_tokens;
-  out["output_tokens"] = l.output_tokens;
-  out["max_num_seqs"] = l.max_num_seqs;
-  out["max_num_batched_tokens"] = l.max_num_batched_tokens;
+  // Defaults (the workload's lengths, vLLM's caps for this GPU) stay implicit: see LoadConfig.
+  if (l.lengths_given || l.workload.empty()) {
+    out["input_tokens"] = l.input_tokens;
+    out["output_tokens"] = l.output_tokens;
+  }
+  if (l.caps_seqs_given) out["max_num_seqs"] = l.max_num_seqs;
+  if (l.caps_tokens_given) out["max_num_batched_tokens"] = l.max_num_batched_tokens;
   json slo = json::object();
   if (l.slo.tpot_s > 0) slo["tpot_s"] = l.slo.tpot_s;
   if (l.slo.ttft_s > 0) slo["ttft_s"] = l.slo.ttft_s;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "config/families.hpp"
 #include "config/json_fields.hpp"
 #include "speccalc/embedded_data.hpp"
 
@@ -43,8 +44,9 @@ json fidelity_json(const Evaluation& e, const Config& config) {
   const json* b = nullptr;
   if (t.contains(engine) && t[engine].contains(family)) b = &t[engine][family];
   if (!b || (*b)["rows"].get<int>() == 0) {
-    out["statement"] = "no held-out measurement of " + family + " under " + config.engine.name +
-                       ": the model's error here is not measured";
+    out["statement"] = "no held-out measurement of " +
+                       std::string(family_short_label(config.method.family)) + " under " +
+                       config.engine.name + ": the model's error here is not measured";
     return out;
   }
   const double mape = (*b)["mape_pct"].get<double>();
@@ -62,10 +64,11 @@ json fidelity_json(const Evaluation& e, const Config& config) {
   out["speedup_low"] = e.speedup / lo_factor;
   out["speedup_high"] = e.speedup / hi_factor;
   const std::string direction = bias > 0 ? "over-predicted" : "under-predicted";
-  out["statement"] = config.engine.name + " + " + family + ": held-out error " + pct(mape) +
-                     " % over " + std::to_string(rows) + " measured row" + (rows == 1 ? "" : "s") +
-                     " (" + direction + " by " + pct(bias < 0 ? -bias : bias) +
-                     " % on average; speccalc validate)";
+  // The statement reads the family by its label (EAGLE-3), the field keeps the id.
+  out["statement"] = config.engine.name + " + " + family_short_label(config.method.family) +
+                     ": held-out error " + pct(mape) + " % over " + std::to_string(rows) +
+                     " measured row" + (rows == 1 ? "" : "s") + " (" + direction + " by " +
+                     pct(bias < 0 ? -bias : bias) + " % on average; speccalc validate)";
   return out;
 }
 
