@@ -130,7 +130,8 @@ TEST(ListMethods, EveryFamilyAndEveryKeyOfItsDefaultsHasALabel) {
     if (id == "mtp") config["target"] = "deepseek-v3";
     const speccalc::Response r = speccalc::run("normalize", config.dump());
     if (!r.ok) continue;  // a family this model has no weights for (checked elsewhere)
-    for (const auto& [key, value] : json::parse(r.output)["method"].items()) {
+    const json method = json::parse(r.output)["method"];  // named: items() of a temporary dangles
+    for (const auto& [key, value] : method.items()) {
       if (key == "family") continue;
       ASSERT_TRUE(m["param_labels"].contains(key)) << id << "." << key;
       EXPECT_NE(m["param_labels"][key], key) << id << "." << key;
