@@ -83,6 +83,10 @@ json method_for(const FamilySpec& f, const Config& user, const Catalog& catalog)
 }  // namespace
 
 Response families(const std::string& config_json) {
+  // A setup eval refuses (its load block included) is refused here with the same words: the
+  // chart never shows families for a setup the headline calls invalid.
+  const Response as_given = eval(config_json);
+  if (!as_given.ok) return as_given;
   auto catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   const Catalog& cat = catalog.value();
