@@ -10,6 +10,7 @@
 #include "api/commands.hpp"
 #include "config/config_json.hpp"
 #include "config/families.hpp"
+#include "data/engine_repos.hpp"
 #include "speccalc/evaluate.hpp"
 #include "speccalc/presets.hpp"
 #include "speccalc/published_tau.hpp"
@@ -19,23 +20,6 @@ namespace speccalc::commands {
 using nlohmann::json;
 
 namespace {
-
-// The heads table's family name for a head-based method family, or "" for the others.
-std::string head_family(Family f) {
-  switch (f) {
-    case Family::eagle1:
-    case Family::eagle2:
-      return "eagle";  // EAGLE-1 weights serve EAGLE-2's dynamic tree too
-    case Family::eagle3:
-      return "eagle3";
-    case Family::medusa:
-      return "medusa";
-    case Family::hydra:
-      return "hydra";
-    default:
-      return "";
-  }
-}
 
 // The draft model a draft-model family uses on this target: the one published rows measured
 // with it, else the first listed draft with the target's vocabulary; "" when none has it.
@@ -110,7 +94,8 @@ Response families(const std::string& config_json) {
       skip(f.id, u.engine.name + " does not run " + f.id);
       continue;
     }
-    const std::string head = head_family(f.family);
+    const char* head_id = head_family(f.family);  // one table with the exports'
+    const std::string head = head_id ? head_id : "";
     if (!head.empty() && (!u.target_preset || !cat.find_head(head, u.target.id))) {
       skip(f.id, "no published " + head + " head for " + target_name + " (models.json heads)");
       continue;

@@ -44,7 +44,8 @@ std::string head_repo(const json& models, const char* family, const std::string&
   return other;
 }
 
-// The `heads` family of a method's published draft weights (EAGLE-1 and -2 share weights).
+}  // namespace
+
 const char* head_family(Family f) {
   switch (f) {
     case Family::eagle1:
@@ -60,8 +61,6 @@ const char* head_family(Family f) {
       return nullptr;
   }
 }
-
-}  // namespace
 
 EngineRepos engine_repos(const Config& c) {
   EngineRepos out;

@@ -19,4 +19,8 @@ struct EngineRepos {
 
 EngineRepos engine_repos(const Config& config);
 
+// The models.json `heads` family of a method's published draft weights ("eagle", "eagle3",
+// "medusa", "hydra"; EAGLE-1 and -2 share weights), nullptr for a method without heads.
+const char* head_family(Family f);
+
 }  // namespace speccalc
