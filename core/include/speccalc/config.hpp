@@ -34,11 +34,41 @@ bool family_from_name(const std::string& s, Family* out);
 bool family_uses_tree(Family f);  // medusa, hydra, eagle1/2/3
 
 // nvfp4 / mxfp4: 4-bit E2M1 values with block scales, weights only (see dtype_bytes).
-enum class DType { fp16, bf16, fp8, int8, int4, nvfp4, mxfp4 };
+// q*_*, iq4_*: llama.cpp's GGUF types (weights; q8_0 and q4_0 also for its KV cache);
+// mlx_*bit: MLX's affine group quantization. Names, bits and sources: config/dtypes.cpp.
+enum class DType {
+  fp16,
+  bf16,
+  fp8,
+  int8,
+  int4,
+  nvfp4,
+  mxfp4,
+  q2_k,
+  q3_k_m,
+  q4_0,
+  q4_k_s,
+  q4_k_m,
+  q5_0,
+  q5_k_s,
+  q5_k_m,
+  q6_k,
+  q8_0,
+  iq4_xs,
+  iq4_nl,
+  iq3_xxs,
+  mlx_4bit,
+  mlx_6bit,
+  mlx_8bit
+};
 const char* dtype_name(DType d);
-// Bytes per element, block scales included: 2, 2, 1, 1, 0.5, 0.5625, 0.53125.
+bool dtype_from_name(const std::string& s, DType* out);
+// Bytes per element, block scales included (fp16 2, int4 0.5, nvfp4 0.5625, q4_k_m 0.6125 ...).
 double dtype_bytes(DType d);
-bool dtype_is_fp4(DType d);  // nvfp4 or mxfp4
+bool dtype_is_fp4(DType d);    // nvfp4 or mxfp4
+bool dtype_is_gguf(DType d);   // a llama.cpp GGUF quantization type
+bool dtype_is_mlx(DType d);    // an MLX group-quantized type
+std::string dtype_names();     // every name, comma-separated, for error messages
 
 using Choices = std::vector<std::vector<int>>;  // EAGLE/Medusa tree paths (0-based sibling ranks)
 
@@ -48,6 +78,10 @@ struct MethodConfig {
   std::string draft;      // draft preset id
   ModelArch draft_model;  // resolved from the catalog
   int64_t k = 0;          // sps/pld: drafted tokens per cycle (verify covers k + 1 tokens)
+  // llama.cpp's variable draft length (sps, pld): stop drafting at a token whose draft
+  // probability is below draft_p_min; skip verifying drafts shorter than draft_min.
+  int64_t draft_min = 0;
+  double draft_p_min = 0;
   // pld
   int64_t ngram = 0;       // pld: max n-gram matched; lookahead: N
   double draft_cpu_s = 0;  // pld: CPU time of the n-gram match per cycle
@@ -186,6 +220,7 @@ struct ConfigLimits {
   static constexpr double kMaxRateRps = 1e6;
   static constexpr int64_t kMaxCurvePoints = 2000;
   static constexpr int64_t kMaxBatchedTokens = 1 << 20;
+  static constexpr int64_t kMaxKernelRows = 4096;  // runtime.matvec_max_rows / matmul_tile_rows
 };
 
 Expected<Config> parse_config_text(const std::string& text, const Catalog& catalog);

@@ -26,6 +26,8 @@ struct KernelWork {
   double weights_bytes = 0;      // weights read once per pass
   double kv_cache_bytes = 0;     // KV cache read (context) + written (new tokens)
   double activations_bytes = 0;  // matmul inputs/outputs and logits written and read back
+  double rows = 0;  // rows one matmul of this class multiplies (tokens x sequences); the
+                    // widest when classes merge (local engines pick kernels by it)
   double bytes() const { return weights_bytes + kv_cache_bytes + activations_bytes; }
   KernelWork& operator+=(const KernelWork& o);
 };

@@ -27,7 +27,34 @@ struct RuntimeParams {
                                 // rejection sampling, acceptance, KV-cache update
   double tree_overhead_s = 0;   // extra per cycle for tree methods: tree build, mask, tree walk
   double allreduce_latency_s = 0;  // latency of one tensor-parallel all-reduce
+  // Local engines (llama.cpp, MLX) pick a matmul kernel by the rows of a pass (tokens x
+  // sequences): up to matvec_max_rows a matrix-vector kernel streams the weights once and
+  // computes every row at matvec_flops_efficiency of peak (its per-row cost grows linearly);
+  // above, a matrix-matrix kernel computes at flops_efficiency on rows padded up to a multiple
+  // of matmul_tile_rows. 0 = not modeled (datacenter engines: one GEMM regime, no padding).
+  double matvec_max_rows = 0;
+  double matvec_flops_efficiency = 0;
+  double matmul_tile_rows = 0;
 };
+
+// FLOP/s-limited time of a matmul kernel class doing `flops` over `rows` rows on a GPU of
+// peak_flops_s, under the profile's kernel regimes (see matvec_max_rows above); without them
+// flops / (peak x flops_efficiency).
+double matmul_compute_s(double flops, double peak_flops_s, double rows, const RuntimeParams& p);
+// Time of a matmul kernel class from its memory time and its compute time (matmul_compute_s):
+// in the matrix-vector regime the first row's dot products ride on the weight stream and
+// every further row adds its own, max(memory, compute / rows) + compute x (rows - 1) / rows
+// (llama-bench: forward time grows linearly from one token on; issue #8869, PR #29110);
+// otherwise the profile's overlap rule, kernel_time_s.
+double matmul_kernel_time_s(double memory_s, double compute_s, double rows,
+                            const RuntimeParams& p);
+bool in_matvec_regime(double rows, const RuntimeParams& p);
+
+// True when the profile models local kernel regimes (matvec_max_rows > 0).
+bool has_kernel_regimes(const RuntimeParams& p);
+// Whether `name` belongs in a printed parameter list of p: the kernel-regime parameters only
+// where the profile models them, so datacenter profiles print what they always printed.
+bool runtime_param_shown(const RuntimeParams& p, const std::string& name);
 
 // The EAGLE-2/3 knobs an engine runs when the user gives none (runtimes.json eagle_defaults):
 // draft levels, candidates per level, verified tokens (root included).
@@ -55,6 +82,12 @@ struct RuntimeProfile {
   EagleKnobs eagle_defaults_mla;  // the same for MLA (DeepSeek-V2/V3) targets
   std::string eagle_defaults_source;
   bool trees = true;                  // can verify token trees (false: chains only)
+  // Quantized weight formats the engine runs: "gguf" (llama.cpp), "mlx", or "" (the
+  // datacenter formats fp16/bf16/fp8/int8/int4/fp4).
+  std::string weight_formats;
+  // Hardware vendors it runs on (runtimes.json `vendors`); empty = any.
+  std::vector<std::string> vendors;
+  bool single_device = false;  // runs on one GPU (or one Mac) only
   std::vector<std::string> families;  // method families the engine runs
   RuntimeParams params;
   bool supports(const std::string& family) const;

@@ -93,7 +93,7 @@ Response list(const std::string& kind_text) {
       json params = json::object();
       for (const char* const* n = runtime_param_names(); *n; ++n) {
         RuntimeParams p = r.params;
-        params[*n] = *runtime_param(p, *n);
+        if (runtime_param_shown(p, *n)) params[*n] = *runtime_param(p, *n);
       }
       out.push_back(json{
           {"id", r.id},

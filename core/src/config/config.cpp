@@ -24,19 +24,6 @@ using fields::json;
 
 namespace {
 
-const char* const kDTypeNames[] = {"fp16", "bf16", "fp8", "int8", "int4", "nvfp4", "mxfp4"};
-constexpr int kDTypeCount = sizeof(kDTypeNames) / sizeof(kDTypeNames[0]);
-
-bool dtype_from_name(const std::string& s, DType* out) {
-  for (int i = 0; i < kDTypeCount; ++i) {
-    if (s == kDTypeNames[i]) {
-      *out = static_cast<DType>(i);
-      return true;
-    }
-  }
-  return false;
-}
-
 // ---- target -------------------------------------------------------------------------------
 
 // MoE, MLA and MTP keys of a custom model (the keys `list models` shows for such presets).
@@ -134,7 +121,7 @@ bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, 
   if (!m->released_weights_dtype.empty() &&
       !dtype_from_name(m->released_weights_dtype, &released)) {
     *err = make_error(fields::join(path, "released_dtype"),
-                      "must be one of: fp16, bf16, fp8, int8, int4");
+                      "must be one of: " + dtype_names());
     return false;
   }
   for (const char* required : {"num_layers", "hidden", "intermediate", "heads", "vocab"}) {
@@ -210,6 +197,20 @@ bool parse_target(const json& doc, const Catalog& catalog, Config* c, Error* err
 
 // ---- hardware -----------------------------------------------------------------------------
 
+// A custom GPU's vendor (engines that run on one vendor's hardware check it): NVIDIA unless
+// given.
+bool read_vendor(const json& obj, const std::string& path, std::string* vendor, Error* err) {
+  if (!obj.contains("vendor")) return true;
+  const json& v = obj["vendor"];
+  for (const char* known : {"NVIDIA", "AMD", "Apple", "Intel"})
+    if (v.is_string() && v.get<std::string>() == known) {
+      *vendor = known;
+      return true;
+    }
+  *err = make_error(fields::join(path, "vendor"), "must be one of: NVIDIA, AMD, Apple, Intel");
+  return false;
+}
+
 bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* err) {
   auto it = doc.find("hardware");
   // An omitted hardware is the default preset, looked up like a given id (see parse_target).
@@ -232,7 +233,7 @@ bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* e
   const std::string path = "hardware";
   if (!fields::check_keys(obj, path,
                           {"name", "fp16_tflops", "fp8_tflops", "fp4_tflops", "mem_gb",
-                           "mem_bw_gbps", "interconnect_gbps", "host_link_gbps"},
+                           "mem_bw_gbps", "interconnect_gbps", "host_link_gbps", "vendor"},
                           err))
     return false;
   for (const char* required : {"fp16_tflops", "mem_bw_gbps"}) {
@@ -255,7 +256,8 @@ bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* e
       fields::read_number(obj, "mem_bw_gbps", path, 0.001, 1e7, &g.mem_bw_gbps, err) &&
       fields::read_number(obj, "interconnect_gbps", path, 0, 1e7, &g.interconnect_gbps, err) &&
       fields::read_number(obj, "fp4_tflops", path, 0, 1e6, &g.fp4_tflops, err) &&
-      fields::read_number(obj, "host_link_gbps", path, 0, 10000, &g.host_link_gbps, err);
+      fields::read_number(obj, "host_link_gbps", path, 0, 10000, &g.host_link_gbps, err) &&
+      read_vendor(obj, path, &g.vendor, err);
   // A custom fp4 peak is taken to run both block-scaled formats (docs/config.md).
   g.nvfp4 = g.mxfp4 = g.fp4_tflops > 0;
   return ok;
@@ -306,9 +308,16 @@ bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* er
         }
         const bool is_efficiency = key.find("efficiency") != std::string::npos;
         double v = 0;
-        if (!fields::number_value(*f, path, is_efficiency ? 0.001 : 0, is_efficiency ? 1 : 10, &v,
-                                  err))
+        if (key == "matvec_max_rows" || key == "matmul_tile_rows") {
+          // Kernel-regime row counts are whole rows (0: the regime is not modeled).
+          int64_t rows = 0;
+          if (!fields::int_value(*f, path, 0, ConfigLimits::kMaxKernelRows, &rows, err))
+            return false;
+          v = static_cast<double>(rows);
+        } else if (!fields::number_value(*f, path, is_efficiency ? 0.001 : 0,
+                                         is_efficiency ? 1 : 10, &v, err)) {
           return false;
+        }
         r.overrides.emplace_back(key, v);
       }
     }
@@ -328,10 +337,41 @@ bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* er
   }
   r.resolved = profile->params;
   for (const auto& o : r.overrides) *runtime_param(r.resolved, o.first) = o.second;
+  c->engine = *profile;  // the dtype check reads the engine's formats
   return true;
 }
 
 // ---- dtype --------------------------------------------------------------------------------
+
+// Local engines run their own formats: llama.cpp GGUF types (and f16/bf16, MXFP4 for
+// gpt-oss), MLX its group-quantized types (and fp16/bf16); datacenter engines neither.
+bool check_engine_formats(const Config& c, Error* err) {
+  const std::string& formats = c.engine.weight_formats;
+  const std::string engine = c.engine.name;
+  auto refuse = [&](const char* field, DType d, const std::string& why) {
+    *err = make_error(field, std::string(dtype_name(d)) + " " + why);
+    return false;
+  };
+  for (const auto& [field, d] : {std::pair<const char*, DType>{"dtype.weights", c.dtype.weights},
+                                 std::pair<const char*, DType>{"dtype.kv", c.dtype.kv}}) {
+    if (dtype_is_gguf(d) && formats != "gguf")
+      return refuse(field, d,
+                    "is a GGUF (llama.cpp) type; " + engine +
+                        " does not run it: choose a llama.cpp runtime, or fp16/bf16/fp8/int8/int4");
+    if (dtype_is_mlx(d) && formats != "mlx")
+      return refuse(field, d,
+                    "is an MLX type; " + engine + " does not run it: choose the mlx runtime");
+    const bool datacenter_only = d == DType::fp8 || d == DType::int8 || d == DType::int4 ||
+                                 d == DType::nvfp4 || (d == DType::mxfp4 && formats == "mlx");
+    if (datacenter_only && !formats.empty())
+      return refuse(field, d,
+                    "is not a format " + engine + " runs: use " +
+                        (formats == "gguf" ? "a GGUF type (q4_k_m, q8_0, ...)"
+                                           : "an MLX type (mlx_4bit, mlx_6bit, mlx_8bit)") +
+                        " or fp16/bf16");
+  }
+  return true;
+}
 
 bool parse_dtype(const json& doc, Config* c, Error* err) {
   auto it = doc.find("dtype");
@@ -342,11 +382,14 @@ bool parse_dtype(const json& doc, Config* c, Error* err) {
     if (!c->target.released_weights_dtype.empty() &&
         dtype_from_name(c->target.released_weights_dtype, &released))
       c->dtype.weights = released;
+    if (!c->engine.weight_formats.empty() && !dtype_is_gguf(c->dtype.weights) &&
+        !dtype_is_mlx(c->dtype.weights) && c->dtype.weights != DType::bf16)
+      c->dtype.weights = DType::fp16;  // local engines open the model's 16-bit conversion
     return true;
   }
   auto one = [&](const json& v, const std::string& path, DType* out) {
     if (!v.is_string() || !dtype_from_name(v.get<std::string>(), out)) {
-      *err = make_error(path, "must be one of: fp16, bf16, fp8, int8, int4, nvfp4, mxfp4");
+      *err = make_error(path, "must be one of: " + dtype_names());
       return false;
     }
     return true;
@@ -355,8 +398,10 @@ bool parse_dtype(const json& doc, Config* c, Error* err) {
   auto four_bit = [](DType d) { return d == DType::int4 || dtype_is_fp4(d); };
   if (it->is_string()) {
     if (!one(*it, "dtype", &c->dtype.weights)) return false;
-    c->dtype.kv = four_bit(c->dtype.weights) ? DType::fp16 : c->dtype.weights;
-    return true;
+    const bool quantized = four_bit(c->dtype.weights) || dtype_is_gguf(c->dtype.weights) ||
+                           dtype_is_mlx(c->dtype.weights);
+    c->dtype.kv = quantized ? DType::fp16 : c->dtype.weights;
+    return check_engine_formats(*c, err);
   }
   if (!it->is_object()) {
     *err = make_error("dtype", "must be a string or an object {weights, kv}");
@@ -366,12 +411,14 @@ bool parse_dtype(const json& doc, Config* c, Error* err) {
   if (it->contains("weights") && !one((*it)["weights"], "dtype.weights", &c->dtype.weights))
     return false;
   if (it->contains("kv") && !one((*it)["kv"], "dtype.kv", &c->dtype.kv)) return false;
-  if (four_bit(c->dtype.kv)) {
+  if (four_bit(c->dtype.kv) || dtype_is_mlx(c->dtype.kv) ||
+      (dtype_is_gguf(c->dtype.kv) && c->dtype.kv != DType::q8_0 && c->dtype.kv != DType::q4_0)) {
     *err = make_error("dtype.kv", std::string(dtype_name(c->dtype.kv)) +
-                                      " KV cache is not modeled; use fp16, bf16, fp8 or int8");
+                                      " KV cache is not modeled; use fp16, bf16, fp8 or int8 "
+                                      "(llama.cpp: q8_0 or q4_0)");
     return false;
   }
-  return true;
+  return check_engine_formats(*c, err);
 }
 
 json choices_json(const MethodConfig& m) {
@@ -428,6 +475,7 @@ json gpu_to_json(const Gpu& g) {
   // custom GPU's fp4 peak runs both nvfp4 and mxfp4; a preset running only one keeps its name.
   if (g.fp4_tflops > 0 && g.nvfp4 && g.mxfp4) out["fp4_tflops"] = g.fp4_tflops;
   if (g.host_link_gbps > 0) out["host_link_gbps"] = g.host_link_gbps;
+  if (g.vendor != "NVIDIA") out["vendor"] = g.vendor;
   return out;
 }
 
@@ -455,32 +503,6 @@ bool method_is_tree(const MethodConfig& m) {
 
 bool family_uses_tree(Family f) { return family_spec(f).static_tree; }
 
-const char* dtype_name(DType d) { return kDTypeNames[static_cast<int>(d)]; }
-
-double dtype_bytes(DType d) {
-  switch (d) {
-    case DType::fp16:
-    case DType::bf16:
-      return 2;
-    case DType::fp8:
-    case DType::int8:
-      return 1;
-    case DType::int4:
-      return 0.5;
-    // Block-scaled fp4, scale bytes counted. NVFP4: 16 E2M1 values share one FP8 E4M3 scale,
-    // (16 x 4 + 8) / 16 = 4.5 bits a weight (NVIDIA, "Introducing NVFP4 for Efficient and
-    // Accurate Low-Precision Inference", developer.nvidia.com/blog, Table 1; its per-tensor
-    // FP32 scale is 4 bytes a tensor, left out). MXFP4: 32 E2M1 values share one E8M0 scale,
-    // (32 x 4 + 8) / 32 = 4.25 bits (OCP Microscaling Formats (MX) v1.0 spec, section 5).
-    case DType::nvfp4:
-      return 4.5 / 8;
-    case DType::mxfp4:
-      return 4.25 / 8;
-  }
-  return 2;
-}
-
-bool dtype_is_fp4(DType d) { return d == DType::nvfp4 || d == DType::mxfp4; }
 
 namespace {
 // offload: {"target_weights": "host", "host_link_gbps": x}. The link defaults to the GPU's
@@ -617,6 +639,20 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
       return false;
     }
   }
+  if (!engine.vendors.empty() &&
+      std::find(engine.vendors.begin(), engine.vendors.end(), c->hardware.vendor) ==
+          engine.vendors.end()) {
+    std::string on;
+    for (const auto& v : engine.vendors) on += (on.empty() ? "" : " or ") + v;
+    *err = make_error("runtime", engine.name + " runs on " + on + " hardware; " +
+                                     c->hardware.name + " is " + c->hardware.vendor);
+    return false;
+  }
+  if (c->gpus > 1 && engine.single_device) {
+    *err = make_error("gpus", engine.name + " runs on one device, got " +
+                                  std::to_string(c->gpus));
+    return false;
+  }
   if (c->gpus > t.num_layers) {
     *err = make_error("gpus", "exceeds the target's " + std::to_string(t.num_layers) + " layers");
     return false;
@@ -741,6 +777,9 @@ json config_to_json(const Config& c) {
         method["depth"] = m.depth;
       }
       if (m.sps_tree == MethodConfig::SpsTree::sequences) method["sequences"] = m.sequences;
+      // llama.cpp's length knobs only when set, so other engines keep their key set.
+      if (m.draft_min > 0) method["draft_min"] = m.draft_min;
+      if (m.draft_p_min > 0) method["draft_p_min"] = m.draft_p_min;
       break;
     case Family::mtp:
       method["k"] = m.k;

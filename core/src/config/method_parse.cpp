@@ -148,13 +148,46 @@ bool parse_ar(const json& /*obj*/, const Catalog& /*catalog*/, Config* /*c*/, Er
   return true;
 }
 
+// Drafted tokens per cycle when the config gives none, under the local engines' defaults:
+// llama.cpp common/common.h common_params_speculative_draft n_max = 3; mlx_lm generate.py
+// --num-draft-tokens default 3. Other engines: the family's own default.
+int64_t local_default_k(const std::string& engine, int64_t otherwise) {
+  if (engine == "llama.cpp-metal" || engine == "llama.cpp-cuda" || engine == "mlx") return 3;
+  return otherwise;
+}
+
+// llama.cpp's variable draft length: drafting stops early at a token whose draft probability
+// is below draft_p_min (--draft-p-min), and a draft shorter than draft_min (--draft-min) is
+// not verified. Defaults: common_params_speculative_draft p_min = 0.0, n_min = 0.
+bool parse_local_draft_length(const json& obj, Config* c, Error* err) {
+  MethodConfig& m = c->method;
+  const bool given = obj.contains("draft_min") || obj.contains("draft_p_min");
+  const bool llama = c->engine.id == "llama.cpp-metal" || c->engine.id == "llama.cpp-cuda";
+  if (given && !llama) {
+    *err = make_error(obj.contains("draft_min") ? "method.draft_min" : "method.draft_p_min",
+                      "is a llama.cpp knob; " + c->engine.name + " drafts a fixed k");
+    return false;
+  }
+  if (!fields::read_int(obj, "draft_min", "method", 0, ConfigLimits::kMaxK, &m.draft_min, err) ||
+      !fields::read_number(obj, "draft_p_min", "method", 0, 1, &m.draft_p_min, err))
+    return false;
+  if (m.draft_min > m.k) {
+    *err = make_error("method.draft_min", "is " + std::to_string(m.draft_min) +
+                                              " and must not exceed k (draft_max) " +
+                                              std::to_string(m.k));
+    return false;
+  }
+  return true;
+}
+
 bool parse_sps(const json& obj, const Catalog& catalog, Config* c, Error* err) {
   MethodConfig& m = c->method;
   const std::string p = "method";
   m.draft = "vicuna-68m";
-  m.k = 4;
+  m.k = local_default_k(c->engine.id, 4);
   if (!fields::read_string(obj, "draft", p, &m.draft, err, 64) ||
-      !fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err))
+      !fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err) ||
+      !parse_local_draft_length(obj, c, err))
     return false;
   // A target preset may also serve as the draft (70B targets drafted by a 7B chat model).
   const ModelArch* draft = catalog.find_draft(m.draft);
@@ -327,6 +360,9 @@ constexpr EngineKnobSpec kEngineKnobs[] = {
     {"sglang", "speculative_eagle_topk", "eagle2,eagle3", "top_k: candidates kept per level"},
     {"sglang", "speculative_num_draft_tokens", "eagle2,eagle3",
      "total_token: verified tokens, the last accepted one included"},
+    {"llama.cpp-metal", "draft_max", "sps,pld", "k: the most tokens drafted per cycle"},
+    {"llama.cpp-cuda", "draft_max", "sps,pld", "k: the most tokens drafted per cycle"},
+    {"mlx", "num_draft_tokens", "sps", "k: tokens drafted per cycle"},
 };
 
 bool knob_applies(const EngineKnobSpec& k, const std::string& engine, Family f) {
@@ -361,6 +397,8 @@ bool translate_engine_knobs(const std::string& engine, Family f, json* obj, Erro
         set = json{{"choices", chain_choices(v)}, {"heads", v}};
       else
         set = json{{"k", v}};
+    } else if (key == "draft_max" || key == "num_draft_tokens") {
+      set = json{{"k", v}};
     } else if (key == "speculative_num_steps") {
       set = (f == Family::eagle2 || f == Family::eagle3) ? json{{"depth", v}} : json{{"k", v}};
     } else if (key == "speculative_eagle_topk") {

@@ -30,6 +30,7 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
     f.kv_s[i] = k.kv_cache_bytes / bw;
     f.act_s[i] = k.activations_bytes / bw;
     f.flops_s[i] = k.flops / peak;
+    f.rows[i] = k.rows;
   }
   if (m.tensor_parallel && m.gpus > 1 && w.allreduces > 0) {
     const double g = static_cast<double>(m.gpus);
@@ -48,7 +49,11 @@ double fast_time(const FastPass& f, const RuntimeParams& p) {
   for (int i = 0; i < kKernelKinds; ++i) {
     const double mem = f.weights_s[i] / p.bw_efficiency + f.kv_s[i] / p.kv_bw_efficiency +
                        f.act_s[i] / p.bw_efficiency;
-    device += kernel_time_s(mem, f.flops_s[i] / p.flops_efficiency, p.overlap);
+    const bool matmul = i == static_cast<int>(Kernel::gemm) || i == static_cast<int>(Kernel::lm_head);
+    const double compute = matmul ? matmul_compute_s(f.flops_s[i], 1.0, f.rows[i], p)
+                                  : f.flops_s[i] / p.flops_efficiency;
+    device += matmul ? matmul_kernel_time_s(mem, compute, f.rows[i], p)
+                     : kernel_time_s(mem, compute, p.overlap);
   }
   const double launch = f.layers * p.layer_overhead_s;
   return f.passes * (device + p.pass_overhead_s + std::max(0.0, launch - device));
@@ -271,6 +276,22 @@ const std::vector<FitSpec>& fit_specs() {
        {{"kv_bw_efficiency", "bw_efficiency"}},
        "vllm"},
       {"sglang", {"step_overhead_s"}, {}, "vllm"},
+      // Local engines: llama-bench forwards of 1..512 tokens (engine-measurements.json) fix
+      // the streaming bandwidth, the matrix-vector kernels' per-row compute, the tiles'
+      // compute, their overlap and the host time per llama_decode. Their kernel-regime row
+      // counts are the engines' code constants (runtimes.json kernel_regimes_source).
+      {"llama.cpp-metal",
+       {"bw_efficiency", "matvec_flops_efficiency", "flops_efficiency", "overlap",
+        "pass_overhead_s"},
+       {{"kv_bw_efficiency", "bw_efficiency"}},
+       "",
+       true},
+      {"llama.cpp-cuda",
+       {"bw_efficiency", "matvec_flops_efficiency", "flops_efficiency", "overlap",
+        "pass_overhead_s"},
+       {{"kv_bw_efficiency", "bw_efficiency"}},
+       "",
+       true},
   };
   return specs;
 }

@@ -26,6 +26,7 @@ struct FastPass {
   std::array<double, kKernelKinds> kv_s{};       // KV bytes / peak bandwidth
   std::array<double, kKernelKinds> act_s{};      // activation bytes / peak bandwidth
   std::array<double, kKernelKinds> flops_s{};    // FLOPs / peak FLOP/s
+  std::array<double, kKernelKinds> rows{};       // matmul rows (kernel regimes of local engines)
   double comm_bytes_s = 0;  // all-reduce payload time on the link, summed over the pass
   double allreduces = 0;    // all-reduce count (each pays allreduce_latency_s)
   double layers = 0;

@@ -23,6 +23,7 @@ KernelWork& KernelWork::operator+=(const KernelWork& o) {
   weights_bytes += o.weights_bytes;
   kv_cache_bytes += o.kv_cache_bytes;
   activations_bytes += o.activations_bytes;
+  rows = std::max(rows, o.rows);
   return *this;
 }
 
@@ -50,6 +51,12 @@ double Machine::peak_flops() const {
   // tensor cores where the GPU runs that format; otherwise (and for int4, which kernels
   // dequantize to fp16) the matmuls run at the fp16 peak.
   if (fp4_native(dtype.weights, gpu)) return gpu.fp4_tflops * 1e12;
+  // GGUF types on NVIDIA: llama.cpp's MMQ kernels quantize activations to 8 bits and multiply
+  // on int8 tensor cores (ggml/src/ggml-cuda/mmq.cuh, mma.cuh). Dense int8 runs at the fp8
+  // rate where the GPU has fp8 (Ada, Hopper, Blackwell) and at twice the fp16 rate on Ampere
+  // (A100 datasheet: 624 int8 TOPS vs 312 fp16 TFLOPS dense). Elsewhere (Metal) fp16.
+  if (dtype_is_gguf(dtype.weights) && gpu.vendor == "NVIDIA")
+    return (gpu.fp8_tflops > 0 ? gpu.fp8_tflops : 2.0 * gpu.fp16_tflops) * 1e12;
   const bool low_precision = dtype.weights == DType::fp8 || dtype.weights == DType::int8;
   const double tflops = (low_precision && gpu.fp8_tflops > 0) ? gpu.fp8_tflops : gpu.fp16_tflops;
   return tflops * 1e12;
@@ -74,6 +81,10 @@ double weight_bandwidth_factor(DType weights, const Gpu& gpu) {
     case DType::nvfp4:
     case DType::mxfp4:
       return fp4_native(weights, gpu) ? 1.0 : kInt4;
+    default:
+      // GGUF and MLX types run only under their own engines, whose bw_efficiency is fitted on
+      // those engines streaming these formats (llama-bench tables): no further factor.
+      return 1.0;
   }
   return 1.0;
 }
@@ -119,6 +130,7 @@ Work linear_work(double params, int64_t rows, const DTypes& dtype, Kernel k) {
   Work w;
   w[k].flops = 2.0 * params * static_cast<double>(rows);
   w[k].weights_bytes = params * dtype_bytes(dtype.weights);
+  w[k].rows = static_cast<double>(rows);
   return w;
 }
 
@@ -181,6 +193,7 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   const double mlp_flops_params_g =
       (n_dense * dense_mlp + n_moe * (active_experts + shared) * expert_mlp) / tp;
   gemm.flops = 2.0 * T * (n_layers * (attn_params_g + router) + mlp_flops_params_g);
+  gemm.rows = T;
 
   // Attention: scores over qk dims and the weighted sum over v dims, per head, over the cached
   // context plus the new tokens (the whole tokens x tokens block, see the header).
@@ -214,6 +227,7 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
     const double rows = B * static_cast<double>(lm_head_rows);
     lm.weights_bytes = vocab_g * h * wb;  // tied models read the embedding table here
     lm.flops = 2.0 * rows * vocab_g * h;
+    lm.rows = rows;
     lm.activations_bytes = 2.0 * kActBytes * rows * vocab_g;  // logits written, read to sample
   }
   return w;
@@ -236,8 +250,11 @@ PassTime time_pass(const Work& w, const Machine& m) {
     c.bytes = k.bytes();
     c.memory_time_s =
         k.weights_bytes / weights_bw + k.kv_cache_bytes / kv_bw + k.activations_bytes / act_bw;
-    c.compute_time_s = k.flops / flops_s;
-    c.time_s = kernel_time_s(c.memory_time_s, c.compute_time_s, m.runtime.overlap);
+    const bool matmul = c.kind == Kernel::gemm || c.kind == Kernel::lm_head;
+    c.compute_time_s = matmul ? matmul_compute_s(k.flops, m.peak_flops(), k.rows, m.runtime)
+                              : k.flops / flops_s;
+    c.time_s = matmul ? matmul_kernel_time_s(c.memory_time_s, c.compute_time_s, k.rows, m.runtime)
+                      : kernel_time_s(c.memory_time_s, c.compute_time_s, m.runtime.overlap);
     t.device_s += c.time_s;
   }
   if (m.tensor_parallel && m.gpus > 1 && w.allreduces > 0) {

@@ -414,7 +414,8 @@ json roofline_json(const Config& config, const RuntimeParams& p) {
 json runtime_json(const std::string& profile, const RuntimeParams& p) {
   json r = json::object();
   r["profile"] = profile;
-  for (const char* const* n = runtime_param_names(); *n; ++n) r[*n] = runtime_param_value(p, *n);
+  for (const char* const* n = runtime_param_names(); *n; ++n)
+    if (runtime_param_shown(p, *n)) r[*n] = runtime_param_value(p, *n);
   return r;
 }
 

@@ -1,9 +1,11 @@
 #include "speccalc/runtime.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <nlohmann/json.hpp>
 
+#include "speccalc/cost.hpp"
 #include "speccalc/embedded_data.hpp"
 
 namespace speccalc {
@@ -12,7 +14,8 @@ namespace {
 const char* const kParamNames[] = {"bw_efficiency",   "kv_bw_efficiency",    "flops_efficiency",
                                    "overlap",         "pass_overhead_s",     "layer_overhead_s",
                                    "step_overhead_s", "seq_overhead_s",      "cycle_overhead_s",
-                                   "tree_overhead_s", "allreduce_latency_s", nullptr};
+                                   "tree_overhead_s", "allreduce_latency_s", "matvec_max_rows",
+                                   "matvec_flops_efficiency", "matmul_tile_rows", nullptr};
 }
 
 const char* const* runtime_param_names() { return kParamNames; }
@@ -29,6 +32,9 @@ double* runtime_param(RuntimeParams& p, const std::string& name) {
   if (name == "cycle_overhead_s") return &p.cycle_overhead_s;
   if (name == "tree_overhead_s") return &p.tree_overhead_s;
   if (name == "allreduce_latency_s") return &p.allreduce_latency_s;
+  if (name == "matvec_max_rows") return &p.matvec_max_rows;
+  if (name == "matvec_flops_efficiency") return &p.matvec_flops_efficiency;
+  if (name == "matmul_tile_rows") return &p.matmul_tile_rows;
   return nullptr;
 }
 
@@ -36,6 +42,35 @@ double runtime_param_value(const RuntimeParams& p, const std::string& name) {
   RuntimeParams copy = p;
   const double* v = runtime_param(copy, name);
   return v ? *v : 0.0;
+}
+
+bool has_kernel_regimes(const RuntimeParams& p) { return p.matvec_max_rows > 0; }
+
+bool in_matvec_regime(double rows, const RuntimeParams& p) {
+  return p.matvec_max_rows > 0 && rows > 0 && rows <= p.matvec_max_rows;
+}
+
+double matmul_kernel_time_s(double memory_s, double compute_s, double rows,
+                            const RuntimeParams& p) {
+  if (!in_matvec_regime(rows, p)) return kernel_time_s(memory_s, compute_s, p.overlap);
+  const double per_row = compute_s / rows;
+  return std::max(memory_s, per_row) + per_row * (rows - 1.0);
+}
+
+double matmul_compute_s(double flops, double peak_flops_s, double rows, const RuntimeParams& p) {
+  if (in_matvec_regime(rows, p)) return flops / (peak_flops_s * p.matvec_flops_efficiency);
+  if (p.matmul_tile_rows > 0 && rows > 0) {
+    // The tile computes padded rows too: ceil(rows / tile) x tile of them.
+    const double padded = std::ceil(rows / p.matmul_tile_rows) * p.matmul_tile_rows;
+    return flops * (padded / rows) / (peak_flops_s * p.flops_efficiency);
+  }
+  return flops / (peak_flops_s * p.flops_efficiency);
+}
+
+bool runtime_param_shown(const RuntimeParams& p, const std::string& name) {
+  const bool regime =
+      name == "matvec_max_rows" || name == "matvec_flops_efficiency" || name == "matmul_tile_rows";
+  return !regime || has_kernel_regimes(p);
 }
 
 bool RuntimeProfile::supports(const std::string& family) const {
@@ -59,6 +94,10 @@ Expected<std::vector<RuntimeProfile>> load_runtime_profiles() {
     r.tensor_parallel = e.value("tensor_parallel", true);
     r.draft_runtime = e.value("draft_runtime", "");
     r.trees = e.value("trees", true);
+    r.weight_formats = e.value("weight_formats", "");
+    r.single_device = e.value("single_device", false);
+    if (e.contains("vendors"))
+      for (const auto& v : e["vendors"]) r.vendors.push_back(v.get<std::string>());
     r.draft_tp_follows_target = !e.contains("draft_tensor_parallel_default") ||
                                 e["draft_tensor_parallel_default"] == "target";
     if (e.contains("draft_tensor_parallel_allowed"))
