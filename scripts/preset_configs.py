@@ -201,8 +201,51 @@ LLAMA32_3B = {
     "confidence": "high", "notes": "Shares the Llama-3 tokenizer (vocab 128256): drafts for Llama-3.1/3.3.",
 }
 
+# Issue 22: common local targets, read from the same config.json collection as above (Qwen2.5
+# base and Instruct checkpoints share the geometry; the Instruct repository is the one named).
+QWEN25_14B = {
+    "id": "qwen2.5-14b", "name": "Qwen2.5-14B-Instruct", "hf_repo": "Qwen/Qwen2.5-14B-Instruct",
+    "num_layers": 48, "hidden": 5120, "intermediate": 13824, "heads": 40, "kv_heads": 8,
+    "head_dim": 128, "vocab": 152064, "tied_embeddings": False, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": True,
+    "published_params": "14.7B total, 13.1B non-embedding (Qwen2.5-14B-Instruct model card)",
+    "source": [_LLM_PROF + " (Qwen2.5-14B config.json)"],
+    "confidence": "high", "notes": "",
+}
+
+QWEN25_32B = {
+    "id": "qwen2.5-32b", "name": "Qwen2.5-32B-Instruct", "hf_repo": "Qwen/Qwen2.5-32B-Instruct",
+    "num_layers": 64, "hidden": 5120, "intermediate": 27648, "heads": 40, "kv_heads": 8,
+    "head_dim": 128, "vocab": 152064, "tied_embeddings": False, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": True,
+    "published_params": "32.5B total, 31.0B non-embedding (Qwen2.5-32B model card)",
+    "source": [_LLM_PROF + " (Qwen2.5-32B config.json)"],
+    "confidence": "high", "notes": "",
+}
+
+QWEN3_4B = {
+    "id": "qwen3-4b", "name": "Qwen3-4B", "hf_repo": "Qwen/Qwen3-4B",
+    "num_layers": 36, "hidden": 2560, "intermediate": 9728, "heads": 32, "kv_heads": 8,
+    "head_dim": 128, "vocab": 151936, "tied_embeddings": True, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": False, "qk_norm": True,
+    "published_params": "4.0B total, 3.6B non-embedding (Qwen3-4B model card)",
+    "source": [_LLM_PROF + " (Qwen3-4B config.json)"],
+    "confidence": "high", "notes": "",
+}
+
+QWEN3_14B = {
+    "id": "qwen3-14b", "name": "Qwen3-14B", "hf_repo": "Qwen/Qwen3-14B",
+    "num_layers": 40, "hidden": 5120, "intermediate": 17408, "heads": 40, "kv_heads": 8,
+    "head_dim": 128, "vocab": 151936, "tied_embeddings": False, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": False, "qk_norm": True,
+    "published_params": "14.8B total, 13.2B non-embedding (Qwen3-14B model card)",
+    "source": [_LLM_PROF + " (Qwen3-14B config.json)"],
+    "confidence": "high", "notes": "",
+}
+
 NEW_TARGETS = [DEEPSEEK_V3, GLM_45_AIR, QWEN3_8B, QWEN3_30B_A3B, GPT_OSS_120B, LLAMA31_70B,
-               LLAMA31_405B, QWEN3_32B, GPT_OSS_20B]
+               LLAMA31_405B, QWEN3_32B, GPT_OSS_20B, QWEN25_14B, QWEN25_32B,
+               QWEN3_4B, QWEN3_14B]
 NEW_DRAFTS = [QWEN3_06B, LLAMA32_3B]
 
 # Speculator heads (EAGLE / EAGLE-3 / Medusa / Hydra) per target, for engine exports. The EAGLE

@@ -94,6 +94,11 @@ struct Gpu {
   double fp4_tflops = 0;
   bool nvfp4 = false;
   bool mxfp4 = false;
+  // Unified memory (Apple silicon): CPU and GPU share mem_gb, and the GPU may use only
+  // usable_memory_fraction of it (Metal's recommendedMaxWorkingSetSize); the memory check
+  // caps memory_utilization at that fraction. Discrete GPUs: false and 1.
+  bool unified_memory = false;
+  double usable_memory_fraction = 1;
   std::string vendor = "NVIDIA";
   std::string citation;
 };

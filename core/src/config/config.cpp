@@ -211,6 +211,24 @@ bool read_vendor(const json& obj, const std::string& path, std::string* vendor, 
   return false;
 }
 
+// usable_memory_fraction: the part of a unified memory the GPU may use, in (0, 1]; only
+// meaningful with unified_memory true, so it is refused without it rather than ignored.
+bool read_usable_fraction(const json& obj, const std::string& path, Gpu* g, Error* err) {
+  auto it = obj.find("usable_memory_fraction");
+  if (it == obj.end()) return true;
+  const std::string field = fields::join(path, "usable_memory_fraction");
+  if (!it->is_number() || it->get<double>() <= 0 || it->get<double>() > 1) {
+    *err = make_error(field, "must be a number in (0, 1], got " + it->dump());
+    return false;
+  }
+  if (!g->unified_memory) {
+    *err = make_error(field, "needs unified_memory: true (a discrete GPU uses all its memory)");
+    return false;
+  }
+  g->usable_memory_fraction = it->get<double>();
+  return true;
+}
+
 bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* err) {
   auto it = doc.find("hardware");
   // An omitted hardware is the default preset, looked up like a given id (see parse_target).
@@ -233,7 +251,8 @@ bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* e
   const std::string path = "hardware";
   if (!fields::check_keys(obj, path,
                           {"name", "fp16_tflops", "fp8_tflops", "fp4_tflops", "mem_gb",
-                           "mem_bw_gbps", "interconnect_gbps", "host_link_gbps", "vendor"},
+                           "mem_bw_gbps", "interconnect_gbps", "host_link_gbps", "vendor",
+                           "unified_memory", "usable_memory_fraction"},
                           err))
     return false;
   for (const char* required : {"fp16_tflops", "mem_bw_gbps"}) {
@@ -257,7 +276,9 @@ bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* e
       fields::read_number(obj, "interconnect_gbps", path, 0, 1e7, &g.interconnect_gbps, err) &&
       fields::read_number(obj, "fp4_tflops", path, 0, 1e6, &g.fp4_tflops, err) &&
       fields::read_number(obj, "host_link_gbps", path, 0, 10000, &g.host_link_gbps, err) &&
-      read_vendor(obj, path, &g.vendor, err);
+      read_vendor(obj, path, &g.vendor, err) &&
+      fields::read_bool(obj, "unified_memory", path, &g.unified_memory, err) &&
+      read_usable_fraction(obj, path, &g, err);
   // A custom fp4 peak is taken to run both block-scaled formats (docs/config.md).
   g.nvfp4 = g.mxfp4 = g.fp4_tflops > 0;
   return ok;
@@ -476,6 +497,10 @@ json gpu_to_json(const Gpu& g) {
   if (g.fp4_tflops > 0 && g.nvfp4 && g.mxfp4) out["fp4_tflops"] = g.fp4_tflops;
   if (g.host_link_gbps > 0) out["host_link_gbps"] = g.host_link_gbps;
   if (g.vendor != "NVIDIA") out["vendor"] = g.vendor;
+  if (g.unified_memory) {
+    out["unified_memory"] = true;
+    out["usable_memory_fraction"] = g.usable_memory_fraction;
+  }
   return out;
 }
 

@@ -190,6 +190,9 @@ Expected<Catalog> parse_catalog() {
         g.nvfp4 = g.nvfp4 || f == "nvfp4";
         g.mxfp4 = g.mxfp4 || f == "mxfp4";
       }
+    g.unified_memory = e.value("unified_memory", false);
+    if (e.contains("usable_memory_fraction") && e["usable_memory_fraction"].is_number())
+      g.usable_memory_fraction = e["usable_memory_fraction"].get<double>();
     g.citation = first_source(e);
     c.gpus.push_back(g);
   }

@@ -36,8 +36,12 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
   const double B = static_cast<double>(c.batch);
   const double L = static_cast<double>(c.context);
   r.capacity_gb = c.hardware.mem_gb;
-  r.utilization = c.memory_utilization;
-  const double usable = c.hardware.mem_gb * 1e9 * c.memory_utilization;
+  // Unified memory: the OS caps what the GPU may wire (Metal's working-set limit), and the
+  // engine's own fraction cannot go above it.
+  const bool capped =
+      c.hardware.unified_memory && c.hardware.usable_memory_fraction < c.memory_utilization;
+  r.utilization = capped ? c.hardware.usable_memory_fraction : c.memory_utilization;
+  const double usable = c.hardware.mem_gb * 1e9 * r.utilization;
   r.usable_gb = usable / 1e9;
   r.weights_gb = n.target_weights_bytes / 1e9;
   r.draft_weights_gb = n.draft_weights_bytes / 1e9;
@@ -64,9 +68,16 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
   }
   if (r.fits) return r;
 
-  const std::string need = gb(total) + " per GPU needed, " + gb(usable) + " usable (" +
-                           fields::format_number(c.memory_utilization * 100) + "% of " +
-                           fields::format_number(c.hardware.mem_gb) + " GB)";
+  const std::string pct = fields::format_number(c.memory_utilization * 100) + "%";
+  const std::string need =
+      gb(total) + " per GPU needed, " + gb(usable) + " usable" +
+      (c.hardware.unified_memory
+           ? " of " + fields::format_number(c.hardware.mem_gb) +
+                 " GB unified memory (the GPU may use " +
+                 std::to_string(std::lround(c.hardware.usable_memory_fraction * 100)) +
+                 "%: Metal's working-set limit" +
+                 (capped ? "" : "; memory_utilization " + pct + " is lower") + ")"
+           : " (" + pct + " of " + fields::format_number(c.hardware.mem_gb) + " GB)");
   if (fixed >= usable) {
     r.suggestions.push_back("The weights alone (" + gb(fixed) + " per GPU) do not fit: " + need +
                             ".");
