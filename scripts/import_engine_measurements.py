@@ -225,26 +225,26 @@ def local(id_, source, profile, target, hw, dtype, tokens, tps, cite, context=0)
 # 170 GB/s effective bandwidth of the M1 Pro rows of PR #10491 (13B Q8_0 12.28 t/s x 13.8 GB).
 for n, tps in [(1, 23.75), (2, 37.02), (3, 58.21), (4, 66.85), (5, 72.93), (6, 63.97), (7, 64.78), (8, 71.21)]:
     local(f"llamacpp-metal-m1pro-7b-q8-pp{n}", "llama.cpp-pr10581", "llama.cpp-metal", "llama2-chat-7b", M1_PRO,
-          "q8_0", n, tps, f"github ggml-org/llama.cpp PR #10581 (metal: small-batch mat-mul kernels), llama 7B Q8_0 pp{n} {tps} t/s")
+          "q8_0", n, tps, f"llama.cpp PR #10581: M1 Pro, llama 7B Q8_0 pp{n} {tps} t/s")
 # M2 Ultra, LLaMA 7B Q8_0 / Q4_0, pp512 (PR #2917, 2023-08, master column): the matrix-matrix
 # kernels' compute. Its tg128 rows are left out: that build's matrix-vector kernels predate
 # PR #2891's (+37% tg for F16), so they say nothing about today's decode.
 for dt, pp in [("q8_0", 629.07), ("q4_0", 629.60)]:
     local(f"llamacpp-metal-m2ultra-7b-{dt}-pp512", "llama.cpp-pr2917", "llama.cpp-metal", "llama2-chat-7b", M2_ULTRA,
-          dt, 512, pp, f"github ggml-org/llama.cpp PR #2917, M2 Ultra, LLaMA 7B {dt.upper()} pp 512 {pp} t/s")
+          dt, 512, pp, f"llama.cpp PR #2917: M2 Ultra, LLaMA 7B {dt.upper()} pp512 {pp} t/s")
 # RTX 3090, llama 8B Q4_0, -ub 1..8 pp512 (PR #15802, 2025-09, PR column).
 for n, tps in [(1, 156.56), (2, 279.89), (3, 390.96), (4, 470.48), (5, 509.70), (6, 541.57), (7, 559.30), (8, 583.77)]:
     local(f"llamacpp-cuda-3090-8b-q4_0-ub{n}", "llama.cpp-pr15802", "llama.cpp-cuda", "llama3-instruct-8b",
-          "rtx-3090", "q4_0", n, tps, f"github ggml-org/llama.cpp PR #15802, RTX 3090, llama 8B Q4_0, ubatch {n}, pp512 {tps} t/s",
+          "rtx-3090", "q4_0", n, tps, f"llama.cpp PR #15802: RTX 3090, 8B Q4_0, ub {n}, pp512 {tps} t/s",
           context=256)
 # RTX 4090, llama 8B IQ3_XXS -ub 1..8 pp512 (PR #8215, PR column) and IQ4_XS -ub 16..512 pp2048 (PR #8278, PR column).
 for n, tps in [(1, 235.58), (2, 403.91), (4, 731.84), (8, 1162.57)]:
     local(f"llamacpp-cuda-4090-8b-iq3_xxs-ub{n}", "llama.cpp-pr8215", "llama.cpp-cuda", "llama3-instruct-8b",
-          "rtx-4090", "iq3_xxs", n, tps, f"github ggml-org/llama.cpp PR #8215, RTX 4090, llama 8B IQ3_XXS, ubatch {n}, pp512 {tps} t/s",
+          "rtx-4090", "iq3_xxs", n, tps, f"llama.cpp PR #8215: RTX 4090, 8B IQ3_XXS, ub {n}, pp512 {tps} t/s",
           context=256)
 for n, tps in [(16, 1970.30), (32, 3417.54), (63, 5407.20), (128, 7390.92), (256, 9443.06), (512, 10119.12)]:
     local(f"llamacpp-cuda-4090-8b-iq4_xs-ub{n}", "llama.cpp-pr8278", "llama.cpp-cuda", "llama3-instruct-8b",
-          "rtx-4090", "iq4_xs", n, tps, f"github ggml-org/llama.cpp PR #8278, RTX 4090, llama 8B IQ4_XS, ubatch {n}, pp2048 {tps} t/s",
+          "rtx-4090", "iq4_xs", n, tps, f"llama.cpp PR #8278: RTX 4090, 8B IQ4_XS, ub {n}, pp2048 {tps} t/s",
           context=1024)
 
 out = {"_meta": {

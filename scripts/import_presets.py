@@ -92,6 +92,11 @@ def main():
     # scripts/preset_configs.py, each with the config.json copy it was read from.
     targets += NEW_TARGETS
     drafts += NEW_DRAFTS
+    # Keys the core never reads stay in the sources above, not in the compiled-in table (the
+    # page's first-load budget): see models.json _meta.stripped.
+    for e in targets + drafts:
+        for k in ("confidence", "notes", "published_params", "total_params"):
+            e.pop(k, None)
     (OUT / "models.json").write_text(json.dumps({
         "_meta": {"description": "Model architectures under SpecCalc preset ids, imported by "
                   "scripts/import_presets.py from shared/data/models.json (HF config.json values) "
