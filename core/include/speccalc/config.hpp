@@ -65,10 +65,10 @@ const char* dtype_name(DType d);
 bool dtype_from_name(const std::string& s, DType* out);
 // Bytes per element, block scales included (fp16 2, int4 0.5, nvfp4 0.5625, q4_k_m 0.6125 ...).
 double dtype_bytes(DType d);
-bool dtype_is_fp4(DType d);    // nvfp4 or mxfp4
-bool dtype_is_gguf(DType d);   // a llama.cpp GGUF quantization type
-bool dtype_is_mlx(DType d);    // an MLX group-quantized type
-std::string dtype_names();     // every name, comma-separated, for error messages
+bool dtype_is_fp4(DType d);   // nvfp4 or mxfp4
+bool dtype_is_gguf(DType d);  // a llama.cpp GGUF quantization type
+bool dtype_is_mlx(DType d);   // an MLX group-quantized type
+std::string dtype_names();    // every name, comma-separated, for error messages
 
 using Choices = std::vector<std::vector<int>>;  // EAGLE/Medusa tree paths (0-based sibling ranks)
 
@@ -78,8 +78,8 @@ struct MethodConfig {
   std::string draft;      // draft preset id
   ModelArch draft_model;  // resolved from the catalog
   int64_t k = 0;          // sps/pld: drafted tokens per cycle (verify covers k + 1 tokens)
-  // llama.cpp's variable draft length (sps, pld): stop drafting at a token whose draft
-  // probability is below draft_p_min; skip verifying drafts shorter than draft_min.
+  // llama.cpp's variable draft length (--draft-min, --draft-p-min): not modeled yet, so a
+  // config cannot set them (method_parse.cpp); exports write llama.cpp's defaults from here.
   int64_t draft_min = 0;
   double draft_p_min = 0;
   // pld

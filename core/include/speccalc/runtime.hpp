@@ -46,8 +46,7 @@ double matmul_compute_s(double flops, double peak_flops_s, double rows, const Ru
 // every further row adds its own, max(memory, compute / rows) + compute x (rows - 1) / rows
 // (llama-bench: forward time grows linearly from one token on; issue #8869, PR #29110);
 // otherwise the profile's overlap rule, kernel_time_s.
-double matmul_kernel_time_s(double memory_s, double compute_s, double rows,
-                            const RuntimeParams& p);
+double matmul_kernel_time_s(double memory_s, double compute_s, double rows, const RuntimeParams& p);
 bool in_matvec_regime(double rows, const RuntimeParams& p);
 
 // True when the profile models local kernel regimes (matvec_max_rows > 0).
@@ -81,13 +80,13 @@ struct RuntimeProfile {
   EagleKnobs eagle_defaults;      // EAGLE-2/3 knobs the engine runs by default
   EagleKnobs eagle_defaults_mla;  // the same for MLA (DeepSeek-V2/V3) targets
   std::string eagle_defaults_source;
-  bool trees = true;                  // can verify token trees (false: chains only)
+  bool trees = true;  // can verify token trees (false: chains only)
   // Quantized weight formats the engine runs: "gguf" (llama.cpp), "mlx", or "" (the
   // datacenter formats fp16/bf16/fp8/int8/int4/fp4).
   std::string weight_formats;
   // Hardware vendors it runs on (runtimes.json `vendors`); empty = any.
   std::vector<std::string> vendors;
-  bool single_device = false;  // runs on one GPU (or one Mac) only
+  bool single_device = false;         // runs on one GPU (or one Mac) only
   std::vector<std::string> families;  // method families the engine runs
   RuntimeParams params;
   bool supports(const std::string& family) const;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "api/commands.hpp"
+#include "api/llama_bench.hpp"
 #include "config/config_json.hpp"
 #include "config/json_fields.hpp"
 #include "fit/fit.hpp"
@@ -99,15 +100,18 @@ struct Calibration {
   std::vector<Observation> observations;
   std::size_t decode_batches = 0;  // distinct batches among the decode steps
   bool spec = false;               // a speculative step was given
+  // llama-bench rows by kernel regime: one row, matrix-vector rows (2..max), tile rows.
+  bool bench_single = false, bench_matvec = false, bench_tiles = false;
 
-  bool add(json doc, const std::string& kind, double measured, const std::string& id, Error* err) {
+  bool add(json doc, const std::string& kind, double measured, const std::string& id, Error* err,
+           int64_t forward_tokens = 0) {
     Observation seed;
     seed.id = id;
     seed.source = "user";
     seed.profile = config.runtime.profile;
     seed.kind = kind;
     seed.measured = measured;
-    auto o = make_observation(doc, catalog, seed, 0);
+    auto o = make_observation(doc, catalog, seed, forward_tokens);
     if (!o.ok()) {
       *err = o.error();
       err->field = id + (err->field.empty() ? "" : " (" + err->field + ")");
@@ -182,6 +186,56 @@ bool read_spec_step(const json& req, Calibration* cal, Error* err) {
   return true;
 }
 
+// llama_bench (local engines): llama-bench's pp/tg rows as plain forwards of the target at
+// batch 1 (api/llama_bench.hpp says what each row is).
+bool read_llama_bench(const json& req, Calibration* cal, Error* err) {
+  if (!req.contains("llama_bench")) return true;
+  const Config& c = cal->config;
+  if (!req["llama_bench"].is_string()) {
+    *err = make_error("llama_bench", "must be the text llama-bench printed (markdown or -o json)");
+    return false;
+  }
+  if (!has_kernel_regimes(c.runtime.resolved)) {
+    *err = make_error("llama_bench", "calibrates a local engine; " + c.engine.name +
+                                         " is not one (choose runtime llama.cpp-metal, "
+                                         "llama.cpp-cuda or mlx)");
+    return false;
+  }
+  auto rows = parse_llama_bench(req["llama_bench"].get<std::string>());
+  if (!rows.ok()) {
+    *err = rows.error();
+    return false;
+  }
+  const double max_rows = c.runtime.resolved.matvec_max_rows;
+  for (const BenchRow& r : rows.value()) {
+    std::string lower;
+    for (char ch : r.quant)
+      lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    DType measured;
+    if (!lower.empty() && dtype_from_name(lower, &measured) && measured != c.dtype.weights) {
+      *err =
+          make_error("config.dtype.weights", std::string("is ") + dtype_name(c.dtype.weights) +
+                                                 " but the table measured " + r.quant +
+                                                 ": set the weights to the file llama-bench ran");
+      return false;
+    }
+    json doc = cal->base;
+    doc["batch"] = 1;
+    doc["method"] = json{{"family", "ar"}};
+    doc.erase("acceptance");
+    doc.erase("load");
+    // tg n: n decode steps over a context growing from depth to depth + n (its middle here).
+    const int64_t tokens = r.generation ? 1 : r.tokens;
+    doc["context"] = r.depth + (r.generation ? r.tokens / 2 : 0);
+    if (!cal->add(doc, "forward", static_cast<double>(tokens) / r.tokens_per_s,
+                  "llama_bench " + r.label, err, tokens))
+      return false;
+    const double n = static_cast<double>(tokens);
+    (n <= 1 ? cal->bench_single : n <= max_rows ? cal->bench_matvec : cal->bench_tiles) = true;
+  }
+  return true;
+}
+
 // As many parameters as the measurements can separate: one step time fixes the per-step
 // overhead; a second batch separates bandwidth from overhead; a third adds the per-sequence
 // cost; a speculative step fixes the per-cycle bookkeeping.
@@ -189,6 +243,15 @@ FitSpec calibration_spec(const Calibration& cal) {
   const Config& c = cal.config;
   FitSpec spec;
   spec.profile = c.runtime.profile;
+  if (cal.bench_single || cal.bench_matvec || cal.bench_tiles) {
+    // A llama-bench table: each kernel regime it covers fixes that regime's efficiency; the
+    // host time per forward stays the profile's (one model size cannot separate it).
+    if (cal.bench_single) spec.params.push_back("bw_efficiency");
+    if (cal.bench_matvec) spec.params.push_back("matvec_flops_efficiency");
+    if (cal.bench_tiles) spec.params.push_back("flops_efficiency");
+    if (cal.bench_single) spec.tied.push_back({"kv_bw_efficiency", "bw_efficiency"});
+    return spec;
+  }
   spec.params.push_back("step_overhead_s");
   if (cal.decode_batches >= 2) spec.params.push_back("bw_efficiency");
   if (cal.decode_batches >= 3) spec.params.push_back("seq_overhead_s");
@@ -249,7 +312,8 @@ Response calibrate(const std::string& input) {
   const json& req = parsed.value();
   if (!req.is_object()) return fail(make_error("", "the calibrate request must be a JSON object"));
   Error err;
-  if (!fields::check_keys(req, "", {"config", "decode_steps", "spec_step"}, &err)) return fail(err);
+  if (!fields::check_keys(req, "", {"config", "decode_steps", "spec_step", "llama_bench"}, &err))
+    return fail(err);
   if (!req.contains("config") || !req["config"].is_object())
     return fail(make_error("config", "is required and must be a config object"));
   auto catalog = load_catalog();
@@ -265,6 +329,15 @@ Response calibrate(const std::string& input) {
     return fail(make_error("config.runtime.measured_decode_step_s",
                            "remove it: calibrate fits the profile from decode_steps instead"));
   Calibration cal{catalog.value(), c, req["config"], {}, 0, false};
+  if (req.contains("llama_bench")) {
+    if (req.contains("decode_steps") || req.contains("spec_step"))
+      return fail(make_error("llama_bench",
+                             "is calibrated on its own: remove decode_steps and "
+                             "spec_step"));
+    if (!read_llama_bench(req, &cal, &err)) return fail(err);
+    return calibration_output(
+        cal, fit_profile(calibration_spec(cal), cal.observations, c.runtime.resolved));
+  }
   if (!read_decode_steps(req, &cal, &err) || !read_spec_step(req, &cal, &err)) return fail(err);
   RuntimeParams start = c.runtime.resolved;
   if (start.step_overhead_s <= 0) start.step_overhead_s = 1e-4;

@@ -120,8 +120,7 @@ bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, 
   DType released = DType::fp16;
   if (!m->released_weights_dtype.empty() &&
       !dtype_from_name(m->released_weights_dtype, &released)) {
-    *err = make_error(fields::join(path, "released_dtype"),
-                      "must be one of: " + dtype_names());
+    *err = make_error(fields::join(path, "released_dtype"), "must be one of: " + dtype_names());
     return false;
   }
   for (const char* required : {"num_layers", "hidden", "intermediate", "heads", "vocab"}) {
@@ -528,7 +527,6 @@ bool method_is_tree(const MethodConfig& m) {
 
 bool family_uses_tree(Family f) { return family_spec(f).static_tree; }
 
-
 namespace {
 // offload: {"target_weights": "host", "host_link_gbps": x}. The link defaults to the GPU's
 // host link (PCIe) from the hardware preset.
@@ -641,6 +639,10 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
   c->engine = *catalog.find_runtime(c->runtime.profile);
   const RuntimeProfile& engine = c->engine;
   const ModelArch& t = c->target;
+  if (c->gpus > 1 && engine.single_device) {
+    *err = make_error("gpus", engine.name + " runs on one device, got " + std::to_string(c->gpus));
+    return false;
+  }
   if (c->gpus > 1 && c->hardware.interconnect_gbps <= 0) {
     *err = make_error("hardware.interconnect_gbps",
                       "must be positive when gpus > 1 (tensor parallelism needs a link)");
@@ -664,18 +666,12 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
       return false;
     }
   }
-  if (!engine.vendors.empty() &&
-      std::find(engine.vendors.begin(), engine.vendors.end(), c->hardware.vendor) ==
-          engine.vendors.end()) {
+  if (!engine.vendors.empty() && std::find(engine.vendors.begin(), engine.vendors.end(),
+                                           c->hardware.vendor) == engine.vendors.end()) {
     std::string on;
     for (const auto& v : engine.vendors) on += (on.empty() ? "" : " or ") + v;
-    *err = make_error("runtime", engine.name + " runs on " + on + " hardware; " +
-                                     c->hardware.name + " is " + c->hardware.vendor);
-    return false;
-  }
-  if (c->gpus > 1 && engine.single_device) {
-    *err = make_error("gpus", engine.name + " runs on one device, got " +
-                                  std::to_string(c->gpus));
+    *err = make_error("runtime", engine.name + " runs on " + on + " hardware; " + c->hardware.name +
+                                     " is " + c->hardware.vendor);
     return false;
   }
   if (c->gpus > t.num_layers) {
@@ -802,9 +798,6 @@ json config_to_json(const Config& c) {
         method["depth"] = m.depth;
       }
       if (m.sps_tree == MethodConfig::SpsTree::sequences) method["sequences"] = m.sequences;
-      // llama.cpp's length knobs only when set, so other engines keep their key set.
-      if (m.draft_min > 0) method["draft_min"] = m.draft_min;
-      if (m.draft_p_min > 0) method["draft_p_min"] = m.draft_p_min;
       break;
     case Family::mtp:
       method["k"] = m.k;

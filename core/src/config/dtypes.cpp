@@ -29,11 +29,11 @@ struct DTypeInfo {
 //   16-bit bias per 64 weights = b + 0.5 bits (ml-explore/mlx python/mlx/nn/layers/
 //   quantized.py defaults group_size=64, bits=4).
 constexpr DTypeInfo kDTypes[] = {
-    {"fp16", 16},    {"bf16", 16},     {"fp8", 8},        {"int8", 8},       {"int4", 4},
-    {"nvfp4", 4.5},  {"mxfp4", 4.25},  {"q2_k", 3.17},    {"q3_k_m", 4.00},  {"q4_0", 4.5},
-    {"q4_k_s", 4.67}, {"q4_k_m", 4.90}, {"q5_0", 5.5},    {"q5_k_s", 5.57},  {"q5_k_m", 5.70},
-    {"q6_k", 6.5625}, {"q8_0", 8.5},    {"iq4_xs", 4.25}, {"iq4_nl", 4.5},   {"iq3_xxs", 3.0625}, {"mlx_4bit", 4.5},
-    {"mlx_6bit", 6.5}, {"mlx_8bit", 8.5}};
+    {"fp16", 16},      {"bf16", 16},      {"fp8", 8},       {"int8", 8},      {"int4", 4},
+    {"nvfp4", 4.5},    {"mxfp4", 4.25},   {"q2_k", 3.17},   {"q3_k_m", 4.00}, {"q4_0", 4.5},
+    {"q4_k_s", 4.67},  {"q4_k_m", 4.90},  {"q5_0", 5.5},    {"q5_k_s", 5.57}, {"q5_k_m", 5.70},
+    {"q6_k", 6.5625},  {"q8_0", 8.5},     {"iq4_xs", 4.25}, {"iq4_nl", 4.5},  {"iq3_xxs", 3.0625},
+    {"mlx_4bit", 4.5}, {"mlx_6bit", 6.5}, {"mlx_8bit", 8.5}};
 constexpr int kDTypeCount = sizeof(kDTypes) / sizeof(kDTypes[0]);
 static_assert(kDTypeCount == static_cast<int>(DType::mlx_8bit) + 1, "one entry per DType");
 

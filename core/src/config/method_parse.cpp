@@ -156,26 +156,19 @@ int64_t local_default_k(const std::string& engine, int64_t otherwise) {
   return otherwise;
 }
 
-// llama.cpp's variable draft length: drafting stops early at a token whose draft probability
-// is below draft_p_min (--draft-p-min), and a draft shorter than draft_min (--draft-min) is
-// not verified. Defaults: common_params_speculative_draft p_min = 0.0, n_min = 0.
-bool parse_local_draft_length(const json& obj, Config* c, Error* err) {
-  MethodConfig& m = c->method;
-  const bool given = obj.contains("draft_min") || obj.contains("draft_p_min");
-  const bool llama = c->engine.id == "llama.cpp-metal" || c->engine.id == "llama.cpp-cuda";
-  if (given && !llama) {
-    *err = make_error(obj.contains("draft_min") ? "method.draft_min" : "method.draft_p_min",
-                      "is a llama.cpp knob; " + c->engine.name + " drafts a fixed k");
-    return false;
-  }
-  if (!fields::read_int(obj, "draft_min", "method", 0, ConfigLimits::kMaxK, &m.draft_min, err) ||
-      !fields::read_number(obj, "draft_p_min", "method", 0, 1, &m.draft_p_min, err))
-    return false;
-  if (m.draft_min > m.k) {
-    *err = make_error("method.draft_min", "is " + std::to_string(m.draft_min) +
-                                              " and must not exceed k (draft_max) " +
-                                              std::to_string(m.k));
-    return false;
+// llama.cpp's variable draft length (--draft-p-min stops drafting at an unsure token,
+// --draft-min skips short drafts) is not modeled yet: every cycle is priced at the full k
+// (draft_max), which is exact at llama.cpp's defaults (common/common.h
+// common_params_speculative_draft: p_min = 0.0, n_min = 0). Refused rather than ignored.
+bool parse_local_draft_length(const json& obj, Config* /*c*/, Error* err) {
+  for (const char* key : {"draft_min", "draft_p_min"}) {
+    if (obj.contains(key)) {
+      *err = make_error(std::string("method.") + key,
+                        "llama.cpp's variable draft length is not modeled yet: every cycle is "
+                        "priced at the full k (draft_max), exact at llama.cpp's defaults "
+                        "(draft_min 0, draft_p_min 0); remove it");
+      return false;
+    }
   }
   return true;
 }

@@ -49,7 +49,8 @@ double fast_time(const FastPass& f, const RuntimeParams& p) {
   for (int i = 0; i < kKernelKinds; ++i) {
     const double mem = f.weights_s[i] / p.bw_efficiency + f.kv_s[i] / p.kv_bw_efficiency +
                        f.act_s[i] / p.bw_efficiency;
-    const bool matmul = i == static_cast<int>(Kernel::gemm) || i == static_cast<int>(Kernel::lm_head);
+    const bool matmul =
+        i == static_cast<int>(Kernel::gemm) || i == static_cast<int>(Kernel::lm_head);
     const double compute = matmul ? matmul_compute_s(f.flops_s[i], 1.0, f.rows[i], p)
                                   : f.flops_s[i] / p.flops_efficiency;
     device += matmul ? matmul_kernel_time_s(mem, compute, f.rows[i], p)
@@ -77,7 +78,7 @@ Expected<Observation> make_observation(const json& doc, const Catalog& catalog, 
   if (o.kind == "forward") {
     o.forward_tokens = tokens;
     const Work fw =
-        decoder_work(c.target, c.target.num_layers, 1, tokens, 0, 1, c.dtype, place.target);
+        decoder_work(c.target, c.target.num_layers, 1, tokens, c.context, 1, c.dtype, place.target);
     o.baseline = fast_pass(fw, target, 1);
   } else {
     o.baseline = fast_pass(w.baseline.work, target, 1);

@@ -251,8 +251,8 @@ PassTime time_pass(const Work& w, const Machine& m) {
     c.memory_time_s =
         k.weights_bytes / weights_bw + k.kv_cache_bytes / kv_bw + k.activations_bytes / act_bw;
     const bool matmul = c.kind == Kernel::gemm || c.kind == Kernel::lm_head;
-    c.compute_time_s = matmul ? matmul_compute_s(k.flops, m.peak_flops(), k.rows, m.runtime)
-                              : k.flops / flops_s;
+    c.compute_time_s =
+        matmul ? matmul_compute_s(k.flops, m.peak_flops(), k.rows, m.runtime) : k.flops / flops_s;
     c.time_s = matmul ? matmul_kernel_time_s(c.memory_time_s, c.compute_time_s, k.rows, m.runtime)
                       : kernel_time_s(c.memory_time_s, c.compute_time_s, m.runtime.overlap);
     t.device_s += c.time_s;

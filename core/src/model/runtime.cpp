@@ -11,11 +11,21 @@
 namespace speccalc {
 
 namespace {
-const char* const kParamNames[] = {"bw_efficiency",   "kv_bw_efficiency",    "flops_efficiency",
-                                   "overlap",         "pass_overhead_s",     "layer_overhead_s",
-                                   "step_overhead_s", "seq_overhead_s",      "cycle_overhead_s",
-                                   "tree_overhead_s", "allreduce_latency_s", "matvec_max_rows",
-                                   "matvec_flops_efficiency", "matmul_tile_rows", nullptr};
+const char* const kParamNames[] = {"bw_efficiency",
+                                   "kv_bw_efficiency",
+                                   "flops_efficiency",
+                                   "overlap",
+                                   "pass_overhead_s",
+                                   "layer_overhead_s",
+                                   "step_overhead_s",
+                                   "seq_overhead_s",
+                                   "cycle_overhead_s",
+                                   "tree_overhead_s",
+                                   "allreduce_latency_s",
+                                   "matvec_max_rows",
+                                   "matvec_flops_efficiency",
+                                   "matmul_tile_rows",
+                                   nullptr};
 }
 
 const char* const* runtime_param_names() { return kParamNames; }

@@ -1,0 +1,194 @@
+// Local engines (issue 22, items 1, 3, 4): llama.cpp's kernel regimes against the llama-bench
+// tables they were fitted on, what they imply for speculative decoding, GGUF bytes, the
+// llama-bench calibration round trip and the refusals. Expected values are the cited tables'
+// numbers or hand calculations written out here.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "api/llama_bench.hpp"
+#include "speccalc/api.hpp"
+#include "speccalc/config.hpp"
+
+namespace speccalc {
+namespace {
+
+using nlohmann::json;
+
+json eval_ok(const json& config) {
+  const Response r = run("eval", config.dump());
+  EXPECT_TRUE(r.ok) << r.error.describe() << " for " << config.dump();
+  return r.ok ? json::parse(r.output) : json();
+}
+
+std::string eval_error(const json& config) {
+  const Response r = run("eval", config.dump());
+  EXPECT_FALSE(r.ok) << config.dump();
+  return r.error.field + ": " + r.error.message;
+}
+
+// llama.cpp PR #15802 (CUDA: fastdiv, launch bounds for mmvq), RTX 3090, llama 8B Q4_0,
+// -ub n with pp512, PR column: t/s at forwards of n tokens over a context up to 512.
+const double k3090Q40[] = {156.56, 279.89, 390.96, 470.48, 509.70, 541.57, 559.30, 583.77};
+
+json rtx3090_sps(int64_t k) {
+  return json{{"target", "llama3-instruct-8b"},
+              {"hardware", "rtx-3090"},
+              {"runtime", "llama.cpp-cuda"},
+              {"context", 256},
+              {"dtype", "q4_0"},
+              {"method", {{"family", "sps"}, {"draft", "llama3.2-1b"}, {"k", k}}},
+              {"acceptance", {{"alpha", 0.7}}}};
+}
+
+TEST(LocalEngines, AFiveTokenVerifyOnAnRtx3090CostsWhatTheTableSays) {
+  // Table: pp5 at 509.70 t/s is one forward of 5 tokens in 5 / 509.70 = 9.81 ms.
+  const json out = eval_ok(rtx3090_sps(4));
+  ASSERT_EQ(out["verify"]["tokens_per_pass"], 5);
+  const double table_s = 5.0 / k3090Q40[4];
+  EXPECT_NEAR(out["verify"]["time_s"].get<double>(), table_s, 0.10 * table_s);
+  // And a plain decode step is the table's pp1: 1 / 156.56 = 6.39 ms.
+  EXPECT_NEAR(out["baseline_step_s"].get<double>(), 1.0 / k3090Q40[0], 0.10 / k3090Q40[0]);
+}
+
+TEST(LocalEngines, AChainSpeedupFollowsFromTheTable) {
+  // Speedup = tau x t(1) / (k draft passes + t(k + 1)), with tau = (1 - a^(k+1)) / (1 - a):
+  // a = 0.7, k = 4: tau = (1 - 0.7^5) / 0.3 = 2.7731. The table gives t(1) = 6.387 ms and
+  // t(5) = 9.810 ms; the draft passes are the model's (a 1B draft, no table).
+  const json out = eval_ok(rtx3090_sps(4));
+  const double tau = (1 - std::pow(0.7, 5)) / 0.3;
+  EXPECT_NEAR(out["tau"].get<double>(), tau, 1e-3);
+  const double draft_s = out["draft"]["time_s"].get<double>();
+  const double by_table = tau * (1.0 / k3090Q40[0]) / (draft_s + 5.0 / k3090Q40[4]);
+  EXPECT_NEAR(out["speedup"].get<double>(), by_table, 0.10 * by_table);
+  EXPECT_GT(out["speedup"].get<double>(), 1.0);
+}
+
+TEST(LocalEngines, AnExpensiveMultiTokenForwardLosesACheapOneGains) {
+  // llama.cpp issue #4624 (2023-12, M3 Max, mistral Q4_0): before the small-batch kernels a
+  // forward of 2 tokens took 2 / 25.92 = 77.2 ms against 1 / 63.62 = 15.7 ms for one: the
+  // build ran matrix-vector kernels for one row only (matvec_max_rows 1) and padded tiles
+  // above. There a typical draft (a = 0.7, k = 3) must lose: even a free draft gives
+  // tau x 15.7 / 77.2 = 2.53 x 0.20 = 0.52.
+  json old = json{{"target", "qwen3-8b"},
+                  {"hardware", "apple-m3-max"},
+                  {"runtime", {{"profile", "llama.cpp-metal"}, {"matvec_max_rows", 1}}},
+                  {"dtype", "q4_0"},
+                  {"method", {{"family", "sps"}, {"draft", "qwen3-0.6b"}, {"k", 3}}},
+                  {"acceptance", {{"alpha", 0.7}}}};
+  const json slow = eval_ok(old);
+  EXPECT_LT(slow["speedup"].get<double>(), 1.0);
+  EXPECT_GT(slow["verify"]["time_s"].get<double>(), 3.0 * slow["baseline_step_s"].get<double>());
+  // On an RTX 4090 a 4-token forward costs little more than one (MMVQ up to 8 rows): the
+  // same draft gains.
+  json fast = old;
+  fast["hardware"] = "rtx-4090";
+  fast["runtime"] = "llama.cpp-cuda";
+  const json gain = eval_ok(fast);
+  EXPECT_GT(gain["speedup"].get<double>(), 1.2);
+  EXPECT_LT(gain["verify"]["time_s"].get<double>(), 2.0 * gain["baseline_step_s"].get<double>());
+}
+
+TEST(LocalEngines, GgufBytesAreTheBlockFormats) {
+  // ggml-common.h: block_q4_0 = fp16 scale + 16 bytes for 32 weights = 18 / 32 bytes;
+  // block_q8_0 = 34 / 32; block_q6_K = 210 / 256.
+  EXPECT_DOUBLE_EQ(dtype_bytes(DType::q4_0), 18.0 / 32.0);
+  EXPECT_DOUBLE_EQ(dtype_bytes(DType::q8_0), 34.0 / 32.0);
+  EXPECT_DOUBLE_EQ(dtype_bytes(DType::q6_k), 210.0 / 256.0);
+  EXPECT_DOUBLE_EQ(dtype_bytes(DType::mlx_4bit), 4.5 / 8.0);  // 4 bits + 32 bits per 64
+  // Q4_K_M on Llama-3-8B: llama-quantize lists 4.58 GiB for 8.03e9 weights = 4.90 bits.
+  EXPECT_NEAR(dtype_bytes(DType::q4_k_m) * 8, 4.58 * 1073741824.0 * 8 / 8.03e9, 0.01);
+}
+
+std::string table_3090() {
+  std::string t =
+      "| model | size | params | backend | ngl | n_ubatch | test | t/s |\n"
+      "| --- | ---: | ---: | --- | --: | ---: | --- | ---: |\n";
+  for (int n = 1; n <= 8; ++n)
+    t += "| llama 8B Q4_0 | 4.33 GiB | 8.03 B | CUDA | 99 | " + std::to_string(n) + " | pp " +
+         std::to_string(n) + " | " + std::to_string(k3090Q40[n - 1]) + " ± 0.10 |\n";
+  return t;
+}
+
+TEST(LocalEngines, APastedLlamaBenchTableReproducesItself) {
+  const json req = {{"config",
+                     {{"target", "llama3-instruct-8b"},
+                      {"hardware", "rtx-3090"},
+                      {"runtime", "llama.cpp-cuda"},
+                      {"dtype", "q4_0"}}},
+                    {"llama_bench", table_3090()}};
+  const Response r = run("calibrate", req.dump());
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const json out = json::parse(r.output);
+  ASSERT_EQ(out["fit"].size(), 8u);
+  double sum = 0;
+  for (const json& row : out["fit"]) {
+    const double m = row["measured_s"], p = row["predicted_after_s"];
+    EXPECT_NEAR(p, m, 0.10 * m) << row["input"];
+    sum += std::fabs(p - m) / m;
+  }
+  EXPECT_LT(sum / 8, 0.05);
+  // The fitted runtime goes into the config (and so the link).
+  EXPECT_EQ(out["config"]["runtime"]["profile"], "llama.cpp-cuda");
+  EXPECT_TRUE(out["config"]["runtime"].contains("matvec_flops_efficiency"));
+}
+
+TEST(LocalEngines, LlamaBenchJsonAndItsErrors) {
+  auto rows = parse_llama_bench(
+      R"([{"model_type":"llama 8B Q4_0","n_prompt":4,"n_gen":0,"avg_ts":470.48},
+          {"model_type":"llama 8B Q4_0","n_prompt":0,"n_gen":128,"avg_ts":150.0}])");
+  ASSERT_TRUE(rows.ok()) << rows.error().message;
+  EXPECT_EQ(rows.value()[0].tokens, 4);
+  EXPECT_FALSE(rows.value()[0].generation);
+  EXPECT_TRUE(rows.value()[1].generation);
+  EXPECT_EQ(rows.value()[0].quant, "Q4_0");
+  EXPECT_FALSE(parse_llama_bench("hello").ok());
+  EXPECT_FALSE(parse_llama_bench("| model | test | t/s |\n|---|---|---|\n| x | pp | 3 |").ok());
+  EXPECT_FALSE(parse_llama_bench("| model | test | t/s |\n|---|---|---|\n| x | pp 2 | -1 |").ok());
+  EXPECT_FALSE(parse_llama_bench(R"([{"n_prompt":2,"n_gen":2,"avg_ts":3}])").ok());
+  // A table measured on another quantization than the config's weights is refused.
+  const json req = {{"config",
+                     {{"target", "llama3-instruct-8b"},
+                      {"hardware", "rtx-3090"},
+                      {"runtime", "llama.cpp-cuda"},
+                      {"dtype", "q8_0"}}},
+                    {"llama_bench", table_3090()}};
+  const Response r = run("calibrate", req.dump());
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.error.field, "config.dtype.weights");
+}
+
+TEST(LocalEngines, FormatsVendorsAndKnobsAreChecked) {
+  json c = rtx3090_sps(3);
+  c["runtime"] = "vllm";
+  EXPECT_EQ(eval_error(c).rfind("dtype.weights: q4_0 is a GGUF (llama.cpp) type", 0), 0u);
+  c = rtx3090_sps(3);
+  c["dtype"] = "int4";
+  EXPECT_EQ(eval_error(c).rfind("dtype.weights: int4 is not a format", 0), 0u);
+  c = rtx3090_sps(3);
+  c["runtime"] = "llama.cpp-metal";
+  EXPECT_EQ(eval_error(c).rfind("runtime: llama.cpp (Metal) runs on Apple hardware", 0), 0u);
+  c = rtx3090_sps(3);
+  c["method"]["draft_p_min"] = 0.8;
+  EXPECT_EQ(eval_error(c).rfind("method.draft_p_min:", 0), 0u);
+  // llama.cpp's knob draft_max sets k; its default k is common.h's n_max = 3.
+  c = rtx3090_sps(3);
+  c["method"] = json{{"family", "sps"}, {"draft", "llama3.2-1b"}, {"draft_max", 6}};
+  EXPECT_EQ(eval_ok(c)["config"]["method"]["k"], 6);
+  c["method"] = json{{"family", "sps"}, {"draft", "llama3.2-1b"}};
+  EXPECT_EQ(eval_ok(c)["config"]["method"]["k"], 3);
+  // mlx runs on one Apple device, MLX types only.
+  json m = {{"target", "qwen3-8b"},
+            {"hardware", "apple-m4-max"},
+            {"runtime", "mlx"},
+            {"dtype", "mlx_4bit"}};
+  eval_ok(m);
+  m["gpus"] = 2;
+  EXPECT_EQ(eval_error(m).rfind("gpus: MLX", 0), 0u);
+}
+
+}  // namespace
+}  // namespace speccalc
