@@ -167,7 +167,7 @@ TEST(LocalEngines, FormatsVendorsAndKnobsAreChecked) {
   EXPECT_EQ(eval_error(c).rfind("dtype.weights: q4_0 is a GGUF (llama.cpp) type", 0), 0u);
   c = rtx3090_sps(3);
   c["dtype"] = "int4";
-  EXPECT_EQ(eval_error(c).rfind("dtype.weights: int4 is not a format", 0), 0u);
+  EXPECT_EQ(eval_error(c).rfind("dtype.weights: int4 is not a weight format", 0), 0u);
   c = rtx3090_sps(3);
   c["runtime"] = "llama.cpp-metal";
   EXPECT_EQ(eval_error(c).rfind("runtime: llama.cpp (Metal) runs on Apple hardware", 0), 0u);

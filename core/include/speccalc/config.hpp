@@ -69,6 +69,15 @@ bool dtype_is_fp4(DType d);   // nvfp4 or mxfp4
 bool dtype_is_gguf(DType d);  // a llama.cpp GGUF quantization type
 bool dtype_is_mlx(DType d);   // an MLX group-quantized type
 std::string dtype_names();    // every name, comma-separated, for error messages
+// Which weight / KV-cache formats an engine runs, by its weight_formats ("gguf", "mlx", or ""
+// for the datacenter formats): one rule for the check, the list command and the page.
+bool engine_runs_weights(const std::string& formats, DType d);
+bool engine_runs_kv(const std::string& formats, DType d);
+std::vector<std::string> engine_weight_dtypes(const std::string& formats);
+std::vector<std::string> engine_kv_dtypes(const std::string& formats);
+// The weights an engine opens a model in when the config's dtype is one it cannot run:
+// llama.cpp q4_k_m (the most downloaded GGUF quantization), mlx mlx_4bit, others fp16.
+DType engine_default_weights(const std::string& formats);
 
 using Choices = std::vector<std::vector<int>>;  // EAGLE/Medusa tree paths (0-based sibling ranks)
 

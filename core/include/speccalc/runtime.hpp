@@ -87,6 +87,7 @@ struct RuntimeProfile {
   // Hardware vendors it runs on (runtimes.json `vendors`); empty = any.
   std::vector<std::string> vendors;
   bool single_device = false;         // runs on one GPU (or one Mac) only
+  std::string default_hardware;       // where a setup switched to this engine lands ("" = keep)
   std::vector<std::string> families;  // method families the engine runs
   RuntimeParams params;
   bool supports(const std::string& family) const;

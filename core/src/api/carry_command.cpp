@@ -12,6 +12,7 @@
 //     back to the published default.
 // What cannot be repaired (a GPU count that does not divide the heads) is returned as the
 // error, naming its field.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,66 @@ json family_only(const json& method) {
 }
 
 }  // namespace
+
+// The runtime profile a config names (string or {profile}), or nullptr.
+const RuntimeProfile* named_runtime(const Catalog& cat, const json& doc) {
+  const json r = doc.value("runtime", json("a100-80gb-sxm"));
+  if (r.is_string()) return cat.find_runtime(r.get<std::string>());
+  if (r.is_object() && r.contains("profile") && r["profile"].is_string())
+    return cat.find_runtime(r["profile"].get<std::string>());
+  return nullptr;
+}
+
+bool runs_on(const RuntimeProfile& r, const std::string& vendor) {
+  return std::find(r.vendors.begin(), r.vendors.end(), vendor) != r.vendors.end();
+}
+
+// The setup fields an engine or GPU change can leave incompatible (the engine's vendors, its
+// device count, its weight formats) follow the change; each move is said in `notes`.
+bool carry_setup(const Catalog& cat, const std::string& changed, const Error& err, json* doc,
+                 std::vector<std::string>* notes) {
+  const std::string& f = err.field;
+  const RuntimeProfile* engine = named_runtime(cat, *doc);
+  if (!engine) return false;
+  if (f == "runtime" && changed == "runtime" && !engine->default_hardware.empty() &&
+      doc->value("hardware", json()) != json(engine->default_hardware)) {
+    notes->push_back("hardware: " + engine->default_hardware + " (" + err.message + ")");
+    (*doc)["hardware"] = engine->default_hardware;
+    return true;
+  }
+  if (f == "runtime" && changed == "hardware") {
+    auto probe = *doc;
+    probe["runtime"] = "compiled";  // any engine, to read the GPU's vendor
+    probe["method"] = json{{"family", "ar"}};
+    probe.erase("dtype");
+    auto pc = parse_config(probe, cat);
+    if (!pc.ok()) return false;
+    const std::string vendor = pc.value().hardware.vendor;
+    const RuntimeProfile* next = nullptr;
+    for (int pass = 0; pass < 2 && !next; ++pass)
+      for (const RuntimeProfile& r : cat.runtimes)
+        if (runs_on(r, vendor) && (pass == 1 || r.weight_formats == engine->weight_formats)) {
+          next = &r;
+          break;
+        }
+    if (!next) return false;
+    notes->push_back("runtime: " + next->id + " (" + err.message + ")");
+    (*doc)["runtime"] = next->id;
+    return true;
+  }
+  if (f == "gpus" && engine->single_device && doc->value("gpus", json(1)) != json(1)) {
+    notes->push_back("gpus: 1 (" + err.message + ")");
+    (*doc)["gpus"] = 1;
+    return true;
+  }
+  if ((f == "dtype.weights" || f == "dtype.kv") && doc->contains("dtype")) {
+    const std::string w = dtype_name(engine_default_weights(engine->weight_formats));
+    notes->push_back("dtype: " + w + " weights (" + err.message + ")");
+    (*doc)["dtype"] = json{{"weights", w}, {"kv", "fp16"}};
+    return true;
+  }
+  return false;
+}
 
 Response carry(const std::string& input) {
   auto parsed = fields::parse_document(input, "the carry request", 24);
@@ -187,6 +248,7 @@ Response carry(const std::string& input) {
       doc.erase("acceptance");  // the old family's acceptance does not carry over
       continue;
     }
+    if (setup_edit && carry_setup(cat, changed, err, &doc, &notes)) continue;
     if (f.rfind("acceptance", 0) == 0 && doc.contains("acceptance")) {
       notes.push_back(f + ": " + err.message + "; the acceptance is now the published default");
       doc.erase("acceptance");

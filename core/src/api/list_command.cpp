@@ -115,6 +115,11 @@ Response list(const std::string& kind_text) {
                                         {"source", r.eagle_defaults_source}}
                                  : json(nullptr)},
           {"fitted_on", r.fitted_on},
+          {"weight_dtypes", engine_weight_dtypes(r.weight_formats)},
+          {"kv_dtypes", engine_kv_dtypes(r.weight_formats)},
+          {"vendors", r.vendors},
+          {"single_device", r.single_device},
+          {"default_hardware", r.default_hardware},
           {"params", params}});
     }
     return ok_json(out.dump());

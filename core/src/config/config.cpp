@@ -374,6 +374,8 @@ bool check_engine_formats(const Config& c, Error* err) {
   };
   for (const auto& [field, d] : {std::pair<const char*, DType>{"dtype.weights", c.dtype.weights},
                                  std::pair<const char*, DType>{"dtype.kv", c.dtype.kv}}) {
+    const bool weights = std::string(field) == "dtype.weights";
+    if (weights ? engine_runs_weights(formats, d) : engine_runs_kv(formats, d)) continue;
     if (dtype_is_gguf(d) && formats != "gguf")
       return refuse(field, d,
                     "is a GGUF (llama.cpp) type; " + engine +
@@ -381,14 +383,12 @@ bool check_engine_formats(const Config& c, Error* err) {
     if (dtype_is_mlx(d) && formats != "mlx")
       return refuse(field, d,
                     "is an MLX type; " + engine + " does not run it: choose the mlx runtime");
-    const bool datacenter_only = d == DType::fp8 || d == DType::int8 || d == DType::int4 ||
-                                 d == DType::nvfp4 || (d == DType::mxfp4 && formats == "mlx");
-    if (datacenter_only && !formats.empty())
-      return refuse(field, d,
-                    "is not a format " + engine + " runs: use " +
-                        (formats == "gguf" ? "a GGUF type (q4_k_m, q8_0, ...)"
-                                           : "an MLX type (mlx_4bit, mlx_6bit, mlx_8bit)") +
-                        " or fp16/bf16");
+    std::string runs;
+    for (const auto& n : weights ? engine_weight_dtypes(formats) : engine_kv_dtypes(formats))
+      runs += (runs.empty() ? "" : ", ") + n;
+    return refuse(field, d,
+                  std::string("is not a ") + (weights ? "weight" : "KV-cache") + " format " +
+                      engine + " runs; it runs: " + runs);
   }
   return true;
 }

@@ -1,6 +1,7 @@
 // Weight and KV-cache number formats: names, bytes per element (block scales included) and
 // which engines' formats they are.
 #include <string>
+#include <vector>
 
 #include "speccalc/config.hpp"
 
@@ -67,5 +68,39 @@ bool dtype_is_fp4(DType d) { return d == DType::nvfp4 || d == DType::mxfp4; }
 bool dtype_is_gguf(DType d) { return d >= DType::q2_k && d <= DType::iq3_xxs; }
 
 bool dtype_is_mlx(DType d) { return d >= DType::mlx_4bit && d <= DType::mlx_8bit; }
+
+bool engine_runs_weights(const std::string& formats, DType d) {
+  if (d == DType::fp16 || d == DType::bf16) return true;
+  if (formats == "gguf") return dtype_is_gguf(d) || d == DType::mxfp4;  // MXFP4: gpt-oss GGUFs
+  if (formats == "mlx") return dtype_is_mlx(d);
+  return !dtype_is_gguf(d) && !dtype_is_mlx(d);
+}
+
+bool engine_runs_kv(const std::string& formats, DType d) {
+  if (d == DType::fp16 || d == DType::bf16) return true;
+  if (formats == "gguf") return d == DType::q8_0 || d == DType::q4_0;  // -ctk / -ctv
+  if (formats == "mlx") return false;
+  return d == DType::fp8 || d == DType::int8;
+}
+
+std::vector<std::string> engine_weight_dtypes(const std::string& formats) {
+  std::vector<std::string> out;
+  for (int i = 0; i < kDTypeCount; ++i)
+    if (engine_runs_weights(formats, static_cast<DType>(i))) out.push_back(kDTypes[i].name);
+  return out;
+}
+
+std::vector<std::string> engine_kv_dtypes(const std::string& formats) {
+  std::vector<std::string> out;
+  for (int i = 0; i < kDTypeCount; ++i)
+    if (engine_runs_kv(formats, static_cast<DType>(i))) out.push_back(kDTypes[i].name);
+  return out;
+}
+
+DType engine_default_weights(const std::string& formats) {
+  if (formats == "gguf") return DType::q4_k_m;
+  if (formats == "mlx") return DType::mlx_4bit;
+  return DType::fp16;
+}
 
 }  // namespace speccalc

@@ -106,6 +106,7 @@ Expected<std::vector<RuntimeProfile>> load_runtime_profiles() {
     r.trees = e.value("trees", true);
     r.weight_formats = e.value("weight_formats", "");
     r.single_device = e.value("single_device", false);
+    r.default_hardware = e.value("default_hardware", "");
     if (e.contains("vendors"))
       for (const auto& v : e["vendors"]) r.vendors.push_back(v.get<std::string>());
     r.draft_tp_follows_target = !e.contains("draft_tensor_parallel_default") ||
