@@ -3,8 +3,10 @@
 // importing an export gives back the config it came from. Also eval-tree (the evaluated tree).
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -446,6 +448,262 @@ TEST(EvalTree, ChainHandCalculation) {
                                       {"method", {{"family", "sps"}, {"k", 4}}}});
   EXPECT_TRUE(given["node_prob"].is_null());
   EXPECT_EQ(given["tau"], 2.5);
+}
+
+// ---- Local engines (issue 22, item 5): llama-server, LM Studio, Ollama, mlx_lm ----
+
+// A flag's value as the tool parses it.
+enum class Arg { integer, probability, path, cache_type, flash_attn, spec_type, split_mode };
+
+// llama-server flags the exports use, long forms, from ggml-org/llama.cpp common/arg.cpp
+// (commit 145b6280): --model/-m, --model-draft/-md, --n-gpu-layers/-ngl,
+// --n-gpu-layers-draft/-ngld, --flash-attn/-fa [on|off|auto], --draft-max, --draft-min,
+// --draft-p-min, --cache-type-k/-ctk, --cache-type-v/-ctv, --cache-type-k-draft/-ctkd,
+// --cache-type-v-draft/-ctvd, --split-mode/-sm {none,layer,row}; --spec-type,
+// --spec-ngram-size-n, --spec-ngram-size-m from docs/speculative.md (commit 067318e6).
+const std::map<std::string, Arg> kLlamaServerFlags = {
+    {"--model", Arg::path},
+    {"--model-draft", Arg::path},
+    {"--n-gpu-layers", Arg::integer},
+    {"--n-gpu-layers-draft", Arg::integer},
+    {"--flash-attn", Arg::flash_attn},
+    {"--draft-max", Arg::integer},
+    {"--draft-min", Arg::integer},
+    {"--draft-p-min", Arg::probability},
+    {"--cache-type-k", Arg::cache_type},
+    {"--cache-type-v", Arg::cache_type},
+    {"--cache-type-k-draft", Arg::cache_type},
+    {"--cache-type-v-draft", Arg::cache_type},
+    {"--split-mode", Arg::split_mode},
+    {"--spec-type", Arg::spec_type},
+    {"--spec-ngram-size-n", Arg::integer},
+    {"--spec-ngram-size-m", Arg::integer},
+};
+// "allowed values" of -ctk/-ctv (tools/server/README.md, get_all_kv_cache_types()).
+const std::set<std::string> kLlamaCacheTypes = {"f32",  "f16",    "bf16", "q8_0", "q4_0",
+                                                "q4_1", "iq4_nl", "q5_0", "q5_1"};
+// docs/speculative.md, `--spec-type TYPE`.
+const std::set<std::string> kLlamaSpecTypes = {"none",        "ngram-cache",   "ngram-simple",
+                                               "ngram-map-k", "ngram-map-k4v", "ngram-mod"};
+// mlx_lm.generate / mlx_lm.server argparse (ml-explore/mlx-lm mlx_lm/generate.py and
+// mlx_lm/server.py: --model, --draft-model, --num-draft-tokens type=int).
+const std::map<std::string, Arg> kMlxLmFlags = {
+    {"--model", Arg::path}, {"--draft-model", Arg::path}, {"--num-draft-tokens", Arg::integer}};
+// LM Studio REST request fields for speculative decoding (lmstudio-ai/docs
+// 0_app/0_root/api-changelog.md, 0.3.10) and the SDK's prediction config fields
+// (lmstudio-ai/lmstudio-js packages/lms-shared-types/src/llm/LLMPredictionConfig.ts).
+const std::set<std::string> kLmStudioRestKeys = {"model", "draft_model"};
+const std::set<std::string> kLmStudioSdkKeys = {
+    "draftModel", "speculativeDecodingNumDraftTokensExact",
+    "speculativeDecodingMinDraftLengthToConsider",
+    "speculativeDecodingMinContinueDraftingProbability"};
+
+// The block as the page prints it ("--flag value" pairs), parsed back as the tool would:
+// every flag documented, every value well-formed for its flag. Returns flag -> value text.
+std::map<std::string, std::string> parse_flags(const json& block,
+                                               const std::map<std::string, Arg>& table,
+                                               const std::string& what) {
+  std::vector<std::string> argv;
+  for (auto it = block.begin(); it != block.end(); ++it) {
+    argv.push_back(it.key());
+    argv.push_back(it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+  }
+  std::map<std::string, std::string> out;
+  for (std::size_t i = 0; i < argv.size(); i += 2) {
+    const std::string& flag = argv[i];
+    const std::string& v = argv[i + 1];
+    auto spec = table.find(flag);
+    if (spec == table.end()) {
+      ADD_FAILURE() << what << ": undocumented flag " << flag;
+      continue;
+    }
+    switch (spec->second) {
+      case Arg::integer: {
+        std::size_t used = 0;
+        const long n = std::stol(v, &used);
+        EXPECT_EQ(used, v.size()) << what << " " << flag << " " << v;
+        EXPECT_GE(n, 0) << what << " " << flag;
+        break;
+      }
+      case Arg::probability: {
+        std::size_t used = 0;
+        const double p = std::stod(v, &used);
+        EXPECT_EQ(used, v.size()) << what << " " << flag << " " << v;
+        EXPECT_TRUE(p >= 0 && p <= 1) << what << " " << flag << " " << v;
+        break;
+      }
+      case Arg::path:
+        EXPECT_FALSE(v.empty()) << what << " " << flag;
+        EXPECT_EQ(v.find(' '), std::string::npos) << what << " " << flag << " " << v;
+        break;
+      case Arg::cache_type:
+        EXPECT_TRUE(kLlamaCacheTypes.count(v)) << what << " " << flag << " " << v;
+        break;
+      case Arg::flash_attn:
+        EXPECT_TRUE(v == "on" || v == "off" || v == "auto") << what << " " << flag << " " << v;
+        break;
+      case Arg::spec_type:
+        EXPECT_TRUE(kLlamaSpecTypes.count(v)) << what << " " << flag << " " << v;
+        break;
+      case Arg::split_mode:
+        EXPECT_TRUE(v == "none" || v == "layer" || v == "row") << what << " " << v;
+        break;
+    }
+    out[flag] = v;
+  }
+  return out;
+}
+
+bool notes_say(const json& exp, const std::string& words) {
+  for (const json& n : exp["notes"])
+    if (n.get<std::string>().find(words) != std::string::npos) return true;
+  return false;
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// Only the local tools: a GGUF or MLX configuration pasted into vLLM or SGLang would not run.
+void expect_no_datacenter_blocks(const json& exp) {
+  for (const char* k : {"vllm", "sglang", "tensorrt_llm", "hf_transformers", "eagle"})
+    EXPECT_FALSE(exp.contains(k)) << k << ": " << exp.dump();
+}
+
+TEST(EngineExportLocal, LlamaServerSpsParsesAsArgCppFlagsWithTheConfigsNumbers) {
+  const json exp =
+      ok("export", {{"target", "qwen3-8b"},
+                    {"hardware", "rtx-4090"},
+                    {"runtime", "llama.cpp-cuda"},
+                    {"dtype", {{"weights", "q4_k_m"}, {"kv", "q8_0"}}},
+                    {"acceptance", {{"alpha", 0.7}}},
+                    {"method", {{"family", "sps"}, {"draft", "qwen3-0.6b"}, {"k", 6}}}});
+  expect_no_datacenter_blocks(exp);
+  ASSERT_TRUE(exp.contains("llama_server")) << exp.dump();
+  const auto f = parse_flags(exp["llama_server"], kLlamaServerFlags, "llama-server sps");
+  EXPECT_EQ(f.at("--draft-max"), "6");
+  // Priced at the full k every cycle: written at 0, so no build's other defaults apply
+  // (a config cannot set draft_min / draft_p_min: not modeled yet).
+  EXPECT_EQ(f.at("--draft-min"), "0");
+  EXPECT_DOUBLE_EQ(std::stod(f.at("--draft-p-min")), 0.0);
+  // GGUF files named by the HF repository and the upper-case quant.
+  EXPECT_TRUE(ends_with(f.at("--model"), "/Qwen3-8B-Q4_K_M.gguf")) << f.at("--model");
+  EXPECT_TRUE(ends_with(f.at("--model-draft"), "/Qwen3-0.6B-Q4_K_M.gguf")) << f.at("--model-draft");
+  // Every layer on the GPU (Qwen3-8B: 36 layers + the output layer).
+  EXPECT_GE(std::stol(f.at("--n-gpu-layers")), 37);
+  EXPECT_GE(std::stol(f.at("--n-gpu-layers-draft")), 29);
+  // q8_0 KV for target and draft, with the flash attention a quantized V cache needs.
+  for (const char* k :
+       {"--cache-type-k", "--cache-type-v", "--cache-type-k-draft", "--cache-type-v-draft"})
+    EXPECT_EQ(f.at(k), "q8_0") << k;
+  EXPECT_EQ(f.at("--flash-attn"), "on");
+  EXPECT_FALSE(f.count("--spec-type"));
+  EXPECT_FALSE(f.count("--split-mode"));  // one GPU
+  EXPECT_TRUE(notes_say(exp, "V cache quantization requires flash_attn")) << exp.dump();
+  EXPECT_TRUE(notes_say(exp, "--hf-repo <user>/<repo>:Q4_K_M")) << exp.dump();
+  // The engine's own knob name sets --draft-max; fp16 KV writes no cache type; 2 GPUs split
+  // layers (llama.cpp's multi-GPU mode, as priced).
+  const json knob =
+      ok("export", {{"target", "qwen3-8b"},
+                    {"hardware", "rtx-4090"},
+                    {"gpus", 2},
+                    {"runtime", "llama.cpp-cuda"},
+                    {"dtype", "q5_k_m"},
+                    {"acceptance", {{"alpha", 0.7}}},
+                    {"method", {{"family", "sps"}, {"draft", "qwen3-0.6b"}, {"draft_max", 9}}}});
+  const auto g = parse_flags(knob["llama_server"], kLlamaServerFlags, "llama-server knob");
+  EXPECT_EQ(g.at("--draft-max"), "9");
+  EXPECT_FALSE(g.count("--cache-type-k"));
+  EXPECT_EQ(g.at("--split-mode"), "layer");
+  EXPECT_TRUE(ends_with(g.at("--model"), "-Q5_K_M.gguf")) << g.at("--model");
+}
+
+TEST(EngineExportLocal, LlamaServerPromptLookupUsesTheNgramSpecType) {
+  const json exp = ok("export", {{"target", "qwen3-8b"},
+                                 {"hardware", "apple-m4-max"},
+                                 {"runtime", "llama.cpp-metal"},
+                                 {"dtype", "q8_0"},
+                                 {"acceptance", {{"alpha", 0.5}}},
+                                 {"method", {{"family", "pld"}, {"k", 8}, {"ngram", 3}}}});
+  expect_no_datacenter_blocks(exp);
+  const auto f = parse_flags(exp["llama_server"], kLlamaServerFlags, "llama-server pld");
+  EXPECT_EQ(f.at("--spec-type"), "ngram-simple");
+  EXPECT_EQ(f.at("--spec-ngram-size-n"), "3");
+  EXPECT_EQ(f.at("--spec-ngram-size-m"), "8");
+  EXPECT_EQ(f.at("--draft-max"), "8");
+  EXPECT_TRUE(ends_with(f.at("--model"), "/Qwen3-8B-Q8_0.gguf")) << f.at("--model");
+  for (const char* k : {"--model-draft", "--n-gpu-layers-draft", "--draft-p-min"})
+    EXPECT_FALSE(f.count(k)) << k;
+  // LM Studio drafts with a draft model only: nothing for n-gram drafting.
+  EXPECT_FALSE(exp.contains("lm_studio"));
+  EXPECT_TRUE(notes_say(exp, "LM Studio documents speculative decoding with a draft model only"));
+}
+
+TEST(EngineExportLocal, MlxLmParsesAsGeneratePyFlags) {
+  const json exp =
+      ok("export", {{"target", "qwen3-8b"},
+                    {"hardware", "apple-m4-max"},
+                    {"runtime", "mlx"},
+                    {"dtype", "mlx_4bit"},
+                    {"acceptance", {{"alpha", 0.7}}},
+                    {"method", {{"family", "sps"}, {"draft", "qwen3-0.6b"}, {"k", 5}}}});
+  expect_no_datacenter_blocks(exp);
+  EXPECT_FALSE(exp.contains("llama_server"));
+  const auto f = parse_flags(exp["mlx_lm"], kMlxLmFlags, "mlx_lm");
+  EXPECT_EQ(f.at("--num-draft-tokens"), "5");
+  EXPECT_TRUE(ends_with(f.at("--model"), "/Qwen3-8B-4bit")) << f.at("--model");
+  EXPECT_TRUE(ends_with(f.at("--draft-model"), "/Qwen3-0.6B-4bit")) << f.at("--draft-model");
+  EXPECT_TRUE(notes_say(exp, "mlx_lm.convert --hf-path Qwen/Qwen3-8B -q --q-bits 4")) << exp.dump();
+  // 16-bit: the released repositories load directly; the engine knob sets the draft count.
+  const json f16 =
+      ok("export",
+         {{"target", "qwen3-8b"},
+          {"hardware", "apple-m4-max"},
+          {"runtime", "mlx"},
+          {"dtype", "bf16"},
+          {"batch", 4},
+          {"acceptance", {{"alpha", 0.7}}},
+          {"method", {{"family", "sps"}, {"draft", "qwen3-0.6b"}, {"num_draft_tokens", 7}}}});
+  const auto g = parse_flags(f16["mlx_lm"], kMlxLmFlags, "mlx_lm bf16");
+  EXPECT_EQ(g.at("--model"), "Qwen/Qwen3-8B");
+  EXPECT_EQ(g.at("--draft-model"), "Qwen/Qwen3-0.6B");
+  EXPECT_EQ(g.at("--num-draft-tokens"), "7");
+  EXPECT_TRUE(notes_say(f16, "is_batchable = draft_model is None")) << f16.dump();
+}
+
+TEST(EngineExportLocal, LmStudioUsesItsDocumentedFieldsAndOllamaSaysItHasNone) {
+  for (const char* runtime : {"llama.cpp-cuda", "mlx"}) {
+    const bool llama = std::string(runtime) == "llama.cpp-cuda";
+    json config = {{"target", "qwen3-8b"},
+                   {"hardware", llama ? "rtx-4090" : "apple-m4-max"},
+                   {"runtime", runtime},
+                   {"dtype", llama ? "q4_k_m" : "mlx_8bit"},
+                   {"acceptance", {{"alpha", 0.7}}},
+                   {"method", {{"family", "sps"}, {"draft", "qwen3-0.6b"}, {"k", 4}}}};
+    const json exp = ok("export", config);
+    ASSERT_TRUE(exp.contains("lm_studio")) << exp.dump();
+    expect_keys(exp["lm_studio"], kLmStudioRestKeys, std::string(runtime) + " lm_studio");
+    expect_keys(exp["lm_studio_sdk"], kLmStudioSdkKeys, std::string(runtime) + " lm_studio_sdk");
+    EXPECT_TRUE(exp["lm_studio"]["draft_model"].is_string());
+    EXPECT_EQ(exp["lm_studio_sdk"]["speculativeDecodingNumDraftTokensExact"], 4);
+    if (llama)
+      EXPECT_DOUBLE_EQ(
+          exp["lm_studio_sdk"]["speculativeDecodingMinContinueDraftingProbability"].get<double>(),
+          0.0);
+    else  // mlx_lm drafts a fixed count: no llama.cpp draft-length fields
+      EXPECT_FALSE(exp["lm_studio_sdk"].contains("speculativeDecodingMinDraftLengthToConsider"));
+    // Ollama: no block, a note that says it has no speculative setting.
+    EXPECT_FALSE(exp.contains("ollama"));
+    EXPECT_TRUE(notes_say(exp, "Ollama documents no speculative decoding")) << exp.dump();
+  }
+  // Plain decoding exports nothing.
+  const json ar = ok("export", {{"target", "qwen3-8b"},
+                                {"hardware", "rtx-4090"},
+                                {"runtime", "llama.cpp-cuda"},
+                                {"dtype", "q4_k_m"},
+                                {"acceptance", {{"alpha", 0.7}}},
+                                {"method", {{"family", "ar"}}}});
+  EXPECT_EQ(ar.size(), 1u) << ar.dump();
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "engines/engine_export.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <string>
 
 #include "api/commands.hpp"
 #include "config/acceptance_tau.hpp"
@@ -23,6 +25,220 @@ int64_t max_rank_plus_one(const Choices& choices) {
   for (const auto& c : choices)
     for (int x : c) r = std::max(r, x + 1);
   return r;
+}
+
+bool is_llama_cpp(const std::string& engine) {
+  return engine == "llama.cpp-metal" || engine == "llama.cpp-cuda";
+}
+
+// The last path component of a repository id ("Qwen/Qwen3-8B" -> "Qwen3-8B").
+std::string repo_name(const std::string& repo) {
+  const std::size_t slash = repo.rfind('/');
+  return slash == std::string::npos ? repo : repo.substr(slash + 1);
+}
+
+// GGUF file-type name as llama.cpp's quantize tool and GGUF repositories spell it (Q4_K_M,
+// IQ4_XS; 16-bit files are F16 / BF16).
+std::string gguf_type_name(DType d) {
+  std::string s = dtype_name(d);
+  if (d == DType::fp16) s = "f16";
+  for (char& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+// llama.cpp --cache-type-k/-v value for a KV dtype ("" = its default f16).
+std::string llama_cache_type(DType d) {
+  switch (d) {
+    case DType::bf16:
+      return "bf16";
+    case DType::q8_0:
+      return "q8_0";
+    case DType::q4_0:
+      return "q4_0";
+    default:
+      return "";
+  }
+}
+
+// mlx_lm.convert --q-bits for an MLX weight type (0: not quantized).
+int mlx_bits(DType d) {
+  switch (d) {
+    case DType::mlx_4bit:
+      return 4;
+    case DType::mlx_6bit:
+      return 6;
+    case DType::mlx_8bit:
+      return 8;
+    default:
+      return 0;
+  }
+}
+
+// The local engines (llama.cpp, LM Studio, Ollama, mlx_lm), each flag checked against:
+//   llama-server  ggml-org/llama.cpp common/arg.cpp (commit 145b6280): --model (-m),
+//     --model-draft (-md), --n-gpu-layers (-ngl), --n-gpu-layers-draft (-ngld),
+//     --flash-attn (-fa) [on|off|auto], --draft-max (--draft), --draft-min, --draft-p-min,
+//     --cache-type-k (-ctk), --cache-type-v (-ctv), --cache-type-k-draft (-ctkd),
+//     --cache-type-v-draft (-ctvd) with allowed values f32, f16, bf16, q8_0, q4_0, q4_1,
+//     iq4_nl, q5_0, q5_1 (tools/server/README.md), --split-mode {none,layer,row},
+//     --hf-repo (-hf) <user>/<model>[:quant] and --hf-repo-draft (-hfd) named in the notes.
+//     Draftless n-gram drafting: --spec-type ngram-simple, --spec-ngram-size-n (lookup
+//     n-gram), --spec-ngram-size-m (draft m-gram) (docs/speculative.md, commit 067318e6;
+//     newer than arg.cpp above, which has no --spec-type yet).
+//     A quantized V cache needs flash attention: llama_init_from_model fails with "V cache
+//     quantization requires flash_attn" (src/llama-context.cpp).
+//   LM Studio  REST request field "draft_model" (lmstudio-ai/docs 0_app/0_root/
+//     api-changelog.md, LM Studio 0.3.10); SDK prediction config draftModel,
+//     speculativeDecodingNumDraftTokensExact, speculativeDecodingMinDraftLengthToConsider,
+//     speculativeDecodingMinContinueDraftingProbability (lmstudio-ai/lmstudio-js
+//     packages/lms-shared-types/src/llm/LLMPredictionConfig.ts; marked experimental, @alpha).
+//   Ollama   no speculative setting: docs/modelfile.mdx lists no draft PARAMETER; the request
+//     for llama.cpp's --model-draft (ollama/ollama issue #5800) is open, PR #8134 closed.
+//   mlx_lm   mlx_lm.generate and mlx_lm.server --model, --draft-model, --num-draft-tokens
+//     (ml-explore/mlx-lm mlx_lm/generate.py, mlx_lm/server.py; request fields draft_model,
+//     num_draft_tokens in mlx_lm/SERVER.md); mlx_lm.convert --hf-path, -q, --q-bits,
+//     --mlx-path (mlx_lm/convert.py).
+json local_engine_settings(const Config& c, const EngineRepos& repo) {
+  const MethodConfig& m = c.method;
+  json out = json::object();
+  json notes = json::array();
+  const bool llama = is_llama_cpp(c.engine.id);
+  const bool sps = m.family == Family::sps;
+  const DType w = c.dtype.weights;
+  if (m.family == Family::ar) {
+    notes.push_back("plain decoding: no speculative settings");
+  } else if (llama) {
+    const std::string quant = gguf_type_name(w);
+    const std::string target_file = "PATH/TO/" + repo_name(repo.target) + "-" + quant + ".gguf";
+    // Every layer on the GPU: 99 exceeds the presets' layer counts (+1: the output layer).
+    const int64_t ngl = std::max<int64_t>(99, c.target.num_layers + 1);
+    json f = json{{"--model", target_file},
+                  {"--n-gpu-layers", ngl},
+                  {"--flash-attn", "on"},
+                  {"--draft-max", m.k},
+                  {"--draft-min", m.draft_min}};
+    if (c.gpus > 1) f["--split-mode"] = "layer";
+    const std::string cache = llama_cache_type(c.dtype.kv);
+    if (!cache.empty()) {
+      f["--cache-type-k"] = cache;
+      f["--cache-type-v"] = cache;
+    }
+    std::string files = repo.target;
+    if (sps) {
+      const std::string draft_file = "PATH/TO/" + repo_name(repo.draft) + "-" + quant + ".gguf";
+      f["--model-draft"] = draft_file;
+      f["--n-gpu-layers-draft"] = std::max<int64_t>(99, m.draft_model.num_layers + 1);
+      f["--draft-p-min"] = m.draft_p_min;
+      if (!cache.empty()) {
+        f["--cache-type-k-draft"] = cache;
+        f["--cache-type-v-draft"] = cache;
+      }
+      files += " and " + repo.draft;
+    } else {
+      // Prompt lookup: llama-server's draftless n-gram drafter, no draft model.
+      f["--spec-type"] = "ngram-simple";
+      f["--spec-ngram-size-n"] = m.ngram;
+      f["--spec-ngram-size-m"] = m.k;
+      notes.push_back(
+          "n-gram drafting: ngram-simple matches the last --spec-ngram-size-n tokens exactly "
+          "(this estimate's ngram is the longest n-gram tried) and drafts the "
+          "--spec-ngram-size-m tokens that followed, at most --draft-max. --spec-type is in "
+          "newer llama-server builds (docs/speculative.md); older builds run prompt lookup "
+          "only in the llama-lookup example, and the type names have changed between "
+          "builds: check llama-server --help");
+    }
+    out["llama_server"] = f;
+    const bool f16 = w == DType::fp16 || w == DType::bf16;
+    notes.push_back("GGUF files: " + files + " converted at " + quant +
+                    (f16 ? std::string(" (convert_hf_to_gguf.py --outtype ") +
+                               (w == DType::bf16 ? "bf16" : "f16") + ")"
+                         : std::string(" (convert_hf_to_gguf.py, then llama-quantize)")) +
+                    ", or a published GGUF conversion "
+                    "downloaded with --hf-repo <user>/<repo>:" +
+                    quant +
+                    (sps ? " and --hf-repo-draft in place of --model and --model-draft"
+                         : " in place of --model") +
+                    "; SpecCalc names no GGUF repository it has not checked");
+    notes.push_back(
+        "--n-gpu-layers " + std::to_string(ngl) +
+        " keeps every layer on the GPU, as priced; a lower value leaves layers on the CPU "
+        "(partial offload), which this estimate does not price. Short forms: -m, -md, -ngl, "
+        "-ngld, -fa, -ctk, -ctv; --draft-max is also --draft");
+    notes.push_back(
+        sps ? "--draft-min and --draft-p-min are written out at 0: this estimate prices every "
+              "cycle at the full --draft-max, which is llama.cpp's behaviour at those values "
+              "(older builds defaulted to a nonzero draft-p-min). The llama-speculative example "
+              "takes the same model and draft flags plus --prompt"
+            : "--draft-min is written out at 0 (no draft is skipped for being short), as "
+              "priced");
+    if (!cache.empty())
+      notes.push_back("a quantized V cache (--cache-type-v " + cache +
+                      ") needs --flash-attn on: without it llama.cpp refuses to create the "
+                      "context (\"V cache quantization requires flash_attn\")");
+    if (c.offload_target)
+      notes.push_back(
+          "offloading was priced as weights streamed over the host link each pass; llama.cpp "
+          "does not stream weights, it runs the layers --n-gpu-layers leaves out on the CPU");
+  } else {
+    // mlx_lm: draft model only (the mlx profile runs ar and sps).
+    const int bits = mlx_bits(w);
+    std::string target = repo.target, draft = repo.draft;
+    if (bits) {
+      const std::string suffix = "-" + std::to_string(bits) + "bit";
+      target = "PATH/TO/" + repo_name(repo.target) + suffix;
+      draft = "PATH/TO/" + repo_name(repo.draft) + suffix;
+      notes.push_back("MLX weights at " + std::to_string(bits) +
+                      " bits: mlx_lm.convert --hf-path " + repo.target + " -q --q-bits " +
+                      std::to_string(bits) + " --mlx-path " + target + ", and the same for " +
+                      repo.draft + " into " + draft +
+                      " (or a published MLX conversion; SpecCalc names none it has not "
+                      "checked)");
+    } else {
+      notes.push_back("mlx_lm loads " + repo.target + " and " + repo.draft +
+                      " as released (the checkpoints' own 16-bit dtype)");
+    }
+    out["mlx_lm"] =
+        json{{"--model", target}, {"--draft-model", draft}, {"--num-draft-tokens", m.k}};
+    notes.push_back(
+        "mlx_lm.generate and mlx_lm.server take the same three flags; a server request may "
+        "override them with draft_model and num_draft_tokens. mlx_lm drafts exactly "
+        "--num-draft-tokens each cycle (no early stop)");
+    if (c.batch > 1)
+      notes.push_back("priced at batch " + std::to_string(c.batch) +
+                      ", but mlx_lm.server does not batch requests while a draft model is "
+                      "loaded (server.py: is_batchable = draft_model is None)");
+  }
+  if (sps) {
+    // LM Studio runs both llama.cpp (GGUF) and MLX models, drafting with a draft model only.
+    out["lm_studio"] = json{{"model", "TARGET-MODEL-KEY"}, {"draft_model", "DRAFT-MODEL-KEY"}};
+    json sdk =
+        json{{"draftModel", "DRAFT-MODEL-KEY"}, {"speculativeDecodingNumDraftTokensExact", m.k}};
+    if (llama) {
+      sdk["speculativeDecodingMinDraftLengthToConsider"] = m.draft_min;
+      sdk["speculativeDecodingMinContinueDraftingProbability"] = m.draft_p_min;
+    }
+    out["lm_studio_sdk"] = sdk;
+    notes.push_back(
+        "LM Studio: draft_model in a chat completion request's body (LM Studio 0.3.10 API "
+        "changelog) or the chat sidebar's Draft Model turns speculative decoding on; "
+        "TARGET-MODEL-KEY and DRAFT-MODEL-KEY are LM Studio's model keys (lms ls) for " +
+        repo.target + " and " + repo.draft +
+        ". For the draft length LM Studio documents only the SDK's prediction config "
+        "(lmstudio-js / lmstudio-python; lm_studio_sdk above), whose speculativeDecoding* "
+        "fields it marks experimental");
+  } else if (m.family == Family::pld) {
+    notes.push_back(
+        "LM Studio documents speculative decoding with a draft model only: no n-gram "
+        "drafting, so nothing is exported for it");
+  }
+  if (m.family != Family::ar)
+    notes.push_back(
+        "Ollama documents no speculative decoding (no draft model or draft length among its "
+        "Modelfile parameters; ollama/ollama issue #5800 asking for llama.cpp's draft model is "
+        "open), so nothing is exported for it: use llama-server or LM Studio");
+  for (const std::string& n : repo.missing) notes.push_back(n);
+  out["notes"] = notes;
+  return out;
 }
 
 }  // namespace
@@ -75,6 +291,7 @@ int64_t max_rank_plus_one(const Choices& choices) {
 json engine_settings(const Config& c, const Choices& choices, const json& schedule) {
   const MethodConfig& m = c.method;
   const EngineRepos repo = engine_repos(c);
+  if (is_llama_cpp(c.engine.id) || c.engine.id == "mlx") return local_engine_settings(c, repo);
   json out = json::object();
   json notes = json::array();
   const json choices_json = choices;

@@ -1,4 +1,5 @@
-// Engine settings for a method configuration (EAGLE reference code, SGLang, vLLM, TensorRT-LLM).
+// Engine settings for a method configuration (EAGLE reference code, SGLang, vLLM, TensorRT-LLM;
+// with a local runtime: llama-server, mlx_lm, LM Studio, and a note on Ollama).
 #pragma once
 
 #include <nlohmann/json.hpp>

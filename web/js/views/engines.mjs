@@ -25,6 +25,10 @@ const ENGINE_TITLES = {
   hf_transformers: 'Hugging Face transformers generate()',
   medusa: 'Medusa reference code',
   hydra: 'Hydra reference code',
+  llama_server: 'llama-server flags (llama.cpp)',
+  lm_studio: 'LM Studio REST request fields',
+  lm_studio_sdk: 'LM Studio SDK prediction config (experimental fields)',
+  mlx_lm: 'mlx_lm.generate / mlx_lm.server flags',
 };
 
 export function engineBlocks(exp, testid) {
