@@ -161,6 +161,40 @@ TEST(LocalEngines, LlamaBenchJsonAndItsErrors) {
   EXPECT_EQ(r.error.field, "config.dtype.weights");
 }
 
+TEST(LocalEngines, MlxLmTimingsCalibrateTheMlxRuntime) {
+  // mlx_lm.generate's summary: a prompt line is one forward of its tokens, a generation line
+  // that many one-token steps after it. A made-up pair consistent with an M4 Max streaming a
+  // 4.5-bit Qwen3-8B: 60 tokens/s of generation, 700 tokens/s over a 256-token prompt.
+  const std::string text =
+      "==========\nPrompt: 256 tokens, 700.0 tokens-per-sec\nGeneration: 128 tokens, "
+      "60.0 tokens-per-sec\nPeak memory: 5.1 GB\n";
+  auto rows = parse_mlx_lm(text);
+  ASSERT_TRUE(rows.ok()) << rows.error().message;
+  ASSERT_EQ(rows.value().size(), 2u);
+  EXPECT_FALSE(rows.value()[0].generation);
+  EXPECT_EQ(rows.value()[0].tokens, 256);
+  EXPECT_EQ(rows.value()[1].depth, 256);
+  const json cfg = {{"target", "qwen3-8b"},
+                    {"hardware", "apple-m4-max"},
+                    {"runtime", "mlx"},
+                    {"dtype", "mlx_4bit"}};
+  const Response r = run("calibrate", json{{"config", cfg}, {"mlx_lm", text}}.dump());
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const json out = json::parse(r.output);
+  // Two rows, two regimes (one-token steps, 256-row tiles): both reproduced.
+  for (const json& row : out["fit"])
+    EXPECT_NEAR(row["predicted_after_s"].get<double>(), row["measured_s"].get<double>(),
+                0.05 * row["measured_s"].get<double>())
+        << row["input"];
+  // The llama.cpp parser's key on an mlx runtime is refused, naming the right key.
+  const Response wrong =
+      run("calibrate", json{{"config", cfg}, {"llama_bench", table_3090()}}.dump());
+  ASSERT_FALSE(wrong.ok);
+  EXPECT_EQ(wrong.error.field, "llama_bench");
+  EXPECT_FALSE(parse_mlx_lm("Prompt: 4096 tokens, 900 tokens-per-sec").ok());
+  EXPECT_FALSE(parse_mlx_lm("Generation: many tokens, 3 tokens-per-sec").ok());
+}
+
 TEST(LocalEngines, FormatsVendorsAndKnobsAreChecked) {
   json c = rtx3090_sps(3);
   c["runtime"] = "vllm";

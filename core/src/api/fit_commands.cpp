@@ -189,19 +189,26 @@ bool read_spec_step(const json& req, Calibration* cal, Error* err) {
 // llama_bench (local engines): llama-bench's pp/tg rows as plain forwards of the target at
 // batch 1 (api/llama_bench.hpp says what each row is).
 bool read_llama_bench(const json& req, Calibration* cal, Error* err) {
-  if (!req.contains("llama_bench")) return true;
+  const bool mlx = req.contains("mlx_lm");
+  const char* key = mlx ? "mlx_lm" : "llama_bench";
+  if (!req.contains(key)) return true;
   const Config& c = cal->config;
-  if (!req["llama_bench"].is_string()) {
-    *err = make_error("llama_bench", "must be the text llama-bench printed (markdown or -o json)");
+  if (!req[key].is_string()) {
+    *err = make_error(key, mlx ? "must be the text mlx_lm.generate printed"
+                               : "must be the text llama-bench printed (markdown or -o json)");
     return false;
   }
-  if (!has_kernel_regimes(c.runtime.resolved)) {
-    *err = make_error("llama_bench", "calibrates a local engine; " + c.engine.name +
-                                         " is not one (choose runtime llama.cpp-metal, "
-                                         "llama.cpp-cuda or mlx)");
+  const bool mlx_engine = c.engine.weight_formats == "mlx";
+  const bool llama_engine = c.engine.weight_formats == "gguf";
+  if (mlx ? !mlx_engine : !llama_engine) {
+    *err = make_error(
+        key, std::string(mlx ? "calibrates the mlx runtime" : "calibrates a llama.cpp runtime") +
+                 "; the config's is " + c.engine.name +
+                 (mlx_engine ? " (paste mlx_lm.generate's output as mlx_lm)" : ""));
     return false;
   }
-  auto rows = parse_llama_bench(req["llama_bench"].get<std::string>());
+  auto rows = mlx ? parse_mlx_lm(req[key].get<std::string>())
+                  : parse_llama_bench(req[key].get<std::string>());
   if (!rows.ok()) {
     *err = rows.error();
     return false;
@@ -228,7 +235,7 @@ bool read_llama_bench(const json& req, Calibration* cal, Error* err) {
     const int64_t tokens = r.generation ? 1 : r.tokens;
     doc["context"] = r.depth + (r.generation ? r.tokens / 2 : 0);
     if (!cal->add(doc, "forward", static_cast<double>(tokens) / r.tokens_per_s,
-                  "llama_bench " + r.label, err, tokens))
+                  std::string(key) + " " + r.label, err, tokens))
       return false;
     const double n = static_cast<double>(tokens);
     (n <= 1 ? cal->bench_single : n <= max_rows ? cal->bench_matvec : cal->bench_tiles) = true;
@@ -312,7 +319,8 @@ Response calibrate(const std::string& input) {
   const json& req = parsed.value();
   if (!req.is_object()) return fail(make_error("", "the calibrate request must be a JSON object"));
   Error err;
-  if (!fields::check_keys(req, "", {"config", "decode_steps", "spec_step", "llama_bench"}, &err))
+  if (!fields::check_keys(req, "", {"config", "decode_steps", "spec_step", "llama_bench", "mlx_lm"},
+                          &err))
     return fail(err);
   if (!req.contains("config") || !req["config"].is_object())
     return fail(make_error("config", "is required and must be a config object"));
@@ -329,11 +337,11 @@ Response calibrate(const std::string& input) {
     return fail(make_error("config.runtime.measured_decode_step_s",
                            "remove it: calibrate fits the profile from decode_steps instead"));
   Calibration cal{catalog.value(), c, req["config"], {}, 0, false};
-  if (req.contains("llama_bench")) {
-    if (req.contains("decode_steps") || req.contains("spec_step"))
-      return fail(make_error("llama_bench",
-                             "is calibrated on its own: remove decode_steps and "
-                             "spec_step"));
+  if (req.contains("llama_bench") || req.contains("mlx_lm")) {
+    const char* key = req.contains("mlx_lm") ? "mlx_lm" : "llama_bench";
+    if (req.contains("decode_steps") || req.contains("spec_step") ||
+        (req.contains("llama_bench") && req.contains("mlx_lm")))
+      return fail(make_error(key, "is calibrated on its own: remove the other measurements"));
     if (!read_llama_bench(req, &cal, &err)) return fail(err);
     return calibration_output(
         cal, fit_profile(calibration_spec(cal), cal.observations, c.runtime.resolved));

@@ -169,7 +169,62 @@ Expected<std::vector<BenchRow>> parse_json(const std::string& text) {
   return rows;
 }
 
+// "Prompt: 512 tokens, 1234.5 tokens-per-sec" -> (512, 1234.5); false when the line is not one.
+bool mlx_line(const std::string& line, const char* head, int64_t* tokens, double* tps) {
+  const std::string t = trim(line);
+  const std::string h = std::string(head) + ":";
+  if (t.compare(0, h.size(), h) != 0) return false;
+  const std::string rest = t.substr(h.size());
+  const std::size_t comma = rest.find(',');
+  const std::size_t tok = rest.find("tokens");
+  if (comma == std::string::npos || tok == std::string::npos || tok > comma) return false;
+  *tokens = small_int(trim(rest.substr(0, tok)));
+  const std::string v = trim(rest.substr(comma + 1));
+  return *tokens > 0 && parse_tps(v, tps) && v.find("tokens-per-sec") != std::string::npos;
+}
+
 }  // namespace
+
+Expected<std::vector<BenchRow>> parse_mlx_lm(const std::string& text) {
+  if (text.size() > 200000) return make_error("mlx_lm", "is longer than 200,000 characters");
+  std::vector<BenchRow> rows;
+  int64_t prompt = 0;  // the last prompt's tokens: the depth of the generation after it
+  std::size_t start = 0, line_no = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_no;
+    const std::string where = "line " + std::to_string(line_no);
+    BenchRow row;
+    int64_t n = 0;
+    const bool is_prompt = trim(line).rfind("Prompt:", 0) == 0;
+    const bool is_gen = trim(line).rfind("Generation:", 0) == 0;
+    if (!is_prompt && !is_gen) continue;
+    if (!mlx_line(line, is_prompt ? "Prompt" : "Generation", &n, &row.tokens_per_s))
+      return make_error("mlx_lm",
+                        where + ": expected '" +
+                            (is_prompt ? std::string("Prompt") : std::string("Generation")) +
+                            ": N tokens, X tokens-per-sec'");
+    if (is_prompt && n > 2048)
+      return make_error("mlx_lm", where + ": a prompt of " + std::to_string(n) +
+                                      " tokens is prefilled in several steps of 2048; paste a "
+                                      "run with at most 2048 prompt tokens");
+    row.generation = is_gen;
+    row.tokens = n;
+    row.depth = is_gen ? prompt : 0;
+    row.label = (is_gen ? "generation " : "prompt ") + std::to_string(n);
+    if (is_prompt) prompt = n;
+    if (rows.size() == kMaxBenchRows)
+      return make_error("mlx_lm", "more than " + std::to_string(kMaxBenchRows) + " lines");
+    rows.push_back(row);
+  }
+  if (rows.empty())
+    return make_error("mlx_lm",
+                      "no 'Prompt:' or 'Generation:' line found (mlx_lm.generate's summary)");
+  return rows;
+}
 
 Expected<std::vector<BenchRow>> parse_llama_bench(const std::string& text) {
   if (text.size() > 200000) return make_error("llama_bench", "is longer than 200,000 characters");

@@ -25,4 +25,12 @@ struct BenchRow {
 constexpr std::size_t kMaxBenchRows = 64;
 Expected<std::vector<BenchRow>> parse_llama_bench(const std::string& text);
 
+// mlx_lm.generate's summary as users paste it, one or more runs:
+//   Prompt: 512 tokens, 1234.5 tokens-per-sec
+//   Generation: 128 tokens, 45.6 tokens-per-sec
+// A prompt line is one forward of its tokens (mlx_lm prefills in steps of 2048 tokens; longer
+// prompts are refused); a generation line is that many decode steps after the prompt (depth =
+// the prompt's tokens). Errors name the field "mlx_lm" and the line.
+Expected<std::vector<BenchRow>> parse_mlx_lm(const std::string& text);
+
 }  // namespace speccalc
