@@ -214,8 +214,11 @@ M2_ULTRA = {"name": "Apple M2 Ultra (76-core GPU)", "fp16_tflops": 27.2, "mem_gb
             "vendor": "Apple"}  # apple.com/newsroom 2023-06: 800 GB/s, 76-core GPU 27.2 TFLOPS
 
 
-def local(id_, source, profile, target, hw, dtype, tokens, tps, cite, context=0):
-    c = {"target": target, "hardware": hw, "gpus": 1, "runtime": profile, "batch": 1, "context": context,
+def local(id_, source, profile, target, hw, dtype, tokens, tps, cite, context=0, matvec_max_rows=None):
+    # matvec_max_rows: the build's own kernel switch where it differs from today's (a code
+    # constant of that build, read off its table), never fitted.
+    runtime = profile if matvec_max_rows is None else {"profile": profile, "matvec_max_rows": matvec_max_rows}
+    c = {"target": target, "hardware": hw, "gpus": 1, "runtime": runtime, "batch": 1, "context": context,
          "dtype": {"weights": dtype, "kv": "fp16"}}
     add(id_, source, profile, "forward", c, tokens / tps, cite, tokens=tokens)
 
@@ -223,11 +226,19 @@ def local(id_, source, profile, target, hw, dtype, tokens, tps, cite, context=0)
 # M1 Pro, llama 7B Q8_0 (6.67 GiB = LLaMA-2-7B), build 991f8aabe (4239), after the small-batch
 # kernels. The PR's table has no chip label in the stored excerpt; its 23.75 t/s at pp1 is the
 # 170 GB/s effective bandwidth of the M1 Pro rows of PR #10491 (13B Q8_0 12.28 t/s x 13.8 GB).
+# That build switched from its small-batch matrix-vector kernels to the tiles after 5 rows: both
+# of its tables run slower at pp6 than at pp5 (M1 Pro Q8_0 72.93 -> 63.97 t/s; M2 Ultra F16
+# 45.37 -> 34.41), so its rows carry matvec_max_rows 5 (today's builds: 8).
 for n, tps in [(1, 23.75), (2, 37.02), (3, 58.21), (4, 66.85), (5, 72.93), (6, 63.97), (7, 64.78), (8, 71.21)]:
-    local(f"llamacpp-metal-m1pro-7b-q8-pp{n}", "llama.cpp-pr10581", "llama.cpp-metal", "llama2-chat-7b", M1_PRO,
-          "q8_0", n, tps, f"llama.cpp PR #10581: M1 Pro, llama 7B Q8_0 pp{n} {tps} t/s")
-# M2 Ultra, LLaMA 7B Q8_0 / Q4_0, pp512 (PR #2917, 2023-08, master column): the matrix-matrix
-# kernels' compute. Its tg128 rows are left out: that build's matrix-vector kernels predate
+    local(f"llamacpp-metal-m1pro-7b-q8-pp{n}", "llama.cpp-pr10581-m1pro", "llama.cpp-metal", "llama2-chat-7b", M1_PRO,
+          "q8_0", n, tps, f"llama.cpp PR #10581: M1 Pro, llama 7B Q8_0 pp{n} {tps} t/s", matvec_max_rows=5)
+# The same PR's M2 Ultra section: qwen2 32B F16 (61.03 GiB = Qwen2.5-32B), pp3..pp8, PR column.
+for n, tps in [(3, 29.31), (4, 37.59), (5, 45.37), (6, 34.41), (7, 39.02), (8, 44.55)]:
+    local(f"llamacpp-metal-m2ultra-32b-f16-pp{n}", "llama.cpp-pr10581-m2ultra", "llama.cpp-metal", "qwen2.5-32b",
+          M2_ULTRA, "fp16", n, tps, f"llama.cpp PR #10581: M2 Ultra, qwen2 32B F16 pp{n} {tps} t/s", matvec_max_rows=5)
+# M2 Ultra, LLaMA 7B Q8_0 / Q4_0, pp512 (PR #2917, 2023-08, master column): the only Metal
+# rows with hundreds of tokens per forward, so the only ones that fix the tiles' efficiency at
+# prefill sizes. Its tg128 rows are left out: that build's matrix-vector kernels predate
 # PR #2891's (+37% tg for F16), so they say nothing about today's decode.
 for dt, pp in [("q8_0", 629.07), ("q4_0", 629.60)]:
     local(f"llamacpp-metal-m2ultra-7b-{dt}-pp512", "llama.cpp-pr2917", "llama.cpp-metal", "llama2-chat-7b", M2_ULTRA,
