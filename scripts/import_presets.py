@@ -69,6 +69,16 @@ EMBEDDED_GPU_KEYS = ["id", "name", "vendor", "fp16_tflops", "fp8_tflops", "fp4_t
                      "unified_memory", "usable_memory_fraction"]
 
 
+def first_source(src):
+    """The compiled-in citation: the first source up to its first parenthesis (the page's first
+    load carries these tables); the full text stays in the source files."""
+    first = src[0] if isinstance(src, list) and src else src
+    if not isinstance(first, str):
+        return src
+    i = first.find(" (")
+    return [first if i < 0 else first[:i]]
+
+
 def model_entry(t, pid):
     c = t.get("computed", {})
     return {
@@ -80,7 +90,7 @@ def model_entry(t, pid):
         "experts": t.get("num_local_experts") or 1, "experts_per_token": t.get("num_experts_per_tok") or 1,
         "qkv_bias": bool(t.get("qkv_bias", False)),
         "total_params": c.get("total_params"),
-        "source": t.get("source"), "confidence": t.get("confidence"), "notes": t.get("notes", ""),
+        "source": first_source(t.get("source")), "confidence": t.get("confidence"), "notes": t.get("notes", ""),
     }
 
 
@@ -97,6 +107,8 @@ def main():
     for e in targets + drafts:
         for k in ("confidence", "notes", "published_params", "total_params"):
             e.pop(k, None)
+        if e.get("source") is not None:
+            e["source"] = first_source(e["source"])
     (OUT / "models.json").write_text(json.dumps({
         "_meta": {"description": "Model architectures under SpecCalc preset ids, imported by "
                   "scripts/import_presets.py from shared/data/models.json (HF config.json values) "
@@ -119,7 +131,7 @@ def main():
             "mem_GB": g["mem_GB"], "mem_bw_GBps": g["mem_bw_GBps"],
             "interconnect_GBps": link, "interconnect_note": link_note,
             "interconnect": g.get("interconnect"),
-            "source": g.get("source"), "confidence": g.get("confidence"), "notes": g.get("notes", ""),
+            "source": first_source(g.get("source")), "confidence": g.get("confidence"), "notes": g.get("notes", ""),
         })
     extra = json.loads((OUT / "hardware-extra.json").read_text())
     for g in gpus:
@@ -129,7 +141,7 @@ def main():
     for g in extra["gpus"]:
         assert g["id"] not in known, g["id"]
         entry = {k: g[k] for k in EMBEDDED_GPU_KEYS if k in g}
-        entry["source"] = g["source"][:1]
+        entry["source"] = first_source(g["source"])
         gpus.append(entry)
     (OUT / "hardware.json").write_text(json.dumps({
         "_meta": {"description": "GPU peaks (dense) under SpecCalc preset ids, imported by "

@@ -87,8 +87,9 @@ struct MethodConfig {
   std::string draft;      // draft preset id
   ModelArch draft_model;  // resolved from the catalog
   int64_t k = 0;          // sps/pld: drafted tokens per cycle (verify covers k + 1 tokens)
-  // llama.cpp's variable draft length (--draft-min, --draft-p-min): not modeled yet, so a
-  // config cannot set them (method_parse.cpp); exports write llama.cpp's defaults from here.
+  // llama.cpp's variable draft length (--draft-min, --draft-p-min) is not modeled: a config
+  // cannot set them (they are not sps keys) and exports write llama.cpp's defaults, 0 and 0
+  // (common/common.h common_params_speculative_draft), at which every cycle drafts k.
   int64_t draft_min = 0;
   double draft_p_min = 0;
   // pld

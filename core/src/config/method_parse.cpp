@@ -156,31 +156,13 @@ int64_t local_default_k(const std::string& engine, int64_t otherwise) {
   return otherwise;
 }
 
-// llama.cpp's variable draft length (--draft-p-min stops drafting at an unsure token,
-// --draft-min skips short drafts) is not modeled yet: every cycle is priced at the full k
-// (draft_max), which is exact at llama.cpp's defaults (common/common.h
-// common_params_speculative_draft: p_min = 0.0, n_min = 0). Refused rather than ignored.
-bool parse_local_draft_length(const json& obj, Config* /*c*/, Error* err) {
-  for (const char* key : {"draft_min", "draft_p_min"}) {
-    if (obj.contains(key)) {
-      *err = make_error(std::string("method.") + key,
-                        "llama.cpp's variable draft length is not modeled yet: every cycle is "
-                        "priced at the full k (draft_max), exact at llama.cpp's defaults "
-                        "(draft_min 0, draft_p_min 0); remove it");
-      return false;
-    }
-  }
-  return true;
-}
-
 bool parse_sps(const json& obj, const Catalog& catalog, Config* c, Error* err) {
   MethodConfig& m = c->method;
   const std::string p = "method";
   m.draft = "vicuna-68m";
   m.k = local_default_k(c->engine.id, 4);
   if (!fields::read_string(obj, "draft", p, &m.draft, err, 64) ||
-      !fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err) ||
-      !parse_local_draft_length(obj, c, err))
+      !fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err))
     return false;
   // A target preset may also serve as the draft (70B targets drafted by a 7B chat model).
   const ModelArch* draft = catalog.find_draft(m.draft);
