@@ -246,7 +246,23 @@ QWEN3_14B = {
 NEW_TARGETS = [DEEPSEEK_V3, GLM_45_AIR, QWEN3_8B, QWEN3_30B_A3B, GPT_OSS_120B, LLAMA31_70B,
                LLAMA31_405B, QWEN3_32B, GPT_OSS_20B, QWEN25_14B, QWEN25_32B,
                QWEN3_4B, QWEN3_14B]
-NEW_DRAFTS = [QWEN3_06B, LLAMA32_3B]
+# Issue 22: a larger Qwen3 draft people pair with Qwen3-8B/14B/32B locally.
+QWEN3_17B = {
+    "id": "qwen3-1.7b", "name": "Qwen3-1.7B", "hf_repo": "Qwen/Qwen3-1.7B",
+    "num_layers": 28, "hidden": 2048, "intermediate": 6144, "heads": 16, "kv_heads": 8,
+    "head_dim": 128, "vocab": 151936, "tied_embeddings": True, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": False, "qk_norm": True,
+    "published_params": "1.7B total, 1.4B non-embedding (Qwen3-1.7B model card)",
+    "source": [
+        "Qwen/Qwen3-1.7B config.json as quoted in a public checkpoint inspector's test fixture "
+        "(_name_or_path Qwen/Qwen3-1.7B: 28 layers, hidden 2048, intermediate 6144, 16 heads, "
+        "8 KV heads, head_dim 128, vocab 151936, tie_word_embeddings true)",
+    ],
+    "confidence": "medium (a quoted copy of the config; official page not retrieved)",
+    "notes": "Shares the Qwen3 tokenizer (vocab 151936) with qwen3-0.6b and the Qwen3 targets.",
+}
+
+NEW_DRAFTS = [QWEN3_06B, LLAMA32_3B, QWEN3_17B]
 
 # Speculator heads (EAGLE / EAGLE-3 / Medusa / Hydra) per target, for engine exports. The EAGLE
 # rows come from the table in SafeAILab/EAGLE README.md ("EAGLE-3 Models on Hugging Face" and

@@ -161,6 +161,11 @@ TEST(LocalModels, ParameterCountsWithinTwoPercentOfTheModelCards) {
     EXPECT_LT(std::fabs(total - n) / n, 0.02) << id << ": " << total;
   }
   EXPECT_EQ(count_params(*catalog().find_target("qwen2.5-32b")).total, 32763876352);
+  // Qwen3-1.7B model card: 1.7B total, 1.4B non-embedding; the tied 151936 x 2048 embedding is
+  // 0.311B, so 1.4 + 0.31 = 1.71B.
+  const ModelArch* d = catalog().find_draft("qwen3-1.7b");
+  ASSERT_NE(d, nullptr);
+  EXPECT_LT(std::fabs(static_cast<double>(count_params(*d).total) - 1.72e9) / 1.72e9, 0.02);
 }
 
 }  // namespace

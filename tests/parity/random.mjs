@@ -62,7 +62,11 @@ function loadTables() {
     drafts: models.drafts.map((m) => m.id),
     draftVocab: Object.fromEntries(models.drafts.map((m) => [m.id, m.vocab])),
     profiles: Object.fromEntries(rt.profiles.map((p) => [p.id, p])),
-    gpus: hw.gpus.map((g) => ({ id: g.id, interconnect: g.interconnect_GBps || 0 })),
+    gpus: hw.gpus.map((g) => ({
+      id: g.id,
+      interconnect: g.interconnect_GBps || 0,
+      vendor: g.vendor || 'NVIDIA',
+    })),
     runtimes: rt.profiles.map((p) => p.id),
     runtimeParams: Object.keys(rt.profiles[0].params),
   };
@@ -70,6 +74,12 @@ function loadTables() {
 
 const DTYPES = ['fp16', 'bf16', 'fp8', 'int8', 'int4'];
 const KV_DTYPES = ['fp16', 'bf16', 'fp8', 'int8'];
+// Local engines run their own formats (runtimes.json weight_formats; the core's rule is
+// engine_runs_weights / engine_runs_kv): a sample of each, so the generator stays valid.
+const LOCAL_DTYPES = {
+  gguf: { weights: ['fp16', 'q4_k_m', 'q8_0', 'q4_0', 'iq4_xs'], kv: ['fp16', 'q8_0', 'q4_0'] },
+  mlx: { weights: ['bf16', 'mlx_4bit', 'mlx_8bit'], kv: ['fp16'] },
+};
 
 function customTarget(rng) {
   const headDim = rng.pick([64, 80, 96, 128, 256]);
@@ -303,12 +313,27 @@ function oneConfig(rng, tables) {
   ) {
     cfg.runtime.measured_decode_step_s = rng.real(0.06, 1);
   }
+  // An engine bound to some vendors (runtimes.json vendors) runs on one of them; a
+  // single-device engine on one GPU.
+  const bound = tables.profiles[profile];
+  const vendor = presetGpu
+    ? tables.gpus.find((g) => g.id === cfg.hardware).vendor
+    : (cfg.hardware.vendor ?? 'NVIDIA');
+  if (bound.vendors && !bound.vendors.includes(vendor)) {
+    const fits = tables.gpus.filter((g) => bound.vendors.includes(g.vendor));
+    cfg.hardware = rng.pick(fits).id;
+    delete cfg.gpus;
+  }
+  if (bound.single_device) delete cfg.gpus;
+  const formats = LOCAL_DTYPES[bound.weight_formats];
+  const weights = formats ? formats.weights : DTYPES;
+  const kvs = formats ? formats.kv : KV_DTYPES;
   const dt = rng.int(0, 2);
-  if (dt === 1) cfg.dtype = rng.pick(DTYPES);
+  if (dt === 1) cfg.dtype = rng.pick(weights);
   if (dt === 2) {
     cfg.dtype = {};
-    if (rng.chance(0.8)) cfg.dtype.weights = rng.pick(DTYPES);
-    if (rng.chance(0.8)) cfg.dtype.kv = rng.pick(KV_DTYPES);
+    if (rng.chance(0.8)) cfg.dtype.weights = rng.pick(weights);
+    if (rng.chance(0.8)) cfg.dtype.kv = rng.pick(kvs);
   }
   // Only what the engine runs (runtimes.json families), chains on chain-only engines, and draft
   // models that share the target's vocabulary: core refuses the rest (tested in the corpus).
