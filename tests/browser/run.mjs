@@ -38,6 +38,7 @@ import { publishedTests } from './published.mjs';
 import { coreOwnedTests } from './core-owned.mjs';
 import { familiesTests } from './families.mjs';
 import { loadTests } from './load.mjs';
+import { localTests } from './local.mjs';
 import { a11yTests } from './a11y.mjs';
 import { userPathTests } from './user-path.mjs';
 import { userPathCoreTests } from './user-path-core.mjs';
@@ -976,6 +977,7 @@ async function main() {
   await userPathCoreTests({ url, newPage });
   await walkTests({ url, newPage });
   await loadTests({ url, newPage });
+  await localTests({ url, newPage });
   await a11yTests({ browser, url, watch });
   await userPathTests({ browser, url, newPage, watch });
 

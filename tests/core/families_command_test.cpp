@@ -152,7 +152,7 @@ TEST(UiExamples, StarterIsTheValidatedVllmEagle3SetupAtItsTracedAcceptance) {
 
 TEST(UiExamples, ExamplesAreTodaysQuestionsAndEachFits) {
   const json ui = run_ok("list", "ui");
-  ASSERT_EQ(ui["examples"].size(), 3u);
+  ASSERT_EQ(ui["examples"].size(), 4u);
   std::set<std::string> targets;
   for (const auto& ex : ui["examples"]) {
     const json e = run_ok("eval", ex["config"].dump());
@@ -169,9 +169,17 @@ TEST(UiExamples, ExamplesAreTodaysQuestionsAndEachFits) {
       EXPECT_EQ(e["config"]["batch"], 32);
       EXPECT_EQ(e["engine"]["id"], "vllm");
     }
+    if (e["config"]["target"] == "qwen3-8b") {
+      // "My computer" (issue 22): a GGUF model and its small sibling under llama.cpp on a Mac.
+      EXPECT_EQ(e["engine"]["id"], "llama.cpp-metal");
+      EXPECT_EQ(e["config"]["hardware"], "apple-m4-pro");
+      EXPECT_EQ(e["config"]["dtype"]["weights"], "q4_k_m");
+      EXPECT_EQ(e["config"]["method"]["draft"], "qwen3-0.6b");
+      EXPECT_EQ(e["config"]["method"]["k"], 3);
+    }
   }
   EXPECT_EQ(targets, (std::set<std::string>{"llama3.1-70b-instruct", "deepseek-v3",
-                                            "llama3.1-8b-instruct"}));
+                                            "llama3.1-8b-instruct", "qwen3-8b"}));
 }
 
 // Issue 18 item 11: the embedded table equals what a fresh validation computes.

@@ -145,6 +145,7 @@ async function evaluate(config, { force = false, url = 'push' } = {}) {
     else results.showBounds(null);
     scheduleCharts();
     showLoad(result.config);
+    showBench(result.config);
     return result;
   } catch (e) {
     if (seq !== state.seq) return null;
@@ -496,6 +497,38 @@ function showLoad(config) {
   });
 }
 
+// Local benchmark calibration (issue 22): the box shows when the core's `list runtimes` names
+// the paste the engine calibrates from (calibrates_from: llama_bench, mlx_lm), which is also the
+// key the paste goes under; its view (views/bench.mjs) is imported when one is first submitted.
+let benchView = null;
+let benchKey = null;
+function showBench(config) {
+  const rt = config.runtime;
+  const id = typeof rt === 'object' && rt !== null ? rt.profile : rt;
+  const engine = (state.lists.runtimes || []).find((r) => r.id === id);
+  benchKey = (engine && engine.calibrates_from) || null;
+  $('#llama-bench').hidden = !benchKey;
+  if (benchView) benchView.show(config);
+}
+function wireBench() {
+  $('#bench-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    if (!state.config || !benchKey) return;
+    const done = busy('Calibrating…');
+    try {
+      if (!benchView) {
+        const { BenchView } = await import('./views/bench.mjs');
+        benchView = new BenchView($('#llama-bench'), { apply: applyConfig });
+      }
+      await benchView.fit(state.config, benchKey);
+    } catch (err) {
+      showBanner(`The benchmark calibration could not load: ${describeError(err)}`);
+    } finally {
+      done();
+    }
+  });
+}
+
 function whenShown(section, fn) {
   if (typeof IntersectionObserver !== 'function') return fn();
   const observer = new IntersectionObserver(
@@ -524,6 +557,7 @@ async function main() {
   wireSharing();
   wireEngineSettings();
   wireImport();
+  wireBench();
   wireConvert($('#inputs'), { current: () => state.config, apply: applyConfig });
   wireMeasured(document, { current: () => state.config, apply: applyConfig });
   const done = busy('Loading the calculator…');

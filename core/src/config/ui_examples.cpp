@@ -10,7 +10,10 @@ nlohmann::json ui_examples_json() {
   // model and GPU at k = 3 (core/data/workloads.json), cited in the result.
   // The examples are the questions asked today: a 70B model on 4 GPUs at batch 32, an MoE with
   // its own MTP module (DeepSeek-V3 in its released fp8 weights, so it fits on 8×H200), and a
-  // consumer GPU with a small draft model of the same tokenizer.
+  // consumer GPU with a small draft model of the same tokenizer. "My computer" (issue 22) is the
+  // local path: a GGUF Qwen3-8B with its 0.6B sibling as the draft under llama.cpp on a Mac (the
+  // Metal engine's default hardware), k 3 as llama-server's --draft-max; no published tau, so the
+  // result says its acceptance is the default alpha and the engine is not validated.
   static const char* const kText = R"UI({
     "starter": {"target": "llama3.1-8b-instruct", "hardware": "h100-sxm", "runtime": "vllm",
                 "method": {"family": "eagle3", "total_token": 4, "depth": 3, "top_k": 1}},
@@ -24,7 +27,11 @@ nlohmann::json ui_examples_json() {
                   "dtype": {"weights": "fp8"}, "method": {"family": "mtp", "k": 1}}},
       {"label": "Draft model on an RTX 4090",
        "config": {"target": "llama3.1-8b-instruct", "hardware": "rtx-4090", "runtime": "vllm",
-                  "method": {"family": "sps", "draft": "llama3.2-1b", "k": 4}}}
+                  "method": {"family": "sps", "draft": "llama3.2-1b", "k": 4}}},
+      {"label": "My computer: Qwen3-8B Q4_K_M on a Mac (llama.cpp, M4 Pro)",
+       "config": {"target": "qwen3-8b", "hardware": "apple-m4-pro", "runtime": "llama.cpp-metal",
+                  "dtype": {"weights": "q4_k_m"},
+                  "method": {"family": "sps", "draft": "qwen3-0.6b", "k": 3}}}
     ]
 })UI";
   return nlohmann::json::parse(kText);

@@ -5,7 +5,6 @@ import { el, $, clear } from '../dom.mjs';
 import { SpecCalcError, callJson } from '../api.mjs';
 
 const CUSTOM = '__custom__';
-const DTYPES = ['fp16', 'bf16', 'fp8', 'int8', 'int4', 'nvfp4', 'mxfp4'];
 
 // Labels in each method's own vocabulary. Keys are "family.param" or "param".
 const PARAM_LABELS = {
@@ -99,8 +98,7 @@ export class InputsView {
     this.lastAcceptance = {};
     this.methodParams = $('#method-params', form);
     this.accParams = $('#acceptance-params', form);
-
-    for (const id of ['#f-dtype-weights', '#f-dtype-kv']) fillSelect($(id, form), DTYPES);
+    this.dtypeEngine = null; // the engine whose dtypes the two dtype selects list
 
     form.addEventListener('submit', (e) => e.preventDefault());
     form.addEventListener('change', (e) => this.handle(e, 'change'));
@@ -213,6 +211,8 @@ export class InputsView {
     set('#f-gpus', config.gpus);
     set('#f-batch', config.batch);
     set('#f-context', config.context);
+    const engineId = typeof rt === 'object' && rt !== null ? rt.profile : rt;
+    this.showDtypes(engineId);
     const dt = config.dtype;
     setSelect($('#f-dtype-weights', this.form), typeof dt === 'string' ? dt : String(dt.weights));
     setSelect($('#f-dtype-kv', this.form), typeof dt === 'string' ? dt : String(dt.kv));
@@ -221,7 +221,6 @@ export class InputsView {
     setSelect($('#f-family', this.form), String(method.family));
     $('#family-summary', this.form).textContent =
       (this.methodSummaries && this.methodSummaries.get(method.family)) || '';
-    const engineId = typeof rt === 'object' && rt !== null ? rt.profile : rt;
     const view = this.engineView(method, engineId);
     this.fieldAlias = view.alias;
     this.showParams(
@@ -255,6 +254,17 @@ export class InputsView {
       force,
       'accKeys',
     );
+  }
+
+  // The weight and KV-cache dtypes the engine runs (the core's `list runtimes`: GGUF types under
+  // llama.cpp, MLX types under mlx, fp8/int4/nvfp4… on the serving engines), refilled when the
+  // engine changes. A dtype the engine does not run never reaches here: carry moves it.
+  showDtypes(engineId) {
+    const engine = this.runtimes.find((r) => r.id === engineId);
+    if (!engine || engineId === this.dtypeEngine) return;
+    this.dtypeEngine = engineId;
+    fillSelect($('#f-dtype-weights', this.form), engine.weight_dtypes || []);
+    fillSelect($('#f-dtype-kv', this.form), engine.kv_dtypes || []);
   }
 
   // The method as the chosen engine names it: the core's `list runtimes` knobs say which of
