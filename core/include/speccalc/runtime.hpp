@@ -103,6 +103,11 @@ struct RuntimeSpec {
   RuntimeParams resolved;             // profile params with overrides applied (before calibration)
 };
 
+// The paste `calibrate` fits a local engine from, which is also its request key:
+// "llama_bench" (llama-bench's table) for the GGUF engines, "mlx_lm" (mlx_lm.generate's
+// summary) for mlx; nullptr for the serving engines (they calibrate from decode steps).
+const char* calibration_paste_key(const RuntimeProfile& r);
+
 Expected<std::vector<RuntimeProfile>> load_runtime_profiles();
 const char* const* runtime_param_names();  // null-terminated list, in RuntimeParams order
 double* runtime_param(RuntimeParams& p, const std::string& name);  // nullptr when unknown

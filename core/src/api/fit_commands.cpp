@@ -198,13 +198,12 @@ bool read_llama_bench(const json& req, Calibration* cal, Error* err) {
                                : "must be the text llama-bench printed (markdown or -o json)");
     return false;
   }
-  const bool mlx_engine = c.engine.weight_formats == "mlx";
-  const bool llama_engine = c.engine.weight_formats == "gguf";
-  if (mlx ? !mlx_engine : !llama_engine) {
+  const char* wanted = calibration_paste_key(c.engine);
+  if (!wanted || std::string(wanted) != key) {
     *err = make_error(
         key, std::string(mlx ? "calibrates the mlx runtime" : "calibrates a llama.cpp runtime") +
                  "; the config's is " + c.engine.name +
-                 (mlx_engine ? " (paste mlx_lm.generate's output as mlx_lm)" : ""));
+                 (wanted ? std::string(" (paste its output as ") + wanted + ")" : ""));
     return false;
   }
   auto rows = mlx ? parse_mlx_lm(req[key].get<std::string>())

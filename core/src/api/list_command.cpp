@@ -120,12 +120,8 @@ Response list(const std::string& kind_text) {
           {"vendors", r.vendors},
           {"single_device", r.single_device},
           {"default_hardware", r.default_hardware},
-          // The paste `calibrate` fits this engine from (its request key), or null: llama-bench's
-          // table for the GGUF (llama.cpp) engines, mlx_lm.generate's summary for mlx, as
-          // fit_commands.cpp's read_llama_bench accepts them.
-          {"calibrates_from", r.weight_formats == "gguf"  ? json("llama_bench")
-                              : r.weight_formats == "mlx" ? json("mlx_lm")
-                                                          : json(nullptr)},
+          {"calibrates_from",
+           calibration_paste_key(r) ? json(calibration_paste_key(r)) : json(nullptr)},
           {"params", params}});
     }
     return ok_json(out.dump());

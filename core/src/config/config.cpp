@@ -376,16 +376,16 @@ bool check_engine_formats(const Config& c, Error* err) {
                                  std::pair<const char*, DType>{"dtype.kv", c.dtype.kv}}) {
     const bool weights = std::string(field) == "dtype.weights";
     if (weights ? engine_runs_weights(formats, d) : engine_runs_kv(formats, d)) continue;
-    if (dtype_is_gguf(d) && formats != "gguf")
-      return refuse(field, d,
-                    "is a GGUF (llama.cpp) type; " + engine +
-                        " does not run it: choose a llama.cpp runtime, or fp16/bf16/fp8/int8/int4");
-    if (dtype_is_mlx(d) && formats != "mlx")
-      return refuse(field, d,
-                    "is an MLX type; " + engine + " does not run it: choose the mlx runtime");
     std::string runs;
     for (const auto& n : weights ? engine_weight_dtypes(formats) : engine_kv_dtypes(formats))
       runs += (runs.empty() ? "" : ", ") + n;
+    if (dtype_is_gguf(d) && formats != "gguf")
+      return refuse(field, d,
+                    "is a GGUF (llama.cpp) type; " + engine +
+                        " does not run it: choose a llama.cpp runtime, or one of: " + runs);
+    if (dtype_is_mlx(d) && formats != "mlx")
+      return refuse(field, d,
+                    "is an MLX type; " + engine + " does not run it: choose the mlx runtime");
     return refuse(field, d,
                   std::string("is not a ") + (weights ? "weight" : "KV-cache") + " format " +
                       engine + " runs; it runs: " + runs);

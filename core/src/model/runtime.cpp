@@ -83,6 +83,12 @@ bool runtime_param_shown(const RuntimeParams& p, const std::string& name) {
   return !regime || has_kernel_regimes(p);
 }
 
+const char* calibration_paste_key(const RuntimeProfile& r) {
+  if (r.weight_formats == "gguf") return "llama_bench";
+  if (r.weight_formats == "mlx") return "mlx_lm";
+  return nullptr;
+}
+
 bool RuntimeProfile::supports(const std::string& family) const {
   return std::find(families.begin(), families.end(), family) != families.end();
 }
