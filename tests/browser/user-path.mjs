@@ -97,6 +97,7 @@ export async function userPathTests({ browser, url, newPage, watch }) {
         text: e.textContent,
         besideField: !!e.closest('.field')?.querySelector('[data-field]'),
         inView: r.top >= 0 && r.bottom <= window.innerHeight,
+        dbg: `${r.top} ${r.bottom} ${window.innerHeight} ${window.scrollY}`,
       };
     });
     if (err) {
@@ -140,11 +141,12 @@ export async function userPathTests({ browser, url, newPage, watch }) {
         for: e.dataset.errorFor,
         text: e.textContent,
         inView: r.top >= 0 && r.bottom <= window.innerHeight,
+        dbg: `${r.top} ${r.bottom} ${window.innerHeight} ${window.scrollY}`,
       };
     });
     eq(err.for, 'method.draft', 'error placed at the draft');
     assert(/^method\.draft: /.test(err.text), `names the field: ${err.text}`);
-    assert(err.inView, 'the error is in view');
+    assert(err.inView, `the error is in view ${err.dbg} ${err.text}`);
     eq(fragmentOf(page.url()), before, 'an invalid form leaves the link alone');
     await page.selectOption('#f-family', 'eagle3');
     await page.waitForFunction(() => /(^|&)method\.family=eagle3(&|$)/.test(location.hash), null, {

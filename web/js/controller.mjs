@@ -187,7 +187,8 @@ function showInvalid(error) {
   inputs.showError(error);
   results.setStale(state.result !== null);
   const shown = $('#inputs [data-testid=field-error]') || $('#form-error:not([hidden])');
-  if (shown) shown.scrollIntoView({ block: 'nearest' });
+  // Centered: 'nearest' leaves the box on the screen's edge (a fraction of a pixel cut off).
+  if (shown) shown.scrollIntoView({ block: 'center' });
 }
 
 let editTimer = null;
@@ -351,7 +352,8 @@ function wireSharing() {
       );
       button.textContent = 'Not copied';
       const shown = $('#inputs [data-testid=field-error]') || $('#form-error:not([hidden])');
-      if (shown) shown.scrollIntoView({ block: 'nearest' });
+      // Centered: 'nearest' leaves the box on the screen's edge (a fraction of a pixel cut off).
+  if (shown) shown.scrollIntoView({ block: 'center' });
       setTimeout(() => {
         button.textContent = 'Copy link';
       }, 2000);
