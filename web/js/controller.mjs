@@ -353,7 +353,7 @@ function wireSharing() {
       button.textContent = 'Not copied';
       const shown = $('#inputs [data-testid=field-error]') || $('#form-error:not([hidden])');
       // Centered: 'nearest' leaves the box on the screen's edge (a fraction of a pixel cut off).
-  if (shown) shown.scrollIntoView({ block: 'center' });
+      if (shown) shown.scrollIntoView({ block: 'center' });
       setTimeout(() => {
         button.textContent = 'Copy link';
       }, 2000);
