@@ -177,7 +177,8 @@ struct ParamLabel {
   const char* label;
 };
 constexpr ParamLabel kParamLabels[] = {
-    {"k", Family::ar, "k — drafted tokens per cycle (vLLM num_speculative_tokens)"},
+    {"k", Family::ar,
+     "k — drafted tokens per cycle (vLLM num_speculative_tokens, llama.cpp --draft-max)"},
     {"draft", Family::ar, "Draft model"},
     {"draft_runtime", Family::ar, "Engine the draft runs under"},
     {"draft_tensor_parallel_size", Family::ar, "GPUs the draft runs on (draft tensor parallel)"},

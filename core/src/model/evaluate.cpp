@@ -259,7 +259,11 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
         "fp8 weights on a GPU without fp8 tensor cores: dequantized to fp16 (weight-only, like "
         "int8): "
         "fp16 peak FLOPs, int8 bandwidth factor");
-  if (config.hardware.vendor != "NVIDIA")
+  // Engines bound to a vendor (the local Apple engines) are fitted on that vendor's hardware.
+  const auto& vendors = config.engine.vendors;
+  const bool fitted_here = config.hardware.vendor == "NVIDIA" ||
+                           (vendors.size() == 1 && vendors[0] == config.hardware.vendor);
+  if (!fitted_here)
     out->push_back("the runtime efficiencies were fitted on NVIDIA GPUs; on " +
                    config.hardware.vendor + " hardware they are an assumption, not a measurement");
   out->push_back("target: " + config.target.name +
