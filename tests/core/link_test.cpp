@@ -54,7 +54,14 @@ TEST(Link, EveryFamilyRoundTrips) {
             "target": "llama2-chat-70b", "hardware": "h100-sxm"})",
         R"({"target": {"name": "my model & co = 100%", "num_layers": 2, "hidden": 64,
                        "intermediate": 128, "heads": 4, "vocab": 100},
-            "hardware": {"name": "café GPU #1", "fp16_tflops": 0.001, "mem_bw_gbps": 1e7}})"}) {
+            "hardware": {"name": "café GPU #1", "fp16_tflops": 0.001, "mem_bw_gbps": 1e7}})",
+        // A custom Mac under llama.cpp: the vendor is a string key, unified memory round trips
+        // (the fuzz oracle found the vendor refused on decode).
+        R"({"target": "qwen3-8b", "runtime": "llama.cpp-metal", "dtype": "q4_k_m",
+            "hardware": {"name": "M", "fp16_tflops": 7, "mem_bw_gbps": 273, "mem_gb": 48,
+                         "vendor": "Apple", "unified_memory": true,
+                         "usable_memory_fraction": 0.75},
+            "method": {"family": "sps", "draft": "qwen3-0.6b"}})"}) {
     const std::string link = Ok("link", config);
     EXPECT_EQ(Ok("decode-link", link), Ok("normalize", config)) << config;
     EXPECT_EQ(Ok("eval-link", "https://example.org/speccalc/#" + link), Ok("eval", config))

@@ -30,6 +30,7 @@ bool is_string_key(const std::string& key) {
                                             "method.draft_runtime",
                                             "target.name",
                                             "hardware.name",
+                                            "hardware.vendor",
                                             "acceptance.medusa",
                                             "acceptance.workload",
                                             "method.source",
