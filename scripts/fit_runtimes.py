@@ -36,7 +36,8 @@ def main():
             # A profile with no data of its own (mlx) takes another's fitted efficiencies and
             # host time, keeping its own kernel-regime constants; fitted_on says so.
             src = by_id[prof["params_from"]]
-            keep = {k: prof["params"].get(k, 0) for k in ("matvec_max_rows", "matmul_tile_rows")}
+            keep = {k: prof["params"].get(k, 0) for k in ("matvec_max_rows", "matmul_tile_rows", "kernels_per_layer",
+                                                             "gemm_kernels_per_layer", "kernels_per_pass")}
             prof["params"] = {k: float(f"{v:.6g}") for k, v in src["params"].items()}
             prof["params"].update(keep)
             prof["fitted_on"] = (f"not fitted: no plain-decoding timings of this stack are stored; takes "
@@ -53,7 +54,10 @@ def main():
         prof["fitted_on"] = (f"`speccalc fit` (scripts/fit_runtimes.py): {', '.join(r['fitted'])} fitted"
                              + (f" ({tied})" if tied else "") + f" on {r['observations']} observations ({sources})"
                              + (", step times only (speedup rows held out)" if prof["id"] == "vllm" else "")
-                             + f"; mean relative error {r['mean_relative_error_pct']:.2f}%." + prior)
+                             + f" ({r['stated_hardware_observations']} of them on a GPU their source names)"
+                             + f"; mean relative error {r['mean_relative_error_pct']:.2f}%."
+                             + (f" At a bound: {', '.join(r['at_bound'])} (see docs/cost-model.md, Fit)."
+                                if r.get("at_bound") else "") + prior)
     with open(path, "w") as f:
         json.dump(table, f, indent=1)
         f.write("\n")

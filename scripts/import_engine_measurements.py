@@ -96,7 +96,7 @@ for r in iss["rows"]:
     add(f"vllm-20780-{r['method'].lower()}-k{k}", "vllm-issue-20780", "vllm", "speedup",
         cfg("llama3.1-8b-instruct", "h100-sxm", "vllm", batch=1, context=512, method=m, tau=r["tau"]),
         r["speedup"], iss["source"] + f": {r['method']} K={k}, AL {r['tau']}, TPOT {r['tpot_ms']} ms vs "
-        f"{iss['vanilla_tpot_ms']} ms vanilla; context 512 assumed (MT-Bench)")
+        f"{iss['vanilla_tpot_ms']} ms vanilla; context 512 assumed (MT-Bench)", hardware_assumed=True)
 
 # vLLM PR #16937 (same author and heads; the PR gives no tau: tau from issue #20780 at the same K,
 # said so in the observation).
@@ -177,10 +177,24 @@ ANCHORS = [  # (index, profile, target, hardware, gpus)
     (15, "hf-eager", "vicuna-33b-v1.3", "a100-80gb-pcie", 1),
     (16, "hf-eager", "llama2-chat-70b", "a100-40gb-sxm", 4),
 ]
+# The EAGLE repository's baseline (9, 11, 16) runs the target through EAGLE's own KV cache,
+# which syncs ~5 times per layer (SafeAILab/EAGLE eagle/evaluation/gen_baseline_answer_*.py
+# ea_forward -> initialize_past_key_values; eagle/model/kv_cache.py KVCache.shape/.cat): the
+# runtime says so (baseline_layer_syncs, core/src/model/host_ops.cpp).
+EAGLE_BASELINE = {9, 11, 16}
+# Each anchor's source is the document it was read from (the fits weigh every source the
+# same, and a leave-one-source-out fold drops all of a source's observations): vLLM PR #16937's
+# anchor belongs with that PR's speedup rows.
+ANCHOR_SOURCE = {0: "gpt-fast-readme", 1: "gpt-fast-readme", 2: "gpt-fast-readme", 3: "gpt-fast-readme",
+                 4: "lmdeploy-a100-benchmark", 5: "lmdeploy-a100-benchmark", 6: "lmdeploy-a100-benchmark",
+                 7: "vllm-pr-16937", 8: "eagle3-sglang-digest", 9: "eagle-readme-bf41b22",
+                 10: "eagle-readme-bf41b22", 11: "eagle-issue-65", 13: "sequoia-blog", 14: "sequoia-blog",
+                 15: "sequoia-blog", 16: "eagle-outputs-70b"}
 for i, profile, target, hw, gpus in ANCHORS:
     a = anchors[i]
-    add(f"decode-anchor-{i}", f"decode-anchor-{i}", profile, "decode_step",
-        cfg(target, hw, profile, batch=1, context=128, gpus=gpus), a["measured_ms_per_token"] / 1000,
+    runtime = {"profile": profile, "baseline_layer_syncs": 5} if i in EAGLE_BASELINE else profile
+    add(f"decode-anchor-{i}", ANCHOR_SOURCE[i], profile, "decode_step",
+        cfg(target, hw, runtime, batch=1, context=128, gpus=gpus), a["measured_ms_per_token"] / 1000,
         f"empirical.json decode_anchors[{i}]: {a['framework']}, {a['gpu']}, {a['source']}")
 
 # ---- prefill anchors (first-token latency at batch 1) -------------------------------------
@@ -263,6 +277,7 @@ out = {"_meta": {
                    "SpecCalc config, a kind (decode_step: plain decode step incl. engine step overhead; "
                    "spec_cycle: one speculative cycle; speedup: measured speedup at the config's tau; forward: "
                    "one forward of `tokens` tokens at batch 1 plus an engine step, i.e. first-token latency; "
+                   "hardware_assumed: the source does not name the GPU; "
                    "speedup_range: the source gives only measured_low..measured_high, `measured` is "
                    "their midpoint and unused), the measured value (seconds or ratio) and its "
                    "citation. check_only rows are held out of every fit and cross-validation fold.",

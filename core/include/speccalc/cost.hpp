@@ -123,7 +123,10 @@ struct PassTime {
   double overhead_s = 0;  // host time the GPU does not hide: pass overhead + launches beyond device
   double time_s = 0;      // device + overhead
 };
-PassTime time_pass(const Work& w, const Machine& m);
+// `layer_syncs`: device-to-host syncs the implementation makes inside every layer; each costs
+// the host host_sync_s (the round trip, and the GPU's queue restarting empty) on top of the
+// layer's launches (layer_overhead_s).
+PassTime time_pass(const Work& w, const Machine& m, double layer_syncs = 0);
 
 // A kind of pass in a cycle (baseline step, draft passes, verify), with totals over the cycle.
 struct PassCost {

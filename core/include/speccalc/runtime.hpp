@@ -35,6 +35,27 @@ struct RuntimeParams {
   double matvec_max_rows = 0;
   double matvec_flops_efficiency = 0;
   double matmul_tile_rows = 0;
+  // GPU-side floor: a kernel holds the GPU at least kernel_floor_s even when a CUDA graph
+  // replays it (in-graph launch latency, ramp-up, tail). Per decoder layer a pass runs
+  // gemm_kernels_per_layer GEMMs and kernels_per_layer other kernels (norms, rotary,
+  // attention, cache writes, activations, residual adds), and kernels_per_pass outside its
+  // layers besides the LM head (embedding, final norm, sampling): the GEMMs take at least
+  // their count x the floor, the other kernels together theirs. Separate from the host's
+  // launch cost (layer_overhead_s). 0 = no floor.
+  double kernel_floor_s = 0;
+  double kernels_per_layer = 0;
+  double gemm_kernels_per_layer = 0;
+  double kernels_per_pass = 0;
+  // Host work of the method's own code per speculative cycle, outside the model's passes
+  // (research code: tree building, candidate selection, acceptance, cache update):
+  // method_op_s per PyTorch op it dispatches, host_sync_s per device-to-host synchronization.
+  // The counts come from the family's reference implementation (model/host_ops.cpp).
+  double method_op_s = 0;
+  double host_sync_s = 0;
+  // Syncs per decoder layer of the plain-decoding baseline the speedup is measured against: 0
+  // for HF generate (Spec-Bench), 5 for the EAGLE repository's baseline scripts, which run the
+  // target through the same per-layer-syncing KV cache as EAGLE (model/host_ops.hpp).
+  double baseline_layer_syncs = 0;
 };
 
 // FLOP/s-limited time of a matmul kernel class doing `flops` over `rows` rows on a GPU of
@@ -48,6 +69,11 @@ double matmul_compute_s(double flops, double peak_flops_s, double rows, const Ru
 // otherwise the profile's overlap rule, kernel_time_s.
 double matmul_kernel_time_s(double memory_s, double compute_s, double rows, const RuntimeParams& p);
 bool in_matvec_regime(double rows, const RuntimeParams& p);
+// The least GPU time a pass of `layers` decoder layers spends in its small (non-GEMM)
+// kernels: (layers x kernels_per_layer + kernels_per_pass) x kernel_floor_s.
+double small_kernel_floor_s(double layers, const RuntimeParams& p);
+// The least GPU time its GEMMs take: layers x gemm_kernels_per_layer x kernel_floor_s.
+double gemm_kernel_floor_s(double layers, const RuntimeParams& p);
 
 // True when the profile models local kernel regimes (matvec_max_rows > 0).
 bool has_kernel_regimes(const RuntimeParams& p);
@@ -76,9 +102,10 @@ struct RuntimeProfile {
   bool draft_tp_follows_target = true;
   // Draft TPs the engine accepts: "1" and/or "target"; empty = any that divides the draft.
   std::vector<std::string> draft_tp_allowed;
-  std::string draft_tp_source;    // where the engine's rule is written (file and function)
-  EagleKnobs eagle_defaults;      // EAGLE-2/3 knobs the engine runs by default
-  EagleKnobs eagle_defaults_mla;  // the same for MLA (DeepSeek-V2/V3) targets
+  std::string draft_tp_source;       // where the engine's rule is written (file and function)
+  std::string kernel_counts_source;  // the code its kernels per layer and per pass are counted in
+  EagleKnobs eagle_defaults;         // EAGLE-2/3 knobs the engine runs by default
+  EagleKnobs eagle_defaults_mla;     // the same for MLA (DeepSeek-V2/V3) targets
   std::string eagle_defaults_source;
   bool trees = true;  // can verify token trees (false: chains only)
   // Quantized weight formats the engine runs: "gguf" (llama.cpp), "mlx", or "" (the

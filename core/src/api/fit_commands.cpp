@@ -37,8 +37,9 @@ Expected<std::vector<std::pair<FitSpec, FitResult>>> fit_all(const Catalog& cata
     if (!profile) return make_error("", "internal error: no runtime profile " + spec.profile);
     // Parameters a profile neither fits nor ties keep its table's values, or the fitted values
     // of the profile it takes priors from.
-    const RuntimeParams start =
+    RuntimeParams start =
         fit_start(spec, spec.priors_from.empty() ? profile->params : fitted.at(spec.priors_from));
+    keep_structural_constants(profile->params, &start);
     FitResult r = fit_profile(spec, obs, start);
     fitted[spec.profile] = r.params;
     out.emplace_back(spec, r);
@@ -78,14 +79,18 @@ Response fit(const std::string&, std::string_view published_json) {
                             {"tied", tied},
                             {"priors_from", spec.priors_from},
                             {"observations", r.observations},
+                            {"stated_hardware_observations", r.stated_hardware_observations},
+                            {"at_bound", r.at_bound},
                             {"mean_relative_error_pct", 100.0 * r.objective},
                             {"evaluations", r.evaluations}});
   }
   return ok_json(json{
       {"definition",
-       "Nelder-Mead minimizing the mean over kinds (speedup rows; step times) of the "
-       "mean relative error; observations: published rows validate predicts (hf-eager) "
-       "and core/data/engine-measurements.json"},
+       "Nelder-Mead minimizing the mean over kinds (speedup rows; step times) of the mean "
+       "relative error; at_bound lists fitted parameters that ended at an end of their range "
+       "(a structural term the data asks for and the model lacks); "
+       "stated_hardware_observations counts rows whose source names the GPU; observations: "
+       "published rows validate predicts (hf-eager) and core/data/engine-measurements.json"},
       {"profiles",
        profiles}}.dump());
 }

@@ -328,8 +328,11 @@ bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* er
         }
         const bool is_efficiency = key.find("efficiency") != std::string::npos;
         double v = 0;
-        if (key == "matvec_max_rows" || key == "matmul_tile_rows") {
-          // Kernel-regime row counts are whole rows (0: the regime is not modeled).
+        if (key == "matvec_max_rows" || key == "matmul_tile_rows" || key == "kernels_per_layer" ||
+            key == "gemm_kernels_per_layer" || key == "kernels_per_pass" ||
+            key == "baseline_layer_syncs") {
+          // Kernel-regime row counts are whole rows (0: the regime is not modeled); kernel
+          // counts are whole kernels.
           int64_t rows = 0;
           if (!fields::int_value(*f, path, 0, ConfigLimits::kMaxKernelRows, &rows, err))
             return false;

@@ -49,6 +49,7 @@ Expected<json> cross_validation_json(const Catalog& catalog, std::string_view pu
   Tally overall;
   std::map<std::string, Tally> by_profile, by_family;
   json sources = json::array();
+  std::vector<std::string> over_limit;
   for (const FitSpec& spec : fit_specs()) {
     std::vector<std::string> held;  // sources with speedup rows, in table order
     for (const auto& o : obs)
@@ -60,7 +61,7 @@ Expected<json> cross_validation_json(const Catalog& catalog, std::string_view pu
     const RuntimeParams start = fit_start(spec, profile ? profile->params : neutral_start());
     for (const std::string& source : held) {
       const FitResult fold = fit_profile(spec, obs, start, source);
-      Tally t;
+      Tally t, in_sample;
       for (const auto& o : obs) {
         if (o.profile != spec.profile || o.source != source || o.kind != "speedup" || o.check_only)
           continue;
@@ -71,11 +72,18 @@ Expected<json> cross_validation_json(const Catalog& catalog, std::string_view pu
         overall.add(e);
         by_profile[spec.profile].add(e);
         by_family[family_name(o.config.method.family)].add(e);
+        // In-sample: the stored profile, fitted with this source in.
+        auto q = predict_full(o, o.config.runtime.resolved);
+        if (!q.ok()) return q.error();
+        in_sample.add(100.0 * (q.value() - o.measured) / o.measured);
       }
       json j = t.to_json();
       j["source"] = source;
       j["profile"] = spec.profile;
       j["fit_observations"] = fold.observations;
+      j["in_sample"] = in_sample.to_json();
+      j["held_out_over_limit"] = t.rows > 0 && t.abs_sum / t.rows > kSourceLimitPct;
+      if (j["held_out_over_limit"].get<bool>()) over_limit.push_back(source);
       sources.push_back(j);
     }
   }
@@ -93,6 +101,8 @@ Expected<json> cross_validation_json(const Catalog& catalog, std::string_view pu
   out["by_profile"] = profiles;
   out["by_family"] = families;
   out["by_source"] = sources;
+  out["source_limit_pct"] = kSourceLimitPct;
+  out["sources_over_limit"] = over_limit;
   return out;
 }
 

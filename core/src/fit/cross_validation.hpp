@@ -17,6 +17,9 @@ namespace speccalc {
 // "Fidelity" (EAGLE, 9-18 %) by a margin, i.e. a row the model's stated fidelity does not cover.
 // It was the page's own threshold (web/js/views/validation.mjs) until issue 23 moved it here.
 inline constexpr double kLargeErrorPct = 25.0;
+// A source whose held-out MAPE exceeds this is flagged in `validate` (cost model v3's target:
+// every source within 15 % when left out of the fit).
+inline constexpr double kSourceLimitPct = 15.0;
 
 // For every profile with speedup rows and every source S among them: refit the profile's
 // shared parameters from the neutral start without S (fit_specs(): same procedure as the

@@ -49,6 +49,13 @@ struct Observation {
   std::vector<FastPass> draft;
   bool has_verify = false, tree = false, draft_fitted = false;
   double host_s = 0;
+  HostOps host_ops;                 // the method's own host work per cycle
+  HostOps baseline_host_ops;        // the decoding loop's per token (none for a single forward)
+  double baseline_layer_syncs = 0;  // the source's baseline (runtime.baseline_layer_syncs)
+  // The source names the GPU the row ran on (false: the hardware is assumed). Counted in the
+  // fit's report; fitting GPU parameters on these rows only was measured and is worse held
+  // out (docs/cost-model.md, Fit).
+  bool hardware_stated = true;
 };
 
 // An observation of `seed.kind` for the config `doc` (precomputes its work).
@@ -73,19 +80,30 @@ struct FitSpec {
   std::vector<std::pair<std::string, std::string>> tied;  // (param, equals param)
   std::string priors_from;  // profile whose fitted values the rest copy ("" = own)
   bool times_only = false;  // fit on step times only; speedup rows stay held out
+  // Eager launches are ops too: layer_overhead_s = (kernels_per_layer +
+  // gemm_kernels_per_layer) x method_op_s, one host cost per dispatched op (not fitted apart).
+  bool layer_launches_are_ops = false;
 };
 const std::vector<FitSpec>& fit_specs();
 RuntimeParams neutral_start();
 // Where a fit of `spec` starts: neutral_start() for the parameters it fits or ties, `others`
 // (the profile's table, or the fitted profile it takes priors from) for the rest.
 RuntimeParams fit_start(const FitSpec& spec, const RuntimeParams& others);
+// Copies the engine's own counted constants (kernels per layer and per pass, kernel-regime
+// row counts) from `own` into *p: they describe the engine's code, never another profile's.
+void keep_structural_constants(const RuntimeParams& own, RuntimeParams* p);
 
 struct FitResult {
   RuntimeParams params;
   double objective = 0;  // mean over kinds (speedup, time) of the mean relative error
   int evaluations = 0;
   int observations = 0;
+  int stated_hardware_observations = 0;  // rows whose source names the GPU
+  std::vector<std::string> at_bound;     // fitted parameters that ended at a bound
 };
+
+// Whether a fitted value sits at (within 1 % of) an end of its allowed range.
+bool param_at_bound(const std::string& name, double value);
 
 // Fits spec.profile on the observations of that profile, leaving out `exclude_source` (if
 // set), from `start`.

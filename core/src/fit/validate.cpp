@@ -11,6 +11,7 @@
 #include "config/json_fields.hpp"
 #include "fit/cross_validation.hpp"
 #include "fit/published_row_config.hpp"
+#include "model/host_ops.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/evaluate.hpp"
 #include "speccalc/presets.hpp"
@@ -107,6 +108,10 @@ json row_config(const PublishedRow& r, const ValidateOptions& o, double measured
     method["draft"] = r.draft_id;
   json runtime = json::object();
   runtime["profile"] = r.runtime;
+  // The baseline the source's speedups are measured against (EAGLE's syncs per layer).
+  const double baseline_syncs = published_baseline_layer_syncs(r.source_id, r.family);
+  if (r.runtime == "hf-eager" && baseline_syncs > 0)
+    runtime["baseline_layer_syncs"] = baseline_syncs;
   for (const auto& [profile, params] : o.runtimes) {
     if (profile != r.runtime) continue;
     for (const auto& [name, value] : params) runtime[name] = value;

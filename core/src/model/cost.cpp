@@ -233,7 +233,7 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   return w;
 }
 
-PassTime time_pass(const Work& w, const Machine& m) {
+PassTime time_pass(const Work& w, const Machine& m, double layer_syncs) {
   PassTime t;
   const double bw = m.bandwidth_bytes_s();
   // Offloaded weights arrive over the host link at its peak, once per pass, whatever the tokens.
@@ -257,6 +257,23 @@ PassTime time_pass(const Work& w, const Machine& m) {
                       : kernel_time_s(c.memory_time_s, c.compute_time_s, m.runtime.overlap);
     t.device_s += c.time_s;
   }
+  // Small kernels (attention, norms, rotary, activations, residual adds, sampling) each hold
+  // the GPU at least kernel_floor_s: together at least their count x the floor. The excess
+  // is charged to the `other` class, where most of them are.
+  const int small_a = static_cast<int>(Kernel::attention),
+            small_o = static_cast<int>(Kernel::other);
+  const double floor_s = small_kernel_floor_s(static_cast<double>(w.layers), m.runtime);
+  const double small_s = t.kernels[small_a].time_s + t.kernels[small_o].time_s;
+  if (floor_s > small_s) {
+    t.kernels[small_o].time_s += floor_s - small_s;
+    t.device_s += floor_s - small_s;
+  }
+  KernelCost& gemm = t.kernels[static_cast<int>(Kernel::gemm)];
+  const double gemm_floor_s = gemm_kernel_floor_s(static_cast<double>(w.layers), m.runtime);
+  if (gemm_floor_s > gemm.time_s) {
+    t.device_s += gemm_floor_s - gemm.time_s;
+    gemm.time_s = gemm_floor_s;
+  }
   if (m.tensor_parallel && m.gpus > 1 && w.allreduces > 0) {
     // Ring all-reduce: each GPU sends and receives 2 (g - 1) / g of the payload.
     const double g = static_cast<double>(m.gpus);
@@ -268,7 +285,8 @@ PassTime time_pass(const Work& w, const Machine& m) {
   // Eager frameworks launch each layer's kernels asynchronously: launches overlap the GPU's
   // work and a pass takes the longer of the two. The per-pass part (sync, Python per
   // forward, graph replay) waits for the GPU and adds.
-  t.launch_s = static_cast<double>(w.layers) * m.runtime.layer_overhead_s;
+  t.launch_s = static_cast<double>(w.layers) *
+               (m.runtime.layer_overhead_s + layer_syncs * m.runtime.host_sync_s);
   t.overhead_s = m.runtime.pass_overhead_s + std::max(0.0, t.launch_s - t.device_s);
   t.time_s = t.device_s + t.overhead_s;
   return t;

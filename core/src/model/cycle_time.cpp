@@ -2,10 +2,16 @@
 
 namespace speccalc {
 
+double method_host_s(const HostOps& ops, const RuntimeParams& r) {
+  return ops.ops * r.method_op_s + ops.syncs * r.host_sync_s;
+}
+
 CycleTime time_cycle(const CycleWork& w, const Machine& target, const Machine& draft,
                      int64_t batch) {
   CycleTime t;
-  t.baseline.add(time_pass(w.baseline.work, target), w.baseline.work);
+  t.baseline.add(time_pass(w.baseline.work, target, target.runtime.baseline_layer_syncs),
+                 w.baseline.work);
+  t.baseline.add_host_s(method_host_s(w.baseline_host_ops, target.runtime));
   t.baseline.tokens_per_pass = 1;
   t.baseline.runtime = "target";
   for (const PassWork& p : w.draft) {
@@ -14,7 +20,8 @@ CycleTime time_cycle(const CycleWork& w, const Machine& target, const Machine& d
   }
   if (w.draft_host_s > 0) t.draft.add_host_s(w.draft_host_s);
   if (w.has_verify) {
-    t.verify.add(time_pass(w.verify.work, target), w.verify.work);
+    t.verify.add(time_pass(w.verify.work, target, w.host_ops.verify_syncs_per_layer),
+                 w.verify.work);
     t.verify.tokens_per_pass = w.verify.tokens_per_pass;
   }
   const RuntimeParams& r = target.runtime;
@@ -24,7 +31,8 @@ CycleTime time_cycle(const CycleWork& w, const Machine& target, const Machine& d
     t.cycle_s = t.baseline_step_s;
     return t;
   }
-  t.spec_overhead_s = r.cycle_overhead_s + (w.tree ? r.tree_overhead_s : 0.0);
+  t.method_host_s = method_host_s(w.host_ops, r);
+  t.spec_overhead_s = r.cycle_overhead_s + (w.tree ? r.tree_overhead_s : 0.0) + t.method_host_s;
   t.cycle_s = t.draft.time_s + t.verify.time_s + t.step_overhead_s + t.spec_overhead_s;
   return t;
 }

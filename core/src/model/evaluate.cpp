@@ -49,7 +49,8 @@ double decode_step_s(const Config& config, int64_t batch, const RuntimeParams& p
   const Placement place = placement_for(c, m.tensor_parallel);
   const Work w =
       decoder_work(c.target, c.target.num_layers, batch, 1, c.context, 1, c.dtype, place.target);
-  return time_pass(w, m).time_s + params.step_overhead_s +
+  return time_pass(w, m, params.baseline_layer_syncs).time_s +
+         method_host_s(decode_host_ops(), params) + params.step_overhead_s +
          static_cast<double>(batch) * params.seq_overhead_s;
 }
 
@@ -73,11 +74,14 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params,
     p.seq_overhead_s *= s;
     p.cycle_overhead_s *= s;
     p.tree_overhead_s *= s;
+    p.method_op_s *= s;
+    p.host_sync_s *= s;
     return p;
   };
   const double device_only = decode_step_s(config, batch, scaled(0));
   const bool has_host = params.pass_overhead_s > 0 || params.layer_overhead_s > 0 ||
-                        params.step_overhead_s > 0 || params.seq_overhead_s > 0;
+                        params.step_overhead_s > 0 || params.seq_overhead_s > 0 ||
+                        params.method_op_s > 0 || params.host_sync_s > 0;
   if (measured >= device_only && has_host) {
     // The step grows monotonically with the common scale s of the host overheads (launches
     // overlap device time, so not linearly): bisection.

@@ -536,6 +536,8 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
       eagle_cycle(x);
       break;
   }
+  out.baseline_host_ops = decode_host_ops();
+  if (out.has_verify) out.host_ops = method_host_ops(c, tau);
   return out;
 }
 

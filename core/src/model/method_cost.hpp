@@ -3,6 +3,8 @@
 // time_cycle() turns the work into time under the target's and the draft's runtimes.
 #pragma once
 
+#include "model/host_ops.hpp"
+
 #include <string>
 #include <vector>
 
@@ -33,9 +35,11 @@ struct CycleWork {
   std::string draft_name;
   PassWork verify;  // the target's pass over the drafted tokens
   std::string verify_name;
-  bool has_verify = true;   // false for plain decoding
-  double draft_host_s = 0;  // CPU drafting (prompt lookup)
-  bool tree = false;        // verifies a token tree (tree bookkeeping applies)
+  bool has_verify = true;     // false for plain decoding
+  double draft_host_s = 0;    // CPU drafting (prompt lookup)
+  HostOps host_ops;           // the method's own host work per cycle (research code)
+  HostOps baseline_host_ops;  // the plain decoding loop's host work per token
+  bool tree = false;          // verifies a token tree (tree bookkeeping applies)
   MemoryNeed memory;
   std::vector<std::string> assumptions;
 };

@@ -25,6 +25,13 @@ const char* const kParamNames[] = {"bw_efficiency",
                                    "matvec_max_rows",
                                    "matvec_flops_efficiency",
                                    "matmul_tile_rows",
+                                   "kernel_floor_s",
+                                   "kernels_per_layer",
+                                   "gemm_kernels_per_layer",
+                                   "kernels_per_pass",
+                                   "method_op_s",
+                                   "host_sync_s",
+                                   "baseline_layer_syncs",
                                    nullptr};
 }
 
@@ -45,6 +52,13 @@ double* runtime_param(RuntimeParams& p, const std::string& name) {
   if (name == "matvec_max_rows") return &p.matvec_max_rows;
   if (name == "matvec_flops_efficiency") return &p.matvec_flops_efficiency;
   if (name == "matmul_tile_rows") return &p.matmul_tile_rows;
+  if (name == "kernel_floor_s") return &p.kernel_floor_s;
+  if (name == "kernels_per_layer") return &p.kernels_per_layer;
+  if (name == "gemm_kernels_per_layer") return &p.gemm_kernels_per_layer;
+  if (name == "kernels_per_pass") return &p.kernels_per_pass;
+  if (name == "method_op_s") return &p.method_op_s;
+  if (name == "host_sync_s") return &p.host_sync_s;
+  if (name == "baseline_layer_syncs") return &p.baseline_layer_syncs;
   return nullptr;
 }
 
@@ -67,6 +81,14 @@ double matmul_kernel_time_s(double memory_s, double compute_s, double rows,
   return std::max(memory_s, per_row) + per_row * (rows - 1.0);
 }
 
+double small_kernel_floor_s(double layers, const RuntimeParams& p) {
+  return (layers * p.kernels_per_layer + p.kernels_per_pass) * p.kernel_floor_s;
+}
+
+double gemm_kernel_floor_s(double layers, const RuntimeParams& p) {
+  return layers * p.gemm_kernels_per_layer * p.kernel_floor_s;
+}
+
 double matmul_compute_s(double flops, double peak_flops_s, double rows, const RuntimeParams& p) {
   if (in_matvec_regime(rows, p)) return flops / (peak_flops_s * p.matvec_flops_efficiency);
   if (p.matmul_tile_rows > 0 && rows > 0) {
@@ -80,7 +102,13 @@ double matmul_compute_s(double flops, double peak_flops_s, double rows, const Ru
 bool runtime_param_shown(const RuntimeParams& p, const std::string& name) {
   const bool regime =
       name == "matvec_max_rows" || name == "matvec_flops_efficiency" || name == "matmul_tile_rows";
-  return !regime || has_kernel_regimes(p);
+  if (regime) return has_kernel_regimes(p);
+  const bool floor = name == "kernel_floor_s" || name == "kernels_per_layer" ||
+                     name == "gemm_kernels_per_layer" || name == "kernels_per_pass";
+  if (floor) return p.kernel_floor_s > 0;
+  if (name == "method_op_s" || name == "host_sync_s") return p.method_op_s > 0 || p.host_sync_s > 0;
+  if (name == "baseline_layer_syncs") return p.baseline_layer_syncs > 0;
+  return true;
 }
 
 const char* calibration_paste_key(const RuntimeProfile& r) {
@@ -121,6 +149,7 @@ Expected<std::vector<RuntimeProfile>> load_runtime_profiles() {
       for (const auto& a : e["draft_tensor_parallel_allowed"])
         r.draft_tp_allowed.push_back(a.is_string() ? a.get<std::string>() : a.dump());
     r.draft_tp_source = e.value("draft_tensor_parallel_source", "");
+    r.kernel_counts_source = e.value("kernel_counts_source", "");
     auto knobs = [](const json& k) {
       EagleKnobs out;
       out.depth = k.value("depth", int64_t{0});
