@@ -54,10 +54,8 @@ def main():
         prof["fitted_on"] = (f"`speccalc fit` (scripts/fit_runtimes.py): {', '.join(r['fitted'])} fitted"
                              + (f" ({tied})" if tied else "") + f" on {r['observations']} observations ({sources})"
                              + (", step times only (speedup rows held out)" if prof["id"] == "vllm" else "")
-                             + f" ({r['stated_hardware_observations']} of them on a GPU their source names)"
                              + f"; mean relative error {r['mean_relative_error_pct']:.2f}%."
-                             + (f" At a bound: {', '.join(r['at_bound'])} (see docs/cost-model.md, Fit)."
-                                if r.get("at_bound") else "") + prior)
+                             + prior)
     with open(path, "w") as f:
         json.dump(table, f, indent=1)
         f.write("\n")

@@ -296,7 +296,12 @@ function oneConfig(rng, tables) {
     cfg.runtime = { profile };
     for (const p of tables.runtimeParams) {
       if (rng.chance(0.3))
-        cfg.runtime[p] = p.includes('efficiency') ? rng.real(0.05, 1) : rng.real(0, 0.01);
+        // Efficiencies are fractions, *_s seconds, the rest whole counts (kernels, syncs, rows).
+        cfg.runtime[p] = p.includes('efficiency')
+          ? rng.real(0.05, 1)
+          : p.endsWith('_s') || p === 'overlap'
+            ? rng.real(0, 0.01)
+            : rng.int(0, 64);
     }
   }
   if (rng.chance(0.8)) cfg.batch = rng.chance(0.5) ? rng.int(1, 8) : rng.logInt(1, 4096);

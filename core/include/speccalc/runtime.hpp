@@ -102,10 +102,9 @@ struct RuntimeProfile {
   bool draft_tp_follows_target = true;
   // Draft TPs the engine accepts: "1" and/or "target"; empty = any that divides the draft.
   std::vector<std::string> draft_tp_allowed;
-  std::string draft_tp_source;       // where the engine's rule is written (file and function)
-  std::string kernel_counts_source;  // the code its kernels per layer and per pass are counted in
-  EagleKnobs eagle_defaults;         // EAGLE-2/3 knobs the engine runs by default
-  EagleKnobs eagle_defaults_mla;     // the same for MLA (DeepSeek-V2/V3) targets
+  std::string draft_tp_source;    // where the engine's rule is written (file and function)
+  EagleKnobs eagle_defaults;      // EAGLE-2/3 knobs the engine runs by default
+  EagleKnobs eagle_defaults_mla;  // the same for MLA (DeepSeek-V2/V3) targets
   std::string eagle_defaults_source;
   bool trees = true;  // can verify token trees (false: chains only)
   // Quantized weight formats the engine runs: "gguf" (llama.cpp), "mlx", or "" (the

@@ -107,7 +107,6 @@ Response list(const std::string& kind_text) {
           {"draft_tensor_parallel_default", r.draft_tp_follows_target ? json("target") : json(1)},
           {"draft_tensor_parallel_allowed", r.draft_tp_allowed},
           {"draft_tensor_parallel_source", r.draft_tp_source},
-          {"kernel_counts_source", r.kernel_counts_source},
           {"knobs", engine_knobs_json(r.id)},
           {"eagle_defaults", r.eagle_defaults.depth > 0
                                  ? json{{"depth", r.eagle_defaults.depth},

@@ -149,7 +149,6 @@ Expected<std::vector<RuntimeProfile>> load_runtime_profiles() {
       for (const auto& a : e["draft_tensor_parallel_allowed"])
         r.draft_tp_allowed.push_back(a.is_string() ? a.get<std::string>() : a.dump());
     r.draft_tp_source = e.value("draft_tensor_parallel_source", "");
-    r.kernel_counts_source = e.value("kernel_counts_source", "");
     auto knobs = [](const json& k) {
       EagleKnobs out;
       out.depth = k.value("depth", int64_t{0});
