@@ -140,8 +140,6 @@ RuntimeParams params_at(const FitContext& ctx, const std::vector<double>& x) {
   for (std::size_t i = 0; i < x.size(); ++i) *runtime_param(p, ctx.spec->params[i]) = x[i];
   for (const auto& [param, equals] : ctx.spec->tied)
     *runtime_param(p, param) = runtime_param_value(p, equals);
-  if (ctx.spec->layer_launches_are_ops)
-    p.layer_overhead_s = (p.kernels_per_layer + p.gemm_kernels_per_layer) * p.method_op_s;
   return p;
 }
 
@@ -272,7 +270,6 @@ RuntimeParams neutral_start() {
   p.cycle_overhead_s = 5e-4;
   p.tree_overhead_s = 2e-4;
   p.allreduce_latency_s = 3e-5;
-  p.kernel_floor_s = 3e-6;
   p.method_op_s = 1e-5;
   p.host_sync_s = 5e-5;
   return p;
@@ -302,8 +299,6 @@ const std::vector<FitSpec>& fit_specs() {
   // vLLM first: the other graph engines take its host-side values as priors where their own
   // data cannot separate them (said in runtimes.json's fitted_on).
   static const std::vector<FitSpec> specs = {
-      // vLLM's kernel floor is fixed by SpecDecode-Bench's draft/target forward ratios (a
-      // small draft's forward is mostly small kernels).
       {"vllm",
        {"bw_efficiency", "kv_bw_efficiency", "flops_efficiency", "overlap", "pass_overhead_s",
         "step_overhead_s", "cycle_overhead_s"},
@@ -312,15 +307,11 @@ const std::vector<FitSpec>& fit_specs() {
        true},
       // Research code: the method's own host work is counted (model/host_ops.cpp) and costed
       // per op and per sync; tree bookkeeping is part of those counts (no tree_overhead_s).
-      // Almost every paper row runs on an assumed GPU: the GPU's efficiencies come from the
-      // rows whose source states it (Spec-Bench, measured decode steps).
       {"hf-eager",
        {"bw_efficiency", "flops_efficiency", "overlap", "pass_overhead_s", "layer_overhead_s",
         "cycle_overhead_s", "method_op_s", "host_sync_s"},
        {{"kv_bw_efficiency", "bw_efficiency"}},
-       "",
-       false,
-       false},
+       ""},
       {"compiled",
        {"bw_efficiency", "flops_efficiency", "overlap", "step_overhead_s", "allreduce_latency_s"},
        {{"kv_bw_efficiency", "bw_efficiency"}},

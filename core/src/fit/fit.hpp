@@ -80,9 +80,6 @@ struct FitSpec {
   std::vector<std::pair<std::string, std::string>> tied;  // (param, equals param)
   std::string priors_from;  // profile whose fitted values the rest copy ("" = own)
   bool times_only = false;  // fit on step times only; speedup rows stay held out
-  // Eager launches are ops too: layer_overhead_s = (kernels_per_layer +
-  // gemm_kernels_per_layer) x method_op_s, one host cost per dispatched op (not fitted apart).
-  bool layer_launches_are_ops = false;
 };
 const std::vector<FitSpec>& fit_specs();
 RuntimeParams neutral_start();
