@@ -32,7 +32,7 @@ Error eval_error(const std::string& config) {
 }
 
 ModelArch target(const std::string& id) {
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   EXPECT_TRUE(catalog.ok());
   const ModelArch* m = catalog.value().find_target(id);
   EXPECT_NE(m, nullptr) << id;
@@ -134,7 +134,7 @@ TEST(CostModel, A128TokenForwardOfA7BOnAnA100CostsAtLeast1Point4Steps) {
   // (empirical.json prefill anchors); SpecDecode-Bench's vLLM fit charges ~21 us per extra token
   // on an H100 8B. A pure roofline max would give ~1.07 (intensity 128 < the A100's ridge).
   for (const char* runtime : {"vllm", "sglang", "tensorrt-llm", "compiled"}) {
-    auto catalog = load_catalog();
+    const auto& catalog = load_catalog();
     auto c = parse_config_text(
         std::string(R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":")") +
             runtime + R"("})",

@@ -20,7 +20,7 @@ namespace {
 using nlohmann::json;
 
 Config config_of(const std::string& text) {
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   EXPECT_TRUE(catalog.ok());
   auto c = parse_config_text(text, catalog.value());
   EXPECT_TRUE(c.ok()) << c.error().field << ": " << c.error().message;
@@ -90,7 +90,7 @@ TEST(HostOps, EagleTwoHostWorkGrowsWithItsTree) {
                    std::to_string(total_token) + R"(},"acceptance":{"tau":4}})")["cycle_overhead_s"]
         .get<double>();
   };
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   ASSERT_TRUE(catalog.ok());
   const double op_s = catalog.value().find_runtime("hf-eager")->params.method_op_s;
   ASSERT_GT(op_s, 0);
@@ -99,7 +99,7 @@ TEST(HostOps, EagleTwoHostWorkGrowsWithItsTree) {
 
 TEST(HostOps, PromptLookupAddsUnderHalfAMillisecondInEagerCode) {
   // 53 ops and 12.5 syncs at hf-eager's fitted costs per op and per sync.
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   ASSERT_TRUE(catalog.ok());
   const RuntimeParams& p = catalog.value().find_runtime("hf-eager")->params;
   EXPECT_LT(53 * p.method_op_s + 12.5 * p.host_sync_s, 0.5e-3);

@@ -184,7 +184,7 @@ TEST(UiExamples, ExamplesAreTodaysQuestionsAndEachFits) {
 
 // Issue 18 item 11: the embedded table equals what a fresh validation computes.
 TEST(Fidelity, EmbeddedTableEqualsAFreshValidation) {
-  auto catalog = speccalc::load_catalog();
+  const auto& catalog = speccalc::load_catalog();
   ASSERT_TRUE(catalog.ok());
   auto fresh = speccalc::validation_bands_json(catalog.value(), speccalc::data::published());
   ASSERT_TRUE(fresh.ok()) << fresh.error().describe();

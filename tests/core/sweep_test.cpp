@@ -59,6 +59,16 @@ TEST(Sweep, EveryPointEqualsASeparateEvaluation) {
           EXPECT_EQ(p["tokens_per_s"], e["tokens_per_s"]) << where;
           EXPECT_EQ(p["cycle_time_s"], e["cycle_time_s"]) << where;
           EXPECT_EQ(p["verify_time_s"], e["verify"]["time_s"]) << where;
+          EXPECT_EQ(p["draft_time_s"], e["draft"]["time_s"]) << where;
+          EXPECT_EQ(p["baseline_time_s"], e["baseline_step_s"]) << where;
+          EXPECT_EQ(p["baseline_tokens_per_s"], e["baseline_tokens_per_s"]) << where;
+          EXPECT_EQ(p["verify_arithmetic_intensity"], e["verify"]["arithmetic_intensity"]) << where;
+          EXPECT_EQ(p["verify_bound"], e["verify"]["bound"]) << where;
+          EXPECT_EQ(p["fits_in_memory"], e["memory"]["fits"]) << where;
+          EXPECT_EQ(p["max_batch"], e["memory"]["max_batch"]) << where;
+          EXPECT_EQ(p["verdict"], e["verdict"]) << where;
+          // The summary is exactly these fields and the values: nothing more, nothing less.
+          EXPECT_EQ(p.size(), 14u) << where;
         }
       }
     }
@@ -79,6 +89,57 @@ TEST(Sweep, FullDetailEqualsEvalOutput) {
   for (int i = 0; i < 2; ++i) {
     const json config = {{"method", {{"family", "eagle1"}}}, {"batch", i == 0 ? 1 : 8}};
     EXPECT_EQ(points[i]["result"], json::parse(speccalc::run("eval", config.dump()).output));
+  }
+}
+
+// A grid over batch and context evaluates each point on one cost plan per combination of the
+// other axes (model/cost_plan.hpp). A testbed-calibrated runtime is fitted at the config's own
+// context (and batch, when the measurement names none), so the plan redoes it per point: every
+// point's full result must still be byte for byte eval's, for every family, with and without it.
+TEST(Sweep, CostPlanPointsAreEvalByteForByte) {
+  const json families = {"ar",    "sps",    "pld",    "lookahead", "medusa",
+                         "hydra", "eagle1", "eagle2", "eagle3"};
+  const json batches = {1, 7, 64};
+  const json contexts = {0, 1000, 8192};
+  for (const bool calibrated : {false, true}) {
+    std::size_t refused = 0;
+    json base = {{"target", "llama2-chat-7b"}, {"hardware", "a100-80gb-sxm"}};
+    if (calibrated) base["runtime"] = {{"measured_decode_step_s", 0.05}};
+    const json request = {{"config", base},
+                          {"axes",
+                           {{{"path", "method.family"}, {"values", families}},
+                            {{"path", "batch"}, {"values", batches}},
+                            {{"path", "context"}, {"values", contexts}}}},
+                          {"detail", "full"}};
+    const speccalc::Response r = speccalc::run("sweep", request.dump());
+    ASSERT_TRUE(r.ok) << r.error.describe();
+    const json points = json::parse(r.output)["points"];
+    ASSERT_EQ(points.size(), families.size() * batches.size() * contexts.size());
+    std::size_t n = 0;
+    for (const auto& family : families) {
+      for (const auto& batch : batches) {
+        for (const auto& context : contexts) {
+          json config = base;
+          config["method"] = {{"family", family}};
+          config["batch"] = batch;
+          config["context"] = context;
+          const speccalc::Response single = speccalc::run("eval", config.dump());
+          const json& p = points[n++];
+          if (!single.ok) {
+            // A calibration faster than the GPU's bandwidth allows at this batch and context.
+            ++refused;
+            ASSERT_TRUE(p.contains("error")) << config.dump() << p.dump();
+            EXPECT_EQ(p["error"]["message"], single.error.message) << config.dump();
+            continue;
+          }
+          ASSERT_TRUE(p.contains("result")) << config.dump() << p.dump();
+          EXPECT_EQ(p["result"].dump(), single.output) << config.dump();
+        }
+      }
+    }
+    // Without calibration every point evaluates; with it, only batch 64 at 8192 tokens of context
+    // (64 x 8192 x 0.5 MB of KV = 268 GB to read, ~0.13 s on 2 TB/s) cannot take 50 ms.
+    EXPECT_EQ(refused, calibrated ? families.size() : 0u);
   }
 }
 

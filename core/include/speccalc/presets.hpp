@@ -129,7 +129,8 @@ struct Catalog {
   const Gpu* find_gpu(const std::string& id) const;
   const RuntimeProfile* find_runtime(const std::string& id) const;
 };
-Expected<Catalog> load_catalog();
+// Parsed once per process; the reference stays valid for its lifetime.
+const Expected<Catalog>& load_catalog();
 
 // Comma-separated ids, for error messages.
 std::string target_ids(const Catalog& c);

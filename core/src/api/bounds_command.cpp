@@ -15,7 +15,7 @@ namespace speccalc::commands {
 using nlohmann::json;
 
 Response bounds(const std::string& config_json) {
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   auto config = parse_config_text(config_json, catalog.value());
   if (!config.ok()) return fail(config.error());

@@ -144,7 +144,7 @@ Response carry(const std::string& input) {
     return fail(make_error("config", "is required: the config as edited (a JSON object)"));
   std::string changed;
   if (!fields::read_string(req, "changed", "", &changed, &err, 64)) return fail(err);
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   const Catalog& cat = catalog.value();
   json doc = req["config"];

@@ -71,7 +71,7 @@ Response families(const std::string& config_json) {
   // chart never shows families for a setup the headline calls invalid.
   const Response as_given = eval(config_json);
   if (!as_given.ok) return as_given;
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   const Catalog& cat = catalog.value();
   auto user = parse_config_text(config_json, cat);

@@ -50,7 +50,7 @@ Expected<std::vector<std::pair<FitSpec, FitResult>>> fit_all(const Catalog& cata
 namespace commands {
 
 Response fit(const std::string&, std::string_view published_json) {
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   auto obs = load_observations(catalog.value(), published_json);
   if (!obs.ok()) return fail(obs.error());
@@ -328,7 +328,7 @@ Response calibrate(const std::string& input) {
     return fail(err);
   if (!req.contains("config") || !req["config"].is_object())
     return fail(make_error("config", "is required and must be a config object"));
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   auto config = parse_config(req["config"], catalog.value());
   if (!config.ok()) {

@@ -25,7 +25,17 @@ void integer(std::string& out, long long x) {
 }
 
 void string(std::string& out, std::string_view text) {
-  out += nlohmann::json(std::string(text)).dump();
+  // Printable ASCII without quote or backslash is written as is (what dump() does with it);
+  // anything else goes through nlohmann's escaping.
+  for (const char c : text) {
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+      out += nlohmann::json(std::string(text)).dump();
+      return;
+    }
+  }
+  out += '"';
+  out += text;
+  out += '"';
 }
 
 void numbers(std::string& out, const std::vector<double>& xs) {

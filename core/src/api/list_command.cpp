@@ -42,7 +42,7 @@ Response list(const std::string& kind_text) {
   std::string kind = kind_text;
   while (!kind.empty() && (kind.back() == '\n' || kind.back() == ' ' || kind.back() == '\r'))
     kind.pop_back();
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   const Catalog& c = catalog.value();
   if (kind == "models") return ok_json(model_list(c.targets).dump());

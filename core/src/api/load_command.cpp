@@ -44,9 +44,10 @@ Expected<LoadOption> build_option(const Config& config, const std::string& name,
   const Placement place = placement_for(c, target.tensor_parallel);
   const int64_t cap = std::max<int64_t>(1, o.seq_cap());
   o.step_s.resize(static_cast<std::size_t>(cap));
+  const MethodShape shape = method_shape(c, o.tau);  // the same at every batch
   for (int64_t b = 1; b <= cap; ++b) {
     c.batch = b;
-    const CycleWork w = cycle_work(c, place, o.tau);
+    const CycleWork w = cycle_work(c, place, o.tau, shape, false);
     if (b == 1) o.step_tokens_per_seq = w.has_verify ? w.verify.tokens_per_pass : 1;
     o.step_s[static_cast<std::size_t>(b - 1)] = time_cycle(w, target, draft, b).cycle_s;
   }
@@ -444,7 +445,7 @@ Expected<json> load_report(const Config& config, const Catalog& catalog, bool fu
 namespace commands {
 
 Response load(const std::string& config_json) {
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   auto config = parse_config_text(config_json, catalog.value());
   if (!config.ok()) return fail(config.error());

@@ -175,7 +175,7 @@ Response calibrate_measured(const std::string& input) {
     return fail(err);
   if (!req.contains("config") || !req["config"].is_object())
     return fail(make_error("config", "is required and must be a config object"));
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   auto config = parse_config(req["config"], catalog.value());
   if (!config.ok()) {

@@ -319,7 +319,7 @@ Response size(const std::string& input) {
   if (!sr.ok()) return fail(sr.error());
   const int64_t budget = sr.value().budget, max_depth = sr.value().max_depth;
   const std::vector<int64_t>& batches = sr.value().batches;
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   auto parsed_config = parse_config(req["config"], catalog.value());
   if (!parsed_config.ok()) {

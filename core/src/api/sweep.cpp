@@ -3,9 +3,11 @@
 #include <map>
 
 #include "api/commands.hpp"
+#include "api/json_write.hpp"
 #include "config/acceptance_tau.hpp"
 #include "config/config_json.hpp"
 #include "config/json_fields.hpp"
+#include "model/cost_plan.hpp"
 #include "model/evaluation_json.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/evaluate.hpp"
@@ -50,22 +52,40 @@ bool set_path(json* doc, const std::string& path, const json& value) {
   }
 }
 
-// The summary fields, written straight into the point (no intermediate object to copy).
-void add_summary(const Evaluation& e, json* point) {
-  json& p = *point;
-  p["speedup"] = e.speedup;
-  p["tau"] = e.tau;
-  p["tokens_per_s"] = e.tokens_per_s;
-  p["baseline_tokens_per_s"] = e.baseline_tokens_per_s;
-  p["cycle_time_s"] = e.cycle_time_s;
-  p["draft_time_s"] = e.draft.time_s;
-  p["verify_time_s"] = e.verify.time_s;
-  p["baseline_time_s"] = e.baseline_step_s;
-  p["verify_arithmetic_intensity"] = e.verify.arithmetic_intensity;
-  p["verify_bound"] = e.verify.bound;
-  p["fits_in_memory"] = e.fits_in_memory;
-  p["verdict"] = e.verdict;
-  p["max_batch"] = e.memory.max_batch;
+// The summary fields and the point's values (their JSON text), written as dump() of the same
+// object would write them: keys in sorted order, numbers as nlohmann prints them. The keys are
+// plain ASCII, written as literals.
+void write_summary(const Evaluation& e, const std::string& values_text, std::string* out) {
+  std::string& o = *out;
+  namespace jw = json_write;
+  o += "{\"baseline_time_s\":";
+  jw::number(o, e.baseline_step_s);
+  o += ",\"baseline_tokens_per_s\":";
+  jw::number(o, e.baseline_tokens_per_s);
+  o += ",\"cycle_time_s\":";
+  jw::number(o, e.cycle_time_s);
+  o += ",\"draft_time_s\":";
+  jw::number(o, e.draft.time_s);
+  o += e.fits_in_memory ? ",\"fits_in_memory\":true" : ",\"fits_in_memory\":false";
+  o += ",\"max_batch\":";
+  jw::integer(o, e.memory.max_batch);
+  o += ",\"speedup\":";
+  jw::number(o, e.speedup);
+  o += ",\"tau\":";
+  jw::number(o, e.tau);
+  o += ",\"tokens_per_s\":";
+  jw::number(o, e.tokens_per_s);
+  o += ",\"values\":";
+  o += values_text;
+  o += ",\"verdict\":";
+  jw::string(o, e.verdict);
+  o += ",\"verify_arithmetic_intensity\":";
+  jw::number(o, e.verify.arithmetic_intensity);
+  o += ",\"verify_bound\":";
+  jw::string(o, e.verify.bound);
+  o += ",\"verify_time_s\":";
+  jw::number(o, e.verify.time_s);
+  o += '}';
 }
 
 // The request: its axes (one-axis shorthand or a list), the detail and the grid's size.
@@ -123,54 +143,79 @@ Expected<Request> read_request(const json& req) {
   return r;
 }
 
-// The config of each grid point. batch and context have no defaults or checks that involve
-// other fields, so a valid integer value is set on an already parsed config; the config is
-// parsed once per combination of the other axes. Any other value takes the full path (patch the
-// JSON, parse), which also produces the exact error for it. Results are identical either way
-// (tests/core/sweep_test.cpp).
-class PointConfigs {
+// The evaluation of each grid point. batch and context have no defaults or checks that involve
+// other fields, so a valid integer value is evaluated on the cost plan of a config parsed once
+// per combination of the other axes (model/cost_plan.hpp): everything but the passes' work,
+// time and memory is computed once per combination. Any other value takes the full path (patch
+// the JSON, parse, evaluate), which also produces the exact error for it. Results are
+// identical either way (tests/core/sweep_test.cpp).
+class PointPlans {
  public:
-  PointConfigs(const json& base, const std::vector<Axis>& axes, const Catalog& catalog)
+  PointPlans(const json& base, const std::vector<Axis>& axes, const Catalog& catalog)
       : base_(base), axes_(axes), catalog_(catalog), fast_(axes.size(), 0) {
     for (std::size_t a = 0; a < axes.size(); ++a)
       fast_[a] = axes[a].path == "batch" ? 1 : axes[a].path == "context" ? 2 : 0;
   }
 
-  // The config at grid position `index`; *path_ok false when an axis path names no field.
-  Expected<Config> at(const std::vector<std::size_t>& index, bool* path_ok) {
+  // The evaluation at grid position `index`, or its error; *path_ok false when an axis path
+  // names no field. *config (when evaluated) is the point's config for full detail.
+  Expected<Evaluation> at(const std::vector<std::size_t>& index, Detail detail, TauMemo* memo,
+                          bool* path_ok, const Config** config) {
     *path_ok = true;
-    std::vector<std::size_t> other_key;
-    if (!fast_values(index, &other_key)) {
+    other_key_.clear();
+    Entry* entry = nullptr;
+    if (fast_values(index, &other_key_)) {
+      auto it = entries_.find(other_key_);
+      if (it == entries_.end()) it = entries_.emplace(other_key_, compile(index, memo)).first;
+      entry = &it->second;
+    }
+    // A testbed measurement without its own batch is taken at the config's batch (the parsed
+    // config holds that batch), so a batch axis re-parses such a config at each point.
+    if (!entry || (entry->batch_per_parse && entry->path_ok && entry->plan.ok())) {
       json doc = base_;
       for (std::size_t a = 0; a < axes_.size(); ++a)
         *path_ok = *path_ok && set_path(&doc, axes_[a].path, axes_[a].values[index[a]]);
-      return *path_ok ? parse_config(doc, catalog_) : Expected<Config>(Error{});
+      if (!*path_ok) return Error{};
+      auto parsed = parse_config(doc, catalog_);
+      if (!parsed.ok()) return parsed.error();
+      slow_config_ = std::move(parsed.value());
+      *config = &slow_config_;
+      return evaluate(slow_config_, memo);
     }
-    auto it = parsed_.find(other_key);
-    if (it == parsed_.end()) {
-      json doc = base_;
-      bool ok = true;
-      for (std::size_t a = 0; a < axes_.size(); ++a)
-        if (fast_[a] == 0) ok = ok && set_path(&doc, axes_[a].path, axes_[a].values[index[a]]);
-      Parsed parsed{ok, ok ? parse_config(doc, catalog_) : Expected<Config>(Error{})};
-      it = parsed_.emplace(other_key, std::move(parsed)).first;
+    *path_ok = entry->path_ok;
+    if (!entry->path_ok) return Error{};
+    if (!entry->plan.ok()) return entry->plan.error();
+    int64_t batch = entry->batch, context = entry->context;
+    for (std::size_t a = 0; a < axes_.size(); ++a) {
+      if (fast_[a] == 1) batch = axes_[a].values[index[a]].get<int64_t>();
+      if (fast_[a] == 2) context = axes_[a].values[index[a]].get<int64_t>();
     }
-    *path_ok = it->second.path_ok;
-    Expected<Config> config = it->second.config;
-    if (config.ok()) {
-      for (std::size_t a = 0; a < axes_.size(); ++a) {
-        if (fast_[a] == 1) config.value().batch = axes_[a].values[index[a]].get<int64_t>();
-        if (fast_[a] == 2) config.value().context = axes_[a].values[index[a]].get<int64_t>();
-      }
-    }
-    return config;
+    *config = &entry->plan.value().config();
+    return entry->plan.value().at(batch, context, detail);
   }
 
  private:
-  struct Parsed {
-    bool path_ok;
-    Expected<Config> config;
+  struct Entry {
+    bool path_ok = true;
+    Expected<CostPlan> plan;         // or the config's (or its tau's) error
+    int64_t batch = 1, context = 0;  // the config's, for axes that do not set them
+    bool batch_per_parse = false;    // a batch axis must re-parse (see at())
   };
+
+  // The plan of the config the non-batch/context axes give at `index`.
+  Entry compile(const std::vector<std::size_t>& index, TauMemo* memo) const {
+    json doc = base_;
+    bool ok = true;
+    for (std::size_t a = 0; a < axes_.size(); ++a)
+      if (fast_[a] == 0) ok = ok && set_path(&doc, axes_[a].path, axes_[a].values[index[a]]);
+    if (!ok) return Entry{false, Expected<CostPlan>(Error{}), 1, 0, false};
+    auto config = parse_config(doc, catalog_);
+    if (!config.ok()) return Entry{true, Expected<CostPlan>(config.error()), 1, 0, false};
+    const Config& c = config.value();
+    const bool batch_axis = std::find(fast_.begin(), fast_.end(), 1) != fast_.end();
+    return Entry{true, CostPlan::compile(c, memo), c.batch, c.context,
+                 batch_axis && c.runtime.measured_decode_step_s > 0};
+  }
 
   // Whether every batch/context value at `index` is a valid integer (the fast path); the
   // indices of the other axes go to *other_key.
@@ -199,7 +244,9 @@ class PointConfigs {
   const std::vector<Axis>& axes_;
   const Catalog& catalog_;
   std::vector<int> fast_;  // 1: batch, 2: context, 0: any other path
-  std::map<std::vector<std::size_t>, Parsed> parsed_;
+  std::map<std::vector<std::size_t>, Entry> entries_;
+  std::vector<std::size_t> other_key_;
+  Config slow_config_;
 };
 
 json error_json(const Error& e) { return json{{"field", e.field}, {"message", e.message}}; }
@@ -217,7 +264,7 @@ Response sweep(const std::string& input) {
   const std::size_t total = request.value().total;
   const bool full = request.value().detail == "full";
 
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   // The base config must itself be valid, so errors in it are reported once, by field.
   auto base = parse_config(req["config"], catalog.value());
@@ -241,36 +288,45 @@ Response sweep(const std::string& input) {
   double best_speedup = 0;
   const bool find_break_even = axes.size() == 1 && axes[0].path == "batch";
   std::vector<std::size_t> index(axes.size(), 0);
+  // Each axis value's JSON text, dumped once rather than at every point that uses it.
+  std::vector<std::vector<std::string>> value_text(axes.size());
+  for (std::size_t a = 0; a < axes.size(); ++a)
+    for (const auto& v : axes[a].values) value_text[a].push_back(v.dump());
   TauMemo memo;  // tau depends only on method and acceptance: computed once per pair
-  PointConfigs configs(req["config"], axes, catalog.value());
+  PointPlans plans(req["config"], axes, catalog.value());
+  std::string values;
   for (std::size_t n = 0; n < total; ++n) {
-    json values = json::array();
-    for (std::size_t a = 0; a < axes.size(); ++a) values.push_back(axes[a].values[index[a]]);
-    json point = json::object();
+    values = "[";
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      if (a > 0) values += ',';
+      values += value_text[a][index[a]];
+    }
+    values += ']';
+    if (n > 0) points_text += ',';
     bool path_ok = true;
-    Expected<Config> config = configs.at(index, &path_ok);
-    if (!path_ok) {
-      point["error"] = json{{"field", "axes"}, {"message", "path does not name a config field"}};
-    } else if (!config.ok()) {
-      point["error"] = error_json(config.error());
-    } else if (auto e = evaluate(config.value(), &memo); !e.ok()) {
-      point["error"] = error_json(e.error());
+    const Config* config = nullptr;
+    Expected<Evaluation> e =
+        plans.at(index, full ? Detail::full : Detail::numbers, &memo, &path_ok, &config);
+    if (!path_ok || !e.ok()) {
+      const Error err = path_ok ? e.error() : Error{"axes", "path does not name a config field"};
+      json point = {{"error", error_json(err)}, {"values", json::parse(values)}};
+      points_text += point.dump();
     } else {
-      if (full)
-        point["result"] = evaluation_to_json(e.value(), config.value());
-      else
-        add_summary(e.value(), &point);
+      const Evaluation& ev = e.value();
+      if (full) {
+        json point = {{"result", evaluation_to_json(ev, *config)}, {"values", json::parse(values)}};
+        points_text += point.dump();
+      } else {
+        write_summary(ev, values, &points_text);
+      }
       // Break-even (both details): the first feasible batch where speculation stops paying.
-      if (find_break_even && be.is_null() && e.value().fits_in_memory && e.value().speedup < 1.0)
-        be = values[0];
-      if (e.value().fits_in_memory && (best.is_null() || e.value().speedup > best_speedup)) {
-        best_speedup = e.value().speedup;
-        best = json{{"index", n}, {"speedup", best_speedup}, {"values", values}};
+      if (find_break_even && be.is_null() && ev.fits_in_memory && ev.speedup < 1.0)
+        be = axes[0].values[index[0]];
+      if (ev.fits_in_memory && (best.is_null() || ev.speedup > best_speedup)) {
+        best_speedup = ev.speedup;
+        best = json{{"index", n}, {"speedup", best_speedup}, {"values", json::parse(values)}};
       }
     }
-    point["values"] = std::move(values);
-    if (n > 0) points_text += ',';
-    points_text += point.dump();
     // Odometer over the axes, last axis fastest.
     for (std::size_t a = axes.size(); a-- > 0;) {
       if (++index[a] < axes[a].values.size()) break;

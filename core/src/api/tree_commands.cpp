@@ -126,7 +126,11 @@ void append_choices(std::string& out, const Tree& tree) {
 // order, so the text is exactly what dump() of the same object gives.
 std::string optimize_output(const OptimalTrees& best, const TreeExpectation& e, int budget,
                             int max_depth, int max_rank, bool contiguous) {
-  std::string out = "{";
+  std::string out;
+  // ~90 bytes a node (its path, probability and tau-curve entry): one allocation, not a
+  // doubling series of copies (which in WASM also grows the linear memory step by step).
+  out.reserve(1024 + 96 * static_cast<std::size_t>(best.tree.size()));
+  out += '{';
   json_write::key(out, "budget", true);
   json_write::integer(out, budget);
   json_write::key(out, "choices");

@@ -857,7 +857,7 @@ json config_to_json(const Config& c) {
 
 namespace commands {
 Response normalize(const std::string& config_json) {
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   auto config = parse_config_text(config_json, catalog.value());
   if (!config.ok()) return fail(config.error());

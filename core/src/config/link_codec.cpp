@@ -213,7 +213,7 @@ Expected<json> decode_link(const std::string& link) {
 namespace commands {
 
 Response link(const std::string& config_json) {
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   auto config = parse_config_text(config_json, catalog.value());
   if (!config.ok()) return fail(config.error());
@@ -223,7 +223,7 @@ Response link(const std::string& config_json) {
 Response decode_link(const std::string& link) {
   auto doc = speccalc::decode_link(link);
   if (!doc.ok()) return fail(doc.error());
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   auto config = parse_config(doc.value(), catalog.value());
   if (!config.ok()) return fail(config.error());

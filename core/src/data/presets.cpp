@@ -207,7 +207,7 @@ Expected<Catalog> parse_catalog() {
 // Parsed once per process: the tables are compiled-in constants, so the result never changes,
 // and parsing ~35 KB of JSON was most of a single eval's time (bench/: eval 330 us -> see
 // docs/benchmarks.md). A function-local const (thread-safe initialization, no mutable state).
-Expected<Catalog> load_catalog() {
+const Expected<Catalog>& load_catalog() {
   static const Expected<Catalog> parsed = parse_catalog();
   return parsed;
 }

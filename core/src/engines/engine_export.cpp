@@ -503,7 +503,7 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
 namespace commands {
 
 Response export_engines(const std::string& input) {
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   auto config = parse_config_text(input, catalog.value());
   if (!config.ok()) return fail(config.error());

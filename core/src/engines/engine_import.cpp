@@ -359,7 +359,7 @@ Response import_engine(const std::string& input) {
   json config = in.contains("config") && in["config"].is_object() ? in["config"] : json::object();
   for (auto it = got.value().config.begin(); it != got.value().config.end(); ++it)
     config[it.key()] = it.value();
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   auto parsed = parse_config_text(config.dump(), catalog.value());
   if (!parsed.ok()) return fail(with_prefix(parsed.error(), "config."));

@@ -162,7 +162,7 @@ json summary_json(const ErrorSummary& s) {
 
 Expected<ValidateReport> validate_rows(const std::vector<PublishedRow>& rows,
                                        const ValidateOptions& o) {
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return catalog.error();
   const auto steps = baseline_steps(rows);
   TableQuery query;
@@ -444,7 +444,7 @@ Response validate(const std::string& options_json, std::string_view published_js
   if (!rows.ok()) return fail(rows.error());
   auto rep = validate_rows(rows.value(), o);
   if (!rep.ok()) return fail(rep.error());
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   json cv = nullptr, engines = nullptr;
   if (o.source.empty() && o.runtimes.empty()) {

@@ -63,7 +63,7 @@ Expected<json> evaluated_tree(const Config& config) {
 namespace commands {
 
 Response eval_tree(const std::string& config_json) {
-  auto catalog = load_catalog();
+  const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   auto config = parse_config_text(config_json, catalog.value());
   if (!config.ok()) return fail(config.error());

@@ -149,15 +149,17 @@ struct CycleContext {
   const Config& c;
   const Placement& place;
   double tau;
+  const TreeShape& tree;  // of c.method.choices
+  bool text;              // false: no names or assumptions (numbers only)
   CycleWork& out;
 
-  void set_verify(int64_t tokens, const std::string& name, int64_t lm_rows) const {
+  void set_verify(int64_t tokens, const char* name, int64_t lm_rows) const {
     const ModelArch& t = c.target;
     const Sharding& ts = place.target;
     out.verify.work =
         decoder_work(t, t.num_layers, c.batch, tokens, c.context, lm_rows, c.dtype, ts);
     out.verify.tokens_per_pass = tokens;
-    out.verify_name = name;
+    if (text) out.verify_name = name;
     out.memory.tokens_in_flight = tokens;
     out.memory.activations_bytes_per_seq = activations_per_seq(t, tokens, lm_rows, ts.tp);
   }
@@ -167,7 +169,7 @@ struct CycleContext {
 void ar_cycle(const CycleContext& x) {
   CycleWork& out = x.out;
   out.has_verify = false;
-  out.draft_name = "none";
+  if (x.text) out.draft_name = "none";
 }
 
 void sps_cycle(const CycleContext& x) {
@@ -185,12 +187,12 @@ void sps_cycle(const CycleContext& x) {
     p.work = decoder_work(d, d.num_layers, B, 1, L, 1, c.dtype, ds);
     p.passes = m.k;
     out.draft.push_back(p);
-    out.draft_name = "draft model " + d.id + " (1 token per pass)";
+    if (x.text) out.draft_name = "draft model " + d.id + " (1 token per pass)";
     x.set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
   } else {
     // Level-batched tree drafting: one pass per tree level over the nodes expanded there
     // (the root at level 0), sampling their children; verify the whole tree with its mask.
-    const TreeShape shape = tree_shape(m.choices);
+    const TreeShape& shape = x.tree;
     for (std::size_t level = 0; level < shape.parents.size(); ++level) {
       PassWork p;
       const int64_t n = shape.parents[level];
@@ -198,29 +200,32 @@ void sps_cycle(const CycleContext& x) {
       p.tokens_per_pass = n;
       out.draft.push_back(p);
     }
-    out.draft_name = "draft model " + d.id + " (" + std::to_string(shape.parents.size()) +
-                     " level-batched passes over a " + std::to_string(shape.total_nodes) +
-                     "-node tree)";
+    if (x.text)
+      out.draft_name = "draft model " + d.id + " (" + std::to_string(shape.parents.size()) +
+                       " level-batched passes over a " + std::to_string(shape.total_nodes) +
+                       "-node tree)";
     x.set_verify(shape.total_nodes + 1, "target verify over the draft tree + root",
                  shape.total_nodes + 1);
     out.tree = true;
   }
   out.memory.draft_weights_bytes = weights_bytes(d, c.dtype) / static_cast<double>(ds.tp);
   out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(d, d.num_layers, c.dtype, ds.tp);
-  out.assumptions.push_back("draft model " + d.name + " on " + std::to_string(ds.tp) +
-                            " GPU(s), same dtype as the target" +
-                            (d.citation.empty() ? "" : " (" + d.citation + ")"));
+  if (x.text)
+    out.assumptions.push_back("draft model " + d.name + " on " + std::to_string(ds.tp) +
+                              " GPU(s), same dtype as the target" +
+                              (d.citation.empty() ? "" : " (" + d.citation + ")"));
 }
 
 void pld_cycle(const CycleContext& x) {
   const MethodConfig& m = x.c.method;
   CycleWork& out = x.out;
-  out.draft_name = "prompt n-gram lookup (CPU)";
+  if (x.text) out.draft_name = "prompt n-gram lookup (CPU)";
   out.draft_host_s = m.draft_cpu_s;
   x.set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
-  out.assumptions.push_back("prompt lookup drafts on the CPU in " +
-                            fields::format_seconds(m.draft_cpu_s) +
-                            " per cycle: no weights are read");
+  if (x.text)
+    out.assumptions.push_back("prompt lookup drafts on the CPU in " +
+                              fields::format_seconds(m.draft_cpu_s) +
+                              " per cycle: no weights are read");
 }
 
 void lookahead_cycle(const CycleContext& x) {
@@ -231,7 +236,7 @@ void lookahead_cycle(const CycleContext& x) {
   // (LookaheadDecoding lade/decoding.py, see core/data/drafts.json).
   const int64_t tokens =
       std::max<int64_t>(1, m.window * (m.ngram - 1) + m.guess * (m.ngram - 1) + m.ngram - 2);
-  out.draft_name = "none (n-grams come from the lookahead branch of the same pass)";
+  if (x.text) out.draft_name = "none (n-grams come from the lookahead branch of the same pass)";
   x.set_verify(tokens, "target pass over lookahead window + guesses", tokens);
   out.tree = true;
 }
@@ -246,7 +251,7 @@ void medusa_cycle(const CycleContext& x) {
   CycleWork& out = x.out;
   // Medusa evaluates its heads inside the verify pass on every tree position: each head is
   // a residual block (h x h + bias) plus its own h x vocab LM head.
-  const TreeShape shape = tree_shape(m.choices);
+  const TreeShape& shape = x.tree;
   const int64_t tokens = shape.total_nodes + 1;
   const double h = static_cast<double>(t.hidden);
   const double v = static_cast<double>(t.vocab);
@@ -258,7 +263,7 @@ void medusa_cycle(const CycleContext& x) {
   head[Kernel::lm_head].activations_bytes =
       2.0 * kActBytes * heads * static_cast<double>(B * tokens) * v / tp;
   out.verify.work += head;
-  out.draft_name = "none (Medusa heads run inside the verify pass)";
+  if (x.text) out.draft_name = "none (Medusa heads run inside the verify pass)";
   out.memory.target_weights_bytes += heads * (h * h + h + h * v) * dtype_bytes(c.dtype.weights) / g;
   out.tree = true;
 }
@@ -268,14 +273,13 @@ void hydra_cycle(const CycleContext& x) {
   const ModelArch& t = x.c.target;
   const int64_t B = x.c.batch;
   const int64_t L = x.c.context;
-  const MethodConfig& m = x.c.method;
   const Sharding& ds = x.place.draft;
   const double tau = x.tau;
   CycleWork& out = x.out;
   // Hydra++: a one-layer prefix decoder over the newly accepted tokens, then one sequential
   // head step per depth over that depth's parent nodes. Head i (0-based) maps (i + 2) h
   // inputs to h twice, applies a shared h x h block three times, and its own LM head.
-  const TreeShape shape = tree_shape(m.choices);
+  const TreeShape& shape = x.tree;
   const int64_t tokens = shape.total_nodes + 1;
   const double h = static_cast<double>(t.hidden);
   const double v = static_cast<double>(t.vocab);
@@ -307,8 +311,9 @@ void hydra_cycle(const CycleContext& x) {
     out.draft.push_back(step);
     head_params_total += own + h * v;
   }
-  out.draft_name =
-      "Hydra++ prefix layer + " + std::to_string(shape.parents.size()) + " sequential head steps";
+  if (x.text)
+    out.draft_name =
+        "Hydra++ prefix layer + " + std::to_string(shape.parents.size()) + " sequential head steps";
   x.set_verify(tokens, "target verify over the tree", tokens);
   out.memory.draft_weights_bytes = (head_params_total + h * h +
                                     static_cast<double>(count_params(prefix).attn_per_layer +
@@ -344,7 +349,8 @@ void mtp_cycle(const CycleContext& x) {
     p.tokens_per_pass = tokens;
     out.draft.push_back(p);
   }
-  out.draft_name = "MTP module (" + std::to_string(m.k) + " sequential steps, shared LM head)";
+  if (x.text)
+    out.draft_name = "MTP module (" + std::to_string(m.k) + " sequential steps, shared LM head)";
   x.set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
   const ParamCounts pc = count_params(module);
   const double module_params =
@@ -352,10 +358,11 @@ void mtp_cycle(const CycleContext& x) {
   out.memory.draft_weights_bytes = static_cast<double>(std::max<int64_t>(1, t.mtp_modules)) *
                                    module_params * dtype_bytes(c.dtype.weights) / tp;
   out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(module, 1, c.dtype, ds.tp);
-  out.assumptions.push_back(
-      t.id + " ships " + std::to_string(t.mtp_modules) + " MTP module(s); " +
-      (m.k > t.mtp_modules ? "steps beyond them reuse the last module" : "one per step") +
-      (t.experts > 1 ? "; MoE coverage of the k + 1 verify tokens assumes uniform routing" : ""));
+  if (x.text)
+    out.assumptions.push_back(
+        t.id + " ships " + std::to_string(t.mtp_modules) + " MTP module(s); " +
+        (m.k > t.mtp_modules ? "steps beyond them reuse the last module" : "one per step") +
+        (t.experts > 1 ? "; MoE coverage of the k + 1 verify tokens assumes uniform routing" : ""));
 }
 
 void layerskip_cycle(const CycleContext& x) {
@@ -374,16 +381,18 @@ void layerskip_cycle(const CycleContext& x) {
   p.work = decoder_work(t, m.exit_layer, B, 1, L, 1, c.dtype, ts);
   p.passes = m.k;
   out.draft.push_back(p);
-  out.draft_name =
-      "target's first " + std::to_string(m.exit_layer) + " layers + LM head (1 token per pass)";
+  if (x.text)
+    out.draft_name =
+        "target's first " + std::to_string(m.exit_layer) + " layers + LM head (1 token per pass)";
   x.set_verify(m.k + 1, "target's remaining layers over k + 1 tokens", m.k + 1);
   out.verify.work =
       decoder_work(t, t.num_layers - m.exit_layer, B, m.k + 1, L, m.k + 1, c.dtype, ts);
-  out.assumptions.push_back(
-      "self-speculation: the draft shares the target's weights and KV; verification runs "
-      "layers " +
-      std::to_string(m.exit_layer + 1) + ".." + std::to_string(t.num_layers) +
-      " only (early-layer cache reused)");
+  if (x.text)
+    out.assumptions.push_back(
+        "self-speculation: the draft shares the target's weights and KV; verification runs "
+        "layers " +
+        std::to_string(m.exit_layer + 1) + ".." + std::to_string(t.num_layers) +
+        " only (early-layer cache reused)");
 }
 
 void streaming_cycle(const CycleContext& x) {
@@ -402,13 +411,16 @@ void streaming_cycle(const CycleContext& x) {
   p.work = decoder_work(t, t.num_layers, B, 1, window, 1, c.dtype, ts);
   p.passes = m.k;
   out.draft.push_back(p);
-  out.draft_name =
-      "target with a " + std::to_string(m.kv_budget) + "-token KV window (1 token per pass)";
+  if (x.text)
+    out.draft_name =
+        "target with a " + std::to_string(m.kv_budget) + "-token KV window (1 token per pass)";
   x.set_verify(m.k + 1, "target verify over k + 1 tokens (full KV)", m.k + 1);
   out.memory.activations_bytes_per_seq +=
       static_cast<double>(m.kv_budget) * kv_bytes_per_token(t, t.num_layers, c.dtype, ts.tp);
-  out.assumptions.push_back("StreamingLLM-style draft: attention sinks + recent window of " +
-                            std::to_string(m.kv_budget) + " tokens, stored besides the full cache");
+  if (x.text)
+    out.assumptions.push_back("StreamingLLM-style draft: attention sinks + recent window of " +
+                              std::to_string(m.kv_budget) +
+                              " tokens, stored besides the full cache");
 }
 
 void retrieval_cycle(const CycleContext& x) {
@@ -417,14 +429,16 @@ void retrieval_cycle(const CycleContext& x) {
   // Retrieval drafters (REST, SAM-Decoding, suffix decoding, Token Recycling): candidates
   // come from a lookup on the host, then one verify over k candidate tokens (a tree for REST
   // and Token Recycling, a chain otherwise).
-  out.draft_name = m.source + " lookup (host, " + fields::format_seconds(m.draft_cpu_s) + ")";
+  if (x.text)
+    out.draft_name = m.source + " lookup (host, " + fields::format_seconds(m.draft_cpu_s) + ")";
   out.draft_host_s = m.draft_cpu_s;
   x.set_verify(m.k + 1, "target verify over k retrieved tokens + root", m.k + 1);
   out.tree = m.source == "rest" || m.source == "token-recycling";
-  out.assumptions.push_back(
-      "retrieval lookup time per cycle is an order-of-magnitude assumption (" +
-      fields::format_seconds(m.draft_cpu_s) + " for " + m.source +
-      "): no measurement of it is in the reference data");
+  if (x.text)
+    out.assumptions.push_back(
+        "retrieval lookup time per cycle is an order-of-magnitude assumption (" +
+        fields::format_seconds(m.draft_cpu_s) + " for " + m.source +
+        "): no measurement of it is in the reference data");
 }
 
 void eagle_cycle(const CycleContext& x) {
@@ -443,7 +457,7 @@ void eagle_cycle(const CycleContext& x) {
   std::vector<int64_t> level_inputs;
   int64_t verify_tokens = 0;
   if (m.family == Family::eagle1) {
-    const TreeShape shape = tree_shape(m.choices);
+    const TreeShape& shape = x.tree;
     for (std::size_t d = 1; d < shape.parents.size(); ++d) level_inputs.push_back(shape.parents[d]);
     verify_tokens = shape.total_nodes + 1;
     out.tree = shape.total_nodes > static_cast<int64_t>(shape.nodes.size());
@@ -463,8 +477,9 @@ void eagle_cycle(const CycleContext& x) {
     p.tokens_per_pass = n;
     out.draft.push_back(p);
   }
-  out.draft_name =
-      std::string(name) + " (" + std::to_string(out.draft.size()) + " sequential forwards)";
+  if (x.text)
+    out.draft_name =
+        std::string(name) + " (" + std::to_string(out.draft.size()) + " sequential forwards)";
   x.set_verify(verify_tokens,
                m.family == Family::eagle1 ? "target verify over the static tree"
                                           : "target verify over the re-ranked tree",
@@ -472,15 +487,24 @@ void eagle_cycle(const CycleContext& x) {
   out.memory.draft_weights_bytes =
       eagle_head_params(head) * dtype_bytes(c.dtype.weights) / static_cast<double>(ds.tp);
   out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(head.layer, 1, c.dtype, ds.tp);
-  out.assumptions.push_back(std::string(name) + ": one decoder layer with the target's widths" +
-                            (eagle3 ? ", fused 3h features and its own " +
-                                          std::to_string(head.lm_vocab) + "-token LM head"
-                                    : " plus the target's LM head"));
+  if (x.text)
+    out.assumptions.push_back(std::string(name) + ": one decoder layer with the target's widths" +
+                              (eagle3 ? ", fused 3h features and its own " +
+                                            std::to_string(head.lm_vocab) + "-token LM head"
+                                      : " plus the target's LM head"));
 }
 
 }  // namespace
 
-CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
+MethodShape method_shape(const Config& c, double tau) {
+  MethodShape s;
+  if (!c.method.choices.empty()) s.tree = tree_shape(c.method.choices);
+  s.host_ops = method_host_ops(c, tau);
+  return s;
+}
+
+CycleWork cycle_work(const Config& c, const Placement& place, double tau, const MethodShape& shape,
+                     bool text) {
   CycleWork out;
   const ModelArch& t = c.target;
   const Sharding& ts = place.target;
@@ -498,7 +522,7 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
   out.memory.tokens_in_flight = 1;
   out.memory.activations_bytes_per_seq = activations_per_seq(t, 1, 1, ts.tp);
 
-  const CycleContext x{c, place, tau, out};
+  const CycleContext x{c, place, tau, shape.tree, text, out};
   switch (c.method.family) {
     case Family::ar:
       ar_cycle(x);
@@ -537,7 +561,7 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau) {
       break;
   }
   out.baseline_host_ops = decode_host_ops();
-  if (out.has_verify) out.host_ops = method_host_ops(c, tau);
+  if (out.has_verify) out.host_ops = shape.host_ops;
   return out;
 }
 

@@ -52,10 +52,6 @@ struct Placement {
 };
 Placement placement_for(const Config& c, bool tensor_parallel);
 
-// `tau` (tokens per cycle, bonus included) sets how many accepted tokens the draft's first
-// pass re-reads each cycle.
-CycleWork cycle_work(const Config& config, const Placement& placement, double tau);
-
 // Node counts of a tree given as paths: nodes[d] at depth d + 1, parents[d] = distinct nodes at
 // depth d (the root at d = 0) that have children at depth d + 1.
 struct TreeShape {
@@ -64,5 +60,19 @@ struct TreeShape {
   int64_t total_nodes = 0;
 };
 TreeShape tree_shape(const Choices& choices);
+
+// What cycle_work takes from the method that batch and context do not change: the shape of
+// its tree and its host work per cycle. A cost plan (cost_plan.hpp) computes it once per setup.
+struct MethodShape {
+  TreeShape tree;    // of method.choices (empty for methods without a tree)
+  HostOps host_ops;  // method_host_ops(config, tau)
+};
+MethodShape method_shape(const Config& config, double tau);
+
+// `tau` (tokens per cycle, bonus included) sets how many accepted tokens the draft's first
+// pass re-reads each cycle. `shape` = method_shape(config, tau); `text` false leaves out the
+// passes' names and the assumptions (a sweep's summary needs only the numbers).
+CycleWork cycle_work(const Config& config, const Placement& placement, double tau,
+                     const MethodShape& shape, bool text);
 
 }  // namespace speccalc

@@ -55,7 +55,8 @@ ChainTime chain_time(const Config& c, const Evaluation& e, int64_t k, double tau
   const Config ck = with_chain(c, k);
   const Machine target = machine_for(ck, e.runtime);
   const Machine draft = draft_machine_for(ck, e.draft_runtime);
-  const CycleWork w = cycle_work(ck, placement_for(ck, target.tensor_parallel), tau);
+  const CycleWork w =
+      cycle_work(ck, placement_for(ck, target.tensor_parallel), tau, method_shape(ck, tau), true);
   const CycleTime t = time_cycle(w, target, draft, ck.batch);
   return ChainTime{t.draft.time_s, t.cycle_s - t.draft.time_s, t.baseline_step_s};
 }

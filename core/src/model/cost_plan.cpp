@@ -1,0 +1,339 @@
+#include "model/cost_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "config/acceptance_tau.hpp"
+#include "config/json_fields.hpp"
+#include "model/cycle_time.hpp"
+#include "model/memory.hpp"
+
+namespace speccalc {
+
+namespace {
+
+// Plain decode step (pass + engine step) of `config` at `batch` under `params`.
+double decode_step_s(const Config& config, int64_t batch, const RuntimeParams& params) {
+  Config c = config;
+  c.batch = batch;
+  const Machine m = machine_for(c, params);
+  const Placement place = placement_for(c, m.tensor_parallel);
+  const Work w =
+      decoder_work(c.target, c.target.num_layers, batch, 1, c.context, 1, c.dtype, place.target);
+  return time_pass(w, m, params.baseline_layer_syncs).time_s +
+         method_host_s(decode_host_ops(), params) + params.step_overhead_s +
+         static_cast<double>(batch) * params.seq_overhead_s;
+}
+
+// Testbed calibration: scale the profile's host overheads so the modeled decode step at the
+// measured batch equals the measured one; when the measurement is faster than the profile's
+// device time, drop the overheads and fit the bandwidth efficiency instead. The result holds
+// at every batch of sweeps and sizing.
+Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params,
+                                  std::vector<std::string>* notes) {
+  const double measured = config.runtime.measured_decode_step_s;
+  if (measured <= 0) return params;
+  const int64_t batch = config.runtime.measured_decode_batch > 0
+                            ? config.runtime.measured_decode_batch
+                            : config.batch;
+  const std::string field = "runtime.measured_decode_step_s";
+  auto scaled = [&](double s) {
+    RuntimeParams p = params;
+    p.pass_overhead_s *= s;
+    p.layer_overhead_s *= s;
+    p.step_overhead_s *= s;
+    p.seq_overhead_s *= s;
+    p.cycle_overhead_s *= s;
+    p.tree_overhead_s *= s;
+    p.method_op_s *= s;
+    p.host_sync_s *= s;
+    return p;
+  };
+  const double device_only = decode_step_s(config, batch, scaled(0));
+  const bool has_host = params.pass_overhead_s > 0 || params.layer_overhead_s > 0 ||
+                        params.step_overhead_s > 0 || params.seq_overhead_s > 0 ||
+                        params.method_op_s > 0 || params.host_sync_s > 0;
+  if (measured >= device_only && has_host) {
+    // The step grows monotonically with the common scale s of the host overheads (launches
+    // overlap device time, so not linearly): bisection.
+    double lo = 0, hi = 1;
+    for (int i = 0; i < 64 && decode_step_s(config, batch, scaled(hi)) < measured; ++i) hi *= 2;
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      (decode_step_s(config, batch, scaled(mid)) < measured ? lo : hi) = mid;
+    }
+    const double scale = 0.5 * (lo + hi);
+    notes->push_back("testbed calibration: host overheads scaled by " +
+                     fields::format_significant(scale) + " so the decode step at batch " +
+                     std::to_string(batch) + " equals the measured " +
+                     fields::format_seconds(measured) + "; used at every batch");
+    return scaled(scale);
+  }
+  // Fit the bandwidth efficiency with no host overhead: the step falls monotonically as the
+  // efficiency rises. Bisection on [0.001, 1].
+  RuntimeParams p = scaled(0);
+  auto step_at = [&](double eff) {
+    RuntimeParams q = p;
+    q.bw_efficiency = eff;
+    q.kv_bw_efficiency = eff;
+    return decode_step_s(config, batch, q);
+  };
+  if (step_at(1.0) > measured) {
+    return make_error(field,
+                      "is faster than this GPU's memory bandwidth allows for this model at batch " +
+                          std::to_string(batch) + " (" + fields::format_seconds(step_at(1.0)) +
+                          " at 100% of peak bandwidth)");
+  }
+  double lo = 0.001, hi = 1.0;
+  for (int i = 0; i < 200 && hi - lo > 1e-12; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (step_at(mid) > measured ? lo : hi) = mid;
+  }
+  p.bw_efficiency = 0.5 * (lo + hi);
+  p.kv_bw_efficiency = p.bw_efficiency;
+  notes->push_back(
+      "testbed calibration: host overheads set to 0 and bandwidth efficiency fitted to " +
+      fields::format_significant(p.bw_efficiency) + " to match the measured " +
+      fields::format_seconds(measured) + " decode step at batch " + std::to_string(batch));
+  return p;
+}
+
+// The draft's parameters: its own profile, or the target's (calibrated) ones when the draft
+// runs on the same stack.
+RuntimeParams draft_runtime_for(const Config& config, const RuntimeParams& target) {
+  if (!family_has_draft_passes(config.method.family)) return target;
+  if (config.method.draft_runtime.empty() &&
+      config.method.draft_profile.id == config.runtime.profile)
+    return target;  // calibration carries to drafts on the same stack
+  return config.method.draft_profile.params;
+}
+
+void add_setup_assumptions(const Config& config, const Evaluation& e,
+                           std::vector<std::string>* out) {
+  const RuntimeParams& r = e.runtime;
+  out->push_back("engine '" + config.engine.id + "' (" + config.engine.name +
+                 "): each kernel class (GEMMs, attention, LM head, "
+                 "other) costs bytes / (peak bandwidth x efficiency: weights " +
+                 fields::format_significant(r.bw_efficiency) + ", KV " +
+                 fields::format_significant(r.kv_bw_efficiency) + ") + FLOPs / (peak x " +
+                 fields::format_significant(r.flops_efficiency) + "); a pass adds " +
+                 fields::format_seconds(r.pass_overhead_s) + ", an engine step " +
+                 fields::format_seconds(r.step_overhead_s) + " + " +
+                 fields::format_seconds(r.seq_overhead_s) + " per sequence" +
+                 (r.layer_overhead_s > 0
+                      ? "; kernel launches " + fields::format_seconds(r.layer_overhead_s) +
+                            " per layer overlap the GPU's work"
+                      : ""));
+  if (!config.engine.validated)
+    out->push_back("no published speculative measurement validates the '" + config.engine.id +
+                   "' profile: " + config.engine.validated_by);
+  if (config.method.family != Family::ar)
+    out->push_back(
+        "each cycle adds " + fields::format_seconds(e.cycle_overhead_s) +
+        " of speculative bookkeeping (proposer, rejection sampling, acceptance, cache update" +
+        std::string(config.method.family == Family::eagle2 ||
+                            config.method.family == Family::eagle3 ||
+                            family_uses_tree(config.method.family)
+                        ? ", tree build and mask)"
+                        : ")"));
+  if (family_has_draft_passes(config.method.family))
+    out->push_back("draft passes run under '" + config.method.draft_profile.id + "' on " +
+                   std::to_string(config.engine.tensor_parallel
+                                      ? config.method.draft_tensor_parallel_size
+                                      : 1) +
+                   " GPU(s)");
+  if (config.gpus > 1)
+    out->push_back(config.engine.tensor_parallel
+                       ? "tensor parallel over " + std::to_string(config.gpus) +
+                             " GPUs: heads, MLP and vocabulary split evenly (KV heads replicated "
+                             "when fewer than "
+                             "GPUs); 2 ring all-reduces per layer; bytes and FLOPs are per GPU"
+                       : "layers split over " + std::to_string(config.gpus) +
+                             " GPUs and run one GPU after another (HF device_map), as eager "
+                             "research code does");
+  if (config.offload_target)
+    out->push_back("target weights in host memory, streamed over the host link at " +
+                   fields::format_number(config.host_link_gbps) +
+                   " GB/s (its peak) once per pass; the draft and the KV "
+                   "cache stay on the GPU");
+  if (config.target.experts > 1)
+    out->push_back(
+        "MoE: a pass reads the experts its tokens touch, E(1 - (1 - k/E)^tokens) per layer, "
+        "assuming "
+        "uniform routing (real routers are skewed and touch fewer)");
+  if (config.batch > 1)
+    out->push_back(
+        "every sequence in the batch has the same expected acceptance; the cycle waits for the "
+        "whole batch");
+  for (const ModelArch* m :
+       {&config.target,
+        family_has_draft_passes(config.method.family) ? &config.method.draft_model : nullptr}) {
+    if (m && m->sliding_window_layers > 0)
+      out->push_back(m->name + ": sliding-window attention (" + std::to_string(m->sliding_window) +
+                     " tokens on " + std::to_string(m->sliding_window_layers) + " of " +
+                     std::to_string(m->num_layers) +
+                     " layers) is costed as full attention: its KV cache and attention work are "
+                     "upper bounds");
+  }
+  if (dtype_is_fp4(config.dtype.weights))
+    out->push_back(
+        fp4_native(config.dtype.weights, config.hardware)
+            ? std::string(dtype_name(config.dtype.weights)) + " weights (" +
+                  fields::format_number(dtype_bytes(config.dtype.weights) * 8) +
+                  " bits a weight with block scales) on fp4 tensor cores: " +
+                  fields::format_number(config.hardware.fp4_tflops) + " TFLOP/s dense peak"
+            : std::string(dtype_name(config.dtype.weights)) + " weights (" +
+                  fields::format_number(dtype_bytes(config.dtype.weights) * 8) +
+                  " bits a weight with block scales) on a GPU whose tensor cores do not run " +
+                  dtype_name(config.dtype.weights) +
+                  ": dequantized to fp16 in the kernel (weight-only, like int4): fp16 peak "
+                  "FLOPs, int4 bandwidth factor");
+  if (config.dtype.weights == DType::fp8 && config.hardware.fp8_tflops <= 0)
+    out->push_back(
+        "fp8 weights on a GPU without fp8 tensor cores: dequantized to fp16 (weight-only, like "
+        "int8): "
+        "fp16 peak FLOPs, int8 bandwidth factor");
+  // Engines bound to a vendor (the local Apple engines) are fitted on that vendor's hardware.
+  const auto& vendors = config.engine.vendors;
+  const bool fitted_here = config.hardware.vendor == "NVIDIA" ||
+                           (vendors.size() == 1 && vendors[0] == config.hardware.vendor);
+  if (!fitted_here)
+    out->push_back("the runtime efficiencies were fitted on NVIDIA GPUs; on " +
+                   config.hardware.vendor + " hardware they are an assumption, not a measurement");
+  out->push_back("target: " + config.target.name +
+                 (config.target.citation.empty() ? "" : " (" + config.target.citation + ")"));
+  out->push_back("hardware: " + config.hardware.name +
+                 (config.hardware.citation.empty() ? "" : " (" + config.hardware.citation + ")"));
+}
+
+// The verdict; its reason (text) only when asked for.
+void set_verdict(const Config& config, bool text, Evaluation* e) {
+  const char* verdict = !e->memory.fits                      ? "infeasible"
+                        : config.method.family == Family::ar ? "baseline"
+                        : e->speedup > 1.0                   ? "pays"
+                                                             : "loses";
+  e->verdict = verdict;
+  if (!text) return;
+  const std::string x = fields::format_number(std::round(e->speedup * 100) / 100);
+  if (!e->memory.fits) {
+    // The numbers and what would fit are in memory.suggestions (the page lists them with it).
+    e->verdict_reason =
+        "This setup does not fit in GPU memory, so no speedup applies; what would fit is listed "
+        "with the memory breakdown.";
+  } else if (config.method.family == Family::ar) {
+    e->verdict_reason = "Plain decoding: the baseline every speculative method is compared with.";
+  } else if (e->speedup > 1.0) {
+    // The page heads the verdict with its state ("Speculation pays off"): the reason gives
+    // the number without repeating it.
+    e->verdict_reason = x + "x the plain decoding speed on this setup.";
+  } else {
+    e->verdict_reason = x + "x, slower than plain decoding on this setup.";
+  }
+}
+
+}  // namespace
+
+Expected<CostPlan> CostPlan::compile(const Config& config, TauMemo* memo) {
+  CostPlan plan;
+  plan.config_ = config;
+  plan.calibrate_per_point_ = config.runtime.measured_decode_step_s > 0;
+  if (!plan.calibrate_per_point_) {
+    plan.runtime_ = config.runtime.resolved;
+    plan.draft_runtime_ = draft_runtime_for(config, plan.runtime_);
+    plan.target_ = machine_for(config, plan.runtime_);
+    plan.draft_ = draft_machine_for(config, plan.draft_runtime_);
+  }
+  if (memo) {
+    auto remembered = memo->get(config);
+    if (!remembered.ok()) return remembered.error();
+    plan.tau_ = remembered.value();
+  } else {
+    auto fresh = expected_tau(config);
+    if (!fresh.ok()) return fresh.error();
+    plan.own_tau_ = std::make_shared<const TauResult>(std::move(fresh.value()));
+    plan.tau_ = plan.own_tau_.get();
+  }
+  plan.shape_ = method_shape(config, plan.tau_->tau);
+  return plan;
+}
+
+Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail) {
+  config_.batch = batch;
+  config_.context = context;
+  const Config& config = config_;
+  const bool text = detail == Detail::full;
+  Evaluation e;
+  if (calibrate_per_point_) {
+    auto params = calibrate(config, config.runtime.resolved, &e.assumptions);
+    if (!params.ok()) return params.error();
+    e.runtime = params.value();
+    e.draft_runtime = draft_runtime_for(config, e.runtime);
+    target_ = machine_for(config, e.runtime);
+    draft_ = draft_machine_for(config, e.draft_runtime);
+  } else {
+    e.runtime = runtime_;
+    e.draft_runtime = draft_runtime_;
+  }
+  const TauResult* tau = tau_;
+  e.tau = tau->tau;
+  if (text) e.tau_source = tau->source;
+  e.max_tokens_per_cycle = tau->max_tokens;
+
+  const CycleWork work =
+      cycle_work(config, placement_for(config, target_.tensor_parallel), e.tau, shape_, text);
+  const CycleTime t = time_cycle(work, target_, draft_, config.batch);
+  e.baseline = t.baseline;
+  e.draft = t.draft;
+  e.verify = t.verify;
+  if (text) {
+    e.baseline.name = "autoregressive decode step (target, 1 token per sequence)";
+    e.draft.name = work.draft_name;
+    e.verify.name = work.has_verify ? work.verify_name : "none";
+    for (const auto& a : work.assumptions) e.assumptions.push_back(a);
+  }
+  e.step_overhead_s = t.step_overhead_s;
+  e.cycle_overhead_s = t.spec_overhead_s;
+  e.baseline_step_s = t.baseline_step_s;
+  e.cycle_time_s = t.cycle_s;
+  if (config.method.family == Family::ar) {
+    e.verify = e.baseline;  // plain decoding "verifies" its one token
+  }
+  const double batch_d = static_cast<double>(config.batch);
+  e.speedup = e.tau * e.baseline_step_s / e.cycle_time_s;
+  e.tokens_per_s = batch_d * e.tau / e.cycle_time_s;
+  e.baseline_tokens_per_s = batch_d / e.baseline_step_s;
+
+  if (tau->has_band) {
+    // The cycle's cost barely depends on tau (only the draft's first pass re-reads the
+    // accepted tokens), so the band scales the speedup with tau at this cycle time.
+    e.has_band = true;
+    e.tau_p5 = tau->tau_p5;
+    e.tau_p95 = tau->tau_p95;
+    e.speedup_p5 = e.tau_p5 * e.baseline_step_s / e.cycle_time_s;
+    e.speedup_p95 = e.tau_p95 * e.baseline_step_s / e.cycle_time_s;
+    if (text) e.band_label = tau->band_label;
+  }
+  e.tau_from_data = tau->from_data;
+  const MemoryReport m = memory_report(config, work.memory);
+  e.memory = MemorySummary{m.capacity_gb,    m.usable_gb,        m.utilization,
+                           m.weights_gb,     m.draft_weights_gb, m.kv_cache_gb,
+                           m.activations_gb, m.total_gb,         m.fits,
+                           m.max_batch,      m.max_context,      m.suggestions};
+  e.fits_in_memory = m.fits;
+  set_verdict(config, text, &e);
+  if (!text) return e;
+
+  e.assumptions.push_back(
+      "tau counts the bonus token: tokens per cycle per sequence = accepted drafts + 1; " +
+      e.tau_source);
+  add_setup_assumptions(config, e, &e.assumptions);
+  return e;
+}
+
+Expected<Evaluation> evaluate(const Config& config, TauMemo* memo) {
+  auto plan = CostPlan::compile(config, memo);
+  if (!plan.ok()) return plan.error();
+  return plan.value().at(config.batch, config.context);
+}
+
+}  // namespace speccalc
