@@ -19,10 +19,13 @@ import { SpecCalcError } from './speccalc-error.mjs';
 /** @typedef {import('./speccalc.mjs').SpecCalcModule} SpecCalcModule */
 /** @typedef {typeof import('./speccalc.mjs').default} ModuleFactory */
 /** @typedef {{ok: boolean, output: string, field: string, message: string}} Result */
+/** @typedef {{ok: boolean, bytes: Uint8Array, field: string, message: string}} BytesResult */
 /**
- * The module bound by bind(): every command runs through `run`.
+ * The module bound by bind(): every command runs through `run` (or `runBytes`: the output as
+ * its UTF-8 bytes, copied out of the module's memory, for a worker to transfer undecoded).
  * @typedef {{
  *   run: (command: string, input: string, published?: string) => Result,
+ *   runBytes: (command: string, input: string, published?: string) => BytesResult,
  *   commandNames: () => string[],
  *   allCommandNames: () => string[],
  *   dataNeeded: (command: string) => string,
@@ -75,15 +78,29 @@ export function bind(mod) {
       for (let i = 0; i < spans.length; i += 2) if (spans[i] !== 0) mod._free(spans[i]);
     }
   };
+  /** @type {(at: number, n: number) => string} */
+  const text = (at, n) => (n === 0 ? '' : decoder.decode(mod.HEAPU8.subarray(at, at + n)));
+  // Read after the call: memory may have grown, and Module.HEAPU8/HEAPU32 are the new views.
+  /** @type {(result: number) => Uint32Array} */
+  const words = (result) => mod.HEAPU32.subarray(result >> 2, (result >> 2) + 7);
   /** @type {(result: number) => Result} */
   const take = (result) => {
-    // Read after the call: memory may have grown, and Module.HEAPU8/HEAPU32 are the new views.
-    const w = mod.HEAPU32.subarray(result >> 2, (result >> 2) + 7);
-    /** @type {(at: number, n: number) => string} */
-    const text = (at, n) => (n === 0 ? '' : decoder.decode(mod.HEAPU8.subarray(at, at + n)));
+    const w = words(result);
     const out = {
       ok: w[0] !== 0,
       output: text(w[1], w[2]),
+      field: text(w[3], w[4]),
+      message: text(w[5], w[6]),
+    };
+    mod._speccalc_free_result(result);
+    return out;
+  };
+  /** @type {(result: number) => BytesResult} */
+  const takeBytes = (result) => {
+    const w = words(result);
+    const out = {
+      ok: w[0] !== 0,
+      bytes: mod.HEAPU8.slice(w[1], w[1] + w[2]),
       field: text(w[3], w[4]),
       message: text(w[5], w[6]),
     };
@@ -96,6 +113,12 @@ export function bind(mod) {
     // {ok, output, field, message}; `published` is the published table's text ('' = none).
     run: (command, input, published = '') =>
       take(
+        withBytes([command, input, published], (a) =>
+          mod._speccalc_run(a[0], a[1], a[2], a[3], a[4], a[5]),
+        ),
+      ),
+    runBytes: (command, input, published = '') =>
+      takeBytes(
         withBytes([command, input, published], (a) =>
           mod._speccalc_run(a[0], a[1], a[2], a[3], a[4], a[5]),
         ),
@@ -266,12 +289,38 @@ function dataText(name) {
  * @returns {Promise<string>}
  */
 export async function call(command, input, options) {
+  return /** @type {string} */ (await callAs(command, input, options, false));
+}
+
+// call() with the output as its UTF-8 bytes (a Uint8Array of its own, not a view of the
+// module's memory): a worker transfers them to the page without decoding and copying a
+// multi-megabyte string (a 10,000-point sweep is 4 MB).
+/**
+ * @param {string} command
+ * @param {string} input
+ * @param {LoadOptions} [options]
+ * @returns {Promise<Uint8Array>}
+ */
+export async function callBytes(command, input, options) {
+  return /** @type {Uint8Array} */ (await callAs(command, input, options, true));
+}
+
+/**
+ * @param {string} command
+ * @param {string} input
+ * @param {LoadOptions | undefined} options
+ * @param {boolean} bytes
+ * @returns {Promise<string | Uint8Array>}
+ */
+async function callAs(command, input, options, bytes) {
   const core = await coreFor(String(command), options);
   const name = core.dataNeeded(String(command));
   const text = name ? await dataText(name) : '';
   let r;
   try {
-    r = core.run(String(command), String(input), text);
+    r = bytes
+      ? core.runBytes(String(command), String(input), text)
+      : core.run(String(command), String(input), text);
   } catch (err) {
     modulePromise = null;
     fullPromise = null;
@@ -279,7 +328,7 @@ export async function call(command, input, options) {
     throw new Error(`the core stopped on '${String(command)}' (${why}); it will be reloaded`);
   }
   if (!r.ok) throw new SpecCalcError(r.field, r.message);
-  return r.output;
+  return 'bytes' in r ? r.bytes : r.output;
 }
 
 // The registered command names, as an array: with a full module given, every command (the

@@ -10,6 +10,7 @@ import { boot } from './boot.mjs';
 import { loadCore } from './core-loader.mjs';
 
 const START_TIMEOUT_MS = 20000;
+const decoder = new TextDecoder(); // the worker sends the core's output as UTF-8 bytes
 const root = document.documentElement;
 
 let worker = null;
@@ -94,7 +95,7 @@ function start() {
       inFlight.delete(m.id);
       if (job && job.slot) slotInFlight = false;
       if (job) {
-        if (m.ok) job.resolve(m.output);
+        if (m.ok) job.resolve(decoder.decode(m.bytes));
         else job.reject(m.core ? new SpecCalcError(m.field, m.message) : new Error(m.message));
       }
       pumpAll();
