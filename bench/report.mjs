@@ -23,6 +23,7 @@ for (const b of native.benchmarks) {
   nativeMs.set(name, Math.min(nativeMs.get(name) ?? Infinity, ms));
 }
 const min = (xs) => Math.min(...xs);
+const max = (xs) => Math.max(...xs);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) =>
   x == null ? '—' : x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toFixed(4);
@@ -98,13 +99,19 @@ rows.push([
 const first = median(browser.first_result_ms);
 const fcp = median(browser.first_contentful_paint_ms.filter((x) => x != null));
 const ready = median(browser.core_ready_ms.filter((x) => x != null));
+// Issue 23: first result <= 1.5 x first paint, both taken in the same page load; the median of
+// the per-load ratios (a loaded machine slows both, so the ratio is what compares across runs).
+const ratios = browser.first_result_ms
+  .map((r, i) => r / browser.first_contentful_paint_ms[i])
+  .filter((x) => Number.isFinite(x));
+const ratio = median(ratios);
 rows.push([
-  `first result on screen (median of ${browser.first_result_ms.length}, min ${ms(min(browser.first_result_ms))}; first paint ${ms(fcp)}, core ready in the worker ${ms(ready)})`,
+  `first result on screen / first paint, same load (median of ${ratios.length}, max ${max(ratios).toFixed(2)}; first result ${ms(first)}, first paint ${ms(fcp)}, core ready in the worker ${ms(ready)} ms)`,
   '—',
-  ms(first),
+  ratio.toFixed(2),
   '—',
-  '≤ 300 ms',
-  first <= 300 ? 'met' : 'NOT met',
+  '≤ 1.5 × first paint',
+  ratio <= 1.5 ? 'met' : 'NOT met',
 ]);
 rows.push([
   '.wasm fetches on first load (one module instance, in the worker)',

@@ -13,8 +13,15 @@
 //     compressing per request: .gz by Zopfli (a gzip stream any browser reads, ~5 % smaller
 //     than zlib level 9: 204 -> 193 KB for the module), .br at brotli's quality 11;
 //   - dist/manifest.json maps each original name to its hashed name (tests and benchmarks load
-//     the shipped module through it).
+//     the shipped module through it);
+//   - --embed ID=FILE puts FILE's JSON text into index.html as <script type="application/json"
+//     id="ID"> (a data block: never executed). build.sh embeds the core's `eval` of the page's
+//     starter (the native CLI's output, byte for byte the module's), so a first visit shows the
+//     core's result with the first paint instead of after the module is compiled and asked
+//     (issue 23: first result <= 1.5 x first paint); tests/browser/run.mjs keeps it equal to
+//     what the worker's core returns.
 // Usage: node scripts/assemble-dist.mjs OUT_DIR [--file DEST=SRC ...] [--dir DEST=SRC ...]
+//        [--embed ID=FILE ...]
 //   (scripts/build.sh passes web/ as a --dir and the module files as --file).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -59,17 +66,19 @@ function parseArgs(argv) {
   const out = argv[0];
   if (!out) throw new Error('usage: assemble-dist.mjs OUT_DIR [--file DEST=SRC] [--dir DEST=SRC]');
   const files = new Map(); // dest (posix, relative) -> absolute source
+  const embeds = new Map(); // element id -> absolute path of a JSON file
   for (let i = 1; i < argv.length; i += 2) {
     const [kind, spec] = [argv[i], argv[i + 1]];
     const eq = spec ? spec.indexOf('=') : -1;
-    if (!['--file', '--dir'].includes(kind) || eq < 0)
+    if (!['--file', '--dir', '--embed'].includes(kind) || eq < 0)
       throw new Error(`bad argument: ${kind} ${spec}`);
     const dest = spec.slice(0, eq).replace(/^\.?\/?/, '');
     const src = path.resolve(spec.slice(eq + 1));
     if (kind === '--file') files.set(dest, src);
+    else if (kind === '--embed') embeds.set(dest, src);
     else for (const rel of walk(src)) files.set(path.posix.join(dest, rel), path.join(src, rel));
   }
-  return { out: path.resolve(out), files };
+  return { out: path.resolve(out), files, embeds };
 }
 
 function walk(dir, prefix = '') {
@@ -120,9 +129,29 @@ function relative(from, to) {
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
-async function assemble({ out, files }) {
+// index.html with each embedded JSON file as a data block before </head>. The JSON is parsed
+// and written back unchanged except for '<' as \u003c, so no '</script>' can end the block early
+// (JSON.parse reads the escape as the same character).
+function embedJson(html, embeds) {
+  if (!embeds.size) return html;
+  const blocks = [...embeds].map(([id, file]) => {
+    const text = fs.readFileSync(file, 'utf8').trimEnd(); // the CLI ends its output with a newline
+    JSON.parse(text); // a build that cannot produce it must fail here, not in the browser
+    return `<script type="application/json" id="${id}">${text.replace(/</g, '\\u003c')}</script>`;
+  });
+  const at = html.indexOf('</head>');
+  if (at < 0) throw new Error('index.html has no </head> to embed data before');
+  return `${html.slice(0, at)}${blocks.join('')}\n  ${html.slice(at)}`;
+}
+
+async function assemble({ out, files, embeds }) {
   const contents = new Map(); // original name -> Buffer
   for (const [dest, src] of files) contents.set(dest, fs.readFileSync(src));
+  if (contents.has('index.html'))
+    contents.set(
+      'index.html',
+      Buffer.from(embedJson(contents.get('index.html').toString('utf8'), embeds), 'utf8'),
+    );
   const refsOf = new Map();
   for (const [name, bytes] of contents) {
     refsOf.set(

@@ -30,7 +30,13 @@ cmake --build build-wasm -j"$jobs"
 step "dist/"
 # web/ + the module + the tables it loads on demand, with content-hashed names, precompressed
 # (.gz, .br) and a manifest.json; rebuilt from scratch so files deleted from web/ do not linger.
-node scripts/assemble-dist.mjs dist.tmp --dir .=web \
+# The page's starter evaluated by the core (native: byte for byte the module's output), embedded
+# in index.html so a first visit shows it with the first paint (assemble-dist.mjs says why).
+build/native/speccalc list ui |
+  node -e 'process.stdout.write(JSON.stringify(JSON.parse(require("fs").readFileSync(0, "utf8")).starter))' \
+    >build/starter.json
+build/native/speccalc eval --config build/starter.json >build/starter-result.json
+node scripts/assemble-dist.mjs dist.tmp --dir .=web --embed starter-result=build/starter-result.json \
   --file speccalc.mjs=build-wasm/wasm/speccalc.mjs --file speccalc.wasm=build-wasm/wasm/speccalc.wasm \
   --file speccalc-full.mjs=build-wasm/wasm/speccalc-full.mjs \
   --file speccalc-full.wasm=build-wasm/wasm/speccalc-full.wasm \

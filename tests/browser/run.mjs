@@ -167,6 +167,8 @@ async function main() {
         "the page's CSP (no 'unsafe-eval') will refuse it and every test that computes will fail",
     );
   }
+  // Shipped (content-hashed) names of the page's modules, for tests that import one.
+  const manifest = JSON.parse(fs.readFileSync(path.join(DIST, 'manifest.json'), 'utf8'));
   // A hostile link must add no script element to the ones the shipped page has.
   const scriptsInHtml = (
     fs.readFileSync(path.join(DIST, 'index.html'), 'utf8').match(/<script\b/g) || []
@@ -232,6 +234,51 @@ async function main() {
     assert(fragmentOf(page.url()).startsWith('v=1&'), `URL holds the state: ${page.url()}`);
     await checkAgainstCli(page, 'first visit');
     eq(problems.length, 0, `console errors ${JSON.stringify(problems)}`);
+  });
+
+  await test("the starter's result built into the page is the worker core's, byte for byte", async () => {
+    // index.html carries the core's eval of the starter (scripts/assemble-dist.mjs) so a first
+    // visit shows it before the module is ready: it must be exactly what the core returns now.
+    await page.goto(url);
+    await waitQuiet(page);
+    const { built, live } = await page.evaluate(async (client) => {
+      const { coreText } = await import(client);
+      const ui = JSON.parse(await coreText('list', 'ui'));
+      return {
+        built: document.getElementById('starter-result').textContent,
+        live: await coreText('eval', JSON.stringify(ui.starter)),
+      };
+    }, `/${manifest['js/worker/client.mjs']}`);
+    eq(built.replace(/\\u003c/g, '<'), live, 'embedded starter result');
+  });
+
+  await test('a first visit shows the built-in result while the core is still loading', async () => {
+    // The module's .wasm is held back: what the page shows can only come from index.html.
+    const p = await newPage();
+    let release;
+    const held = new Promise((r) => (release = r));
+    await p.route('**/*.wasm', async (route) => {
+      await held;
+      await route.continue().catch(() => {}); // the page may be closed by then
+    });
+    try {
+      await p.goto(url);
+      await p.waitForFunction(
+        () => document.querySelector('[data-testid=speedup]')?.dataset.value,
+        null,
+        { timeout: 10000 },
+      );
+      const shown = await p.evaluate(() => ({
+        speedup: Number(document.querySelector('[data-testid=speedup]').dataset.value),
+        built: JSON.parse(document.getElementById('starter-result').textContent).speedup,
+        ready: document.documentElement.dataset.ready === 'true',
+      }));
+      eq(shown.ready, false, 'the core was not ready yet');
+      eq(shown.speedup, shown.built, "speedup shown = the built-in result's");
+    } finally {
+      release();
+      await p.close();
+    }
   });
 
   // The 250 KB gzip budget is a performance target (issue 7): `npm run bench` checks it and
