@@ -1,5 +1,6 @@
 #include "api/json_write.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -60,6 +61,42 @@ void key(std::string& out, std::string_view name, bool first) {
   if (!first) out += ',';
   string(out, name);
   out += ':';
+}
+
+void Object::number(std::string_view k, double x) {
+  std::string v;
+  json_write::number(v, x);
+  members_.emplace_back(k, std::move(v));
+}
+
+void Object::integer(std::string_view k, long long x) {
+  std::string v;
+  json_write::integer(v, x);
+  members_.emplace_back(k, std::move(v));
+}
+
+void Object::boolean(std::string_view k, bool b) { members_.emplace_back(k, b ? "true" : "false"); }
+
+void Object::string(std::string_view k, std::string_view text) {
+  std::string v;
+  json_write::string(v, text);
+  members_.emplace_back(k, std::move(v));
+}
+
+void Object::raw(std::string_view k, std::string json_text) {
+  members_.emplace_back(k, std::move(json_text));
+}
+
+void Object::write(std::string& out) {
+  // nlohmann's object_t is a std::map<std::string, json, std::less<>>: byte-wise key order.
+  std::sort(members_.begin(), members_.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  out += '{';
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    key(out, members_[i].first, i == 0);
+    out += members_[i].second;
+  }
+  out += '}';
 }
 
 }  // namespace speccalc::json_write

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace speccalc::json_write {
@@ -18,5 +19,20 @@ void integers(std::string& out, const std::vector<int>& xs);    // [i,...]
 // "key": at an object's start (first) or after a member; keys must come in sorted order to
 // match dump() (nlohmann's objects are std::map), which the caller keeps.
 void key(std::string& out, std::string_view name, bool first = false);
+
+// An object whose members are given in any order and written in dump()'s (sorted by key, as
+// nlohmann's std::map holds them). Keys are not copied: they must outlive the object (string
+// literals). Each value is its JSON text.
+class Object {
+ public:
+  void number(std::string_view key, double x);
+  void integer(std::string_view key, long long x);
+  void boolean(std::string_view key, bool b);
+  void string(std::string_view key, std::string_view text);
+  void raw(std::string_view key, std::string json_text);  // a value already written as JSON
+  void write(std::string& out);                           // {"a":..,"b":..}: sorted by key
+ private:
+  std::vector<std::pair<std::string_view, std::string>> members_;
+};
 
 }  // namespace speccalc::json_write

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "api/commands.hpp"
+#include "api/json_write.hpp"
 #include "api/load_report.hpp"
 #include "config/acceptance_tau.hpp"
 #include "config/config_json.hpp"
@@ -18,6 +19,7 @@
 namespace speccalc {
 
 using nlohmann::json;
+namespace jw = json_write;
 
 Machine machine_for(const Config& config, const RuntimeParams& params) {
   Machine m;
@@ -51,50 +53,56 @@ std::string limited_by(const PassCost& p) {
   return p.compute_time_s > p.memory_time_s ? "compute" : "memory";
 }
 
-json kernels_json(const PassCost& p) {
-  json out = json::array();
+// The per-pass kernels, per pass (the totals divided by the passes per cycle).
+std::string kernels_text(const PassCost& p) {
+  std::string out = "[";
   const double n = p.passes_per_cycle > 0 ? static_cast<double>(p.passes_per_cycle) : 1.0;
   for (const KernelCost& k : p.kernels) {
-    out.push_back(json{{"kind", kernel_name(k.kind)},
-                       {"time_s", k.time_s / n},
-                       {"flops", k.flops / n},
-                       {"bytes", k.bytes / n},
-                       {"memory_time_s", k.memory_time_s / n},
-                       {"compute_time_s", k.compute_time_s / n},
-                       {"bound", k.bytes > 0 || k.flops > 0 ? k.bound() : "none"}});
+    if (out.size() > 1) out += ',';
+    jw::Object o;
+    o.string("kind", kernel_name(k.kind));
+    o.number("time_s", k.time_s / n);
+    o.number("flops", k.flops / n);
+    o.number("bytes", k.bytes / n);
+    o.number("memory_time_s", k.memory_time_s / n);
+    o.number("compute_time_s", k.compute_time_s / n);
+    o.string("bound", k.bytes > 0 || k.flops > 0 ? k.bound() : "none");
+    o.write(out);
   }
+  out += ']';
   return out;
 }
 
-json pass_json(const PassCost& p) {
+std::string pass_text(const PassCost& p) {
   const double n = p.passes_per_cycle > 0 ? static_cast<double>(p.passes_per_cycle) : 1.0;
-  return json{{"name", p.name},
-              {"scope", "per_gpu"},
-              {"tokens_per_pass", p.tokens_per_pass},
-              {"passes_per_cycle", p.passes_per_cycle},
-              {"time_s", p.time_s},
-              {"time_per_pass_s", p.time_s / n},
-              {"flops", p.flops},
-              {"flops_per_pass", p.flops / n},
-              {"bytes", p.bytes},
-              {"bytes_per_pass", p.bytes / n},
-              {"weights_bytes", p.weights_bytes},
-              {"kv_cache_bytes", p.kv_cache_bytes},
-              {"activations_bytes", p.activations_bytes},
-              {"arithmetic_intensity", p.arithmetic_intensity},
-              {"achieved_flops_per_s", p.time_s > 0 ? p.flops / p.time_s : 0.0},
-              {"bound", p.bound},
-              {"limited_by", limited_by(p)},
-              {"memory_time_s", p.memory_time_s},
-              {"compute_time_s", p.compute_time_s},
-              {"comm_time_s", p.comm_time_s},
-              {"overhead_s", p.overhead_s},
-              {"kernels", kernels_json(p)}};
+  jw::Object o;
+  o.string("name", p.name);
+  o.string("scope", "per_gpu");
+  o.integer("tokens_per_pass", p.tokens_per_pass);
+  o.integer("passes_per_cycle", p.passes_per_cycle);
+  o.number("time_s", p.time_s);
+  o.number("time_per_pass_s", p.time_s / n);
+  o.number("flops", p.flops);
+  o.number("flops_per_pass", p.flops / n);
+  o.number("bytes", p.bytes);
+  o.number("bytes_per_pass", p.bytes / n);
+  o.number("weights_bytes", p.weights_bytes);
+  o.number("kv_cache_bytes", p.kv_cache_bytes);
+  o.number("activations_bytes", p.activations_bytes);
+  o.number("arithmetic_intensity", p.arithmetic_intensity);
+  o.number("achieved_flops_per_s", p.time_s > 0 ? p.flops / p.time_s : 0.0);
+  o.string("bound", p.bound);
+  o.string("limited_by", limited_by(p));
+  o.number("memory_time_s", p.memory_time_s);
+  o.number("compute_time_s", p.compute_time_s);
+  o.number("comm_time_s", p.comm_time_s);
+  o.number("overhead_s", p.overhead_s);
+  o.raw("kernels", kernels_text(p));
+  std::string out;
+  o.write(out);
+  return out;
 }
 
-}  // namespace
-
-namespace {
 // The roofline chart's extent in arithmetic intensity: every pass lies inside it (a decode
 // pass reads each weight byte for ~2 FLOPs per sequence, so even batch 1 is above 0.1; a
 // verify of 4096 tokens at batch 256 stays below 1e5).
@@ -104,36 +112,51 @@ constexpr double kRoofMaxFlopsPerByte = 1e5;
 // One roof as the chart draws it: its ridge (peak / bandwidth) and the vertices of
 // min(peak, intensity * bandwidth) over the chart's extent (a straight line on log-log axes
 // between them), so the page joins points and computes nothing.
-json roof_json(const char* name, const char* label, double peak, double bw) {
+std::string roof_text(const char* name, const char* label, double peak, double bw) {
   const double ridge = peak / bw;
-  json vertices = json::array();
-  vertices.push_back({kRoofMinFlopsPerByte, std::min(peak, kRoofMinFlopsPerByte * bw)});
-  if (ridge > kRoofMinFlopsPerByte && ridge < kRoofMaxFlopsPerByte)
-    vertices.push_back({ridge, peak});
-  vertices.push_back({kRoofMaxFlopsPerByte, std::min(peak, kRoofMaxFlopsPerByte * bw)});
-  return json{{"name", name},
-              {"label", label},
-              {"peak_flops_per_s", peak},
-              {"bandwidth_bytes_per_s", bw},
-              {"ridge_flops_per_byte", ridge},
-              {"vertices", vertices}};
+  std::string vertices = "[";
+  const auto vertex = [&](double x, double y) {
+    if (vertices.size() > 1) vertices += ',';
+    vertices += '[';
+    jw::number(vertices, x);
+    vertices += ',';
+    jw::number(vertices, y);
+    vertices += ']';
+  };
+  vertex(kRoofMinFlopsPerByte, std::min(peak, kRoofMinFlopsPerByte * bw));
+  if (ridge > kRoofMinFlopsPerByte && ridge < kRoofMaxFlopsPerByte) vertex(ridge, peak);
+  vertex(kRoofMaxFlopsPerByte, std::min(peak, kRoofMaxFlopsPerByte * bw));
+  vertices += ']';
+  jw::Object o;
+  o.string("name", name);
+  o.string("label", label);
+  o.number("peak_flops_per_s", peak);
+  o.number("bandwidth_bytes_per_s", bw);
+  o.number("ridge_flops_per_byte", ridge);
+  o.raw("vertices", std::move(vertices));
+  std::string out;
+  o.write(out);
+  return out;
 }
 
 // The roof a page draws: per-GPU peaks and the effective ones this runtime reaches.
-json roofline_json(const Config& config, const RuntimeParams& p) {
+std::string roofline_text(const Config& config, const RuntimeParams& p) {
   const Machine m = machine_for(config, p);
   const double peak = m.peak_flops();
   const double bw = m.bandwidth_bytes_s();
   const double eff_peak = peak * p.flops_efficiency;
   const double eff_bw = bw * m.weight_bw_efficiency();
-  return json{
-      {"peak_flops_per_s", peak},
-      {"bandwidth_bytes_per_s", bw},
-      {"effective_flops_per_s", eff_peak},
-      {"effective_bandwidth_bytes_per_s", eff_bw},
-      {"ridge_point_flops_per_byte", eff_peak / eff_bw},
-      {"roofs", json::array({roof_json("datasheet", "Roof, datasheet", peak, bw),
-                             roof_json("effective", "Roof, effective", eff_peak, eff_bw)})}};
+  jw::Object o;
+  o.number("peak_flops_per_s", peak);
+  o.number("bandwidth_bytes_per_s", bw);
+  o.number("effective_flops_per_s", eff_peak);
+  o.number("effective_bandwidth_bytes_per_s", eff_bw);
+  o.number("ridge_point_flops_per_byte", eff_peak / eff_bw);
+  o.raw("roofs", "[" + roof_text("datasheet", "Roof, datasheet", peak, bw) + "," +
+                     roof_text("effective", "Roof, effective", eff_peak, eff_bw) + "]");
+  std::string out;
+  o.write(out);
+  return out;
 }
 
 json runtime_json(const std::string& profile, const RuntimeParams& p) {
@@ -155,79 +178,122 @@ json engine_json(const RuntimeProfile& e) {
        json{{"families", e.families}, {"trees", e.trees}, {"tensor_parallel", e.tensor_parallel}}}};
 }
 
-json memory_json(const MemorySummary& m) {
-  return json{{"capacity_gb_per_gpu", m.capacity_gb},
-              {"usable_gb_per_gpu", m.usable_gb},
-              {"memory_utilization", m.utilization},
-              {"weights_gb_per_gpu", m.weights_gb},
-              {"draft_weights_gb_per_gpu", m.draft_weights_gb},
-              {"kv_cache_gb_per_gpu", m.kv_cache_gb},
-              {"activations_gb_per_gpu", m.activations_gb},
-              {"total_gb_per_gpu", m.total_gb},
-              {"fits", m.fits},
-              {"max_batch", m.max_batch},
-              {"max_context", m.max_context},
-              {"suggestions", m.suggestions}};
+// A list of strings as JSON text.
+std::string strings_text(const std::vector<std::string>& xs) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    if (i > 0) out += ',';
+    jw::string(out, xs[i]);
+  }
+  out += ']';
+  return out;
 }
-}  // namespace
 
-json evaluation_to_json(const Evaluation& e, const Config& config) {
+std::string memory_text(const MemorySummary& m) {
+  jw::Object o;
+  o.number("capacity_gb_per_gpu", m.capacity_gb);
+  o.number("usable_gb_per_gpu", m.usable_gb);
+  o.number("memory_utilization", m.utilization);
+  o.number("weights_gb_per_gpu", m.weights_gb);
+  o.number("draft_weights_gb_per_gpu", m.draft_weights_gb);
+  o.number("kv_cache_gb_per_gpu", m.kv_cache_gb);
+  o.number("activations_gb_per_gpu", m.activations_gb);
+  o.number("total_gb_per_gpu", m.total_gb);
+  o.boolean("fits", m.fits);
+  o.integer("max_batch", m.max_batch);
+  o.integer("max_context", m.max_context);
+  o.raw("suggestions", strings_text(m.suggestions));
+  std::string out;
+  o.write(out);
+  return out;
+}
+
+// The result of one evaluation as JSON text, byte for byte what dump() of the same members as a
+// json object gives (sorted keys), written straight from the evaluation (passes, kernels,
+// memory, roofline) with the small nested objects dumped by nlohmann, without building the
+// whole tree first. `load` (optional): the load block.
+std::string evaluation_text(const Evaluation& e, const Config& config, const json* load) {
   const bool spec = config.method.family != Family::ar;
   const double comm = e.draft.comm_time_s + (spec ? e.verify.comm_time_s : e.baseline.comm_time_s);
-  json cycle = json{{"draft_s", spec ? e.draft.time_s - e.draft.comm_time_s : 0.0},
-                    {"verify_s", (spec ? e.verify.time_s - e.verify.comm_time_s
-                                       : e.baseline.time_s - e.baseline.comm_time_s)},
-                    {"overhead_s", e.step_overhead_s + e.cycle_overhead_s},
-                    {"comm_s", comm},
-                    {"total_s", e.cycle_time_s}};
-  json out = json{{"tau", e.tau},
-                  {"tau_definition",
-                   "expected tokens per draft-verify cycle per sequence, bonus token included"},
-                  {"max_tokens_per_cycle", e.max_tokens_per_cycle},
-                  {"speedup", e.speedup},
-                  {"verdict", e.verdict},
-                  {"verdict_reason", e.verdict_reason},
-                  {"tokens_per_s", e.tokens_per_s},
-                  {"baseline_tokens_per_s", e.baseline_tokens_per_s},
-                  {"cycle_time_s", e.cycle_time_s},
-                  {"baseline_step_s", e.baseline_step_s},
-                  {"step_overhead_s", e.step_overhead_s},
-                  {"cycle_overhead_s", e.cycle_overhead_s},
-                  {"cycle", cycle},
-                  {"baseline", pass_json(e.baseline)},
-                  {"draft", pass_json(e.draft)},
-                  {"verify", pass_json(e.verify)},
-                  {"memory", memory_json(e.memory)},
-                  {"engine", engine_json(config.engine)},
-                  {"runtime", runtime_json(config.runtime.profile, e.runtime)},
-                  {"draft_runtime", runtime_json(family_has_draft_passes(config.method.family)
-                                                     ? config.method.draft_profile.id
-                                                     : config.runtime.profile,
-                                                 e.draft_runtime)},
-                  {"roofline", roofline_json(config, e.runtime)},
-                  {"assumptions", e.assumptions},
-                  {"tau_source", e.tau_source},
-                  {"config", config_to_json(config)}};
+  jw::Object cycle;
+  cycle.number("draft_s", spec ? e.draft.time_s - e.draft.comm_time_s : 0.0);
+  cycle.number("verify_s", spec ? e.verify.time_s - e.verify.comm_time_s
+                                : e.baseline.time_s - e.baseline.comm_time_s);
+  cycle.number("overhead_s", e.step_overhead_s + e.cycle_overhead_s);
+  cycle.number("comm_s", comm);
+  cycle.number("total_s", e.cycle_time_s);
+  std::string cycle_text;
+  cycle.write(cycle_text);
+  jw::Object out;
+  out.number("tau", e.tau);
+  out.string("tau_definition",
+             "expected tokens per draft-verify cycle per sequence, bonus token included");
+  out.integer("max_tokens_per_cycle", e.max_tokens_per_cycle);
+  out.number("speedup", e.speedup);
+  out.string("verdict", e.verdict);
+  out.string("verdict_reason", e.verdict_reason);
+  out.number("tokens_per_s", e.tokens_per_s);
+  out.number("baseline_tokens_per_s", e.baseline_tokens_per_s);
+  out.number("cycle_time_s", e.cycle_time_s);
+  out.number("baseline_step_s", e.baseline_step_s);
+  out.number("step_overhead_s", e.step_overhead_s);
+  out.number("cycle_overhead_s", e.cycle_overhead_s);
+  out.raw("cycle", std::move(cycle_text));
+  out.raw("baseline", pass_text(e.baseline));
+  out.raw("draft", pass_text(e.draft));
+  out.raw("verify", pass_text(e.verify));
+  out.raw("memory", memory_text(e.memory));
+  out.raw("engine", engine_json(config.engine).dump());
+  out.raw("runtime", runtime_json(config.runtime.profile, e.runtime).dump());
+  out.raw("draft_runtime", runtime_json(family_has_draft_passes(config.method.family)
+                                            ? config.method.draft_profile.id
+                                            : config.runtime.profile,
+                                        e.draft_runtime)
+                               .dump());
+  out.raw("roofline", roofline_text(config, e.runtime));
+  out.raw("assumptions", strings_text(e.assumptions));
+  out.string("tau_source", e.tau_source);
+  out.raw("config", config_to_json(config).dump());
   if (family_has_draft_passes(config.method.family)) {
     // Where the draft runs, as priced: the export writes the same placement.
     const MethodConfig& m = config.method;
-    out["draft_placement"] = json{
-        {"tensor_parallel_size", config.engine.tensor_parallel ? m.draft_tensor_parallel_size : 1},
-        {"given", m.draft_tensor_parallel_given},
-        {"rule", m.draft_tensor_parallel_given
-                     ? "draft_tensor_parallel_size as given"
-                     : config.engine.name + "'s default: " + config.engine.draft_tp_source}};
+    jw::Object placement;
+    placement.integer("tensor_parallel_size",
+                      config.engine.tensor_parallel ? m.draft_tensor_parallel_size : 1);
+    placement.boolean("given", m.draft_tensor_parallel_given);
+    placement.string("rule",
+                     m.draft_tensor_parallel_given
+                         ? std::string("draft_tensor_parallel_size as given")
+                         : config.engine.name + "'s default: " + config.engine.draft_tp_source);
+    std::string text;
+    placement.write(text);
+    out.raw("draft_placement", std::move(text));
   }
-  if (config.method.family != Family::ar) out["fidelity"] = fidelity_json(e, config);
-  if (e.has_band)
-    out["band"] = json{{"what", "the spread of tau (" + e.band_label +
-                                    ") and the speedup at each end, at this cycle time"},
-                       {"label", e.band_label},
-                       {"tau_p5", e.tau_p5},
-                       {"tau_p95", e.tau_p95},
-                       {"speedup_p5", e.speedup_p5},
-                       {"speedup_p95", e.speedup_p95}};
-  return out;
+  if (config.method.family != Family::ar) out.raw("fidelity", fidelity_json(e, config).dump());
+  if (e.has_band) {
+    jw::Object band;
+    band.string("what", "the spread of tau (" + e.band_label +
+                            ") and the speedup at each end, at this cycle time");
+    band.string("label", e.band_label);
+    band.number("tau_p5", e.tau_p5);
+    band.number("tau_p95", e.tau_p95);
+    band.number("speedup_p5", e.speedup_p5);
+    band.number("speedup_p95", e.speedup_p95);
+    std::string text;
+    band.write(text);
+    out.raw("band", std::move(text));
+  }
+  if (load) out.raw("load", load->dump());
+  std::string text;
+  text.reserve(16384);
+  out.write(text);
+  return text;
+}
+
+}  // namespace
+
+json evaluation_to_json(const Evaluation& e, const Config& config) {
+  return json::parse(evaluation_text(e, config, nullptr));
 }
 
 namespace commands {
@@ -243,12 +309,10 @@ Response eval(const std::string& config_json) {
     // The load block: the load model's summary at the configured rate or concurrency.
     auto load = load_report(config.value(), catalog.value(), false);
     if (!load.ok()) return fail(load.error());
-    json out = evaluation_to_json(result.value(), config.value());
-    out["load"] = std::move(load.value());
-    return ok_json(out.dump());
+    return ok_json(evaluation_text(result.value(), config.value(), &load.value()));
   }
   // A workload preset's fixed chains, oracle and best of two: the `bounds` command.
-  return ok_json(evaluation_to_json(result.value(), config.value()).dump());
+  return ok_json(evaluation_text(result.value(), config.value(), nullptr));
 }
 
 Response eval_link(const std::string& link) {

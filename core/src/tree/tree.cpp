@@ -65,21 +65,22 @@ Expected<Tree> make_tree(const std::vector<std::vector<int>>& choices, const std
   std::map<std::vector<int>, int> index;
   for (std::size_t i = 0; i < choices.size(); ++i) {
     const std::vector<int>& path = choices[i];
-    const std::string f = index_field(field, i);
-    if (path.empty()) return make_error(f, "empty path; the root is implicit and not listed");
+    // The node's field name, built only for an error (not for every node of every tree).
+    const auto f = [&] { return index_field(field, i); };
+    if (path.empty()) return make_error(f(), "empty path; the root is implicit and not listed");
     if (path.size() > static_cast<std::size_t>(kMaxDepth)) {
-      return make_error(f, "depth " + std::to_string(path.size()) + " exceeds the limit of 64");
+      return make_error(f(), "depth " + std::to_string(path.size()) + " exceeds the limit of 64");
     }
     for (std::size_t j = 0; j < path.size(); ++j) {
       if (path[j] < 0 || path[j] >= kMaxRank) {
-        return make_error(index_field(f, j),
+        return make_error(index_field(f(), j),
                           "rank " + std::to_string(path[j]) + " is outside [0, 63]");
       }
     }
     auto inserted = index.emplace(path, static_cast<int>(i));
     if (!inserted.second) {
-      return make_error(f, "duplicates " + index_field(field, inserted.first->second) + " " +
-                               path_text(path, path.size()));
+      return make_error(f(), "duplicates " + index_field(field, inserted.first->second) + " " +
+                                 path_text(path, path.size()));
     }
   }
   Tree tree;

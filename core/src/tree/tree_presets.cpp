@@ -34,8 +34,16 @@ struct Node {
 }  // namespace
 
 // The lists are constants validated by tests, so make_tree cannot fail here.
-Tree eagle1_default_tree() { return make_tree(kEagle1).value(); }
-Tree medusa_mc_sim_7b_63() { return make_tree(kMedusa63).value(); }
+// Built once (constant tables: each eval of a Medusa, Hydra or EAGLE-1 config reads its tree
+// twice, when the config is read and when tau is computed); callers get their own copy.
+Tree eagle1_default_tree() {
+  static const Tree tree = make_tree(kEagle1).value();
+  return tree;
+}
+Tree medusa_mc_sim_7b_63() {
+  static const Tree tree = make_tree(kMedusa63).value();
+  return tree;
+}
 
 std::string preset_names() { return "eagle1, medusa-mc_sim_7b_63"; }
 
