@@ -63,38 +63,48 @@ void key(std::string& out, std::string_view name, bool first) {
   out += ':';
 }
 
+void Object::add(std::string_view k, std::size_t begin) {
+  members_.push_back(Member{k, begin, values_.size()});
+}
+
 void Object::number(std::string_view k, double x) {
-  std::string v;
-  json_write::number(v, x);
-  members_.emplace_back(k, std::move(v));
+  const std::size_t begin = values_.size();
+  json_write::number(values_, x);
+  add(k, begin);
 }
 
 void Object::integer(std::string_view k, long long x) {
-  std::string v;
-  json_write::integer(v, x);
-  members_.emplace_back(k, std::move(v));
+  const std::size_t begin = values_.size();
+  json_write::integer(values_, x);
+  add(k, begin);
 }
 
-void Object::boolean(std::string_view k, bool b) { members_.emplace_back(k, b ? "true" : "false"); }
+void Object::boolean(std::string_view k, bool b) {
+  const std::size_t begin = values_.size();
+  values_ += b ? "true" : "false";
+  add(k, begin);
+}
 
 void Object::string(std::string_view k, std::string_view text) {
-  std::string v;
-  json_write::string(v, text);
-  members_.emplace_back(k, std::move(v));
+  const std::size_t begin = values_.size();
+  json_write::string(values_, text);
+  add(k, begin);
 }
 
-void Object::raw(std::string_view k, std::string json_text) {
-  members_.emplace_back(k, std::move(json_text));
+void Object::raw(std::string_view k, std::string_view json_text) {
+  const std::size_t begin = values_.size();
+  values_ += json_text;
+  add(k, begin);
 }
 
 void Object::write(std::string& out) {
   // nlohmann's object_t is a std::map<std::string, json, std::less<>>: byte-wise key order.
   std::sort(members_.begin(), members_.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
+            [](const Member& a, const Member& b) { return a.key < b.key; });
   out += '{';
   for (std::size_t i = 0; i < members_.size(); ++i) {
-    key(out, members_[i].first, i == 0);
-    out += members_[i].second;
+    key(out, members_[i].key, i == 0);
+    out.append(values_, members_[i].begin, members_[i].end - members_[i].begin);
   }
   out += '}';
 }

@@ -29,10 +29,16 @@ class Object {
   void integer(std::string_view key, long long x);
   void boolean(std::string_view key, bool b);
   void string(std::string_view key, std::string_view text);
-  void raw(std::string_view key, std::string json_text);  // a value already written as JSON
-  void write(std::string& out);                           // {"a":..,"b":..}: sorted by key
+  void raw(std::string_view key, std::string_view json_text);  // a value already in JSON
+  void write(std::string& out);                                // {"a":..,"b":..}: sorted by key
  private:
-  std::vector<std::pair<std::string_view, std::string>> members_;
+  struct Member {
+    std::string_view key;
+    std::size_t begin, end;  // the value's text in values_
+  };
+  void add(std::string_view key, std::size_t begin);
+  std::vector<Member> members_;
+  std::string values_;  // every value's text, one after another (one buffer, not one each)
 };
 
 }  // namespace speccalc::json_write

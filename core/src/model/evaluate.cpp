@@ -133,7 +133,7 @@ std::string roof_text(const char* name, const char* label, double peak, double b
   o.number("peak_flops_per_s", peak);
   o.number("bandwidth_bytes_per_s", bw);
   o.number("ridge_flops_per_byte", ridge);
-  o.raw("vertices", std::move(vertices));
+  o.raw("vertices", vertices);
   std::string out;
   o.write(out);
   return out;
@@ -238,7 +238,7 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
   out.number("baseline_step_s", e.baseline_step_s);
   out.number("step_overhead_s", e.step_overhead_s);
   out.number("cycle_overhead_s", e.cycle_overhead_s);
-  out.raw("cycle", std::move(cycle_text));
+  out.raw("cycle", cycle_text);
   out.raw("baseline", pass_text(e.baseline));
   out.raw("draft", pass_text(e.draft));
   out.raw("verify", pass_text(e.verify));
@@ -267,7 +267,7 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
                          : config.engine.name + "'s default: " + config.engine.draft_tp_source);
     std::string text;
     placement.write(text);
-    out.raw("draft_placement", std::move(text));
+    out.raw("draft_placement", text);
   }
   if (config.method.family != Family::ar) out.raw("fidelity", fidelity_json(e, config).dump());
   if (e.has_band) {
@@ -281,7 +281,7 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
     band.number("speedup_p95", e.speedup_p95);
     std::string text;
     band.write(text);
-    out.raw("band", std::move(text));
+    out.raw("band", text);
   }
   if (load) out.raw("load", load->dump());
   std::string text;
