@@ -718,8 +718,10 @@ async function main() {
       // The tree is drawn with one circle per draft node plus the root, labelled by probability.
       const circles = await page.$$eval('[data-testid=sizing-tree] circle', (c) => c.length);
       eq(circles, expected.best.choices.length + 1, 'tree nodes drawn');
-      const hint = await page.textContent('.sizing-tree .hint');
-      assert(/matches the sizing/.test(hint), `tree-expect agrees with the sizing: ${hint}`);
+      // tree-expect's exact tau of the drawn tree equals the tau the sizing reported for it.
+      const taus = await page.$eval('.sizing-tree .hint', (h) => ({ ...h.dataset }));
+      const [a, b] = [Number(taus.expectTau), Number(taus.sizingTau)];
+      assert(Math.abs(a - b) <= 1e-9 * Math.max(1, b), `tree-expect ${a} vs sizing ${b}`);
     });
   }
 
