@@ -128,8 +128,8 @@ const HOSTILE = [
   ['unknown key', `v=1&target=llama2-chat-7b&${encodeURIComponent('<b>x</b>')}=1`],
 ];
 
-// The page's sizing request limits (web/js/views/sizing.mjs SIZING_DEFAULTS).
-const SIZING = { budget: 64, max_depth: 8, batches: [1, 2, 4, 8, 16, 32, 64, 128, 256] };
+// The page's sizing request limits (the core's `list ui` sizing defaults; tests/core checks them).
+const SIZING = JSON.parse(cli(['list', 'ui'])).sizing;
 function cliSize(link) {
   return JSON.parse(
     cli(['run', 'size', '-'], JSON.stringify({ config: cliDecode(link), ...SIZING })),

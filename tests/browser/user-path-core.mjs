@@ -24,8 +24,8 @@ import {
   counts,
 } from './lib.mjs';
 
-// The page's sizing request (web/js/views/sizing.mjs SIZING_DEFAULTS).
-const SIZING = { budget: 64, max_depth: 8, batches: [1, 2, 4, 8, 16, 32, 64, 128, 256] };
+// The page's sizing request (the core's `list ui` sizing defaults; tests/core checks them).
+const SIZING = JSON.parse(cli(['list', 'ui'])).sizing;
 
 async function open(page, url, config) {
   const link = cliLink(config);

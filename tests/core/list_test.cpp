@@ -111,6 +111,38 @@ TEST(List, UiStarterAndExamplesEvaluate) {
   }
 }
 
+// The page's axes and defaults are core data too (issue 23: the page decides nothing): the batch
+// chart's axis is a sweep the core runs point for point, the sizing defaults are a `size`
+// request it accepts, and every load workload it offers is one a config's load block accepts.
+TEST(List, UiAxesAndDefaultsAreRequestsTheCoreRuns) {
+  const json ui = list("ui");
+  const json& axis = ui["batch_axis"];
+  ASSERT_GE(axis.size(), 2u);
+  for (std::size_t i = 1; i < axis.size(); ++i)
+    EXPECT_LT(axis[i - 1].get<int>(), axis[i].get<int>()) << "ascending";
+  const json base = {{"target", "llama2-chat-7b"}, {"hardware", "a100-80gb-sxm"}};
+  const speccalc::Response sweep =
+      speccalc::run("sweep", json{{"config", base}, {"axis", "batch"}, {"values", axis}}.dump());
+  ASSERT_TRUE(sweep.ok) << sweep.error.describe();
+  for (const auto& p : json::parse(sweep.output)["points"])
+    EXPECT_FALSE(p.contains("error")) << p.dump();
+
+  json size = ui["sizing"];
+  size["config"] = {{"target", "llama2-chat-7b"},
+                    {"hardware", "a100-80gb-sxm"},
+                    {"method", {{"family", "eagle1"}}}};
+  const speccalc::Response sized = speccalc::run("size", size.dump());
+  EXPECT_TRUE(sized.ok) << sized.error.describe();
+
+  ASSERT_GE(ui["load_workloads"].size(), 1u);
+  for (const auto& w : ui["load_workloads"]) {
+    json c = base;
+    c["load"] = {{"workload", w}, {"rate_rps", 1}};
+    const speccalc::Response e = speccalc::run("eval", c.dump());
+    EXPECT_TRUE(e.ok) << w << ": " << e.error.describe();
+  }
+}
+
 namespace {
 
 // Issue 18 (polish): every family and every key its normalized method holds has a label for

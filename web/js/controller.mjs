@@ -488,6 +488,7 @@ function showLoad(config) {
     await loadChartLibrary();
     const { LoadView } = await import('./views/load.mjs');
     loadView = new LoadView($('#load-view'), {
+      workloads: state.lists.ui.load_workloads,
       onApply: (load) => {
         const config = { ...state.config };
         if (load) config.load = load;
@@ -570,6 +571,8 @@ async function main() {
     // The core's labels of each family's keys (list methods), beside the form's own.
     inputs.paramLabels = new Map(state.lists.methods.map((m) => [m.id, m.param_labels || {}]));
     showExamples(state.lists.ui.examples || []);
+    charts.batchAxis = state.lists.ui.batch_axis;
+    sizing.setDefaults(state.lists.ui.sizing);
     const fragment = currentFragment();
     if (fragment) await openFragment(fragment);
     else await evaluate(starterConfig(), { force: true, url: 'replace' });

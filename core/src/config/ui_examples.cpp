@@ -1,5 +1,7 @@
 #include "config/ui_examples.hpp"
 
+#include "speccalc/workloads.hpp"
+
 namespace speccalc {
 
 nlohmann::json ui_examples_json() {
@@ -32,9 +34,21 @@ nlohmann::json ui_examples_json() {
        "config": {"target": "qwen3-8b", "hardware": "apple-m4-pro", "runtime": "llama.cpp-metal",
                   "dtype": {"weights": "q4_k_m"},
                   "method": {"family": "sps", "draft": "qwen3-0.6b", "k": 3}}}
-    ]
+    ],
+    "batch_axis": [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    "sizing": {"budget": 64, "max_depth": 8, "batches": [1, 2, 4, 8, 16, 32, 64, 128, 256]}
 })UI";
-  return nlohmann::json::parse(kText);
+  // batch_axis: the batches the page's batch chart sweeps (powers of two up to 256, where a
+  // serving engine's decode batch ends for one GPU: vLLM's default max_num_seqs is 256).
+  // sizing: the defaults of the page's sizing request (`size`): a tree of up to 64 nodes, 8
+  // levels (the largest published trees: EAGLE-2's 60 tokens at depth 6; Medusa's 63-node
+  // preset at 4), the same batches. load_workloads: the workloads the load block accepts.
+  nlohmann::json out = nlohmann::json::parse(kText);
+  nlohmann::json workloads = nlohmann::json::array();
+  if (const auto& table = load_workloads(); table.ok())
+    for (const auto& w : table.value().workloads) workloads.push_back(w.id);
+  out["load_workloads"] = std::move(workloads);
+  return out;
 }
 
 }  // namespace speccalc

@@ -6,7 +6,8 @@
 
 namespace speccalc {
 
-// {"starter": config, "examples": [{"label", "config"}, ...]}
+// {"starter": config, "examples": [{"label", "config"}, ...], "batch_axis": [batches the batch
+// chart sweeps], "sizing": {budget, max_depth, batches}, "load_workloads": [ids]}
 nlohmann::json ui_examples_json();
 
 }  // namespace speccalc

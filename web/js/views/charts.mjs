@@ -14,7 +14,6 @@ import { sweep } from './sweeps.mjs';
 import { heavyJson } from '../worker/client.mjs';
 import * as fmt from '../format.mjs';
 
-const BATCHES = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 const ok = (points) => points.filter((p) => p.result);
 
 // The roofs as the core reported them with the result (eval's `roofline.roofs`): the datasheet
@@ -36,6 +35,7 @@ export class ChartsView {
     this.batch = new ChartSlot(root.querySelector('#chart-batch'));
     this.families = new ChartSlot(root.querySelector('#chart-families'));
     this.families.measured = [];
+    this.batchAxis = []; // the batches the batch chart sweeps: the core's (`list ui`)
   }
 
   showRoofline(result) {
@@ -223,7 +223,7 @@ export class ChartsView {
   // named in the note; the break-even batch is the sweep's own `break_even_batch`.
   async showBatch(config, measured = []) {
     const slot = this.batch;
-    const raw = await sweep(config, 'batch', BATCHES);
+    const raw = await sweep(config, 'batch', this.batchAxis);
     const dots = measuredDots(measured, config.method.family, (c) => c.batch);
     slot.figure.dataset.measured = String(dots.length);
     const points = ok(raw);

@@ -15,7 +15,6 @@ const FIELDS = [
   ['slo.tpot_s', 'TPOT target (s, optional)'],
   ['slo.ttft_s', 'TTFT target (s, optional)'],
 ];
-const WORKLOADS = ['', 'sharegpt', 'cnn', 'gsm8k', 'instructcoder'];
 
 // A horizontal line at y on scale 'y' (the TPOT SLO).
 function sloLine(getY, label) {
@@ -46,7 +45,8 @@ function sloLine(getY, label) {
 }
 
 export class LoadView {
-  constructor(section, { onApply }) {
+  // workloads: the workload ids the load block accepts (the core's `list ui`).
+  constructor(section, { onApply, workloads }) {
     this.section = section;
     this.onApply = onApply;
     this.seq = 0;
@@ -62,7 +62,9 @@ export class LoadView {
     const wl = el(
       'select',
       { id: 'l-workload', 'data-key': 'workload' },
-      ...WORKLOADS.map((w) => el('option', { value: w, text: w || 'none (lengths below)' })),
+      ...['', ...workloads].map((w) =>
+        el('option', { value: w, text: w || 'none (lengths below)' }),
+      ),
     );
     this.inputs.workload = wl;
     fields.append(

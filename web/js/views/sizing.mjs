@@ -11,11 +11,6 @@ import { drawTree } from './tree.mjs';
 import { engineBlocks } from './engines.mjs';
 import * as fmt from '../format.mjs';
 
-export const SIZING_DEFAULTS = {
-  budget: 64,
-  max_depth: 8,
-  batches: [1, 2, 4, 8, 16, 32, 64, 128, 256],
-};
 const PROGRESS_AFTER_MS = 100;
 const root = document.documentElement;
 
@@ -36,8 +31,7 @@ export class SizingView {
     this.out = $('#sizing-out', section);
     this.mode = $('#sizing-mode', section);
     this.teaser = document.getElementById('sizing-teaser');
-    this.budget.value = String(SIZING_DEFAULTS.budget);
-    this.depth.value = String(SIZING_DEFAULTS.max_depth);
+    this.batches = [];
     let timer = null;
     this.form.addEventListener('submit', (e) => e.preventDefault());
     this.form.addEventListener('input', () => {
@@ -45,6 +39,13 @@ export class SizingView {
       timer = setTimeout(() => this.config && this.show(this.config, this.currentSpeedup), 400);
     });
     section.dataset.state = 'idle';
+  }
+
+  // The request's defaults are the core's (`list ui`'s sizing: budget, max_depth, batches).
+  setDefaults({ budget, max_depth: maxDepth, batches }) {
+    this.budget.value = String(budget);
+    this.depth.value = String(maxDepth);
+    this.batches = batches;
   }
 
   setWorkerMode(mode, reason) {
@@ -64,7 +65,7 @@ export class SizingView {
       config,
       budget: num(this.budget),
       max_depth: num(this.depth),
-      batches: SIZING_DEFAULTS.batches,
+      batches: this.batches,
     };
   }
 
