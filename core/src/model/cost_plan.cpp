@@ -233,9 +233,14 @@ void set_verdict(const Config& config, bool text, Evaluation* e) {
 
 }  // namespace
 
-Expected<CostPlan> CostPlan::compile(const Config& config, TauMemo* memo) {
+Expected<CostPlan> CostPlan::compile(const Config& config, TauMemo* memo, bool borrow) {
   CostPlan plan;
-  plan.config_ = config;
+  if (borrow) {
+    plan.config_ = &config;
+  } else {
+    plan.own_ = std::make_shared<Config>(config);
+    plan.config_ = plan.own_.get();
+  }
   plan.calibrate_per_point_ = config.runtime.measured_decode_step_s > 0;
   if (!plan.calibrate_per_point_) {
     plan.runtime_ = config.runtime.resolved;
@@ -258,9 +263,15 @@ Expected<CostPlan> CostPlan::compile(const Config& config, TauMemo* memo) {
 }
 
 Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail) {
-  config_.batch = batch;
-  config_.context = context;
-  const Config& config = config_;
+  if (config_->batch != batch || config_->context != context) {
+    if (!own_) {
+      own_ = std::make_shared<Config>(*config_);
+      config_ = own_.get();
+    }
+    own_->batch = batch;
+    own_->context = context;
+  }
+  const Config& config = *config_;
   const bool text = detail == Detail::full;
   Evaluation e;
   if (calibrate_per_point_) {
@@ -331,7 +342,7 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
 }
 
 Expected<Evaluation> evaluate(const Config& config, TauMemo* memo) {
-  auto plan = CostPlan::compile(config, memo);
+  auto plan = CostPlan::compile(config, memo, true);  // config outlives this call
   if (!plan.ok()) return plan.error();
   return plan.value().at(config.batch, config.context);
 }

@@ -25,16 +25,20 @@ enum class Detail { full, numbers };
 
 class CostPlan {
  public:
-  // `memo` (optional) shares tau across the plans of one sweep (acceptance_tau.hpp).
-  static Expected<CostPlan> compile(const Config& config, TauMemo* memo = nullptr);
+  // `memo` (optional) shares tau across the plans of one sweep (acceptance_tau.hpp). With
+  // `borrow`, the plan reads `config` where it is (the caller keeps it alive and unchanged
+  // while the plan lives) until at() asks for another batch or context; otherwise it copies it.
+  static Expected<CostPlan> compile(const Config& config, TauMemo* memo = nullptr,
+                                    bool borrow = false);
 
   // The evaluation of the compiled setup at this batch and context.
   Expected<Evaluation> at(int64_t batch, int64_t context, Detail detail = Detail::full);
   // The setup's config at the batch and context of the last at() (the compiled ones before).
-  const Config& config() const { return config_; }
+  const Config& config() const { return *config_; }
 
  private:
-  Config config_;  // batch and context are set by at()
+  const Config* config_ = nullptr;  // the caller's (borrowed) or own_
+  std::shared_ptr<Config> own_;      // a copy whose batch and context at() sets
   // Testbed calibration fits at the measured batch and the config's context, so it is redone at
   // each point when the setup has one; otherwise the profile's parameters hold at every point.
   bool calibrate_per_point_ = false;
