@@ -16,6 +16,8 @@ import {
   checkAgainstCli,
   revealCharts,
   showSpeedup,
+  marksOf,
+  samePoints,
 } from './lib.mjs';
 
 const FORMS = () => JSON.parse(cli(['list', 'acceptance']));
@@ -206,6 +208,12 @@ export async function coreOwnedTests({ url, newPage }) {
       best: f.dataset.best,
       note: f.querySelector('.chart-note').textContent,
     }));
+    // The points the best is chosen among, drawn at the core's speedups.
+    samePoints(
+      (await marksOf(page, 'chart-k')).Speedup,
+      sweep.points.filter((p) => !p.error).map((p) => [p.values[0], p.speedup]),
+      'speedup vs k',
+    );
     if (best === null) {
       eq(shown.best, 'none', 'no best when nothing fits');
     } else {
@@ -258,14 +266,22 @@ export async function coreOwnedTests({ url, newPage }) {
     );
     // Rows name families by the core's short label (list methods).
     const idOf = new Map(JSON.parse(cli(['list', 'methods'])).map((m) => [m.short_label, m.id]));
-    for (const [label, text] of shown) {
+    const dots = [];
+    for (const [i, [label, text]] of shown.entries()) {
       // The user's own setup comes first as "yours (<short label>)"; it carries no published dot.
       const own = /^yours \((.*)\)$/.exec(label);
       const family = idOf.get(own ? own[1] : label);
       assert(family, `a family label of the core: ${label}`);
       const expected = !own && best.has(family) ? showSpeedup(best.get(family)) : '—';
       eq(text, expected, `${label}: published best`);
+      if (!own && best.has(family)) dots.push([i, best.get(family)]);
     }
+    // And the dots drawn over the bars: at each such family's bar, at that speedup.
+    samePoints(
+      (await marksOf(page, 'chart-families'))['Published (best row)'],
+      dots,
+      'published dots',
+    );
   });
 
   await test("custom model and GPU editors start from the core's custom objects, which cost what the presets cost", async () => {

@@ -16,7 +16,11 @@ import {
   checkAgainstCli,
   revealCharts,
   showSpeedup,
+  samePoints,
+  cellsOf,
+  sameCells,
 } from './lib.mjs';
+import * as fmt from '../../web/js/format.mjs';
 
 const DEEPSEEK = {
   target: 'deepseek-v3',
@@ -50,6 +54,7 @@ async function familiesShown(page, url, config) {
   );
   return page.$eval('[data-testid=chart-families]', (f) => ({
     points: Number(f.dataset.points),
+    bars: JSON.parse(f.dataset.marks || '{}')['Predicted speedup'] || [],
     absent: JSON.parse(f.dataset.absent),
     note: f.querySelector('.chart-note').textContent,
     rows: [...f.querySelectorAll('[data-testid=chart-values] tbody tr')].map((r) =>
@@ -72,7 +77,12 @@ export async function familiesTests({ url, newPage }) {
         [`yours (${short(core.yours.family)})`, core.yours],
         ...core.families.map((f) => [short(f.family), f]),
       ];
-      eq(shown.points, expected.length, 'bars drawn');
+      // The bars drawn: one per family at x = 0, 1, ..., each at the core's speedup.
+      samePoints(
+        shown.bars,
+        expected.map(([, f], i) => [i, f.speedup]),
+        'bars',
+      );
       eq(shown.rows.length, expected.length, 'table rows');
       expected.forEach(([label, f], i) => {
         eq(shown.rows[i][0], label, `row ${i} family`);
@@ -222,6 +232,22 @@ export async function familiesTests({ url, newPage }) {
     eq(rows.tau[0], 2.4, 'measured tau');
     eq(rows.tpot_s[1], core.before.tpot_s, 'predicted before = core');
     eq(rows.tpot_s[2], core.after.tpot_s, 'predicted after = core');
+    // The text of every row the core measured: measured, predicted before and after.
+    const shows = [
+      ['tau', 'τ', fmt.tau],
+      ['tpot_s', 'Time per output token', fmt.seconds],
+      ['tokens_per_s', 'Tokens/s (batch)', fmt.rate],
+    ].filter(([key]) => core.measured[key] !== undefined);
+    sameCells(
+      await cellsOf(page, '[data-testid=measured-table] tbody tr'),
+      shows.map(([key, label, show]) => [
+        label,
+        show(core.measured[key]),
+        show(core.before[key]),
+        show(core.after[key]),
+      ]),
+      'measured vs predicted',
+    );
     const tol = core.tolerance;
     assert(Math.abs(rows.tpot_s[2] - 0.0125) <= tol * 0.0125, `after ${rows.tpot_s[2]} vs 0.0125`);
     assert(Math.abs(rows.tau[2] - 2.4) <= tol * 2.4, `after tau ${rows.tau[2]}`);

@@ -132,3 +132,93 @@ export async function checkAgainstCli(page, what) {
   eq(shown.tauText, showTau(expected.tau), `${what}: shown tau`);
   eq(Number(shown.tau), expected.tau, `${what}: full-precision tau`);
 }
+
+// ---- Views by what they draw (issue 23 item 3) --------------------------------------------
+// A chart is checked by its marks (chart-kit's `data-marks`: per series label, the [x, y, cx, cy]
+// of every point uPlot placed inside the plot, plus the hand-drawn dots and markers), a table
+// by its cells. An expected list is never empty, so an empty view can never pass.
+
+// The figure's drawn marks: {series label: [[x, y, cx, cy], ...]}.
+export async function marksOf(page, testid) {
+  const text = await page.$eval(`[data-testid=${testid}]`, (f) => f.dataset.marks || '{}');
+  return JSON.parse(text);
+}
+
+// Points equal in value (both sides are the core's doubles through JSON: exact), in order.
+export function samePoints(shown, expected, what) {
+  assert(expected.length > 0, `${what}: the core gives no point to compare with`);
+  eq((shown || []).length, expected.length, `${what}: marks drawn`);
+  expected.forEach(([x, y], i) => {
+    eq(shown[i][0], x, `${what}: mark ${i} x`);
+    eq(shown[i][1], y, `${what}: mark ${i} y`);
+  });
+}
+
+// Until the figure has drawn marks of `series`.
+export async function waitMarks(page, testid, series) {
+  await page.waitForFunction(
+    ([t, s]) => {
+      const m = document.querySelector(`[data-testid=${t}]`)?.dataset.marks;
+      return m && (JSON.parse(m)[s] || []).length > 0;
+    },
+    [testid, series],
+    { timeout: 60000 },
+  );
+}
+
+// How many of the marks the canvas shows as something other than the plot's background at
+// their centre.
+export async function paintedAt(page, testid, points) {
+  return page.$eval(
+    `[data-testid=${testid}] canvas`,
+    (c, pts) => {
+      const ctx = c.getContext('2d');
+      const bg = ctx.getImageData(1, 1, 1, 1).data;
+      return pts.filter(([, , cx, cy]) => {
+        const d = ctx.getImageData(cx, cy, 1, 1).data;
+        return d[3] > 0 && (d[0] !== bg[0] || d[1] !== bg[1] || d[2] !== bg[2] || d[3] !== bg[3]);
+      }).length;
+    },
+    points,
+  );
+}
+
+// The text of every body cell (th and td) of the rows `rows` selects: [[cell, ...], ...].
+export async function cellsOf(page, rows) {
+  return page.$$eval(rows, (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
+}
+
+// Rows of cells equal to the expected text, row by row and cell by cell.
+export function sameCells(shown, expected, what) {
+  assert(expected.length > 0, `${what}: the core gives no row to compare with`);
+  eq(shown.length, expected.length, `${what}: rows`);
+  expected.forEach((row, i) => {
+    eq(shown[i].length, row.length, `${what}: cells in row ${i}`);
+    row.forEach((text, j) => eq(shown[i][j], text, `${what}: row ${i} cell ${j}`));
+  });
+}
+
+// The drawn tree in `box`: per circle, the node's path, its probability and its label.
+export async function treeDrawn(page, box) {
+  return page.$$eval(`${box} circle`, (cs) =>
+    cs.map((c) => ({
+      path: c.dataset.path,
+      p: c.dataset.p === undefined ? null : Number(c.dataset.p),
+      label: c.nextElementSibling?.tagName === 'text' ? c.nextElementSibling.textContent : null,
+    })),
+  );
+}
+
+// The root, then one node per path of `choices` in order, each drawn with the core's
+// probability `prob[i]` and labelled with it as a whole percentage.
+export function sameTree(drawn, choices, prob, what) {
+  assert(choices.length > 0, `${what}: the core gives no node to compare with`);
+  eq(drawn.length, choices.length + 1, `${what}: nodes drawn (the root and one per path)`);
+  eq(drawn[0].path, '', `${what}: the root first`);
+  choices.forEach((c, i) => {
+    const d = drawn[i + 1];
+    eq(d.path, c.join(','), `${what}: node ${i} path`);
+    eq(d.p, prob[i], `${what}: node ${i} probability`);
+    eq(d.label, `${(prob[i] * 100).toFixed(0)}%`, `${what}: node ${i} label`);
+  });
+}

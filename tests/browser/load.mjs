@@ -2,7 +2,18 @@
 // points as the CLI's curve, every TPOT in the values table equal to the CLI's, the crossover
 // marker at the CLI's rate, the SLO line at the configured target, the schedule's rows — and a
 // bad rate is refused beside its field with the core's message.
-import { test, assert, eq, cli, cliLink, waitQuiet } from './lib.mjs';
+import {
+  test,
+  assert,
+  eq,
+  cli,
+  cliLink,
+  waitQuiet,
+  marksOf,
+  samePoints,
+  cellsOf,
+  sameCells,
+} from './lib.mjs';
 import * as fmt from '../../web/js/format.mjs';
 
 const CONFIG = {
@@ -34,15 +45,31 @@ export async function loadTests({ url, newPage }) {
     await openLoad(page, url, CONFIG);
     eq(await page.$eval('[data-testid=load]', (s) => s.dataset.state), 'done', 'section state');
     const n = want.curve.rates_rps.length;
-    eq(
-      await page.$eval('[data-testid=chart-load-tpot]', (f) => f.dataset.points),
-      String(n),
-      'TPOT points',
+    // Each line's marks: the CLI's value at each rate (none where it is over capacity).
+    const at = (values) =>
+      want.curve.rates_rps.flatMap((r, i) =>
+        values[i] === null || values[i] === undefined ? [] : [[r, values[i]]],
+      );
+    const { plain, speculative } = want.curve;
+    const tpot = await marksOf(page, 'chart-load-tpot');
+    samePoints(tpot['plain TPOT'], at(plain.tpot_s), 'plain TPOT');
+    samePoints(tpot['speculative TPOT'], at(speculative.tpot_s), 'speculative TPOT');
+    const tput = await marksOf(page, 'chart-load-throughput');
+    samePoints(tput['plain tokens/s'], at(plain.output_tokens_per_s), 'plain tokens/s');
+    samePoints(
+      tput['speculative tokens/s'],
+      at(speculative.output_tokens_per_s),
+      'speculative tokens/s',
     );
-    eq(
-      await page.$eval('[data-testid=chart-load-throughput]', (f) => f.dataset.points),
-      String(n),
-      'tokens/s points',
+    samePoints(
+      tput['plain tokens/s per user'],
+      at(plain.output_tokens_per_s_per_user),
+      'plain tokens/s per user',
+    );
+    samePoints(
+      tput['speculative tokens/s per user'],
+      at(speculative.output_tokens_per_s_per_user),
+      'speculative tokens/s per user',
     );
     const rows = await page.$$eval('[data-testid=chart-load-tpot] .chart-values tbody tr', (trs) =>
       trs.map((tr) => [...tr.children].map((c) => c.textContent)),
@@ -71,6 +98,15 @@ export async function loadTests({ url, newPage }) {
       trs.map((t) => t.dataset.choice),
     );
     eq(JSON.stringify(sched), JSON.stringify(want.schedule.map((s) => s.choice)), 'schedule');
+    sameCells(
+      await cellsOf(page, '[data-testid=load-schedule] tbody tr'),
+      want.schedule.map((seg) => [
+        `${fmt.plain(seg.from_rps)} – ${fmt.plain(seg.to_rps)}`,
+        `${fmt.plain(seg.from_in_flight)} – ${fmt.plain(seg.to_in_flight)}`,
+        seg.choice === 'off' ? "don't speculate" : seg.choice,
+      ]),
+      'schedule cells',
+    );
   });
 
   await test('under load: a negative rate is refused beside its field; the link keeps the block', async () => {

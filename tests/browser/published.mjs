@@ -6,7 +6,8 @@
 // Run from run.mjs (same server, browser and request/console watchers).
 import fs from 'node:fs';
 import path from 'node:path';
-import { test, assert, eq, cli, cliLink, repo, waitQuiet } from './lib.mjs';
+import { test, assert, eq, cli, cliLink, repo, waitQuiet, cellsOf, sameCells } from './lib.mjs';
+import * as fmt from '../../web/js/format.mjs';
 
 const TABLE = JSON.parse(fs.readFileSync(path.join(repo, 'core/data/published.json'), 'utf8'));
 const CONFIG = {
@@ -25,6 +26,17 @@ async function openTable(page, url) {
   await waitQuiet(page);
   await page.evaluate(() => document.querySelector('#data-view').scrollIntoView());
   await page.waitForSelector('[data-testid=published-table]', { timeout: 60000 });
+  await waitQuiet(page);
+}
+
+// "Reproduce the papers": click and wait until the scatter is drawn.
+async function showReproduce(page) {
+  await page.click('[data-testid=reproduce-button]');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=validation-scatter]')?.dataset.sources,
+    null,
+    { timeout: 120000 },
+  );
   await waitQuiet(page);
 }
 
@@ -93,6 +105,27 @@ export async function publishedTests({ url, newPage, shots }) {
           expected.rows.map((r) => r.model).join(','),
           "the core's normalized model names",
         );
+        // Every cell of the first page: the CLI's row as the page words and formats it.
+        sameCells(
+          await cellsOf(page, '[data-testid=published-table] tbody tr'),
+          expected.rows.map((r) => [
+            r.source_id || r.source,
+            r.table,
+            r.method,
+            r.model,
+            r.dataset,
+            typeof r.temperature === 'number' ? String(r.temperature) : '—',
+            r.hardware_id || '—',
+            typeof r.tau === 'number' ? r.tau.toFixed(2) : '—',
+            typeof r.speedup === 'number' ? `${r.speedup.toFixed(2)}×` : '—',
+            r.config && typeof r.speedup === 'number' && !r.superseded
+              ? 'Use'
+              : r.target_id
+                ? ''
+                : 'no preset',
+          ]),
+          'first page',
+        );
       }
       seen.push(...shown.ids);
       if (await page.$eval('[data-testid=published-next]', (b) => b.disabled)) break;
@@ -119,13 +152,7 @@ export async function publishedTests({ url, newPage, shots }) {
   await test('"Reproduce the papers": scatter by source, errors in-sample and held out, every row not predicted with its reason', async () => {
     await openTable(page, url);
     const report = cliRun('validate', { format: 'json' });
-    await page.click('[data-testid=reproduce-button]');
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=validation-scatter]')?.dataset.sources,
-      null,
-      { timeout: 120000 },
-    );
-    await waitQuiet(page);
+    await showReproduce(page);
     const shown = await page.evaluate(() => {
       const f = document.querySelector('[data-testid=validation-scatter]');
       return {
@@ -212,6 +239,46 @@ export async function publishedTests({ url, newPage, shots }) {
       shown.sources.join(','),
       [...drawn, ...Object.keys(report.engines.by_source)].join(','),
       'one colour per source (papers, then engines)',
+    );
+    for (const [id, s] of Object.entries(report.engines.by_source)) {
+      const row = shown.rows.find((r) => r.id === id);
+      assert(row, `engine source ${id} listed`);
+      eq(row.predicted, String(s.rows), `${id} predicted`);
+      eq(row.mape, `${s.mape_pct.toFixed(1)} %`, `${id} MAPE`);
+      eq(
+        row.heldOut,
+        s.cross_validated && s.cross_validated.rows
+          ? `${s.cross_validated.mape_pct.toFixed(1)} %`
+          : '—',
+        `${id} held out`,
+      );
+    }
+    // The rows of each source, cell by cell (method, model, dataset, GPU, τ, measured,
+    // predicted, error), in the report's order.
+    const tables = await page.$$eval('[data-testid=reproduce] > details', (ds) =>
+      ds.map((d) =>
+        [...d.querySelectorAll('tbody tr')].map((r) => [...r.cells].map((c) => c.textContent)),
+      ),
+    );
+    const withRows = report.sources.filter((src) => src.stock.rows);
+    eq(tables.length, withRows.length, 'one table per source with predicted rows');
+    withRows.forEach((src, i) =>
+      sameCells(
+        tables[i],
+        report.rows
+          .filter((r) => r.source_id === src.source_id)
+          .map((r) => [
+            r.method,
+            r.model,
+            r.dataset,
+            `${r.gpus > 1 ? `${r.gpus}× ` : ''}${r.hardware}`,
+            r.tau.toFixed(2),
+            `${r.measured.toFixed(2)}×`,
+            `${r.predicted.toFixed(2)}×`,
+            fmt.signedPercent(r.error_pct),
+          ]),
+        `rows of ${src.source_id}`,
+      ),
     );
     for (const s of report.sources) {
       const row = shown.rows.find((r) => r.id === s.source_id);

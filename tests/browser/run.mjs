@@ -32,7 +32,15 @@ import {
   shownResult,
   checkAgainstCli,
   revealCharts,
+  cliRun,
+  marksOf,
+  samePoints,
+  cellsOf,
+  sameCells,
+  treeDrawn,
+  sameTree,
 } from './lib.mjs';
+import * as fmt from '../../web/js/format.mjs';
 import { truthTests } from './truth.mjs';
 import { publishedTests } from './published.mjs';
 import { coreOwnedTests } from './core-owned.mjs';
@@ -481,23 +489,52 @@ async function main() {
     eq(await page.isVisible('[data-testid=field-error]'), false, 'old error cleared');
   });
 
-  await test('charts are drawn', async () => {
-    await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
+  await test("charts draw the CLI's numbers (EAGLE-2, 4 GPUs, batch 16)", async () => {
+    // Marks drawn inside the plot (chart-kit's data-marks), each at the value the CLI gives for
+    // the same link: the passes on the roofline, the family's own sweep, the batch sweep at the
+    // batches that fit, one bar per family (user-path.mjs checks every series on a SpS link).
+    const link = cliLink(CONFIGS[3]);
+    await page.goto(`${url}#${link}`);
     await waitQuiet(page);
     await revealCharts(page);
-    // Marks drawn inside the plot (chart-kit's data-marks), not the length of the data given to
-    // the chart: user-path.mjs checks each chart's marks against the CLI's values.
-    const counts = await page.evaluate(() =>
-      Object.fromEntries(
-        ['roofline', 'k', 'batch', 'families'].map((k) => [
-          k,
-          Object.values(
-            JSON.parse(document.querySelector(`[data-testid=chart-${k}]`).dataset.marks || '{}'),
-          ).reduce((n, pts) => n + pts.length, 0),
-        ]),
-      ),
+    const config = cliDecode(link);
+    const r = cliEvalLink(link);
+    const marks = {};
+    for (const c of ['roofline', 'k', 'batch', 'families'])
+      marks[c] = await marksOf(page, `chart-${c}`);
+    for (const [key, label] of [
+      ['baseline', 'AR (baseline)'],
+      ['draft', 'Draft'],
+      ['verify', 'Verify'],
+    ])
+      samePoints(
+        marks.roofline[label],
+        [[r[key].arithmetic_intensity, r[key].achieved_flops_per_s]],
+        `roofline: ${label}`,
+      );
+    // The family's own knob and grid, from the core's family table (list methods).
+    const family = JSON.parse(cli(['list', 'methods'])).find((m) => m.id === config.method.family);
+    const engine =
+      typeof config.runtime === 'string' ? config.runtime : (config.runtime || {}).profile;
+    const spec = (family.sweep_by_engine || {})[engine] || family.sweep;
+    const k = cliRun('sweep', { config, axis: `method.${spec.param}`, values: spec.values });
+    samePoints(
+      marks.k.Speedup,
+      k.points.filter((p) => !p.error).map((p) => [p.values[0], p.speedup]),
+      `speedup vs ${spec.param}`,
     );
-    for (const [k, n] of Object.entries(counts)) assert(n > 0, `chart ${k} has ${n} marks`);
+    const batch = cliRun('sweep', { config, axis: 'batch', values: SIZING.batches });
+    samePoints(
+      marks.batch.Speedup,
+      batch.points.filter((p) => !p.error && p.fits_in_memory).map((p) => [p.values[0], p.speedup]),
+      'speedup vs batch',
+    );
+    const families = cliRun('families', config);
+    samePoints(
+      marks.families['Predicted speedup'],
+      [families.yours, ...families.families].map((f, i) => [i, f.speedup]),
+      'families: bars',
+    );
   });
 
   await test('the tree view draws the draft tree and the τ distribution', async () => {
@@ -519,9 +556,20 @@ async function main() {
     assert(tree.nodes > 10, `tree nodes drawn: ${tree.nodes}`);
     assert(tree.tauBars > 1, `tau distribution points: ${tree.tauBars}`);
     // The τ distribution's bars are the core's P(τ = j), j = 1, 2, ... (eval-tree's tau_pmf).
-    const pmf = JSON.parse(
-      cli(['run', 'eval-tree', '-'], JSON.stringify(cliDecode(fragmentOf(page.url())))),
-    ).tau_pmf;
+    const evaluated = cliRun('eval-tree', cliDecode(fragmentOf(page.url())));
+    const pmf = evaluated.tau_pmf;
+    // Every node at its path, with the core's acceptance probability as its label.
+    sameTree(
+      await treeDrawn(page, '[data-testid=tree-drawing]'),
+      evaluated.choices,
+      evaluated.node_prob,
+      'draft tree',
+    );
+    sameCells(
+      await cellsOf(page, '[data-testid=chart-tau] [data-testid=chart-values] tbody tr'),
+      pmf.map((p, j) => [String(j + 1), fmt.plain(p)]),
+      'τ distribution values',
+    );
     const bars = await page.$eval(
       '[data-testid=chart-tau]',
       (f) => JSON.parse(f.dataset.marks || '{}')['P(τ)'] || [],
@@ -584,11 +632,20 @@ async function main() {
     const sources = await page.$$eval('[data-testid=reproduce] > details > summary', (s) =>
       s.map((x) => x.textContent),
     );
-    assert(sources.length >= 3, `sources: ${sources.length}`);
-    assert(
-      sources.every((s) => /\d+ rows/.test(s)),
-      `summaries: ${sources.slice(0, 2).join(' | ')}`,
-    );
+    // One section per source the core predicted rows of, titled with its count and error.
+    const report = cliRun('validate', { format: 'json' });
+    const want = report.sources
+      .filter((src) => src.stock.rows)
+      .map(
+        (src) =>
+          `${src.source} — ${src.stock.rows} rows, MAPE ${src.stock.mape_pct.toFixed(1)} %${
+            src.calibrated && src.calibrated.rows
+              ? `; calibrated MAPE ${src.calibrated.mape_pct.toFixed(1)} %`
+              : ''
+          }`,
+      );
+    assert(want.length >= 3, `sources with predicted rows: ${want.length}`);
+    eq(JSON.stringify(sources), JSON.stringify(want), 'sections by source');
   });
 
   await test("example buttons are the core's (list ui) and each loads its configuration", async () => {
@@ -687,14 +744,32 @@ async function main() {
         best.text.includes(showSpeedup(expected.best.speedup)),
         `summary shows ${showSpeedup(expected.best.speedup)}: ${best.text}`,
       );
-      const schedule = await page.$$eval('[data-testid=sizing-schedule] tbody tr', (rows) =>
-        rows.map((r) => [...r.cells].map((c) => c.textContent)),
+      // The schedule cell by cell, as the page words and formats the core's rows.
+      sameCells(
+        await cellsOf(page, '[data-testid=sizing-schedule] tbody tr'),
+        expected.schedule.map((s) =>
+          s.verdict === 'infeasible'
+            ? [String(s.batch), 'does not fit in memory', '—', '—', '—', '—']
+            : s.speculate
+              ? [
+                  String(s.batch),
+                  'yes',
+                  String(s.nodes),
+                  String(s.depth),
+                  fmt.tau(s.tau),
+                  fmt.speedup(s.speedup),
+                ]
+              : [
+                  String(s.batch),
+                  "don't speculate",
+                  '—',
+                  '—',
+                  '—',
+                  `best ${fmt.speedup(s.best_speedup)}`,
+                ],
+        ),
+        'schedule',
       );
-      eq(schedule.length, expected.schedule.length, 'schedule rows');
-      for (const [j, s] of expected.schedule.entries()) {
-        eq(schedule[j][0], String(s.batch), `schedule row ${j} batch`);
-        eq(schedule[j][2], s.speculate ? String(s.nodes) : '—', `schedule row ${j} nodes`);
-      }
       const engines = await page.$$eval('[data-testid=sizing-export] [data-engine]', (n) =>
         n.map((x) => x.dataset.engine),
       );
@@ -706,18 +781,29 @@ async function main() {
         'engine blocks',
       );
       // The curve's drawn marks are the core's (n, speedup) points.
-      const curve = await page.$eval(
-        '[data-testid=chart-sizing]',
-        (f) => JSON.parse(f.dataset.marks || '{}').Speedup || [],
+      const curve = await marksOf(page, 'chart-sizing');
+      samePoints(
+        curve.Speedup,
+        expected.curve.map((c) => [c.nodes, c.speedup]),
+        'curve: speedup',
       );
-      eq(curve.length, expected.curve.length, 'curve marks');
-      expected.curve.forEach((c, j) => {
-        eq(curve[j][0], c.nodes, `curve mark ${j}: n`);
-        eq(curve[j][1], c.speedup, `curve mark ${j}: speedup`);
+      samePoints(
+        curve['τ'],
+        expected.curve.map((c) => [c.nodes, c.tau]),
+        'curve: τ',
+      );
+      // The tree: the root and one node per path of the best choice, each labelled with the
+      // probability the core's tree-expect gives it under the acceptance the sizing used.
+      const expect = cliRun('tree-expect', {
+        choices: expected.best.choices,
+        acceptance: expected.acceptance,
       });
-      // The tree is drawn with one circle per draft node plus the root, labelled by probability.
-      const circles = await page.$$eval('[data-testid=sizing-tree] circle', (c) => c.length);
-      eq(circles, expected.best.choices.length + 1, 'tree nodes drawn');
+      sameTree(
+        await treeDrawn(page, '[data-testid=sizing-tree]'),
+        expected.best.choices,
+        expect.node_prob,
+        'best tree',
+      );
       // tree-expect's exact tau of the drawn tree equals the tau the sizing reported for it.
       const taus = await page.$eval('.sizing-tree .hint', (h) => ({ ...h.dataset }));
       const [a, b] = [Number(taus.expectTau), Number(taus.sizingTau)];
@@ -922,15 +1008,21 @@ async function main() {
   await test("the roofline is drawn from the core's roofs", async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
     await waitQuiet(page);
+    await revealCharts(page);
+    const r = cliEvalLink(fragmentOf(page.url())).roofline;
+    eq(r.roofs.length, 2, 'the CLI gives the datasheet and the effective roof');
     eq(
       await page.$eval('[data-testid=chart-roofline]', (f) => f.dataset.roofs),
-      '2',
-      'datasheet and effective roofs',
+      String(r.roofs.length),
+      'roofs drawn',
     );
+    const marks = await marksOf(page, 'chart-roofline');
     const note = await page.textContent('[data-testid=chart-roofline] .chart-note');
-    const r = cliEvalLink(fragmentOf(page.url())).roofline;
-    assert(note.includes('ridge at'), `note: ${note}`);
-    assert(typeof r.ridge_point_flops_per_byte === 'number', 'the CLI reports the ridge');
+    for (const roof of r.roofs) {
+      samePoints(marks[roof.label], roof.vertices, `${roof.label}: vertices`);
+      const said = `${roof.label}: ${fmt.si(roof.bandwidth_bytes_per_s, 'B/s')}, ${fmt.si(roof.peak_flops_per_s, 'FLOP/s')}, ridge at ${fmt.plain(roof.ridge_flops_per_byte)} FLOP/byte.`;
+      assert(note.includes(said), `note says "${said}": ${note}`);
+    }
   });
 
   await test('published measurements are overlaid on the k and batch charts', async () => {
@@ -959,11 +1051,19 @@ async function main() {
       batch: Number(document.querySelector('[data-testid=chart-batch]').dataset.measured || 0),
     }));
     assert(withK.length > 0, 'the tables have pld rows with k for this model');
+    const withBatch = rows.filter((r) => typeof r.config.batch === 'number');
     eq(shown.k, withK.length, 'dots on the k chart');
-    eq(
-      shown.batch,
-      rows.filter((r) => typeof r.config.batch === 'number').length,
-      'dots on the batch chart',
+    eq(shown.batch, withBatch.length, 'dots on the batch chart');
+    // Each dot drawn at its row's setting and measured speedup.
+    samePoints(
+      (await marksOf(page, 'chart-k')).Published,
+      withK.map((r) => [r.config.method.k, r.speedup]),
+      'published dots on the k chart',
+    );
+    samePoints(
+      (await marksOf(page, 'chart-batch')).Published,
+      withBatch.map((r) => [r.config.batch, r.speedup]),
+      'published dots on the batch chart',
     );
   });
 

@@ -15,7 +15,14 @@ import {
   waitQuiet,
   fragmentOf,
   revealCharts,
+  marksOf,
+  samePoints,
+  cellsOf,
+  sameCells,
+  treeDrawn,
+  sameTree,
 } from './lib.mjs';
+import * as fmt from '../../web/js/format.mjs';
 
 const BASE = { target: 'llama2-chat-7b', hardware: 'a100-80gb-sxm' };
 // One config per verdict state; each test first checks the CLI gives that state.
@@ -116,6 +123,12 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
       note: f.querySelector('.chart-note').textContent,
     }));
     eq(shown.infeasible, tooBig.join(','), 'points marked as not fitting');
+    // The marks are the batches that fit, at the core's speedup: none where it does not fit.
+    samePoints(
+      (await marksOf(page, 'chart-batch')).Speedup,
+      sweep.points.filter((p) => !p.error && p.fits_in_memory).map((p) => [p.values[0], p.speedup]),
+      'speedup marks',
+    );
     assert(!/every batch up to 256/.test(shown.note), `note: ${shown.note}`);
     assert(
       new RegExp(`From batch ${tooBig[0]} the setup does not fit`).test(shown.note),
@@ -168,6 +181,19 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
         (r) => r.map((x) => x.dataset.kind),
       );
       eq(kernels.join(','), p.kernels.map((k) => k.kind).join(','), `${pass} kernels`);
+      // Each kernel's time, FLOPs, bytes and bound as the page formats the core's numbers.
+      const names = { gemm: 'GEMMs', attention: 'Attention', lm_head: 'LM head', other: 'Other' };
+      sameCells(
+        await cellsOf(page, `[data-testid=kernels] table[data-pass=${pass}] tbody tr`),
+        p.kernels.map((k) => [
+          names[k.kind] || k.kind,
+          fmt.seconds(k.time_s),
+          fmt.flops(k.flops),
+          fmt.bytes(k.bytes),
+          k.bound,
+        ]),
+        `${pass} kernel table`,
+      );
     }
     const heads = await page.$$eval('[data-testid=passes] thead th', (t) =>
       t.map((x) => x.textContent),
@@ -200,6 +226,38 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
       Math.abs(bar.width - bar.parts) < 2,
       `cycle segments ${bar.parts.toFixed(1)} px of a ${bar.width.toFixed(1)} px bar`,
     );
+    // Each segment's share of its bar is the core's part of the whole (the cycle; the memory
+    // axis ends at the GPU's capacity, or the total when it does not fit), to a pixel.
+    const segments = (box) =>
+      page.$eval(`[data-testid=${box}] .stack`, (b) => {
+        const w = b.getBoundingClientRect().width;
+        return {
+          width: w,
+          parts: Object.fromEntries(
+            [...b.querySelectorAll('[data-part]')].map((c) => [
+              c.dataset.part,
+              c.getBoundingClientRect().width,
+            ]),
+          ),
+        };
+      });
+    const drawnShares = async (box, parts, end) => {
+      const shown = await segments(box);
+      assert(end > 0, `${box}: the core gives a whole to share`);
+      for (const [key, value] of Object.entries(parts)) {
+        const want = (shown.width * value) / end;
+        assert(
+          Math.abs(shown.parts[key] - want) <= 1,
+          `${box} ${key}: ${shown.parts[key]} px drawn, ${want.toFixed(1)} px for ${value} of ${end}`,
+        );
+      }
+    };
+    const c = expected.cycle;
+    await drawnShares(
+      'cycle',
+      { draft_s: c.draft_s, verify_s: c.verify_s, overhead_s: c.overhead_s, comm_s: c.comm_s },
+      c.total_s,
+    );
     const memory = await page.$$eval('[data-testid=memory-legend] li', (l) =>
       l.map((x) => Number(x.dataset.value)),
     );
@@ -213,6 +271,16 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
         m.activations_gb_per_gpu,
       ]),
       'memory parts',
+    );
+    await drawnShares(
+      'memory',
+      {
+        weights_gb_per_gpu: m.weights_gb_per_gpu,
+        draft_weights_gb_per_gpu: m.draft_weights_gb_per_gpu,
+        kv_cache_gb_per_gpu: m.kv_cache_gb_per_gpu,
+        activations_gb_per_gpu: m.activations_gb_per_gpu,
+      },
+      Math.max(m.capacity_gb_per_gpu, m.total_gb_per_gpu),
     );
     // The page's own numbers (the assumptions are the core's sentences, quoted as written).
     const text = await page.$$eval(
@@ -246,6 +314,12 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
     }));
     eq(Number(shown.tau), expected.tau, `tree τ equals the result's τ (${link})`);
     eq(shown.circles, tree.nodes + 1, 'draft nodes + root drawn');
+    sameTree(
+      await treeDrawn(page, '[data-testid=tree-drawing]'),
+      tree.choices,
+      tree.node_prob,
+      'the evaluated tree',
+    );
     assert(
       /depth 6 \(draft levels; EAGLE's --depth 5\)/.test(shown.summary),
       `depth convention: ${shown.summary}`,
@@ -389,6 +463,27 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
     );
     eq(rows['Batch × context'][2], 'true', 'batch marked as different');
     eq(rows.Model[2], 'false', 'model not marked');
+    // Every row, A and B, is the core's two results as the page words them.
+    const text = (r) => ({
+      Model: r.config.target,
+      GPU: `${r.config.gpus} × ${r.config.hardware}`,
+      Engine: r.engine.name,
+      'Batch × context': `${r.config.batch} × ${r.config.context}`,
+      'τ from': r.tau_source,
+      Verdict: r.verdict,
+      Speedup: r.verdict === 'infeasible' ? 'does not fit' : fmt.speedup(r.speedup),
+      τ: fmt.tau(r.tau),
+      'Tokens/s': r.verdict === 'infeasible' ? '—' : fmt.rate(r.tokens_per_s),
+      'Cycle time': fmt.seconds(r.cycle_time_s),
+      'Memory per GPU': `${fmt.gb(r.memory.total_gb_per_gpu)} of ${fmt.gb(r.memory.usable_gb_per_gpu)}`,
+    });
+    const [ta, tb] = [text(a), text(b)];
+    for (const [row, want] of Object.entries(ta)) {
+      assert(rows[row], `row ${row} shown`);
+      eq(rows[row][0], want, `A: ${row}`);
+      eq(rows[row][1], tb[row], `B: ${row}`);
+      eq(rows[row][2], String(want !== tb[row]), `${row}: marked exactly when A and B differ`);
+    }
     // The link alone restores the comparison.
     const p = await newPage();
     await p.goto(page.url());
@@ -414,6 +509,7 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
         points: Number(f.dataset.points),
         rows: f.querySelectorAll('[data-testid=chart-values] tbody tr').length,
       }));
+      assert(n.points > 0, `chart ${id}: ${n.points} points`);
       eq(n.rows, n.points, `chart ${id}: one row per point`);
     }
     await page.focus('[data-testid=chart-batch] [data-testid=chart-values] summary');

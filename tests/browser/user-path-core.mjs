@@ -22,6 +22,9 @@ import {
   checkAgainstCli,
   revealCharts,
   counts,
+  cliRun,
+  marksOf,
+  samePoints,
 } from './lib.mjs';
 
 // The page's sizing request (the core's `list ui` sizing defaults; tests/core checks them).
@@ -217,9 +220,20 @@ export async function userPathCoreTests({ url, newPage }) {
       note: (f.querySelector('.chart-note') || {}).textContent || '',
     }));
     const methods = JSON.parse(cli(['list', 'methods']));
-    const grid = methods.find((m) => m.id === 'eagle3').sweep_by_engine.vllm.values;
-    eq(chart.points, String(grid.length), 'every point of the draft-length sweep is valid');
+    const spec = methods.find((m) => m.id === 'eagle3').sweep_by_engine.vllm;
+    eq(chart.points, String(spec.values.length), 'every point of the draft-length sweep is valid');
     assert(!chart.note.includes('No valid point'), chart.note);
+    // Each point drawn at the core's speedup for that draft length.
+    const sweep = cliRun('sweep', {
+      config: cliDecode(fragmentOf(page.url())),
+      axis: `method.${spec.param}`,
+      values: spec.values,
+    });
+    samePoints(
+      (await marksOf(page, 'chart-k')).Speedup,
+      sweep.points.map((p) => [p.values[0], p.speedup]),
+      'speedup vs draft length',
+    );
     await page.fill('[data-field="method.num_speculative_tokens"]', '5');
     await page.press('[data-field="method.num_speculative_tokens"]', 'Tab');
     await waitHash(page, /method\.depth=5/);

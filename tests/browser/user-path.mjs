@@ -18,7 +18,14 @@ import {
   cliRun,
   openConfig as open,
   phonePage,
+  marksOf,
+  samePoints,
+  waitMarks,
+  paintedAt,
+  cellsOf,
+  sameCells,
 } from './lib.mjs';
+import * as fmt from '../../web/js/format.mjs';
 
 // A draft-model setup whose draft shares the Llama-2 vocabulary (32000 tokens).
 const SPS = {
@@ -27,48 +34,6 @@ const SPS = {
   method: { family: 'sps', draft: 'llama-68m', k: 4 },
   acceptance: { alpha: 0.7 },
 };
-
-// The figure's drawn marks: {series label: [[x, y, cx, cy], ...]}.
-async function marksOf(page, testid) {
-  const text = await page.$eval(`[data-testid=${testid}]`, (f) => f.dataset.marks || '{}');
-  return JSON.parse(text);
-}
-
-// Points equal in value (both sides are the core's doubles through JSON: exact).
-function samePoints(shown, expected, what) {
-  eq(shown.length, expected.length, `${what}: marks drawn`);
-  expected.forEach(([x, y], i) => {
-    eq(shown[i][0], x, `${what}: mark ${i} x`);
-    eq(shown[i][1], y, `${what}: mark ${i} y`);
-  });
-}
-
-// Whether the canvas shows something other than the plot's background at each mark's centre.
-async function paintedAt(page, testid, points) {
-  return page.$eval(
-    `[data-testid=${testid}] canvas`,
-    (c, pts) => {
-      const ctx = c.getContext('2d');
-      const bg = ctx.getImageData(1, 1, 1, 1).data;
-      return pts.filter(([, , cx, cy]) => {
-        const d = ctx.getImageData(cx, cy, 1, 1).data;
-        return d[3] > 0 && (d[0] !== bg[0] || d[1] !== bg[1] || d[2] !== bg[2] || d[3] !== bg[3]);
-      }).length;
-    },
-    points,
-  );
-}
-
-async function waitMarks(page, testid, series) {
-  await page.waitForFunction(
-    ([t, s]) => {
-      const m = document.querySelector(`[data-testid=${t}]`)?.dataset.marks;
-      return m && (JSON.parse(m)[s] || []).length > 0;
-    },
-    [testid, series],
-    { timeout: 60000 },
-  );
-}
 
 export async function userPathTests({ browser, url, newPage, watch }) {
   const page = await newPage();
@@ -388,6 +353,21 @@ export async function userPathTests({ browser, url, newPage, watch }) {
       ...marks.Verify,
     ]);
     eq(painted, 3, 'the three passes are painted on the canvas');
+    // The values under the chart: each pass's intensity, FLOP/s and bound as the page formats them.
+    sameCells(
+      await cellsOf(page, '[data-testid=chart-roofline] [data-testid=chart-values] tbody tr'),
+      [
+        ['baseline', 'AR (baseline)'],
+        ['draft', 'Draft'],
+        ['verify', 'Verify'],
+      ].map(([key, label]) => [
+        label,
+        fmt.intensity(r[key].arithmetic_intensity),
+        fmt.si(r[key].achieved_flops_per_s, 'FLOP/s'),
+        r[key].bound,
+      ]),
+      'roofline values',
+    );
   });
 
   await test("the k chart's marks are the core's sweep, and its value table the same numbers", async () => {
@@ -413,15 +393,16 @@ export async function userPathTests({ browser, url, newPage, watch }) {
       String(out.best.values[0]),
       "the core's best k",
     );
-    const cells = await page.$$eval(
-      '[data-testid=chart-k] [data-testid=chart-values] tbody tr',
-      (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)),
+    sameCells(
+      await cellsOf(page, '[data-testid=chart-k] [data-testid=chart-values] tbody tr'),
+      ok.map((p) => [
+        String(p.values[0]),
+        `${p.speedup.toFixed(2)}×`,
+        p.tau.toFixed(2),
+        p.fits_in_memory ? 'yes' : 'no',
+      ]),
+      'k values',
     );
-    eq(cells.length, ok.length, 'value table rows');
-    ok.forEach((p, i) => {
-      eq(cells[i][0], String(p.values[0]), `row ${i} k`);
-      eq(cells[i][1], `${p.speedup.toFixed(2)}×`, `row ${i} speedup`);
-    });
     eq(
       await paintedAt(page, 'chart-k', marks.Speedup),
       marks.Speedup.length,
@@ -448,6 +429,29 @@ export async function userPathTests({ browser, url, newPage, watch }) {
       fits.map((p) => [p.values[0], p.tokens_per_s]),
       'tokens/s vs batch',
     );
+    samePoints(
+      marks['Tokens/s, plain'],
+      fits.map((p) => [p.values[0], p.baseline_tokens_per_s]),
+      'plain tokens/s vs batch',
+    );
+    eq(
+      await paintedAt(page, 'chart-batch', marks.Speedup),
+      marks.Speedup.length,
+      'every speedup point is painted',
+    );
+    // The values under the chart name every batch, a dash where it does not fit.
+    const ok = out.points.filter((p) => !p.error);
+    sameCells(
+      await cellsOf(page, '[data-testid=chart-batch] [data-testid=chart-values] tbody tr'),
+      ok.map((p) => [
+        String(p.values[0]),
+        p.fits_in_memory ? `${p.speedup.toFixed(2)}×` : '—',
+        p.fits_in_memory ? fmt.rate(p.tokens_per_s) : '—',
+        fmt.rate(p.baseline_tokens_per_s),
+        p.fits_in_memory ? 'yes' : 'no',
+      ]),
+      'batch values',
+    );
   });
 
   await test('the families chart draws one bar per family the core evaluates, at its speedup', async () => {
@@ -462,6 +466,32 @@ export async function userPathTests({ browser, url, newPage, watch }) {
       marks['Predicted speedup'],
       speedups.map((v, i) => [i, v]),
       'bars',
+    );
+    // The grey dots: each end of the spread of the data a family's τ comes from.
+    const all = [out.yours, ...out.families];
+    const spread = (end) =>
+      all.flatMap((f, i) => (f.spread ? [[i, f.spread[`speedup_${end}`]]] : []));
+    samePoints(marks['Spread (low)'], spread('low'), 'spread, low end');
+    samePoints(marks['Spread (high)'], spread('high'), 'spread, high end');
+    // The values under the chart (the published column is checked in core-owned.mjs).
+    const short = new Map(methods.map((m) => [m.id, m.short_label]));
+    const rows = await cellsOf(
+      page,
+      '[data-testid=chart-families] [data-testid=chart-values] tbody tr',
+    );
+    sameCells(
+      rows.map((r) => r.filter((_, j) => j !== 4)),
+      all.map((f, i) => [
+        i === 0 ? `yours (${short.get(f.family)})` : short.get(f.family),
+        `${f.speedup.toFixed(2)}×`,
+        f.tau.toFixed(2),
+        f.fits_in_memory ? 'yes' : 'no',
+        f.spread
+          ? `${fmt.speedupRange(f.spread.speedup_low, f.spread.speedup_high)} ${f.spread.label}`
+          : '—',
+        f.tau_source,
+      ]),
+      'families values',
     );
   });
 

@@ -159,12 +159,16 @@ export function drawTree(box, choices, prob) {
   for (const [k, { p }] of info) {
     const { x, y } = xy(k);
     const known = p !== null;
+    // data-path and data-p: which node of the core's tree this is and the probability drawn
+    // for it, so tests read the drawing's values, not only its node count.
     const circle = svg('circle', {
       cx: x,
       cy: y,
       r: 7,
       class: 'node',
       'fill-opacity': known ? (0.15 + 0.85 * p).toFixed(3) : '0.5',
+      'data-path': k,
+      ...(known && k !== '' ? { 'data-p': String(p) } : {}),
     });
     const title = svg('title');
     title.textContent =
