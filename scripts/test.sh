@@ -32,7 +32,8 @@ node tests/browser/transfer.mjs
 if [[ -f tests/browser/run.mjs ]]; then
   step "browser"
   # Screenshots go to a scratch folder so a test run leaves the tree clean; regenerate the
-  # committed ones with: SPECCALC_SCREENSHOTS=docs/screenshots node tests/browser/run.mjs
+  # committed ones with `npm run screenshots` (each is written only when the charts, tables
+  # and trees in it draw their marks, rows and nodes: tests/browser/lib.mjs).
   SPECCALC_SCREENSHOTS="${SPECCALC_SCREENSHOTS-$(mktemp -d)}" node tests/browser/run.mjs
 else
   echo "(tests/browser/run.mjs not present: browser test skipped)"

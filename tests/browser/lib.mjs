@@ -1,6 +1,7 @@
 // Shared by the browser test files: the harness (test / assert / eq and the pass-fail count),
 // the native CLI the page is checked against, and waits on the page's quiet state.
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { waitQuiet } from './browser.mjs';
 
@@ -196,6 +197,114 @@ export function sameCells(shown, expected, what) {
     eq(shown[i].length, row.length, `${what}: cells in row ${i}`);
     row.forEach((text, j) => eq(shown[i][j], text, `${what}: row ${i} cell ${j}`));
   });
+}
+
+// ---- Screenshots that show their views ---------------------------------------------------
+// What a screenshot may hold and how much each draws: a chart its marks, a drawn tree its
+// nodes, a table its body rows, a stacked bar its visible segments, an output the core's value.
+const VIEWS = [
+  ['figure.chart', 'chart'],
+  ['.tree-drawing', 'tree'],
+  ['table', 'table'],
+  ['.stack', 'bar'],
+  ['output', 'output'],
+];
+
+// Every view that is rendered inside `region` (document pixels) with what it draws; `required`
+// selectors are reported even when they are missing or outside the region.
+async function viewsIn(page, region, required) {
+  return page.evaluate(
+    ([views, r, req]) => {
+      const box = (n) => {
+        const b = n.getBoundingClientRect();
+        return { x: b.left + scrollX, y: b.top + scrollY, width: b.width, height: b.height };
+      };
+      const inside = (b) =>
+        b.width > 0 &&
+        b.height > 0 &&
+        b.x < r.x + r.width &&
+        b.x + b.width > r.x &&
+        b.y < r.y + r.height &&
+        b.y + b.height > r.y;
+      const drawn = (n, kind) => {
+        if (kind === 'chart')
+          return Object.values(JSON.parse(n.dataset.marks || '{}')).reduce(
+            (a, p) => a + p.length,
+            0,
+          );
+        if (kind === 'tree') return n.querySelectorAll('circle').length;
+        if (kind === 'table')
+          return [...n.tBodies]
+            .flatMap((b) => [...b.rows])
+            .filter((row) => row.textContent.trim() !== '').length;
+        if (kind === 'bar')
+          return [...n.children].filter((c) => c.getBoundingClientRect().width >= 1).length;
+        // An output holds the core's number in data-value (its text may say "does not fit").
+        return n.dataset.value !== undefined && n.textContent.trim() !== '' ? 1 : 0;
+      };
+      const name = (n) =>
+        n.dataset.testid ||
+        n.id ||
+        n.closest('[data-testid]')?.dataset.testid ||
+        n.closest('[id]')?.id ||
+        n.tagName.toLowerCase();
+      const found = [];
+      for (const [selector, kind] of views)
+        for (const n of document.querySelectorAll(selector))
+          if (inside(box(n))) found.push({ kind, name: name(n), drawn: drawn(n, kind) });
+      // A required element that is none of the views above (a summary line) must hold text.
+      const missing = [];
+      for (const s of req) {
+        const nodes = [...document.querySelectorAll(s)].filter((n) => inside(box(n)));
+        if (!nodes.length) missing.push(s);
+        for (const n of nodes)
+          if (!views.some(([v]) => n.matches(v)))
+            found.push({ kind: 'text', name: s, drawn: n.textContent.trim() ? 1 : 0 });
+      }
+      return { found, missing };
+    },
+    [VIEWS, region, required],
+  );
+}
+
+// Names of the screenshots written in this run, each after its views were checked.
+export const shotsTaken = new Set();
+
+// Writes `file` (a PNG) of the element `selector`, of `clip` (document pixels) or of the
+// viewport, after checking that it holds at least one view, that every view in it draws
+// something (marks, nodes, rows, segments, a value) and that each `require`d selector is in it.
+// Throws, writing nothing, otherwise.
+export async function screenshotWithViews(page, file, { selector, clip, require = [] } = {}) {
+  if (selector) await page.locator(selector).scrollIntoViewIfNeeded();
+  const region = selector
+    ? await page.$eval(selector, (n) => {
+        const b = n.getBoundingClientRect();
+        return { x: b.left + scrollX, y: b.top + scrollY, width: b.width, height: b.height };
+      })
+    : clip ||
+      (await page.evaluate(() => ({
+        x: scrollX,
+        y: scrollY,
+        width: innerWidth,
+        height: innerHeight,
+      })));
+  const { found, missing } = await viewsIn(page, region, require);
+  const shot = path.basename(file);
+  eq(missing.length, 0, `${shot}: required views not in the shot (${missing.join(', ')})`);
+  assert(found.length > 0, `${shot}: no chart, table, tree, bar or output in the shot`);
+  const empty = found.filter((v) => v.drawn === 0);
+  eq(
+    empty.map((v) => `${v.kind} ${v.name}`).join(', '),
+    '',
+    `${shot}: views in the shot that draw nothing`,
+  );
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (selector) await page.locator(selector).screenshot({ path: file });
+  else if (clip) await page.screenshot({ path: file, clip, fullPage: true });
+  else await page.screenshot({ path: file });
+  shotsTaken.add(path.basename(file, '.png'));
+  console.log(`     ${shot}: ${found.map((v) => `${v.name} ${v.drawn}`).join(', ')}`);
+  return found;
 }
 
 // The drawn tree in `box`: per circle, the node's path, its probability and its label.

@@ -6,7 +6,18 @@
 // Run from run.mjs (same server, browser and request/console watchers).
 import fs from 'node:fs';
 import path from 'node:path';
-import { test, assert, eq, cli, cliLink, repo, waitQuiet, cellsOf, sameCells } from './lib.mjs';
+import {
+  test,
+  assert,
+  eq,
+  cli,
+  cliLink,
+  repo,
+  waitQuiet,
+  cellsOf,
+  sameCells,
+  screenshotWithViews,
+} from './lib.mjs';
 import * as fmt from '../../web/js/format.mjs';
 
 const TABLE = JSON.parse(fs.readFileSync(path.join(repo, 'core/data/published.json'), 'utf8'));
@@ -314,13 +325,21 @@ export async function publishedTests({ url, newPage, shots }) {
       JSON.stringify(c.reasons.map((g) => [g.reason, String(g.rows)])),
       "the core's reasons and counts",
     );
-    if (shots) {
-      fs.mkdirSync(shots, { recursive: true });
-      await page
-        .locator('[data-testid=validation-summary]')
-        .screenshot({ path: path.join(shots, 'scatter.png') });
-    }
   });
+
+  if (shots) {
+    await test('screenshots: the validation scatter and the error by source', async () => {
+      // The view the test above drew; drawn here when that test was filtered out.
+      if (!(await page.$('[data-testid=validation-scatter][data-sources]'))) {
+        await openTable(page, url);
+        await showReproduce(page);
+      }
+      await screenshotWithViews(page, path.join(shots, 'scatter.png'), {
+        selector: '[data-testid=validation-summary]',
+        require: ['[data-testid=validation-scatter]', '[data-testid=validation-sources]'],
+      });
+    });
+  }
 
   await page.close();
 }

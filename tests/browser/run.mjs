@@ -5,6 +5,10 @@
 // Env: SPECCALC_DIST (default dist), SPECCALC_CLI (default build/native/speccalc),
 //      SPECCALC_BROWSER_ONLY ("a|b": run only the tests whose name contains a or b),
 //      SPECCALC_SCREENSHOTS (default docs/screenshots; "" to skip writing them).
+// Screenshots: `npm run screenshots` runs only the tests named "screenshots" and rewrites
+// docs/screenshots/; each shot is written only after every chart, table, tree and bar in it is
+// checked to draw something (screenshotWithViews in lib.mjs), and a last test checks that every
+// screenshot the README shows was written so.
 // Prints "N passed, N failed" and exits non-zero on any failure.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,6 +36,8 @@ import {
   shownResult,
   checkAgainstCli,
   revealCharts,
+  screenshotWithViews,
+  shotsTaken,
   cliRun,
   marksOf,
   samePoints,
@@ -1098,17 +1104,34 @@ async function main() {
         // waitSized scrolled to the sizing section; the first screen is the calculator.
         await p.evaluate(() => window.scrollTo(0, 0));
         await p.waitForTimeout(300);
-        await p.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+        // Each shot is written only when every chart, table and tree in it draws something.
+        await screenshotWithViews(p, path.join(SHOTS, `${name}.png`), {
+          require: ['[data-testid=speedup]', '[data-testid=tau]'],
+        });
         if (name === 'desktop') {
           // The charts, tree and data views below the fold.
-          await p.locator('.charts').screenshot({ path: path.join(SHOTS, 'charts.png') });
-          await p.locator('#tree-view').screenshot({ path: path.join(SHOTS, 'tree.png') });
+          await revealCharts(p);
+          await screenshotWithViews(p, path.join(SHOTS, 'charts.png'), {
+            selector: '#charts-view',
+            require: ['roofline', 'k', 'batch', 'families'].map((c) => `[data-testid=chart-${c}]`),
+          });
+          await screenshotWithViews(p, path.join(SHOTS, 'tree.png'), {
+            selector: '#tree-view',
+            require: ['[data-testid=tree-drawing]', '[data-testid=chart-tau]'],
+          });
           await p.waitForFunction(
             () => document.querySelector('[data-testid=sizing]').dataset.state === 'done',
             null,
             { timeout: 60000 },
           );
-          await p.locator('#sizing-view').screenshot({ path: path.join(SHOTS, 'sizing.png') });
+          await screenshotWithViews(p, path.join(SHOTS, 'sizing.png'), {
+            selector: '#sizing-view',
+            require: [
+              '[data-testid=chart-sizing]',
+              '[data-testid=sizing-tree]',
+              '[data-testid=sizing-schedule]',
+            ],
+          });
         }
         const overflow = await p.evaluate(
           () => document.documentElement.scrollWidth - window.innerWidth,
@@ -1129,6 +1152,25 @@ async function main() {
   await localTests({ url, newPage });
   await a11yTests({ browser, url, watch });
   await userPathTests({ browser, url, newPage, watch });
+
+  if (SHOTS) {
+    // The screenshots the README shows (and every one in docs/screenshots/) are this run's
+    // output, each written after its views were checked: `npm run screenshots` regenerates them.
+    await test('screenshots: every one the README shows was written by this run with its views checked', async () => {
+      const names = new Set(
+        [
+          ...fs
+            .readFileSync(path.join(repo, 'README.md'), 'utf8')
+            .matchAll(/docs\/screenshots\/([\w-]+)\.png/g),
+        ].map((m) => m[1]),
+      );
+      assert(names.size > 0, 'the README shows screenshots');
+      for (const f of fs.readdirSync(path.join(repo, 'docs/screenshots')))
+        if (f.endsWith('.png')) names.add(f.slice(0, -4));
+      const missing = [...names].filter((n) => !shotsTaken.has(n));
+      eq(missing.join(', '), '', 'screenshots not written by this run');
+    });
+  }
 
   await test('no request left 127.0.0.1', async () => {
     eq(outside.length, 0, `outside requests ${outside.slice(0, 5).join(', ')}`);

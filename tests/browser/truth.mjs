@@ -15,6 +15,7 @@ import {
   waitQuiet,
   fragmentOf,
   revealCharts,
+  screenshotWithViews,
   marksOf,
   samePoints,
   cellsOf,
@@ -552,8 +553,21 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
           x.open = true;
         }),
       );
-      await page.locator('#results').screenshot({ path: path.join(shots, 'cost.png') });
-      await page.locator('[data-for=runtime]').screenshot({ path: path.join(shots, 'engine.png') });
+      // Each shot is written only when every chart, table, bar and tree in it draws something.
+      await screenshotWithViews(page, path.join(shots, 'cost.png'), {
+        selector: '#results',
+        require: [
+          '[data-testid=speedup]',
+          '[data-testid=passes]',
+          '[data-testid=cycle] .stack',
+          '[data-testid=kernels] table',
+          '[data-testid=memory] .stack',
+        ],
+      });
+      await screenshotWithViews(page, path.join(shots, 'engine.png'), {
+        selector: '[data-for=runtime]',
+        require: ['[data-testid=engine]', '#engine-text'],
+      });
       for (const [state, config] of Object.entries(VERDICTS)) {
         await open(page, url, config);
         // The headline numbers and the core's verdict under them, as the reader sees them.
@@ -567,10 +581,9 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
             height: b.bottom - a.top,
           };
         });
-        await page.screenshot({
-          path: path.join(shots, `verdict-${state}.png`),
+        await screenshotWithViews(page, path.join(shots, `verdict-${state}.png`), {
           clip: box,
-          fullPage: true,
+          require: ['[data-testid=speedup]', '[data-testid=verdict-reason]'],
         });
       }
       // A and B side by side: the pays config kept as A, B at batch 16.
@@ -581,9 +594,10 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
       await page.press('[data-testid=batch]', 'Tab');
       await page.waitForSelector('[data-testid=compare-table]', { timeout: 10000 });
       await waitQuiet(page);
-      await page
-        .locator('[data-testid=compare]')
-        .screenshot({ path: path.join(shots, 'compare.png') });
+      await screenshotWithViews(page, path.join(shots, 'compare.png'), {
+        selector: '[data-testid=compare]',
+        require: ['[data-testid=compare-table]'],
+      });
       await page.click('[data-testid=compare-stop]');
       await waitQuiet(page);
     });
