@@ -201,11 +201,12 @@ export function sameCells(shown, expected, what) {
 
 // ---- Screenshots that show their views ---------------------------------------------------
 // What a screenshot may hold and how much each draws: a chart its marks, a drawn tree its
-// nodes, a table its body rows, a stacked bar its visible segments, an output the core's value.
+// nodes, a table its body rows, a stacked bar its segments at least a pixel wide, an output the
+// core's value.
 const VIEWS = [
   ['figure.chart', 'chart'],
   ['.tree-drawing', 'tree'],
-  ['table', 'table'],
+  ['table:not(.u-legend)', 'table'], // uPlot's legend lists series, drawn or not
   ['.stack', 'bar'],
   ['output', 'output'],
 ];
@@ -215,9 +216,25 @@ const VIEWS = [
 async function viewsIn(page, region, required) {
   return page.evaluate(
     ([views, r, req]) => {
+      // The part of an element a screenshot shows: its box cut by every ancestor that clips
+      // (a scrolling table wrap), none when it or an ancestor is hidden (a closed <details>).
       const box = (n) => {
+        const none = { x: 0, y: 0, width: 0, height: 0 };
+        if (n.checkVisibility && !n.checkVisibility({ visibilityProperty: true })) return none;
         const b = n.getBoundingClientRect();
-        return { x: b.left + scrollX, y: b.top + scrollY, width: b.width, height: b.height };
+        let [left, top, right, bottom] = [b.left, b.top, b.right, b.bottom];
+        // The page's own scrolling (html, body) is the screenshot's, not a clip.
+        for (let a = n.parentElement; a && a !== document.body; a = a.parentElement) {
+          const st = getComputedStyle(a);
+          if (st.overflowX === 'visible' && st.overflowY === 'visible') continue;
+          const c = a.getBoundingClientRect();
+          left = Math.max(left, c.left);
+          top = Math.max(top, c.top);
+          right = Math.min(right, c.right);
+          bottom = Math.min(bottom, c.bottom);
+        }
+        if (right <= left || bottom <= top) return none;
+        return { x: left + scrollX, y: top + scrollY, width: right - left, height: bottom - top };
       };
       const inside = (b) =>
         b.width > 0 &&
@@ -238,7 +255,9 @@ async function viewsIn(page, region, required) {
             .flatMap((b) => [...b.rows])
             .filter((row) => row.textContent.trim() !== '').length;
         if (kind === 'bar')
-          return [...n.children].filter((c) => c.getBoundingClientRect().width >= 1).length;
+          return [...n.querySelectorAll('[data-part]')].filter(
+            (c) => c.getBoundingClientRect().width >= 1,
+          ).length;
         // An output holds the core's number in data-value (its text may say "does not fit").
         return n.dataset.value !== undefined && n.textContent.trim() !== '' ? 1 : 0;
       };
