@@ -294,7 +294,10 @@ export const shotsTaken = new Set();
 // something (marks, nodes, rows, segments, a value) and that each `require`d selector is in it.
 // Throws, writing nothing, otherwise.
 export async function screenshotWithViews(page, file, { selector, clip, require = [] } = {}) {
+  // Scrolling may bring a lazy section into view (the published table, which redraws the
+  // charts with its dots): the shot waits until the page is quiet again.
   if (selector) await page.locator(selector).scrollIntoViewIfNeeded();
+  await waitQuiet(page);
   const region = selector
     ? await page.$eval(selector, (n) => {
         const b = n.getBoundingClientRect();
