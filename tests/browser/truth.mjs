@@ -505,6 +505,8 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
 
   await test('chart values are in tables reachable by keyboard', async () => {
     await open(page, url, VERDICTS.pays);
+    // The charts draw once scrolled to (run alone, no earlier test has shown them).
+    await revealCharts(page);
     for (const id of ['k', 'batch', 'families']) {
       const n = await page.$eval(`[data-testid=chart-${id}]`, (f) => ({
         points: Number(f.dataset.points),
