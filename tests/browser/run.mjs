@@ -548,13 +548,15 @@ async function main() {
     await waitQuiet(page);
     await revealCharts(page);
     // The panel may still show the previous page's 5-node tree: wait for this config's.
-    await page.waitForFunction(
-      () => document.querySelectorAll('[data-testid=tree-drawing] circle').length > 10,
-      null,
-      {
-        timeout: 60000,
-      },
-    );
+    await page
+      .waitForFunction(
+        () => document.querySelectorAll('[data-testid=tree-drawing] circle').length > 10,
+        null,
+        { timeout: 60000 },
+      )
+      .catch(() => {
+        throw new Error("the tree panel drew no tree of this config's size within 60 s");
+      });
     const tree = await page.evaluate(() => ({
       nodes: document.querySelectorAll('[data-testid=tree-drawing] circle').length,
       tauBars: Number(document.querySelector('[data-testid=chart-tau]')?.dataset.points || 0),
