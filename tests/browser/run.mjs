@@ -529,7 +529,8 @@ async function main() {
       k.points.filter((p) => !p.error).map((p) => [p.values[0], p.speedup]),
       `speedup vs ${spec.param}`,
     );
-    const batch = cliRun('sweep', { config, axis: 'batch', values: SIZING.batches });
+    const batchAxis = JSON.parse(cli(['list', 'ui'])).batch_axis; // the page's batch sweep
+    const batch = cliRun('sweep', { config, axis: 'batch', values: batchAxis });
     samePoints(
       marks.batch.Speedup,
       batch.points.filter((p) => !p.error && p.fits_in_memory).map((p) => [p.values[0], p.speedup]),

@@ -115,7 +115,7 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
     const sweep = cliRun('sweep', {
       config: cliEvalLink(fragmentOf(page.url())).config,
       axis: 'batch',
-      values: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+      values: JSON.parse(cli(['list', 'ui'])).batch_axis, // what the page sweeps
     });
     const tooBig = sweep.points.filter((p) => !p.fits_in_memory).map((p) => String(p.values[0]));
     assert(tooBig.includes('128'), `batch 128 at 8k does not fit: ${tooBig}`);
