@@ -38,7 +38,7 @@ class CostPlan {
 
  private:
   const Config* config_ = nullptr;  // the caller's (borrowed) or own_
-  std::shared_ptr<Config> own_;      // a copy whose batch and context at() sets
+  std::shared_ptr<Config> own_;     // a copy whose batch and context at() sets
   // Testbed calibration fits at the measured batch and the config's context, so it is redone at
   // each point when the setup has one; otherwise the profile's parameters hold at every point.
   bool calibrate_per_point_ = false;
