@@ -124,8 +124,8 @@ TEST(List, UiAxesAndDefaultsAreRequestsTheCoreRuns) {
   const speccalc::Response sweep =
       speccalc::run("sweep", json{{"config", base}, {"axis", "batch"}, {"values", axis}}.dump());
   ASSERT_TRUE(sweep.ok) << sweep.error.describe();
-  for (const auto& p : json::parse(sweep.output)["points"])
-    EXPECT_FALSE(p.contains("error")) << p.dump();
+  const json swept = json::parse(sweep.output);  // kept: the loop reads into it
+  for (const auto& p : swept["points"]) EXPECT_FALSE(p.contains("error")) << p.dump();
 
   json size = ui["sizing"];
   size["config"] = {{"target", "llama2-chat-7b"},
