@@ -250,16 +250,20 @@ export async function coreOwnedTests({ url, newPage }) {
       )
         best.set(r.family, r.speedup);
     assert(best.size >= 3, `published families for ${EAGLE.target}: ${[...best.keys()]}`);
-    await page.waitForFunction(
-      () =>
-        [
-          ...document.querySelectorAll(
-            '[data-testid=chart-families] [data-testid=chart-values] tbody tr',
-          ),
-        ].some((r) => r.cells[4].textContent !== '—'),
-      null,
-      { timeout: 30000 },
-    );
+    await page
+      .waitForFunction(
+        () =>
+          [
+            ...document.querySelectorAll(
+              '[data-testid=chart-families] [data-testid=chart-values] tbody tr',
+            ),
+          ].some((r) => r.cells[4].textContent !== '—'),
+        null,
+        { timeout: 30000 },
+      )
+      .catch(() => {
+        throw new Error('the families value table shows no published speedup within 30 s');
+      });
     const shown = await page.$$eval(
       '[data-testid=chart-families] [data-testid=chart-values] tbody tr',
       (rows) => rows.map((r) => [r.cells[0].textContent, r.cells[4].textContent]),

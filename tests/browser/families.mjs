@@ -112,6 +112,12 @@ export async function familiesTests({ url, newPage }) {
     const shown = await familiesShown(page, url, DEEPSEEK);
     const labels = shown.rows.map((r) => r[0]);
     eq(JSON.stringify(labels), JSON.stringify([`yours (${short('mtp')})`, short('mtp')]), 'bars');
+    const core = cliJson('families', DEEPSEEK);
+    samePoints(
+      shown.bars,
+      [core.yours, ...core.families].map((f, i) => [i, f.speedup]),
+      'the two bars drawn',
+    );
     eq(shown.rows[1][2], (1 + (0.85 + 0.9) / 2).toFixed(2), 'MTP tau = 1 + 85-90 % midpoint');
     for (const f of ['eagle1', 'eagle2', 'eagle3', 'pld'])
       assert(shown.absent.includes(f), `${f} absent`);
@@ -201,6 +207,7 @@ export async function familiesTests({ url, newPage }) {
         r.map((x) => [x.dataset.row, [x.cells[1].textContent, x.cells[2].textContent]]),
       ),
     );
+    assert(Object.keys(rows).length > 0, 'the compare table shows no row');
     eq(rows['τ'][1], expected.tau.toFixed(2), "B's tau is pld's own default");
     eq(rows['τ from'][1], expected.tau_source, "B's tau source");
     assert(expected.tau_source.includes('n-gram'), expected.tau_source);
@@ -227,6 +234,7 @@ export async function familiesTests({ url, newPage }) {
         r.map((x) => [x.dataset.row, [...x.cells].slice(1).map((c) => Number(c.dataset.value))]),
       ),
     );
+    assert(rows.tpot_s && rows.tau, `measured table rows: ${JSON.stringify(Object.keys(rows))}`);
     // Measured by hand: TPOT 12.50 ms = 0.0125 s, tau 2.40.
     eq(rows.tpot_s[0], 0.0125, 'measured TPOT');
     eq(rows.tau[0], 2.4, 'measured tau');

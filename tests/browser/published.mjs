@@ -85,6 +85,7 @@ export async function publishedTests({ url, newPage, shots }) {
     await openTable(page, url);
     // The first view: all 764 rows, the first page of them, the count says so.
     const first = await shownPage(page);
+    assert(first.ids.length > 0, 'the first page shows no row');
     eq(first.total, TABLE.length, 'every published row is counted');
     eq(first.text, `Rows 1–${first.ids.length} of ${TABLE.length}.`, 'count text');
     await choose(page, '#t-hardware', 'rtx-3090');

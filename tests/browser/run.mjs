@@ -595,20 +595,25 @@ async function main() {
     await page.locator('#data-view').scrollIntoViewIfNeeded();
     await page.fill('#t-model', 'vicuna-7b');
     await page.fill('#t-method', 'eagle2');
-    await page.waitForFunction(
-      () => {
-        const rows = [...document.querySelectorAll('[data-testid=published-table] tbody tr')];
-        return (
-          rows.length > 0 &&
-          rows.every(
-            (r) =>
-              /eagle-?2/i.test(r.cells[2].textContent) && /vicuna-7b/i.test(r.cells[3].textContent),
-          )
-        );
-      },
-      null,
-      { timeout: 10000 },
-    );
+    await page
+      .waitForFunction(
+        () => {
+          const rows = [...document.querySelectorAll('[data-testid=published-table] tbody tr')];
+          return (
+            rows.length > 0 &&
+            rows.every(
+              (r) =>
+                /eagle-?2/i.test(r.cells[2].textContent) &&
+                /vicuna-7b/i.test(r.cells[3].textContent),
+            )
+          );
+        },
+        null,
+        { timeout: 10000 },
+      )
+      .catch(() => {
+        throw new Error('the published table shows no EAGLE-2 row of Vicuna-7B within 10 s');
+      });
     await page.click('[data-testid=published-table] tbody button');
     await page.waitForFunction(
       () =>

@@ -457,6 +457,27 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
         ]),
       ),
     );
+    // One row per quantity the view compares, in its order.
+    eq(
+      JSON.stringify(Object.keys(rows)),
+      JSON.stringify([
+        'Model',
+        'GPU',
+        'Engine',
+        'Batch × context',
+        'Method',
+        'Method settings',
+        'Acceptance',
+        'τ from',
+        'Verdict',
+        'Speedup',
+        'τ',
+        'Tokens/s',
+        'Cycle time',
+        'Memory per GPU',
+      ]),
+      'compare rows',
+    );
     eq(
       JSON.stringify(rows.Speedup),
       JSON.stringify([`${a.speedup.toFixed(2)}×`, `${b.speedup.toFixed(2)}×`, 'true']),

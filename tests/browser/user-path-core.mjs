@@ -120,8 +120,10 @@ export async function userPathCoreTests({ url, newPage }) {
     );
     // Apply: the page then evaluates exactly the best.
     await page.click('[data-testid=sizing-apply]');
-    // The link changes once the applied config is evaluated (quiet alone may come first).
-    await page.waitForFunction((l) => location.hash !== `#${l}`, link, { timeout: 10000 });
+    // The link becomes the applied config's once it is evaluated (quiet alone may come first).
+    await page.waitForFunction((l) => location.hash === `#${l}`, cliLink(size.apply), {
+      timeout: 60000,
+    });
     await waitQuiet(page);
     const applied = cliEvalLink(fragmentOf(page.url()));
     eq(applied.speedup, size.best.speedup, 'the applied setting evaluates to the best');

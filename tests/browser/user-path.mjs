@@ -267,6 +267,7 @@ export async function userPathTests({ browser, url, newPage, watch }) {
         rs.map((r) => [r.dataset.row, [r.cells[1].textContent, r.cells[2].textContent]]),
       ),
     );
+    assert(Object.keys(rows).length > 0, 'the compare table shows no row');
     const eagle3 = methods.find((m) => m.id === 'eagle3');
     eq(rows.Method[0], sps.label, 'A: the family label');
     eq(rows.Method[1], eagle3.label, 'B: the family label');
