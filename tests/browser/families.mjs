@@ -43,15 +43,24 @@ const cliJson = (command, input) => JSON.parse(cli(['run', command, '-'], JSON.s
 const SHORT = new Map(JSON.parse(cli(['list', 'methods'])).map((m) => [m.id, m.short_label]));
 const short = (id) => SHORT.get(id) || id;
 
-async function familiesShown(page, url, config) {
+// A new fragment on the same page is a hash change, not a reload: the chart still shows the
+// previous setup's bars until the core answers. So wait (60 s) for as many bars as the core
+// gives this setup; on a timeout read what is drawn and let the comparison say what is missing.
+async function familiesShown(page, url, config, bars) {
   await page.goto(`${url}#${cliLink(config)}`);
   await waitQuiet(page);
   await revealCharts(page);
-  await page.waitForFunction(
-    () => document.querySelector('[data-testid=chart-families]')?.dataset.absent !== undefined,
-    null,
-    { timeout: 60000 },
-  );
+  await page
+    .waitForFunction(
+      (n) => {
+        const f = document.querySelector('[data-testid=chart-families]');
+        const marks = JSON.parse(f?.dataset.marks || '{}')['Predicted speedup'] || [];
+        return f?.dataset.absent !== undefined && marks.length === n;
+      },
+      bars,
+      { timeout: 60000 },
+    )
+    .catch(() => {});
   return page.$eval('[data-testid=chart-families]', (f) => ({
     points: Number(f.dataset.points),
     bars: JSON.parse(f.dataset.marks || '{}')['Predicted speedup'] || [],
@@ -72,7 +81,7 @@ export async function familiesTests({ url, newPage }) {
   ]) {
     await test(`families chart (${name}): one bar per core evaluation at its own acceptance, yours first, absent ones with the core's reason`, async () => {
       const core = cliJson('families', config);
-      const shown = await familiesShown(page, url, config);
+      const shown = await familiesShown(page, url, config, 1 + core.families.length);
       const expected = [
         [`yours (${short(core.yours.family)})`, core.yours],
         ...core.families.map((f) => [short(f.family), f]),
@@ -109,10 +118,10 @@ export async function familiesTests({ url, newPage }) {
   }
 
   await test("families chart on DeepSeek-V3: MTP at the report's acceptance, no EAGLE bars, no guessed lookup", async () => {
-    const shown = await familiesShown(page, url, DEEPSEEK);
+    const core = cliJson('families', DEEPSEEK);
+    const shown = await familiesShown(page, url, DEEPSEEK, 1 + core.families.length);
     const labels = shown.rows.map((r) => r[0]);
     eq(JSON.stringify(labels), JSON.stringify([`yours (${short('mtp')})`, short('mtp')]), 'bars');
-    const core = cliJson('families', DEEPSEEK);
     samePoints(
       shown.bars,
       [core.yours, ...core.families].map((f, i) => [i, f.speedup]),
