@@ -29,15 +29,25 @@ Config config_of(const std::string& text) {
 
 HostOps ops_of(const std::string& method, double tau,
                const std::string& target = "vicuna-7b-v1.3") {
-  return method_host_ops(
-      config_of(R"({"target":")" + target + R"(","hardware":"rtx-3090","method":)" + method + "}"),
-      tau);
+  const Config c =
+      config_of(R"({"target":")" + target + R"(","hardware":"rtx-3090","method":)" + method + "}");
+  return method_host_ops(c, tau,
+                         c.method.choices.empty() ? TreeShape{} : tree_shape(c.method.choices));
 }
 
 json eval_ok(const std::string& config) {
   const Response r = run("eval", config);
   EXPECT_TRUE(r.ok) << r.error.describe() << " for " << config;
   return r.ok ? json::parse(r.output) : json();
+}
+
+TEST(HostOps, TreeShapeCountsNodesAndDistinctParentsPerDepth) {
+  // [0] [1] | [0,0] [0,1] [1,0] | [0,0,0], listed out of depth order: depth 1 has 2 nodes under
+  // 1 parent (the root), depth 2 has 3 nodes under 2 parents ([0], [1]), depth 3 has 1 under 1.
+  const TreeShape t = tree_shape({{0, 0}, {0}, {1, 0}, {0, 0, 0}, {1}, {0, 1}});
+  EXPECT_EQ(t.nodes, (std::vector<int64_t>{2, 3, 1}));
+  EXPECT_EQ(t.parents, (std::vector<int64_t>{1, 2, 1}));
+  EXPECT_EQ(t.total_nodes, 6);
 }
 
 TEST(HostOps, SpecBenchSettingsCountWhatTheirCodeDoes) {

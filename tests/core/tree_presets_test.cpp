@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
 #include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_optimize.hpp"
 
@@ -79,6 +83,87 @@ TEST(Eagle2Tree, DefaultSettingsGiveA59NodeTreeOfDepthAtMost6) {
   // The optimal tree of the same size, depth and rank limits is an upper bound.
   const double opt = optimize_tree(m, 59, 6, 10).value().expected_tau;
   EXPECT_LE(expect_tree(t, m).expected_tau, opt + 1e-12);
+}
+
+// The generator as EAGLE-2 describes it, written the plain way: every list fully stable-sorted
+// (ranks by p; each level's candidates by value; all candidates by value), the first n kept.
+std::vector<std::vector<int>> eagle2_by_full_sorts(const AcceptanceMatrix& m, int total_token,
+                                                   int depth, int top_k) {
+  struct Cand {
+    double value;
+    int parent, rank, depth;
+  };
+  auto ranked = [&](int d) {
+    std::vector<int> order(kMaxRank);
+    for (int r = 0; r < kMaxRank; ++r) order[r] = r;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return m.p(d, a) > m.p(d, b); });
+    order.resize(top_k);
+    return order;
+  };
+  std::vector<Cand> all;
+  std::vector<int> beam;
+  const std::vector<int> first = ranked(0);
+  for (int i = 0; i < top_k; ++i) {
+    all.push_back({m.p(0, first[i]), -1, first[i], 1});
+    beam.push_back(i);
+  }
+  auto by_value = [&](int a, int b) { return all[a].value > all[b].value; };
+  for (int level = 1; level < depth; ++level) {
+    const std::vector<int> order = ranked(level);
+    const int start = static_cast<int>(all.size());
+    for (int b : beam)
+      for (int i = 0; i < top_k; ++i)
+        all.push_back({all[b].value * m.p(level, order[i]), b, order[i], level + 1});
+    std::vector<int> ids;
+    for (int i = start; i < static_cast<int>(all.size()); ++i) ids.push_back(i);
+    std::stable_sort(ids.begin(), ids.end(), by_value);
+    ids.resize(top_k);
+    beam = ids;
+  }
+  std::vector<int> pick(all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) pick[i] = static_cast<int>(i);
+  std::stable_sort(pick.begin(), pick.end(), by_value);
+  pick.resize(total_token - 1);
+  std::sort(pick.begin(), pick.end());
+  std::vector<std::vector<int>> paths(all.size());
+  std::vector<std::vector<int>> out;
+  for (int c : pick) {
+    paths[c] = all[c].parent < 0 ? std::vector<int>{} : paths[all[c].parent];
+    paths[c].push_back(all[c].rank);
+    out.push_back(paths[c]);
+  }
+  return out;
+}
+
+TEST(Eagle2Tree, EqualsThePlainFullSortGeneratorIncludingTies) {
+  // Entries drawn from {0, 0.05, 0.1} (sums <= 1 over 10 ranks): many equal p and equal path
+  // values, so any difference in tie order between partial and full stable sorts would show.
+  std::uint64_t state = 12345;
+  const auto next = [&]() {  // splitmix64
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  };
+  int compared = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const int depth = 1 + static_cast<int>(next() % 6);
+    const int top_k = 1 + static_cast<int>(next() % 10);
+    std::vector<std::vector<double>> rows(1 + next() % 4);
+    for (auto& row : rows)
+      for (int r = 0; r < 10; ++r) row.push_back(0.05 * static_cast<double>(next() % 3));
+    const AcceptanceMatrix m = make_acceptance(rows).value();
+    const long long candidates = top_k + static_cast<long long>(depth - 1) * top_k * top_k;
+    const int total_token = 2 + static_cast<int>(next() % static_cast<std::uint64_t>(candidates));
+    const auto tree = eagle2_tree(m, total_token, depth, top_k);
+    ASSERT_TRUE(tree.ok()) << tree.error().message;
+    EXPECT_EQ(tree.value().choices(), eagle2_by_full_sorts(m, total_token, depth, top_k))
+        << "trial " << trial << ": depth " << depth << ", top_k " << top_k << ", total_token "
+        << total_token;
+    ++compared;
+  }
+  EXPECT_EQ(compared, 300);
 }
 
 TEST(Eagle2Tree, RejectsBadSettingsNamingTheField) {

@@ -51,7 +51,7 @@ double published_baseline_layer_syncs(const std::string& source_id, const std::s
 
 HostOps decode_host_ops() { return HostOps{kDecodeOps, kDecodeSyncs, 0}; }
 
-HostOps method_host_ops(const Config& c, double tau) {
+HostOps method_host_ops(const Config& c, double tau, const TreeShape& t) {
   const MethodConfig& m = c.method;
   const double acc_gt1 = more_than_one(tau);
   HostOps h;
@@ -88,7 +88,6 @@ HostOps method_host_ops(const Config& c, double tau) {
     case Family::hydra: {
       // model/hydra/hydra_heads/prefix_mlp_head.py + utils.py: 44 ops, 2 per expanded node
       // (topk, cat), 1 per head, 17 for Hydra++'s prefix layer; 14 + 3 syncs.
-      const TreeShape t = tree_shape(m.choices);
       h.ops = 44 + 2 * expanded_nodes(t) + static_cast<double>(t.nodes.size()) + 17;
       h.syncs = 17;
       h.verify_syncs_per_layer = kKvCacheSyncsPerLayer;
@@ -98,7 +97,6 @@ HostOps method_host_ops(const Config& c, double tau) {
       // model/eagle/utils.py + cnets.py topK_genrate: 61 ops, 15 per draft level after the
       // first, 1 per expanded node (repeat_hidden), 8 per level with several nodes (causal
       // mask), 8 when more than one token is accepted; 13 syncs.
-      const TreeShape t = tree_shape(m.choices);
       const double levels = static_cast<double>(t.nodes.size());
       h.ops = 61 + 15 * std::max(0.0, levels - 1) + expanded_nodes(t) + 8 * multi_node_levels(t) +
               8 * acc_gt1;

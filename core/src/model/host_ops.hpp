@@ -23,8 +23,10 @@ struct HostOps {
 };
 
 // Per speculative cycle of c's method as its reference implementation runs it; `tau` =
-// tokens accepted per cycle (bonus included). Zero for families no implementation was counted.
-HostOps method_host_ops(const Config& c, double tau);
+// tokens accepted per cycle (bonus included); `tree` = tree_shape(c.method.choices) (empty
+// without choices). Zero for families no implementation was counted.
+struct TreeShape;
+HostOps method_host_ops(const Config& c, double tau, const TreeShape& tree);
 // Per token of plain decoding in HF transformers' greedy loop (Spec-Bench's baseline).
 HostOps decode_host_ops();
 

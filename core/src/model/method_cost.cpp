@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_set>
 
 namespace speccalc {
 
@@ -121,13 +123,18 @@ TreeShape tree_shape(const Choices& choices) {
   for (const auto& c : choices) depth = std::max(depth, c.size());
   s.nodes.assign(depth, 0);
   s.parents.assign(depth, 0);
-  std::vector<std::set<std::vector<int>>> parent_sets(depth);
-  for (const auto& c : choices) {
+  // Distinct parent paths per depth: each path as a string of ranks, its parent the prefix one
+  // shorter (views into `keys`, sized once), counted at its depth the first time it is seen.
+  std::vector<std::u32string> keys(choices.size());
+  std::unordered_set<std::u32string_view> parents;
+  parents.reserve(choices.size());
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    const std::vector<int>& c = choices[i];
     s.nodes[c.size() - 1] += 1;
-    parent_sets[c.size() - 1].insert(std::vector<int>(c.begin(), c.end() - 1));
+    keys[i].assign(c.begin(), c.end());
+    if (parents.insert(std::u32string_view(keys[i]).substr(0, c.size() - 1)).second)
+      s.parents[c.size() - 1] += 1;
   }
-  for (std::size_t d = 0; d < depth; ++d)
-    s.parents[d] = static_cast<int64_t>(parent_sets[d].size());
   s.total_nodes = static_cast<int64_t>(choices.size());
   return s;
 }
@@ -499,7 +506,7 @@ void eagle_cycle(const CycleContext& x) {
 MethodShape method_shape(const Config& c, double tau) {
   MethodShape s;
   if (!c.method.choices.empty()) s.tree = tree_shape(c.method.choices);
-  s.host_ops = method_host_ops(c, tau);
+  s.host_ops = method_host_ops(c, tau, s.tree);
   return s;
 }
 

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
 
 namespace speccalc::tree {
 namespace {
@@ -62,7 +64,12 @@ Expected<Tree> make_tree(const std::vector<std::vector<int>>& choices, const std
   if (choices.size() > static_cast<std::size_t>(kMaxNodes)) {
     return make_error(field, "has " + std::to_string(choices.size()) + " nodes; the limit is 4096");
   }
-  std::map<std::vector<int>, int> index;
+  // Each path as a string of rank bytes (ranks are < 64), hashed: the first node with a path
+  // and, for each node, the node of its path minus the last rank (its parent). Keys are views
+  // into `keys`, which is sized once and never moves.
+  std::vector<std::string> keys(choices.size());
+  std::unordered_map<std::string_view, int> index;
+  index.reserve(choices.size());
   for (std::size_t i = 0; i < choices.size(); ++i) {
     const std::vector<int>& path = choices[i];
     // The node's field name, built only for an error (not for every node of every tree).
@@ -77,7 +84,8 @@ Expected<Tree> make_tree(const std::vector<std::vector<int>>& choices, const std
                           "rank " + std::to_string(path[j]) + " is outside [0, 63]");
       }
     }
-    auto inserted = index.emplace(path, static_cast<int>(i));
+    keys[i].assign(path.begin(), path.end());  // each rank as one char
+    auto inserted = index.emplace(std::string_view(keys[i]), static_cast<int>(i));
     if (!inserted.second) {
       return make_error(f(), "duplicates " + index_field(field, inserted.first->second) + " " +
                                  path_text(path, path.size()));
@@ -95,7 +103,7 @@ Expected<Tree> make_tree(const std::vector<std::vector<int>>& choices, const std
       tree.parent[i] = -1;
       continue;
     }
-    auto it = index.find(std::vector<int>(path.begin(), path.end() - 1));
+    auto it = index.find(std::string_view(keys[i]).substr(0, path.size() - 1));
     if (it == index.end()) {
       return make_error(index_field(field, i),
                         "path " + path_text(path, path.size()) + " has no parent " +

@@ -2,6 +2,7 @@
 #include "speccalc/tree_presets.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace speccalc::tree {
 namespace {
@@ -78,43 +79,58 @@ Expected<Tree> eagle2_tree(const AcceptanceMatrix& acceptance, int total_token, 
                                          " exceeds the " + std::to_string(candidates_max) +
                                          " candidates that top_k + (depth - 1) * top_k^2 yields");
   }
-  // Children of a node at parent depth d, ranked by p (the draft's own top-k order).
+  // Children of a node at parent depth d, ranked by p (the draft's own top-k order): the top_k
+  // ranks by p, ties in rank order (what a stable sort by p gives; a partial sort under that
+  // total order picks the same ranks without sorting all 64).
   auto ranked = [&](int d) {
-    std::vector<int> order(kMaxRank);
-    for (int r = 0; r < kMaxRank; ++r) order[r] = r;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return acceptance.p(d, a) > acceptance.p(d, b); });
-    order.resize(top_k);
-    return order;
+    std::array<double, kMaxRank> p{};
+    std::array<int, kMaxRank> order{};
+    for (int r = 0; r < kMaxRank; ++r) {
+      p[r] = acceptance.p(d, r);
+      order[r] = r;
+    }
+    std::partial_sort(order.begin(), order.begin() + top_k, order.end(),
+                      [&](int a, int b) { return p[a] > p[b] || (p[a] == p[b] && a < b); });
+    return order;  // the first top_k
   };
   std::vector<Node> all;
+  all.reserve(static_cast<std::size_t>(candidates_max));
   std::vector<int> beam;
-  const std::vector<int> first = ranked(0);
+  const auto first = ranked(0);
   for (int i = 0; i < top_k; ++i) {
     all.push_back({acceptance.p(0, first[i]), -1, first[i], 1});
     beam.push_back(i);
   }
+  // By value, ties by candidate index: a total order, so selecting the first n under it keeps
+  // exactly the candidates a stable sort of the whole list by value would put first.
   auto by_value = [&](int a, int b) {
     return all[a].value > all[b].value || (all[a].value == all[b].value && a < b);
   };
+  const auto select = [&](std::vector<int>& ids, std::size_t n) {
+    n = std::min(n, ids.size());
+    std::nth_element(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n), ids.end(),
+                     by_value);
+    ids.resize(n);
+  };
+  std::vector<int> level_nodes;
+  level_nodes.reserve(static_cast<std::size_t>(top_k) * static_cast<std::size_t>(top_k));
   for (int level = 1; level <= expansions; ++level) {
-    const std::vector<int> order = ranked(level);
+    const auto order = ranked(level);
     const int start = static_cast<int>(all.size());
     for (int b : beam) {
       for (int i = 0; i < top_k; ++i) {
         all.push_back({all[b].value * acceptance.p(level, order[i]), b, order[i], level + 1});
       }
     }
-    std::vector<int> level_nodes;
+    level_nodes.clear();
     for (int i = start; i < static_cast<int>(all.size()); ++i) level_nodes.push_back(i);
-    std::stable_sort(level_nodes.begin(), level_nodes.end(), by_value);
-    level_nodes.resize(top_k);
-    beam = level_nodes;
+    select(level_nodes, static_cast<std::size_t>(top_k));
+    std::sort(level_nodes.begin(), level_nodes.end(), by_value);  // the beam, best first
+    beam.assign(level_nodes.begin(), level_nodes.end());
   }
   std::vector<int> pick(all.size());
   for (std::size_t i = 0; i < all.size(); ++i) pick[i] = static_cast<int>(i);
-  std::stable_sort(pick.begin(), pick.end(), by_value);
-  pick.resize(total_token - 1);
+  select(pick, static_cast<std::size_t>(total_token - 1));
   std::sort(pick.begin(), pick.end());  // candidate order: by level, parents first
   std::vector<int> node_of(all.size(), -1);
   Tree tree;
