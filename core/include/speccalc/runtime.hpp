@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "speccalc/status.hpp"
@@ -79,7 +80,7 @@ double gemm_kernel_floor_s(double layers, const RuntimeParams& p);
 bool has_kernel_regimes(const RuntimeParams& p);
 // Whether `name` belongs in a printed parameter list of p: the kernel-regime parameters only
 // where the profile models them, so datacenter profiles print what they always printed.
-bool runtime_param_shown(const RuntimeParams& p, const std::string& name);
+bool runtime_param_shown(const RuntimeParams& p, std::string_view name);
 
 // The EAGLE-2/3 knobs an engine runs when the user gives none (runtimes.json eagle_defaults):
 // draft levels, candidates per level, verified tokens (root included).
@@ -136,7 +137,7 @@ const char* calibration_paste_key(const RuntimeProfile& r);
 
 Expected<std::vector<RuntimeProfile>> load_runtime_profiles();
 const char* const* runtime_param_names();  // null-terminated list, in RuntimeParams order
-double* runtime_param(RuntimeParams& p, const std::string& name);  // nullptr when unknown
-double runtime_param_value(const RuntimeParams& p, const std::string& name);
+double* runtime_param(RuntimeParams& p, std::string_view name);             // nullptr when unknown
+double runtime_param_value(const RuntimeParams& p, std::string_view name);  // 0 when unknown
 
 }  // namespace speccalc

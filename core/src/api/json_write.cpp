@@ -7,6 +7,16 @@
 #include <nlohmann/json.hpp>
 
 namespace speccalc::json_write {
+namespace {
+
+// Text dump() writes between quotes unchanged: printable ASCII other than quote and backslash.
+bool plain(std::string_view text) {
+  for (const char c : text)
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
+  return true;
+}
+
+}  // namespace
 
 void number(std::string& out, double x) {
   // nlohmann's serializer::dump_float: non-finite -> null, else its Grisu2 to_chars.
@@ -28,14 +38,12 @@ void integer(std::string& out, long long x) {
 void string(std::string& out, std::string_view text) {
   // Printable ASCII without quote or backslash is written as is (what dump() does with it);
   // anything else goes through nlohmann's escaping.
-  for (const char c : text) {
-    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
-      out += nlohmann::json(std::string(text)).dump();
-      return;
-    }
+  if (!plain(text)) {
+    out += nlohmann::json(std::string(text)).dump();
+    return;
   }
   out += '"';
-  out += text;
+  out.append(text.data(), text.size());
   out += '"';
 }
 
@@ -59,54 +67,54 @@ void integers(std::string& out, const std::vector<int>& xs) {
 
 void key(std::string& out, std::string_view name, bool first) {
   if (!first) out += ',';
+  if (plain(name)) {  // every key the core writes (an identifier)
+    out += '"';
+    out.append(name.data(), name.size());
+    out.append("\":", 2);
+    return;
+  }
   string(out, name);
   out += ':';
 }
 
-void Object::add(std::string_view k, std::size_t begin) {
-  members_.push_back(Member{k, begin, values_.size()});
+// Values are appended to values_ in member order, so each member's text ends where the next
+// one's begins (or at the buffer's end): write() sets the ends before sorting.
+std::string& Object::value(std::string_view k) {
+  members_.push_back(Member{k, values_.size(), 0});
+  return values_;
 }
 
-void Object::number(std::string_view k, double x) {
-  const std::size_t begin = values_.size();
-  json_write::number(values_, x);
-  add(k, begin);
-}
+void Object::number(std::string_view k, double x) { json_write::number(value(k), x); }
 
-void Object::integer(std::string_view k, long long x) {
-  const std::size_t begin = values_.size();
-  json_write::integer(values_, x);
-  add(k, begin);
-}
+void Object::integer(std::string_view k, long long x) { json_write::integer(value(k), x); }
 
-void Object::boolean(std::string_view k, bool b) {
-  const std::size_t begin = values_.size();
-  values_ += b ? "true" : "false";
-  add(k, begin);
-}
+void Object::boolean(std::string_view k, bool b) { value(k) += b ? "true" : "false"; }
 
 void Object::string(std::string_view k, std::string_view text) {
-  const std::size_t begin = values_.size();
-  json_write::string(values_, text);
-  add(k, begin);
+  json_write::string(value(k), text);
 }
 
-void Object::raw(std::string_view k, std::string_view json_text) {
-  const std::size_t begin = values_.size();
-  values_ += json_text;
-  add(k, begin);
-}
+void Object::raw(std::string_view k, std::string_view json_text) { value(k) += json_text; }
 
 void Object::write(std::string& out) {
+  // (No reserve here: libc++'s reserve allocates exactly what is asked, so reserving a little
+  // more for each nested object written into a parent's buffer would copy it again each time.)
+  for (std::size_t i = 0; i < members_.size(); ++i)
+    members_[i].end = i + 1 < members_.size() ? members_[i + 1].begin : values_.size();
   // nlohmann's object_t is a std::map<std::string, json, std::less<>>: byte-wise key order.
   std::sort(members_.begin(), members_.end(),
             [](const Member& a, const Member& b) { return a.key < b.key; });
   out += '{';
   for (std::size_t i = 0; i < members_.size(); ++i) {
     key(out, members_[i].key, i == 0);
-    out.append(values_, members_[i].begin, members_[i].end - members_[i].begin);
+    out.append(values_.data() + members_[i].begin, members_[i].end - members_[i].begin);
   }
   out += '}';
+}
+
+void Object::clear() {
+  members_.clear();
+  values_.clear();
 }
 
 }  // namespace speccalc::json_write

@@ -30,13 +30,18 @@ class Object {
   void boolean(std::string_view key, bool b);
   void string(std::string_view key, std::string_view text);
   void raw(std::string_view key, std::string_view json_text);  // a value already in JSON
-  void write(std::string& out);                                // {"a":..,"b":..}: sorted by key
+  // A member whose JSON text the caller appends to the returned buffer (no copy of a separate
+  // string); the text must be complete before the next member is added.
+  std::string& value(std::string_view key);
+  void write(std::string& out);  // {"a":..,"b":..}: sorted by key; once (clear() to reuse)
+  void clear();                  // empty again, keeping the buffers' capacity (reuse in loops)
+  void reserve(std::size_t value_bytes) { values_.reserve(value_bytes); }
+
  private:
   struct Member {
     std::string_view key;
-    std::size_t begin, end;  // the value's text in values_
+    std::size_t begin, end;  // the value's text in values_ (end set by write())
   };
-  void add(std::string_view key, std::size_t begin);
   std::vector<Member> members_;
   std::string values_;  // every value's text, one after another (one buffer, not one each)
 };

@@ -54,12 +54,14 @@ std::string limited_by(const PassCost& p) {
 }
 
 // The per-pass kernels, per pass (the totals divided by the passes per cycle).
-std::string kernels_text(const PassCost& p) {
-  std::string out = "[";
+void kernels_text(std::string& out, const PassCost& p) {
+  out += '[';
   const double n = p.passes_per_cycle > 0 ? static_cast<double>(p.passes_per_cycle) : 1.0;
-  for (const KernelCost& k : p.kernels) {
-    if (out.size() > 1) out += ',';
-    jw::Object o;
+  jw::Object o;  // one object's buffers, reused for every kernel
+  for (std::size_t i = 0; i < p.kernels.size(); ++i) {
+    const KernelCost& k = p.kernels[i];
+    if (i > 0) out += ',';
+    o.clear();
     o.string("kind", kernel_name(k.kind));
     o.number("time_s", k.time_s / n);
     o.number("flops", k.flops / n);
@@ -70,10 +72,9 @@ std::string kernels_text(const PassCost& p) {
     o.write(out);
   }
   out += ']';
-  return out;
 }
 
-std::string pass_text(const PassCost& p) {
+void pass_text(std::string& out, const PassCost& p) {
   const double n = p.passes_per_cycle > 0 ? static_cast<double>(p.passes_per_cycle) : 1.0;
   jw::Object o;
   o.string("name", p.name);
@@ -97,10 +98,8 @@ std::string pass_text(const PassCost& p) {
   o.number("compute_time_s", p.compute_time_s);
   o.number("comm_time_s", p.comm_time_s);
   o.number("overhead_s", p.overhead_s);
-  o.raw("kernels", kernels_text(p));
-  std::string out;
+  kernels_text(o.value("kernels"), p);
   o.write(out);
-  return out;
 }
 
 // The roofline chart's extent in arithmetic intensity: every pass lies inside it (a decode
@@ -112,11 +111,14 @@ constexpr double kRoofMaxFlopsPerByte = 1e5;
 // One roof as the chart draws it: its ridge (peak / bandwidth) and the vertices of
 // min(peak, intensity * bandwidth) over the chart's extent (a straight line on log-log axes
 // between them), so the page joins points and computes nothing.
-std::string roof_text(const char* name, const char* label, double peak, double bw) {
+void roof_text(std::string& out, const char* name, const char* label, double peak, double bw) {
   const double ridge = peak / bw;
-  std::string vertices = "[";
+  jw::Object o;
+  std::string& vertices = o.value("vertices");
+  const std::size_t start = vertices.size();
+  vertices += '[';
   const auto vertex = [&](double x, double y) {
-    if (vertices.size() > 1) vertices += ',';
+    if (vertices.size() > start + 1) vertices += ',';
     vertices += '[';
     jw::number(vertices, x);
     vertices += ',';
@@ -127,20 +129,16 @@ std::string roof_text(const char* name, const char* label, double peak, double b
   if (ridge > kRoofMinFlopsPerByte && ridge < kRoofMaxFlopsPerByte) vertex(ridge, peak);
   vertex(kRoofMaxFlopsPerByte, std::min(peak, kRoofMaxFlopsPerByte * bw));
   vertices += ']';
-  jw::Object o;
   o.string("name", name);
   o.string("label", label);
   o.number("peak_flops_per_s", peak);
   o.number("bandwidth_bytes_per_s", bw);
   o.number("ridge_flops_per_byte", ridge);
-  o.raw("vertices", vertices);
-  std::string out;
   o.write(out);
-  return out;
 }
 
 // The roof a page draws: per-GPU peaks and the effective ones this runtime reaches.
-std::string roofline_text(const Config& config, const RuntimeParams& p) {
+void roofline_text(std::string& out, const Config& config, const RuntimeParams& p) {
   const Machine m = machine_for(config, p);
   const double peak = m.peak_flops();
   const double bw = m.bandwidth_bytes_s();
@@ -152,44 +150,52 @@ std::string roofline_text(const Config& config, const RuntimeParams& p) {
   o.number("effective_flops_per_s", eff_peak);
   o.number("effective_bandwidth_bytes_per_s", eff_bw);
   o.number("ridge_point_flops_per_byte", eff_peak / eff_bw);
-  o.raw("roofs", "[" + roof_text("datasheet", "Roof, datasheet", peak, bw) + "," +
-                     roof_text("effective", "Roof, effective", eff_peak, eff_bw) + "]");
-  std::string out;
+  std::string& roofs = o.value("roofs");
+  roofs += '[';
+  roof_text(roofs, "datasheet", "Roof, datasheet", peak, bw);
+  roofs += ',';
+  roof_text(roofs, "effective", "Roof, effective", eff_peak, eff_bw);
+  roofs += ']';
   o.write(out);
-  return out;
 }
 
-json runtime_json(const std::string& profile, const RuntimeParams& p) {
-  json r = json::object();
-  r["profile"] = profile;
+// The runtime's parameters as the config shows them: dump() of {profile, each shown parameter}.
+void runtime_text(std::string& out, const std::string& profile, const RuntimeParams& p) {
+  jw::Object o;
+  o.string("profile", profile);
+  RuntimeParams values = p;
   for (const char* const* n = runtime_param_names(); *n; ++n)
-    if (runtime_param_shown(p, *n)) r[*n] = runtime_param_value(p, *n);
-  return r;
-}
-
-json engine_json(const RuntimeProfile& e) {
-  return json{
-      {"id", e.id},
-      {"name", e.name},
-      {"summary", e.description},
-      {"validated", e.validated},
-      {"validated_by", e.validated_by},
-      {"supports",
-       json{{"families", e.families}, {"trees", e.trees}, {"tensor_parallel", e.tensor_parallel}}}};
+    if (runtime_param_shown(p, *n)) o.number(*n, *runtime_param(values, *n));
+  o.write(out);
 }
 
 // A list of strings as JSON text.
-std::string strings_text(const std::vector<std::string>& xs) {
-  std::string out = "[";
+void strings_text(std::string& out, const std::vector<std::string>& xs) {
+  out += '[';
   for (std::size_t i = 0; i < xs.size(); ++i) {
     if (i > 0) out += ',';
     jw::string(out, xs[i]);
   }
   out += ']';
-  return out;
 }
 
-std::string memory_text(const MemorySummary& m) {
+// What the engine is and runs: dump() of {id, name, summary, validated, validated_by, supports}.
+void engine_text(std::string& out, const RuntimeProfile& e) {
+  jw::Object supports;
+  strings_text(supports.value("families"), e.families);
+  supports.boolean("trees", e.trees);
+  supports.boolean("tensor_parallel", e.tensor_parallel);
+  jw::Object o;
+  o.string("id", e.id);
+  o.string("name", e.name);
+  o.string("summary", e.description);
+  o.boolean("validated", e.validated);
+  o.string("validated_by", e.validated_by);
+  supports.write(o.value("supports"));
+  o.write(out);
+}
+
+void memory_text(std::string& out, const MemorySummary& m) {
   jw::Object o;
   o.number("capacity_gb_per_gpu", m.capacity_gb);
   o.number("usable_gb_per_gpu", m.usable_gb);
@@ -202,29 +208,27 @@ std::string memory_text(const MemorySummary& m) {
   o.boolean("fits", m.fits);
   o.integer("max_batch", m.max_batch);
   o.integer("max_context", m.max_context);
-  o.raw("suggestions", strings_text(m.suggestions));
-  std::string out;
+  strings_text(o.value("suggestions"), m.suggestions);
   o.write(out);
-  return out;
 }
 
 // The result of one evaluation as JSON text, byte for byte what dump() of the same members as a
-// json object gives (sorted keys), written straight from the evaluation (passes, kernels,
-// memory, roofline) with the small nested objects dumped by nlohmann, without building the
-// whole tree first. `load` (optional): the load block.
+// json object gives (sorted keys), written straight from the evaluation into one buffer (only
+// the config, the fidelity block and the load block are still dumped by nlohmann), without
+// building the whole tree first. `load` (optional): the load block.
 std::string evaluation_text(const Evaluation& e, const Config& config, const json* load) {
   const bool spec = config.method.family != Family::ar;
   const double comm = e.draft.comm_time_s + (spec ? e.verify.comm_time_s : e.baseline.comm_time_s);
-  jw::Object cycle;
-  cycle.number("draft_s", spec ? e.draft.time_s - e.draft.comm_time_s : 0.0);
-  cycle.number("verify_s", spec ? e.verify.time_s - e.verify.comm_time_s
-                                : e.baseline.time_s - e.baseline.comm_time_s);
-  cycle.number("overhead_s", e.step_overhead_s + e.cycle_overhead_s);
-  cycle.number("comm_s", comm);
-  cycle.number("total_s", e.cycle_time_s);
-  std::string cycle_text;
-  cycle.write(cycle_text);
   jw::Object out;
+  out.reserve(16384);  // an evaluation's text is 7-10 KB
+  jw::Object c;
+  c.number("draft_s", spec ? e.draft.time_s - e.draft.comm_time_s : 0.0);
+  c.number("verify_s", spec ? e.verify.time_s - e.verify.comm_time_s
+                            : e.baseline.time_s - e.baseline.comm_time_s);
+  c.number("overhead_s", e.step_overhead_s + e.cycle_overhead_s);
+  c.number("comm_s", comm);
+  c.number("total_s", e.cycle_time_s);
+  c.write(out.value("cycle"));
   out.number("tau", e.tau);
   out.string("tau_definition",
              "expected tokens per draft-verify cycle per sequence, bonus token included");
@@ -238,20 +242,18 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
   out.number("baseline_step_s", e.baseline_step_s);
   out.number("step_overhead_s", e.step_overhead_s);
   out.number("cycle_overhead_s", e.cycle_overhead_s);
-  out.raw("cycle", cycle_text);
-  out.raw("baseline", pass_text(e.baseline));
-  out.raw("draft", pass_text(e.draft));
-  out.raw("verify", pass_text(e.verify));
-  out.raw("memory", memory_text(e.memory));
-  out.raw("engine", engine_json(config.engine).dump());
-  out.raw("runtime", runtime_json(config.runtime.profile, e.runtime).dump());
-  out.raw("draft_runtime", runtime_json(family_has_draft_passes(config.method.family)
-                                            ? config.method.draft_profile.id
-                                            : config.runtime.profile,
-                                        e.draft_runtime)
-                               .dump());
-  out.raw("roofline", roofline_text(config, e.runtime));
-  out.raw("assumptions", strings_text(e.assumptions));
+  pass_text(out.value("baseline"), e.baseline);
+  pass_text(out.value("draft"), e.draft);
+  pass_text(out.value("verify"), e.verify);
+  memory_text(out.value("memory"), e.memory);
+  engine_text(out.value("engine"), config.engine);
+  runtime_text(out.value("runtime"), config.runtime.profile, e.runtime);
+  runtime_text(out.value("draft_runtime"),
+               family_has_draft_passes(config.method.family) ? config.method.draft_profile.id
+                                                             : config.runtime.profile,
+               e.draft_runtime);
+  roofline_text(out.value("roofline"), config, e.runtime);
+  strings_text(out.value("assumptions"), e.assumptions);
   out.string("tau_source", e.tau_source);
   out.raw("config", config_to_json(config).dump());
   if (family_has_draft_passes(config.method.family)) {
@@ -265,9 +267,7 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
                      m.draft_tensor_parallel_given
                          ? std::string("draft_tensor_parallel_size as given")
                          : config.engine.name + "'s default: " + config.engine.draft_tp_source);
-    std::string text;
-    placement.write(text);
-    out.raw("draft_placement", text);
+    placement.write(out.value("draft_placement"));
   }
   if (config.method.family != Family::ar) out.raw("fidelity", fidelity_json(e, config).dump());
   if (e.has_band) {
@@ -279,9 +279,7 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
     band.number("tau_p95", e.tau_p95);
     band.number("speedup_p5", e.speedup_p5);
     band.number("speedup_p95", e.speedup_p95);
-    std::string text;
-    band.write(text);
-    out.raw("band", text);
+    band.write(out.value("band"));
   }
   if (load) out.raw("load", load->dump());
   std::string text;

@@ -1,7 +1,10 @@
 #include "speccalc/runtime.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <iterator>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -11,61 +14,54 @@
 namespace speccalc {
 
 namespace {
-const char* const kParamNames[] = {"bw_efficiency",
-                                   "kv_bw_efficiency",
-                                   "flops_efficiency",
-                                   "overlap",
-                                   "pass_overhead_s",
-                                   "layer_overhead_s",
-                                   "step_overhead_s",
-                                   "seq_overhead_s",
-                                   "cycle_overhead_s",
-                                   "tree_overhead_s",
-                                   "allreduce_latency_s",
-                                   "matvec_max_rows",
-                                   "matvec_flops_efficiency",
-                                   "matmul_tile_rows",
-                                   "kernel_floor_s",
-                                   "kernels_per_layer",
-                                   "gemm_kernels_per_layer",
-                                   "kernels_per_pass",
-                                   "method_op_s",
-                                   "host_sync_s",
-                                   "baseline_layer_syncs",
-                                   nullptr};
+// Every parameter a profile, an override or a fit names, in RuntimeParams order.
+struct ParamField {
+  const char* name;
+  double RuntimeParams::*field;
+};
+constexpr ParamField kParams[] = {
+    {"bw_efficiency", &RuntimeParams::bw_efficiency},
+    {"kv_bw_efficiency", &RuntimeParams::kv_bw_efficiency},
+    {"flops_efficiency", &RuntimeParams::flops_efficiency},
+    {"overlap", &RuntimeParams::overlap},
+    {"pass_overhead_s", &RuntimeParams::pass_overhead_s},
+    {"layer_overhead_s", &RuntimeParams::layer_overhead_s},
+    {"step_overhead_s", &RuntimeParams::step_overhead_s},
+    {"seq_overhead_s", &RuntimeParams::seq_overhead_s},
+    {"cycle_overhead_s", &RuntimeParams::cycle_overhead_s},
+    {"tree_overhead_s", &RuntimeParams::tree_overhead_s},
+    {"allreduce_latency_s", &RuntimeParams::allreduce_latency_s},
+    {"matvec_max_rows", &RuntimeParams::matvec_max_rows},
+    {"matvec_flops_efficiency", &RuntimeParams::matvec_flops_efficiency},
+    {"matmul_tile_rows", &RuntimeParams::matmul_tile_rows},
+    {"kernel_floor_s", &RuntimeParams::kernel_floor_s},
+    {"kernels_per_layer", &RuntimeParams::kernels_per_layer},
+    {"gemm_kernels_per_layer", &RuntimeParams::gemm_kernels_per_layer},
+    {"kernels_per_pass", &RuntimeParams::kernels_per_pass},
+    {"method_op_s", &RuntimeParams::method_op_s},
+    {"host_sync_s", &RuntimeParams::host_sync_s},
+    {"baseline_layer_syncs", &RuntimeParams::baseline_layer_syncs},
+};
+// runtime_param_names(): the same names, null-terminated, built from kParams at compile time.
+template <std::size_t... I>
+constexpr std::array<const char*, sizeof...(I) + 1> names_of(std::index_sequence<I...>) {
+  return {kParams[I].name..., nullptr};
 }
+constexpr auto kParamNames = names_of(std::make_index_sequence<std::size(kParams)>());
+}  // namespace
 
-const char* const* runtime_param_names() { return kParamNames; }
+const char* const* runtime_param_names() { return kParamNames.data(); }
 
-double* runtime_param(RuntimeParams& p, const std::string& name) {
-  if (name == "bw_efficiency") return &p.bw_efficiency;
-  if (name == "kv_bw_efficiency") return &p.kv_bw_efficiency;
-  if (name == "flops_efficiency") return &p.flops_efficiency;
-  if (name == "overlap") return &p.overlap;
-  if (name == "pass_overhead_s") return &p.pass_overhead_s;
-  if (name == "layer_overhead_s") return &p.layer_overhead_s;
-  if (name == "step_overhead_s") return &p.step_overhead_s;
-  if (name == "seq_overhead_s") return &p.seq_overhead_s;
-  if (name == "cycle_overhead_s") return &p.cycle_overhead_s;
-  if (name == "tree_overhead_s") return &p.tree_overhead_s;
-  if (name == "allreduce_latency_s") return &p.allreduce_latency_s;
-  if (name == "matvec_max_rows") return &p.matvec_max_rows;
-  if (name == "matvec_flops_efficiency") return &p.matvec_flops_efficiency;
-  if (name == "matmul_tile_rows") return &p.matmul_tile_rows;
-  if (name == "kernel_floor_s") return &p.kernel_floor_s;
-  if (name == "kernels_per_layer") return &p.kernels_per_layer;
-  if (name == "gemm_kernels_per_layer") return &p.gemm_kernels_per_layer;
-  if (name == "kernels_per_pass") return &p.kernels_per_pass;
-  if (name == "method_op_s") return &p.method_op_s;
-  if (name == "host_sync_s") return &p.host_sync_s;
-  if (name == "baseline_layer_syncs") return &p.baseline_layer_syncs;
+double* runtime_param(RuntimeParams& p, std::string_view name) {
+  for (const ParamField& f : kParams)
+    if (name == f.name) return &(p.*f.field);
   return nullptr;
 }
 
-double runtime_param_value(const RuntimeParams& p, const std::string& name) {
-  RuntimeParams copy = p;
-  const double* v = runtime_param(copy, name);
-  return v ? *v : 0.0;
+double runtime_param_value(const RuntimeParams& p, std::string_view name) {
+  for (const ParamField& f : kParams)
+    if (name == f.name) return p.*f.field;
+  return 0.0;
 }
 
 bool has_kernel_regimes(const RuntimeParams& p) { return p.matvec_max_rows > 0; }
@@ -99,7 +95,7 @@ double matmul_compute_s(double flops, double peak_flops_s, double rows, const Ru
   return flops / (peak_flops_s * p.flops_efficiency);
 }
 
-bool runtime_param_shown(const RuntimeParams& p, const std::string& name) {
+bool runtime_param_shown(const RuntimeParams& p, std::string_view name) {
   const bool regime =
       name == "matvec_max_rows" || name == "matvec_flops_efficiency" || name == "matmul_tile_rows";
   if (regime) return has_kernel_regimes(p);
@@ -164,7 +160,7 @@ Expected<std::vector<RuntimeProfile>> load_runtime_profiles() {
     }
     if (e.contains("families") && e["families"].is_array())
       for (const auto& f : e["families"]) r.families.push_back(f.get<std::string>());
-    for (const char* const* n = kParamNames; *n; ++n) {
+    for (const char* const* n = kParamNames.data(); *n; ++n) {
       *runtime_param(r.params, *n) = e["params"].value(*n, 0.0);
     }
     out.push_back(r);
