@@ -1,6 +1,7 @@
 #include "api/json_write.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 
@@ -9,10 +10,18 @@
 namespace speccalc::json_write {
 namespace {
 
-// Text dump() writes between quotes unchanged: printable ASCII other than quote and backslash.
+// Bytes dump() writes between quotes unchanged: printable ASCII other than quote and backslash
+// (a table: one load per byte; eval's text scans ~3 KB of assumptions each call).
+constexpr std::array<bool, 256> plain_bytes() {
+  std::array<bool, 256> t{};
+  for (int c = 0x20; c <= 0x7e; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+  return t;
+}
+constexpr std::array<bool, 256> kPlain = plain_bytes();
+
 bool plain(std::string_view text) {
   for (const char c : text)
-    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
+    if (!kPlain[static_cast<unsigned char>(c)]) return false;
   return true;
 }
 
@@ -66,15 +75,11 @@ void integers(std::string& out, const std::vector<int>& xs) {
 }
 
 void key(std::string& out, std::string_view name, bool first) {
+  // Keys are the core's own identifiers (string literals), never text that needs escaping.
   if (!first) out += ',';
-  if (plain(name)) {  // every key the core writes (an identifier)
-    out += '"';
-    out.append(name.data(), name.size());
-    out.append("\":", 2);
-    return;
-  }
-  string(out, name);
-  out += ':';
+  out += '"';
+  out.append(name.data(), name.size());
+  out.append("\":", 2);
 }
 
 // Values are appended to values_ in member order, so each member's text ends where the next
@@ -102,8 +107,12 @@ void Object::write(std::string& out) {
   for (std::size_t i = 0; i < members_.size(); ++i)
     members_[i].end = i + 1 < members_.size() ? members_[i + 1].begin : values_.size();
   // nlohmann's object_t is a std::map<std::string, json, std::less<>>: byte-wise key order.
-  std::sort(members_.begin(), members_.end(),
-            [](const Member& a, const Member& b) { return a.key < b.key; });
+  // (First bytes compared inline: most keys differ there, and memcmp is a call.)
+  std::sort(members_.begin(), members_.end(), [](const Member& a, const Member& b) {
+    if (!a.key.empty() && !b.key.empty() && a.key[0] != b.key[0])
+      return static_cast<unsigned char>(a.key[0]) < static_cast<unsigned char>(b.key[0]);
+    return a.key < b.key;
+  });
   out += '{';
   for (std::size_t i = 0; i < members_.size(); ++i) {
     key(out, members_[i].key, i == 0);

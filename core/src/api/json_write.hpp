@@ -17,7 +17,8 @@ void string(std::string& out, std::string_view text);           // quoted, escap
 void numbers(std::string& out, const std::vector<double>& xs);  // [x,...]
 void integers(std::string& out, const std::vector<int>& xs);    // [i,...]
 // "key": at an object's start (first) or after a member; keys must come in sorted order to
-// match dump() (nlohmann's objects are std::map), which the caller keeps.
+// match dump() (nlohmann's objects are std::map), which the caller keeps. Keys are the core's
+// identifiers: written without escaping.
 void key(std::string& out, std::string_view name, bool first = false);
 
 // An object whose members are given in any order and written in dump()'s (sorted by key, as
@@ -25,6 +26,7 @@ void key(std::string& out, std::string_view name, bool first = false);
 // literals). Each value is its JSON text.
 class Object {
  public:
+  Object() { members_.reserve(24); }  // most of the core's objects have fewer members
   void number(std::string_view key, double x);
   void integer(std::string_view key, long long x);
   void boolean(std::string_view key, bool b);
