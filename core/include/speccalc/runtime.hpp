@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "speccalc/status.hpp"
@@ -78,9 +79,10 @@ double gemm_kernel_floor_s(double layers, const RuntimeParams& p);
 
 // True when the profile models local kernel regimes (matvec_max_rows > 0).
 bool has_kernel_regimes(const RuntimeParams& p);
-// Whether `name` belongs in a printed parameter list of p: the kernel-regime parameters only
-// where the profile models them, so datacenter profiles print what they always printed.
-bool runtime_param_shown(const RuntimeParams& p, std::string_view name);
+// The parameters of p that belong in a printed list, with their values, in RuntimeParams order
+// (what a result, a fit or `list runtimes` prints): the kernel-regime, kernel-floor and host-op
+// parameters only where the profile models them, so each profile prints what it always printed.
+std::vector<std::pair<const char*, double>> shown_runtime_params(const RuntimeParams& p);
 
 // The EAGLE-2/3 knobs an engine runs when the user gives none (runtimes.json eagle_defaults):
 // draft levels, candidates per level, verified tokens (root included).

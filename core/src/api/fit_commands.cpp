@@ -19,8 +19,7 @@ namespace {
 
 json params_json(const RuntimeParams& p) {
   json j = json::object();
-  for (const char* const* n = runtime_param_names(); *n; ++n)
-    if (runtime_param_shown(p, *n)) j[*n] = runtime_param_value(p, *n);
+  for (const auto& [name, value] : shown_runtime_params(p)) j[name] = value;
   return j;
 }
 

@@ -91,10 +91,7 @@ Response list(const std::string& kind_text) {
     json out = json::array();
     for (const auto& r : c.runtimes) {
       json params = json::object();
-      for (const char* const* n = runtime_param_names(); *n; ++n) {
-        RuntimeParams p = r.params;
-        if (runtime_param_shown(p, *n)) params[*n] = *runtime_param(p, *n);
-      }
+      for (const auto& [name, value] : shown_runtime_params(r.params)) params[name] = value;
       out.push_back(json{
           {"id", r.id},
           {"name", r.name},

@@ -163,9 +163,7 @@ void roofline_text(std::string& out, const Config& config, const RuntimeParams& 
 void runtime_text(std::string& out, const std::string& profile, const RuntimeParams& p) {
   jw::Object o;
   o.string("profile", profile);
-  RuntimeParams values = p;
-  for (const char* const* n = runtime_param_names(); *n; ++n)
-    if (runtime_param_shown(p, *n)) o.number(*n, *runtime_param(values, *n));
+  for (const auto& [name, value] : shown_runtime_params(p)) o.number(name, value);
   o.write(out);
 }
 

@@ -14,33 +14,38 @@
 namespace speccalc {
 
 namespace {
+// When a parameter belongs in a printed list (shown_runtime_params): always, or only where the
+// profile models what it belongs to, so a profile prints what it always printed.
+enum class Shown { always, regime, floor, host, baseline_syncs };
+
 // Every parameter a profile, an override or a fit names, in RuntimeParams order.
 struct ParamField {
   const char* name;
   double RuntimeParams::*field;
+  Shown shown;
 };
 constexpr ParamField kParams[] = {
-    {"bw_efficiency", &RuntimeParams::bw_efficiency},
-    {"kv_bw_efficiency", &RuntimeParams::kv_bw_efficiency},
-    {"flops_efficiency", &RuntimeParams::flops_efficiency},
-    {"overlap", &RuntimeParams::overlap},
-    {"pass_overhead_s", &RuntimeParams::pass_overhead_s},
-    {"layer_overhead_s", &RuntimeParams::layer_overhead_s},
-    {"step_overhead_s", &RuntimeParams::step_overhead_s},
-    {"seq_overhead_s", &RuntimeParams::seq_overhead_s},
-    {"cycle_overhead_s", &RuntimeParams::cycle_overhead_s},
-    {"tree_overhead_s", &RuntimeParams::tree_overhead_s},
-    {"allreduce_latency_s", &RuntimeParams::allreduce_latency_s},
-    {"matvec_max_rows", &RuntimeParams::matvec_max_rows},
-    {"matvec_flops_efficiency", &RuntimeParams::matvec_flops_efficiency},
-    {"matmul_tile_rows", &RuntimeParams::matmul_tile_rows},
-    {"kernel_floor_s", &RuntimeParams::kernel_floor_s},
-    {"kernels_per_layer", &RuntimeParams::kernels_per_layer},
-    {"gemm_kernels_per_layer", &RuntimeParams::gemm_kernels_per_layer},
-    {"kernels_per_pass", &RuntimeParams::kernels_per_pass},
-    {"method_op_s", &RuntimeParams::method_op_s},
-    {"host_sync_s", &RuntimeParams::host_sync_s},
-    {"baseline_layer_syncs", &RuntimeParams::baseline_layer_syncs},
+    {"bw_efficiency", &RuntimeParams::bw_efficiency, Shown::always},
+    {"kv_bw_efficiency", &RuntimeParams::kv_bw_efficiency, Shown::always},
+    {"flops_efficiency", &RuntimeParams::flops_efficiency, Shown::always},
+    {"overlap", &RuntimeParams::overlap, Shown::always},
+    {"pass_overhead_s", &RuntimeParams::pass_overhead_s, Shown::always},
+    {"layer_overhead_s", &RuntimeParams::layer_overhead_s, Shown::always},
+    {"step_overhead_s", &RuntimeParams::step_overhead_s, Shown::always},
+    {"seq_overhead_s", &RuntimeParams::seq_overhead_s, Shown::always},
+    {"cycle_overhead_s", &RuntimeParams::cycle_overhead_s, Shown::always},
+    {"tree_overhead_s", &RuntimeParams::tree_overhead_s, Shown::always},
+    {"allreduce_latency_s", &RuntimeParams::allreduce_latency_s, Shown::always},
+    {"matvec_max_rows", &RuntimeParams::matvec_max_rows, Shown::regime},
+    {"matvec_flops_efficiency", &RuntimeParams::matvec_flops_efficiency, Shown::regime},
+    {"matmul_tile_rows", &RuntimeParams::matmul_tile_rows, Shown::regime},
+    {"kernel_floor_s", &RuntimeParams::kernel_floor_s, Shown::floor},
+    {"kernels_per_layer", &RuntimeParams::kernels_per_layer, Shown::floor},
+    {"gemm_kernels_per_layer", &RuntimeParams::gemm_kernels_per_layer, Shown::floor},
+    {"kernels_per_pass", &RuntimeParams::kernels_per_pass, Shown::floor},
+    {"method_op_s", &RuntimeParams::method_op_s, Shown::host},
+    {"host_sync_s", &RuntimeParams::host_sync_s, Shown::host},
+    {"baseline_layer_syncs", &RuntimeParams::baseline_layer_syncs, Shown::baseline_syncs},
 };
 // runtime_param_names(): the same names, null-terminated, built from kParams at compile time.
 template <std::size_t... I>
@@ -95,16 +100,30 @@ double matmul_compute_s(double flops, double peak_flops_s, double rows, const Ru
   return flops / (peak_flops_s * p.flops_efficiency);
 }
 
-bool runtime_param_shown(const RuntimeParams& p, std::string_view name) {
-  const bool regime =
-      name == "matvec_max_rows" || name == "matvec_flops_efficiency" || name == "matmul_tile_rows";
-  if (regime) return has_kernel_regimes(p);
-  const bool floor = name == "kernel_floor_s" || name == "kernels_per_layer" ||
-                     name == "gemm_kernels_per_layer" || name == "kernels_per_pass";
-  if (floor) return p.kernel_floor_s > 0;
-  if (name == "method_op_s" || name == "host_sync_s") return p.method_op_s > 0 || p.host_sync_s > 0;
-  if (name == "baseline_layer_syncs") return p.baseline_layer_syncs > 0;
+namespace {
+bool shown(Shown group, const RuntimeParams& p) {
+  switch (group) {
+    case Shown::always:
+      return true;
+    case Shown::regime:  // the local kernel regimes
+      return has_kernel_regimes(p);
+    case Shown::floor:  // the GPU-side kernel floor
+      return p.kernel_floor_s > 0;
+    case Shown::host:  // counted host ops and syncs
+      return p.method_op_s > 0 || p.host_sync_s > 0;
+    case Shown::baseline_syncs:
+      return p.baseline_layer_syncs > 0;
+  }
   return true;
+}
+}  // namespace
+
+std::vector<std::pair<const char*, double>> shown_runtime_params(const RuntimeParams& p) {
+  std::vector<std::pair<const char*, double>> out;
+  out.reserve(std::size(kParams));
+  for (const ParamField& f : kParams)
+    if (shown(f.shown, p)) out.emplace_back(f.name, p.*f.field);
+  return out;
 }
 
 const char* calibration_paste_key(const RuntimeProfile& r) {
