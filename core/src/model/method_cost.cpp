@@ -123,16 +123,17 @@ TreeShape tree_shape(const Choices& choices) {
   for (const auto& c : choices) depth = std::max(depth, c.size());
   s.nodes.assign(depth, 0);
   s.parents.assign(depth, 0);
-  // Distinct parent paths per depth: each path as a string of ranks, its parent the prefix one
-  // shorter (views into `keys`, sized once), counted at its depth the first time it is seen.
-  std::vector<std::u32string> keys(choices.size());
-  std::unordered_set<std::u32string_view> parents;
+  // Distinct parent paths per depth: each path as a string of ranks (one byte each: a config's
+  // ranks are validated < 64), its parent the prefix one shorter (views into `keys`, sized
+  // once), counted at its depth the first time it is seen.
+  std::vector<std::string> keys(choices.size());
+  std::unordered_set<std::string_view> parents;
   parents.reserve(choices.size());
   for (std::size_t i = 0; i < choices.size(); ++i) {
     const std::vector<int>& c = choices[i];
     s.nodes[c.size() - 1] += 1;
     keys[i].assign(c.begin(), c.end());
-    if (parents.insert(std::u32string_view(keys[i]).substr(0, c.size() - 1)).second)
+    if (parents.insert(std::string_view(keys[i]).substr(0, c.size() - 1)).second)
       s.parents[c.size() - 1] += 1;
   }
   s.total_nodes = static_cast<int64_t>(choices.size());
