@@ -157,7 +157,10 @@ const header = [
   'met',
 ];
 if (markdown) {
-  console.log(`Machine: ${machine}\n`);
+  const rounds = native.rounds
+    ? `; ${native.rounds} rounds of native then WASM, each case's minimum`
+    : '';
+  console.log(`Machine: ${machine}${rounds}\n`);
   console.log(`| ${header.join(' | ')} |`);
   console.log(`|${header.map(() => '---').join('|')}|`);
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);

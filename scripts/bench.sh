@@ -4,6 +4,9 @@
 # Expects dist/ from scripts/build.sh (npm run bench builds it first). Raw results are kept in
 # build-bench/results/ (native.json, wasm.json, browser.json, table.md).
 # SPECCALC_JOBS overrides the build parallelism (default 2); BENCH_REPS the native repetitions;
+# BENCH_ROUNDS the rounds of native-then-WASM (default 3: this shared VM's speed changes from
+# minute to minute, and alternating rounds keep a slow spell from landing on one side of a
+# ratio; bench/merge_rounds.mjs keeps each case's least disturbed time);
 # BENCH_DIST another folder laid out like dist/ (e.g. a WASM build with other flags).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,10 +25,14 @@ cmake --build build-bench/wasm -j"$jobs" --target speccalc_algo_bench >/dev/null
 mkdir -p "$out"
 
 echo "bench: load average before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-build-bench/bench/speccalc_bench --benchmark_repetitions="${BENCH_REPS:-5}" \
-  --benchmark_min_time=0.1 --benchmark_out="$out/native.json" --benchmark_out_format=json \
-  >"$out/native.log" 2>&1
-node bench/wasm_bench.mjs "$dist" --out "$out/wasm.json" >/dev/null 2>&1
+rounds=${BENCH_ROUNDS:-3}
+for ((r = 1; r <= rounds; ++r)); do
+  build-bench/bench/speccalc_bench --benchmark_repetitions="${BENCH_REPS:-5}" \
+    --benchmark_min_time=0.1 --benchmark_out="$out/native.$r.json" --benchmark_out_format=json \
+    >"$out/native.log" 2>&1
+  node bench/wasm_bench.mjs "$dist" --out "$out/wasm.$r.json" >/dev/null 2>&1
+done
+node bench/merge_rounds.mjs "$out" "$rounds"
 node bench/browser_bench.mjs "$dist" --out "$out/browser.json" >/dev/null
 echo "bench: load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
