@@ -4,6 +4,7 @@
 // calculations from the counts written out here (core/src/model/host_ops.cpp names the files).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include "model/host_ops.hpp"
 #include "speccalc/api.hpp"
 #include "speccalc/config.hpp"
+#include "speccalc/embedded_data.hpp"
 
 namespace speccalc {
 namespace {
@@ -169,6 +171,25 @@ TEST(LayerSyncs, OnlyTheEaglePapersEagleRowsUseEaglesBaseline) {
   EXPECT_DOUBLE_EQ(published_baseline_layer_syncs("eagle3", "eagle1"), 5);
   EXPECT_DOUBLE_EQ(published_baseline_layer_syncs("eagle2", "pld"), 0);
   EXPECT_DOUBLE_EQ(published_baseline_layer_syncs("specbench", "eagle2"), 0);
+}
+
+// The fit's reduced form (predict_fast: per-kernel-class times precomputed once per row) must be
+// the full cost model (predict_full: evaluate) for every row it fits, or the fit would tune
+// parameters of a model eval does not run. Checked with each row's own profile parameters.
+TEST(Fit, TheFitsReducedFormIsTheFullModelOnEveryRow) {
+  const Catalog& cat = load_catalog().value();
+  auto loaded = load_observations(cat, data::published());
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  int compared = 0;
+  for (const Observation& o : loaded.value()) {
+    const RuntimeParams& p = o.config.runtime.resolved;
+    const auto full = predict_full(o, p);
+    ASSERT_TRUE(full.ok()) << o.source << ": " << full.error().message;
+    EXPECT_NEAR(predict_fast(o, p), full.value(), 1e-9 * std::fabs(full.value()))
+        << o.source << " (" << o.kind << ", " << o.profile << ")";
+    ++compared;
+  }
+  EXPECT_GT(compared, 400);
 }
 
 TEST(Fit, ParametersAtABoundAreNamed) {

@@ -18,6 +18,13 @@ using fields::json;
 
 namespace {
 
+// A "forward" row's pass (llama-bench's pp N): one sequence's N prompt tokens in one pass, each
+// attending to the prompt so far (its own tokens are the context: none cached before), through
+// the LM head once. Both the fit's reduced form and the full model price this one pass.
+Work forward_work(const Config& c, const Placement& place, int64_t tokens) {
+  return decoder_work(c.target, c.target.num_layers, 1, tokens, 0, 1, c.dtype, place.target);
+}
+
 FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
   FastPass f;
   const double bw = m.bandwidth_bytes_s();
@@ -83,9 +90,7 @@ Expected<Observation> make_observation(const json& doc, const Catalog& catalog, 
   const CycleWork w = cycle_work(c, place, o.tau, method_shape(c, o.tau), true);
   if (o.kind == "forward") {
     o.forward_tokens = tokens;
-    const Work fw =
-        decoder_work(c.target, c.target.num_layers, 1, tokens, c.context, 1, c.dtype, place.target);
-    o.baseline = fast_pass(fw, target, 1);
+    o.baseline = fast_pass(forward_work(c, place, tokens), target, 1);
   } else {
     o.baseline = fast_pass(w.baseline.work, target, 1);
   }
@@ -198,9 +203,8 @@ Expected<double> predict_full(const Observation& o, const RuntimeParams& p) {
     // First-token latency: one forward over the prompt (its own tokens as context) + a step.
     const Machine m = machine_for(c, p);
     const Placement place = placement_for(c, m.tensor_parallel);
-    const Work w = decoder_work(c.target, c.target.num_layers, 1, o.forward_tokens, 0, 1, c.dtype,
-                                place.target);
-    return time_pass(w, m).time_s + p.step_overhead_s + p.seq_overhead_s;
+    return time_pass(forward_work(c, place, o.forward_tokens), m).time_s + p.step_overhead_s +
+           p.seq_overhead_s;
   }
   auto e = evaluate(c);
   if (!e.ok()) return e.error();
