@@ -73,8 +73,20 @@ export class SizingView {
   async show(config, currentSpeedup) {
     this.config = config;
     this.currentSpeedup = currentSpeedup;
-    const seq = ++this.seq;
     const req = this.request(config);
+    // The same request as the one running or shown (the charts' queued sizing and the debounced
+    // edit of one change both ask): nothing to redo, and the shown answer does not flicker.
+    const key = JSON.stringify(req);
+    if (key === this.shownKey) {
+      // Only redraw (a theme change re-colours the charts).
+      if (this.section.dataset.state === 'done' && this.last) {
+        const { out, labels } = this.last;
+        this.render(config, req, out, labels);
+      }
+      return;
+    }
+    this.shownKey = key;
+    const seq = ++this.seq;
     this.section.dataset.state = 'running';
     this.section.dataset.config = JSON.stringify(config); // what is being sized (tests wait on it)
     root.dataset.sizing = 'running';
@@ -98,6 +110,8 @@ export class SizingView {
     } catch (e) {
       if (e && e.superseded) return;
       if (seq !== this.seq) return;
+      // A failure that is not the core's answer (the worker stopped) may pass: ask again next time.
+      if (!(e instanceof SpecCalcError)) this.shownKey = null;
       this.finish('error');
       this.showError(e);
       this.showTeaser('');
