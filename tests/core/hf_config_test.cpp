@@ -126,6 +126,20 @@ const Case kCases[] = {
          "acceptance":{"alpha":0.8}})"},
     {"gpt-oss-20b.json", "gpt-oss-20b",
      R"({"hardware":"b200","dtype":"mxfp4","method":{"family":"pld","k":3},"acceptance":{"alpha":0.6}})"},
+    {"qwen3-235b-a22b.json", "qwen3-235b-a22b",
+     R"({"hardware":"h200-sxm","gpus":4,"dtype":"fp8","batch":16,"method":{"family":"pld","k":3},
+         "acceptance":{"alpha":0.6}})"},
+    {"kimi-k2-instruct.json", "kimi-k2-instruct",
+     R"({"hardware":"b200","gpus":8,"dtype":"fp8","method":{"family":"pld","k":3},
+         "acceptance":{"alpha":0.6}})"},
+    {"gemma-3-27b-it.json", "gemma-3-27b-it",
+     R"({"hardware":"h100-sxm","context":8192,"method":{"family":"pld","k":3},
+         "acceptance":{"alpha":0.6}})"},
+    {"mistral-small-24b.json", "mistral-small-3.1-24b",
+     R"({"hardware":"l40s","method":{"family":"pld","k":4},"acceptance":{"alpha":0.6}})"},
+    {"deepseek-r1.json", "deepseek-r1",
+     R"({"hardware":"h200-sxm","gpus":8,"dtype":"fp8","batch":4,"method":{"family":"mtp","k":1},
+         "acceptance":{"alpha":0.85}})"},
 };
 
 TEST(HfConfig, EachPublishedConfigReadsIntoItsPresetsFields) {
@@ -267,6 +281,97 @@ TEST(HfConfig, ErrorsReachTheCliAsTheFieldPath) {
   const Response r = run("eval", config.dump());
   ASSERT_FALSE(r.ok);
   EXPECT_EQ(r.error.field, "target.num_hidden_layers");
+}
+
+TEST(HfConfig, Gemma3DefaultsWhatItsConfigLeavesOut) {
+  // Gemma-3 27B's text_config has no vocab_size and no sliding_window_pattern:
+  // Gemma3TextConfig's defaults (262_208; every 6th layer global) apply, so 62 - 62 / 6 = 52
+  // layers slide over 1024 tokens, and the embeddings are tied (no tie_word_embeddings key).
+  const ModelArch big = read(fixture("gemma-3-27b-it.json"));
+  EXPECT_EQ(big.vocab, 262208);
+  EXPECT_EQ(big.sliding_window, 1024);
+  EXPECT_EQ(big.sliding_window_layers, 52);
+  EXPECT_TRUE(big.tied_embeddings);
+  EXPECT_TRUE(big.qk_norm);
+  // Gemma-3 1B (gemma3_text, no wrapper): pattern 6 stated, 26 layers -> 4 global, 22 sliding.
+  const ModelArch small = read(fixture("gemma-3-1b-it.json"));
+  EXPECT_EQ(small.vocab, 262144);
+  EXPECT_EQ(small.sliding_window, 512);
+  EXPECT_EQ(small.sliding_window_layers, 22);
+  EXPECT_EQ(small.head_dim, 256);
+  EXPECT_EQ(small.kv_heads, 1);
+}
+
+TEST(HfConfig, WrappersAndAliasesReadTheirLanguageModel) {
+  // Mistral-Small-3.1 (mistral3): the text_config is a plain mistral model, no window.
+  const ModelArch mistral = read(fixture("mistral-small-24b.json"));
+  EXPECT_EQ(mistral.num_layers, 40);
+  EXPECT_EQ(mistral.intermediate, 32768);
+  EXPECT_EQ(mistral.sliding_window, 0);
+  EXPECT_FALSE(mistral.tied_embeddings);
+  // Kimi-K2 publishes model_type kimi_k2 over DeepSeek-V3's architecture: 384 routed experts,
+  // one dense layer, MLA q/k width 128 + 64, no MTP module.
+  const ModelArch kimi = read(fixture("kimi-k2-instruct.json"));
+  EXPECT_EQ(kimi.experts, 384);
+  EXPECT_EQ(kimi.first_dense_layers, 1);
+  EXPECT_EQ(kimi.dense_intermediate, 18432);
+  EXPECT_EQ(kimi.head_dim, 192);
+  EXPECT_EQ(kimi.mtp_modules, 0);
+}
+
+// Llama-4: no published config.json was readable here, so this one is written in the test from
+// transformers' configuration_llama4.py keys, with Maverick's geometry (meta-llama model card:
+// 48 layers, 128 experts, an MoE layer every 2nd layer, 17B active of 400B).
+json llama4_maverick_like() {
+  return json::parse(R"({"model_type": "llama4", "tie_word_embeddings": false,
+    "text_config": {"model_type": "llama4_text", "num_hidden_layers": 48, "hidden_size": 5120,
+      "intermediate_size": 8192, "intermediate_size_mlp": 16384, "num_attention_heads": 40,
+      "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 202048, "num_local_experts": 128,
+      "num_experts_per_tok": 1, "interleave_moe_layer_step": 2, "attention_chunk_size": 8192}})");
+}
+
+TEST(HfConfig, Llama4InterleavedMoeAndChunkedAttentionByHand) {
+  // moe_layers = range(1, 48, 2): 24 MoE layers (128 routed experts of 8192 + 1 shared of 8192),
+  // 24 dense layers of intermediate_size_mlp 16384. RoPE layers (3 of every 4) attend within
+  // 8192-token chunks: 48 - 48 / 4 = 36 of them.
+  const ModelArch m = read(llama4_maverick_like());
+  EXPECT_EQ(m.experts, 128);
+  EXPECT_EQ(m.experts_per_token, 1);
+  EXPECT_EQ(m.shared_experts, 1);
+  EXPECT_EQ(m.first_dense_layers, 24);
+  EXPECT_EQ(m.dense_intermediate, 16384);
+  EXPECT_EQ(m.intermediate, 8192);
+  EXPECT_EQ(m.sliding_window, 8192);
+  EXPECT_EQ(m.sliding_window_layers, 36);
+  EXPECT_FALSE(m.qk_norm);  // an L2 norm without weights
+  // Parameters by hand, per layer: attention 5120 x (5120 + 2 x 1024) + 5120 x 5120 =
+  // 62,914,560; one expert 3 x 5120 x 8192 = 125,829,120; dense MLP 3 x 5120 x 16384 =
+  // 251,658,240; router 5120 x 128 = 655,360; norms 10,240. Embedding and head 2 x 202048 x
+  // 5120 = 2,068,971,520; final norm 5,120.
+  const int64_t attn = 62914560, expert = 125829120, dense = 251658240, router = 655360,
+                norms = 10240;
+  const int64_t total =
+      24 * (attn + dense + norms) + 24 * (attn + 129 * expert + router + norms) + 2068971520 + 5120;
+  const ParamCounts p = count_params(m);
+  EXPECT_EQ(p.total, total);
+  // 400B total and 17B active on the model card (the vision tower's ~1B apart).
+  EXPECT_NEAR(static_cast<double>(p.total), 400e9, 5e9);
+  EXPECT_NEAR(static_cast<double>(p.active), 17e9, 0.5e9);
+  expect_same_arch(m, preset("llama-4-maverick"), "llama-4-maverick");
+  // Scout's step of 1 (the default) makes every layer MoE; an explicit moe_layers list wins.
+  json scout = llama4_maverick_like();
+  scout["text_config"]["num_local_experts"] = 16;
+  scout["text_config"].erase("interleave_moe_layer_step");
+  EXPECT_EQ(read(scout).first_dense_layers, 0);
+  expect_same_arch(read(scout), preset("llama-4-scout"), "llama-4-scout");
+  json listed = llama4_maverick_like();
+  listed["text_config"]["moe_layers"] = json::array({0, 5, 47});
+  EXPECT_EQ(read(listed).first_dense_layers, 45);
+  listed["text_config"]["moe_layers"] = json::array({0, 48});
+  Error err;
+  ModelArch out;
+  EXPECT_FALSE(model_from_hf_config(listed, "target", &out, &err));
+  EXPECT_EQ(err.field, "target.text_config.moe_layers");
 }
 
 }  // namespace

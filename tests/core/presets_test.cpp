@@ -104,6 +104,25 @@ TEST(Presets, Qwen3TotalsMatchModelCards) {
   EXPECT_NEAR(static_cast<double>(small.total - small.embedding), 0.44 * kB, 0.005 * kB);
 }
 
+TEST(Presets, FleetMoeTotalsMatchModelCards) {
+  // Qwen3-235B-A22B model card: 235B total, 22B activated (rounded to 1B).
+  const ParamCounts qwen = count_params(model("qwen3-235b-a22b"));
+  EXPECT_NEAR(qwen.total, 235 * kB, 0.5 * kB);
+  EXPECT_NEAR(qwen.active, 22 * kB, 0.5 * kB);
+  // Kimi-K2 model card: 1T total, 32B activated. Hand count of the routed experts alone:
+  // 60 MoE layers x 384 experts x 3 x 7168 x 2048 = 1,014,686,023,680.
+  const ParamCounts kimi = count_params(model("kimi-k2-instruct"));
+  EXPECT_EQ(kimi.moe_layers, 60);
+  EXPECT_EQ(kimi.mlp_per_expert, 3LL * 7168 * 2048);
+  EXPECT_GT(kimi.total, 1014686023680);
+  EXPECT_NEAR(kimi.total, 1000 * kB, 50 * kB);
+  // Counted like DeepSeek-V3's 36.6B (README_WEIGHTS.md): the input embedding lookup
+  // (163840 x 7168 = 1.17B) is not an activated parameter.
+  EXPECT_NEAR(static_cast<double>(kimi.active - kimi.embedding), 32 * kB, 0.5 * kB);
+  // DeepSeek-R1 is DeepSeek-V3's architecture: the same counts.
+  EXPECT_EQ(count_params(model("deepseek-r1")).total, count_params(model("deepseek-v3")).total);
+}
+
 TEST(Presets, GptOss120bTotalMatchesModelCard) {
   // gpt-oss model card Table 1: 116.83B total, 5.13B active per token. count_params leaves
   // out o_proj biases (2880), attention sinks (64) and expert biases (128 x (2 x 2880 + 2880))

@@ -1,6 +1,8 @@
 #include "config/hf_config.hpp"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "config/json_fields.hpp"
 
@@ -25,7 +27,7 @@ namespace {
 //   use_qk_norm router_bias deepseek_v3 / glm4_moe (e_score_correction_bias), gpt_oss (router.bias)
 struct TypeSpec {
   const char* model_type;
-  enum Moe { dense, mixtral, qwen3_moe, deepseek, gpt_oss } moe;
+  enum Moe { dense, mixtral, qwen3_moe, deepseek, gpt_oss, llama4 } moe;
   bool mla;
   bool qkv_bias_always;
   bool qk_norm_always;
@@ -40,9 +42,15 @@ const TypeSpec kTypes[] = {
     {"qwen3_moe", TypeSpec::qwen3_moe, false, false, true, false},
     {"mixtral", TypeSpec::mixtral, false, false, false, false},
     {"deepseek_v3", TypeSpec::deepseek, true, false, false, false},
+    // Kimi-K2 publishes its own model_type over DeepSeek-V3's architecture (DeepseekV3ForCausalLM,
+    // configuration_deepseek.py): the same keys, read the same way.
+    {"kimi_k2", TypeSpec::deepseek, true, false, false, false},
     {"glm4_moe", TypeSpec::deepseek, false, false, false, false},
     {"gpt_oss", TypeSpec::gpt_oss, false, false, false, false},
     {"gemma3_text", TypeSpec::dense, false, false, true, true},
+    // Llama-4's q/k norm (use_qk_norm) is an L2 norm without weights (modeling_llama4.py
+    // Llama4TextL2Norm): nothing to count, so qk_norm stays off.
+    {"llama4_text", TypeSpec::llama4, false, false, false, false},
 };
 
 bool present(const json& o, const char* key) {
@@ -75,10 +83,45 @@ Error not_modeled(const std::string& path, const char* key, const std::string& w
   return make_error(fields::join(path, key), what + " is not modeled");
 }
 
+// Llama-4's chunked attention (modeling_llama4.py): RoPE layers attend within chunks of
+// attention_chunk_size tokens, the NoPE layers (no_rope_layers[i] == 0; by default every
+// no_rope_layer_interval-th layer, 4) over the whole context. A chunked layer keeps at most one
+// chunk of keys, so it is carried as a window of attention_chunk_size (its upper bound: a token
+// late in a chunk sees the chunk so far).
+bool read_chunked_attention(const json& o, const std::string& path, ModelArch* m, Error* err) {
+  if (!present(o, "attention_chunk_size")) return true;
+  int64_t chunked = 0;
+  if (present(o, "no_rope_layers")) {
+    const json& flags = o["no_rope_layers"];
+    if (!flags.is_array() || static_cast<int64_t>(flags.size()) != m->num_layers) {
+      *err = make_error(fields::join(path, "no_rope_layers"),
+                        "must list one 0/1 flag per layer (" + std::to_string(m->num_layers) + ")");
+      return false;
+    }
+    for (const auto& v : flags) {
+      if (v != 0 && v != 1) {
+        *err = make_error(fields::join(path, "no_rope_layers"), "must hold only 0 and 1");
+        return false;
+      }
+      chunked += v == 1 ? 1 : 0;
+    }
+  } else {
+    int64_t interval = 4;
+    if (!int_key(o, "no_rope_layer_interval", path, 1, 1024, &interval, err)) return false;
+    chunked = m->num_layers - m->num_layers / interval;
+  }
+  if (!fields::read_int(o, "attention_chunk_size", path, 1, 1 << 24, &m->sliding_window, err))
+    return false;
+  m->sliding_window_layers = chunked;
+  if (chunked == 0) m->sliding_window = 0;
+  return true;
+}
+
 // Sliding-window attention: the window and how many layers use it (layer_types, Gemma-3's
 // sliding_window_pattern, Qwen2's use_sliding_window + max_window_layers, or every layer).
 bool read_sliding_window(const json& o, const std::string& path, const TypeSpec& t, ModelArch* m,
                          Error* err) {
+  if (t.moe == TypeSpec::llama4) return read_chunked_attention(o, path, m, err);
   if (present(o, "layer_types")) {
     const json& types = o["layer_types"];
     if (!types.is_array() || static_cast<int64_t>(types.size()) != m->num_layers) {
@@ -116,7 +159,9 @@ bool read_sliding_window(const json& o, const std::string& path, const TypeSpec&
     if (!int_key(o, "max_window_layers", path, 0, m->num_layers, &full, err)) return false;
     m->sliding_window_layers = m->num_layers - full;
   } else if (!present(o, "layer_types")) {
-    int64_t pattern = 0;  // Gemma-3: every pattern-th layer is global
+    // Gemma-3: every pattern-th layer is global (Gemma3TextConfig's default 6 when the key is
+    // left out, as in Gemma-3 27B's config.json); other types: every layer slides.
+    int64_t pattern = std::string(t.model_type) == "gemma3_text" ? 6 : 0;
     if (!int_key(o, "sliding_window_pattern", path, 1, 1024, &pattern, err)) return false;
     m->sliding_window_layers =
         pattern > 0 ? m->num_layers - m->num_layers / pattern : m->num_layers;
@@ -159,6 +204,47 @@ bool read_moe(const json& o, const std::string& path, const TypeSpec& t, ModelAr
       }
       return true;
     }
+    case TypeSpec::llama4: {
+      // transformers configuration_llama4.py / modeling_llama4.py: MoE layers hold
+      // num_local_experts routed experts of intermediate_size plus one shared expert of the same
+      // width (Llama4TextMoe.shared_expert); the other layers a dense MLP of
+      // intermediate_size_mlp. moe_layers defaults to every interleave_moe_layer_step-th layer
+      // (range(step - 1, layers, step)). Only the count of dense layers enters the cost, so they
+      // are carried as first_dense_layers wherever they sit.
+      if (!required_int(o, "num_local_experts", path, 1, 1024, &m->experts, err) ||
+          !required_int(o, "num_experts_per_tok", path, 1, 1024, &m->experts_per_token, err))
+        return false;
+      int64_t moe_layers = 0;
+      if (present(o, "moe_layers")) {
+        const json& list = o["moe_layers"];
+        if (!list.is_array()) {
+          *err = make_error(fields::join(path, "moe_layers"), "must be a list of layer indices");
+          return false;
+        }
+        std::vector<bool> seen(static_cast<size_t>(m->num_layers), false);
+        for (const auto& v : list) {
+          if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() >= m->num_layers ||
+              seen[static_cast<size_t>(v.get<int64_t>())]) {
+            *err = make_error(fields::join(path, "moe_layers"),
+                              "must list distinct layer indices below num_hidden_layers (" +
+                                  std::to_string(m->num_layers) + ")");
+            return false;
+          }
+          seen[static_cast<size_t>(v.get<int64_t>())] = true;
+          ++moe_layers;
+        }
+      } else {
+        int64_t step = 1;
+        if (!int_key(o, "interleave_moe_layer_step", path, 1, 1024, &step, err)) return false;
+        moe_layers = m->num_layers / step;  // |range(step - 1, layers, step)|
+      }
+      m->first_dense_layers = m->num_layers - moe_layers;
+      m->shared_experts = m->experts > 1 && moe_layers > 0 ? 1 : 0;
+      if (m->first_dense_layers > 0 &&
+          !required_int(o, "intermediate_size_mlp", path, 1, 1048576, &m->dense_intermediate, err))
+        return false;
+      return true;
+    }
     case TypeSpec::deepseek: {
       m->dense_intermediate = m->intermediate;  // intermediate_size: the dense layers' MLP
       if (!required_int(o, "n_routed_experts", path, 1, 1024, &m->experts, err) ||
@@ -198,8 +284,9 @@ bool read_mla(const json& o, const std::string& path, ModelArch* m, Error* err) 
 }  // namespace
 
 const char* hf_model_types() {
-  return "llama, mistral, qwen2, qwen3, qwen3_moe, mixtral, deepseek_v3, glm4_moe, gpt_oss, "
-         "gemma3_text (or gemma3 with a text_config)";
+  return "llama, mistral, qwen2, qwen3, qwen3_moe, mixtral, deepseek_v3, kimi_k2, glm4_moe, "
+         "gpt_oss, gemma3_text (or gemma3 with a text_config), llama4_text (or llama4 with a "
+         "text_config), mistral3 with a mistral text_config";
 }
 
 bool is_hf_config(const json& obj) { return obj.is_object() && obj.contains("model_type"); }
@@ -208,8 +295,13 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
                           Error* err) {
   std::string type;
   if (!fields::read_string(outer, "model_type", outer_path, &type, err, 64)) return false;
-  // Multimodal wrappers keep the language model in text_config (Gemma-3 4B and up).
-  const bool wrapped = type == "gemma3" && outer.contains("text_config");
+  // Multimodal wrappers keep the language model in text_config (Gemma-3 4B and up, Llama-4,
+  // Mistral-Small-3.1); the vision tower is not costed.
+  const char* inner = type == "gemma3"     ? "gemma3_text"
+                      : type == "llama4"   ? "llama4_text"
+                      : type == "mistral3" ? "mistral"
+                                           : nullptr;
+  const bool wrapped = inner && outer.contains("text_config");
   const json& o = wrapped ? outer["text_config"] : outer;
   const std::string path = wrapped ? fields::join(outer_path, "text_config") : outer_path;
   if (wrapped) {
@@ -217,7 +309,7 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
       *err = make_error(path, "must be an object");
       return false;
     }
-    type = "gemma3_text";
+    type = inner;
   }
   const TypeSpec* t = nullptr;
   for (const auto& s : kTypes)
@@ -236,10 +328,16 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
     const std::string n = outer["_name_or_path"].get<std::string>();
     if (!n.empty() && n.size() <= 64 && fields::valid_utf8(n)) m->name = n;
   }
+  // A published config.json leaves out keys at their class defaults: Gemma-3 27B's text_config
+  // has no vocab_size (transformers configuration_gemma3.py Gemma3TextConfig: vocab_size
+  // 262_208).
+  if (t->moe == TypeSpec::dense && type == "gemma3_text" && !present(o, "vocab_size"))
+    m->vocab = 262208;
+  else if (!required_int(o, "vocab_size", path, 1, 4194304, &m->vocab, err))
+    return false;
   if (!required_int(o, "num_hidden_layers", path, 1, 1024, &m->num_layers, err) ||
       !required_int(o, "hidden_size", path, 1, 131072, &m->hidden, err) ||
       !required_int(o, "num_attention_heads", path, 1, 1024, &m->heads, err) ||
-      !required_int(o, "vocab_size", path, 1, 4194304, &m->vocab, err) ||
       !required_int(o, "intermediate_size", path, 1, 1048576, &m->intermediate, err))
     return false;
   m->kv_heads = m->heads;
