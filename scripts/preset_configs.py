@@ -380,6 +380,23 @@ QWEN3_17B = {
 
 NEW_DRAFTS = [QWEN3_06B, LLAMA32_3B, QWEN3_17B]
 
+# Issue 22: the Gemma-3 draft people pair with Gemma-3 4B-27B under llama.cpp (its 262,144-token
+# table is 64 entries short of the larger models' padded 262,208: llama.cpp accepts up to 128).
+GEMMA3_1B = {
+    "id": "gemma-3-1b-it", "name": "Gemma-3-1B-it", "hf_repo": "google/gemma-3-1b-it",
+    "num_layers": 26, "hidden": 1152, "intermediate": 6912, "heads": 4, "kv_heads": 1,
+    "head_dim": 256, "vocab": 262144, "tied_embeddings": True, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": False, "qk_norm": True,
+    "sliding_window": 512, "sliding_window_layers": 22,
+    "published_params": "1B (Gemma 3 model card); 999.9M by count",
+    "source": ["github Liwink/gemma-jax @2904b450 models/README.md (a copy of google/gemma-3-1b-it "
+               "config.json, re-saved: transformers_version 4.52.4; tests/fixtures/hf-config)"],
+    "confidence": "high (geometry agrees across copies)",
+    "notes": "gemma3_text, no wrapper; sliding_window 512 with sliding_window_pattern 6: 22 of 26 layers slide.",
+}
+
+NEW_DRAFTS += [GEMMA3_1B]
+
 # Speculator heads (EAGLE / EAGLE-3 / Medusa / Hydra) per target, for engine exports. The EAGLE
 # rows come from the table in SafeAILab/EAGLE README.md ("EAGLE-3 Models on Hugging Face" and
 # "EAGLE Models on Hugging Face"); "official" is that table's column. No EAGLE head is listed

@@ -276,5 +276,53 @@ TEST(LocalEngines, EachLlamaBenchSourceIsPredictedByTheOthers) {
   }
 }
 
+TEST(LocalEngines, LlamaCppTakesADraftWhosePaddedVocabularyDiffersBy128AtMost) {
+  // llama.cpp common/speculative.cpp: SPEC_VOCAB_MAX_SIZE_DIFFERENCE 128. Gemma-3-1B's
+  // 262,144-token table and Gemma-3-27B's padded 262,208 differ by 64: llama.cpp runs the pair,
+  // and the assumptions say the matching token texts are assumed.
+  json c = {{"target", "gemma-3-27b-it"},
+            {"hardware", "rtx-5090"},
+            {"runtime", "llama.cpp-cuda"},
+            {"dtype", "q4_k_m"},
+            {"method", {{"family", "sps"}, {"draft", "gemma-3-1b-it"}, {"k", 4}}},
+            {"acceptance", {{"alpha", 0.7}}}};
+  const json r = eval_ok(c);
+  bool said = false;
+  for (const auto& a : r["assumptions"])
+    said = said || a.get<std::string>().find("262144-token vocabulary and the target's 262208") !=
+                       std::string::npos;
+  EXPECT_TRUE(said) << r["assumptions"].dump();
+  // vLLM has no such margin in SpecCalc: the sizes must be equal.
+  c["runtime"] = "vllm";
+  c["hardware"] = "h100-sxm";
+  c["dtype"] = "bf16";
+  EXPECT_EQ(eval_error(c).rfind("method.draft: gemma-3-1b-it has a 262144-token vocabulary", 0),
+            0u);
+  // 129 apart is refused on llama.cpp too, and the message gives its margin.
+  json target = json::parse(run("list", "models").output);
+  json custom;
+  for (const auto& m : target)
+    if (m["id"] == "gemma-3-27b-it") custom = m["custom"];
+  ASSERT_TRUE(custom.is_object());
+  custom["vocab"] = 262144 + 129;
+  c = {{"target", custom},
+       {"hardware", "rtx-5090"},
+       {"runtime", "llama.cpp-cuda"},
+       {"dtype", "q4_k_m"},
+       {"method", {{"family", "sps"}, {"draft", "gemma-3-1b-it"}, {"k", 4}}},
+       {"acceptance", {{"alpha", 0.7}}}};
+  const std::string e = eval_error(c);
+  EXPECT_NE(e.find("allows sizes up to 128 apart"), std::string::npos) << e;
+  // Choosing Gemma-3-27B over a Qwen3 draft on llama.cpp carries the draft to Gemma-3-1B (the
+  // only preset within the margin), not away from SpS.
+  const Response carried = run("carry", R"({"config": {"target": "gemma-3-27b-it",
+      "hardware": "rtx-5090", "runtime": "llama.cpp-cuda", "dtype": "q4_k_m",
+      "method": {"family": "sps", "draft": "qwen3-0.6b", "k": 4}}, "changed": "target"})");
+  ASSERT_TRUE(carried.ok) << carried.error.describe();
+  const json out = json::parse(carried.output);
+  EXPECT_EQ(out["config"]["method"]["family"], "sps");
+  EXPECT_EQ(out["config"]["method"]["draft"], "gemma-3-1b-it");
+}
+
 }  // namespace
 }  // namespace speccalc

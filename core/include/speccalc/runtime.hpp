@@ -115,7 +115,11 @@ struct RuntimeProfile {
   std::string weight_formats;
   // Hardware vendors it runs on (runtimes.json `vendors`); empty = any.
   std::vector<std::string> vendors;
-  bool single_device = false;         // runs on one GPU (or one Mac) only
+  bool single_device = false;  // runs on one GPU (or one Mac) only
+  // How many vocabulary entries a draft model may differ from the target by (runtimes.json
+  // `draft_vocab_max_difference`; 0 = the sizes must be equal) and the engine source saying so.
+  int64_t draft_vocab_max_difference = 0;
+  std::string draft_vocab_source;
   std::string default_hardware;       // where a setup switched to this engine lands ("" = keep)
   std::vector<std::string> families;  // method families the engine runs
   RuntimeParams params;

@@ -32,19 +32,23 @@ json normalized(const json& doc, const Catalog& catalog) {
   return c.ok() ? config_to_json(c.value()) : json(nullptr);
 }
 
-// The smallest preset that shares `target`'s vocabulary and is smaller than it: a draft
-// preset first, a smaller target preset otherwise; "" when none.
-std::string compatible_draft(const Catalog& catalog, const ModelArch& target) {
+// The smallest preset that shares the target's vocabulary (within the engine's margin on padded
+// sizes, runtimes.json draft_vocab_max_difference) and is smaller than it: a draft preset first,
+// a smaller target preset otherwise; "" when none.
+std::string compatible_draft(const Catalog& catalog, const Config& c) {
+  const ModelArch& target = c.target;
+  const auto shares = [&](const ModelArch& m) {
+    const int64_t gap = m.vocab > target.vocab ? m.vocab - target.vocab : target.vocab - m.vocab;
+    return gap <= c.engine.draft_vocab_max_difference;
+  };
   const ModelArch* best = nullptr;
   for (const auto& d : catalog.drafts)
-    if (d.vocab == target.vocab && (!best || count_params(d).total < count_params(*best).total))
-      best = &d;
+    if (shares(d) && (!best || count_params(d).total < count_params(*best).total)) best = &d;
   if (best) return best->id;
   const int64_t size = count_params(target).total;
   for (const auto& t : catalog.targets) {
     const int64_t p = count_params(t).total;
-    if (t.vocab == target.vocab && t.id != target.id && p * 4 <= size &&
-        (!best || p < count_params(*best).total))
+    if (shares(t) && t.id != target.id && p * 4 <= size && (!best || p < count_params(*best).total))
       best = &t;
   }
   return best ? best->id : "";
@@ -60,7 +64,7 @@ bool has_drafter(const Catalog& catalog, const Config& c, const std::string& fam
     return catalog.find_head("eagle", c.target.id) != nullptr;
   if (family == "medusa" || family == "hydra")
     return catalog.find_head(family, c.target.id) != nullptr;
-  if (family == "sps") return !compatible_draft(catalog, c.target).empty();
+  if (family == "sps") return !compatible_draft(catalog, c).empty();
   return true;
 }
 
@@ -207,7 +211,7 @@ Response carry(const std::string& input) {
       auto probe = doc;
       probe["method"] = json{{"family", "ar"}};
       auto pc = parse_config(probe, cat);
-      const std::string draft = pc.ok() ? compatible_draft(cat, pc.value().target) : "";
+      const std::string draft = pc.ok() ? compatible_draft(cat, pc.value()) : "";
       if (!draft.empty() && draft != method.value("draft", "")) {
         notes.push_back("method.draft: " + draft + " (" + err.message + ")");
         method = json{{"family", "sps"}, {"draft", draft}};
@@ -244,7 +248,7 @@ Response carry(const std::string& input) {
       if (next.empty()) return fail(err);
       notes.push_back("method.family: " + next + " (" + family + ": " + err.message + ")");
       method = json{{"family", next}};
-      if (next == "sps") method["draft"] = compatible_draft(cat, pc.value().target);
+      if (next == "sps") method["draft"] = compatible_draft(cat, pc.value());
       doc.erase("acceptance");  // the old family's acceptance does not carry over
       continue;
     }

@@ -116,6 +116,7 @@ Response list(const std::string& kind_text) {
           {"kv_dtypes", engine_kv_dtypes(r.weight_formats)},
           {"vendors", r.vendors},
           {"single_device", r.single_device},
+          {"draft_vocab_max_difference", r.draft_vocab_max_difference},
           {"default_hardware", r.default_hardware},
           {"calibrates_from",
            calibration_paste_key(r) ? json(calibration_paste_key(r)) : json(nullptr)},

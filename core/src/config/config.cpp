@@ -712,11 +712,20 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
       m.draft_profile.params = c->runtime.resolved;  // the target's overrides apply to its drafts
     if (!check_draft_placement(engine, c, err)) return false;
   }
-  if (m.family == Family::sps && m.draft_model.vocab != t.vocab) {
+  // A draft must share the target's tokenizer. Engines that compare token texts (llama.cpp)
+  // accept embedding tables padded to different sizes within a margin; the others need equal
+  // sizes.
+  const int64_t vocab_gap =
+      m.draft_model.vocab > t.vocab ? m.draft_model.vocab - t.vocab : t.vocab - m.draft_model.vocab;
+  if (m.family == Family::sps && vocab_gap > engine.draft_vocab_max_difference) {
     *err = make_error("method.draft",
                       m.draft_model.id + " has a " + std::to_string(m.draft_model.vocab) +
                           "-token vocabulary and " + t.id + " a " + std::to_string(t.vocab) +
-                          "-token one: a draft model must share the target's tokenizer");
+                          "-token one: a draft model must share the target's tokenizer" +
+                          (engine.draft_vocab_max_difference > 0
+                               ? " (" + engine.name + " allows sizes up to " +
+                                     std::to_string(engine.draft_vocab_max_difference) + " apart)"
+                               : std::string()));
     return false;
   }
   return true;

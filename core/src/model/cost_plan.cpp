@@ -161,6 +161,12 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
         "MoE: a pass reads the experts its tokens touch, E(1 - (1 - k/E)^tokens) per layer, "
         "assuming "
         "uniform routing (real routers are skewed and touch fewer)");
+  if (config.method.family == Family::sps && config.method.draft_model.vocab != config.target.vocab)
+    out->push_back("the draft's " + std::to_string(config.method.draft_model.vocab) +
+                   "-token vocabulary and the target's " + std::to_string(config.target.vocab) +
+                   " differ in size only (padding); " + config.engine.name +
+                   " accepts that when the shared tokens' texts match (" +
+                   config.engine.draft_vocab_source + "), which is assumed, not checked");
   if (config.batch > 1)
     out->push_back(
         "every sequence in the batch has the same expected acceptance; the cycle waits for the "

@@ -155,6 +155,8 @@ Expected<std::vector<RuntimeProfile>> load_runtime_profiles() {
     r.trees = e.value("trees", true);
     r.weight_formats = e.value("weight_formats", "");
     r.single_device = e.value("single_device", false);
+    r.draft_vocab_max_difference = e.value("draft_vocab_max_difference", int64_t{0});
+    r.draft_vocab_source = e.value("draft_vocab_source", "");
     r.default_hardware = e.value("default_hardware", "");
     if (e.contains("vendors"))
       for (const auto& v : e["vendors"]) r.vendors.push_back(v.get<std::string>());
