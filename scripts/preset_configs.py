@@ -362,6 +362,58 @@ LLAMA4_MAVERICK = dict(LLAMA4_SCOUT, **{
 
 NEW_TARGETS += [LLAMA4_SCOUT, LLAMA4_MAVERICK]
 
+QWEN3_CODER_480B = {
+    "id": "qwen3-coder-480b-a35b", "name": "Qwen3-Coder-480B-A35B-Instruct",
+    "hf_repo": "Qwen/Qwen3-Coder-480B-A35B-Instruct",
+    "num_layers": 62, "hidden": 6144, "intermediate": 2560, "heads": 96, "kv_heads": 8,
+    "head_dim": 128, "vocab": 151936, "tied_embeddings": False, "experts": 160,
+    "experts_per_token": 8, "qkv_bias": False, "qk_norm": True,
+    "published_params": "480B total, 35B activated (Qwen3-Coder-480B-A35B-Instruct model card)",
+    "source": [_AIC + "Qwen--Qwen3-Coder-480B-A35B-Instruct_config.json (copy of its config.json)"],
+    "confidence": "high",
+    "notes": "qwen3_moe: 160 experts of 2560, top-8, no shared expert, no dense layers.",
+}
+
+MIXTRAL_8X22B = {
+    "id": "mixtral-8x22b", "name": "Mixtral-8x22B", "hf_repo": "mistralai/Mixtral-8x22B-v0.1",
+    "num_layers": 56, "hidden": 6144, "intermediate": 16384, "heads": 48, "kv_heads": 8,
+    "head_dim": 128, "vocab": 32000, "tied_embeddings": False, "experts": 8,
+    "experts_per_token": 2, "qkv_bias": False,
+    "published_params": "141B total, 39B active (Mistral AI, Mixtral 8x22B announcement)",
+    "source": [_AIC + "mistralai--Mixtral-8x22B-v0.1_config.json (copy of its config.json)"],
+    "confidence": "high",
+    "notes": "8 experts of 16384, top-2.",
+}
+
+MINIMAX_M25 = {
+    "id": "minimax-m2.5", "name": "MiniMax-M2.5", "hf_repo": "MiniMaxAI/MiniMax-M2.5",
+    "num_layers": 62, "hidden": 3072, "intermediate": 1536, "heads": 48, "kv_heads": 8,
+    "head_dim": 128, "vocab": 200064, "tied_embeddings": False, "experts": 256,
+    "experts_per_token": 8, "qkv_bias": False, "qk_norm": True, "router_bias": True,
+    "mtp_modules": 3,
+    "released_dtype": {"weights": "fp8",
+                       "source": "MiniMaxAI/MiniMax-M2.5 config.json quantization_config "
+                                 "{quant_method: fp8, fmt: float8_e4m3fn, weight_block_size: [128, 128]}"},
+    "published_params": "230B total, 10B active (MiniMax-M2 model card; M2.5 keeps the architecture)",
+    "source": [_AIC + "MiniMaxAI--MiniMax-M2.5_config.json (copy of its config.json, model_type minimax_m2)"],
+    "confidence": "medium (aiconfigurator's copy; official page not retrieved)",
+    "notes": "256 experts of 1536, top-8, sigmoid routing with a bias; q/k norm per layer; 3 MTP modules "
+             "of one transformer layer each.",
+}
+
+KIMI_K25 = dict(KIMI_K2, **{
+    "id": "kimi-k2.5", "name": "Kimi-K2.5", "hf_repo": "moonshotai/Kimi-K2.5",
+    "released_dtype": None,
+    "published_params": "1T total, 32B activated (Kimi-K2.5 model card; the language model is Kimi-K2's)",
+    "source": [_AIC + "moonshotai--Kimi-K2.5_config.json (a re-saved copy of its config.json: kimi_k25 "
+               "wrapping a kimi_k2 text_config)"],
+    "notes": "Kimi-K2's language model (text_config, model_type kimi_k2) under a vision wrapper; the "
+             "vision tower is not costed.",
+})
+del KIMI_K25["released_dtype"]
+
+NEW_TARGETS += [QWEN3_CODER_480B, MIXTRAL_8X22B, MINIMAX_M25, KIMI_K25]
+
 # Issue 22: a larger Qwen3 draft people pair with Qwen3-8B/14B/32B locally.
 QWEN3_17B = {
     "id": "qwen3-1.7b", "name": "Qwen3-1.7B", "hf_repo": "Qwen/Qwen3-1.7B",

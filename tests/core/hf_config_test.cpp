@@ -137,6 +137,17 @@ const Case kCases[] = {
          "acceptance":{"alpha":0.6}})"},
     {"mistral-small-24b.json", "mistral-small-3.1-24b",
      R"({"hardware":"l40s","method":{"family":"pld","k":4},"acceptance":{"alpha":0.6}})"},
+    {"qwen3-coder-480b-a35b.json", "qwen3-coder-480b-a35b",
+     R"({"hardware":"h200-sxm","gpus":8,"dtype":"fp8","batch":8,"method":{"family":"pld","k":4},
+         "acceptance":{"alpha":0.6}})"},
+    {"mixtral-8x22b.json", "mixtral-8x22b",
+     R"({"hardware":"h100-sxm","gpus":4,"method":{"family":"pld","k":3},"acceptance":{"alpha":0.6}})"},
+    {"minimax-m2.5.json", "minimax-m2.5",
+     R"({"hardware":"h200-sxm","gpus":4,"dtype":"fp8","method":{"family":"mtp","k":3},
+         "acceptance":{"alpha":0.8}})"},
+    {"kimi-k2.5.json", "kimi-k2.5",
+     R"({"hardware":"b200","gpus":8,"dtype":"fp8","method":{"family":"pld","k":3},
+         "acceptance":{"alpha":0.6}})"},
     {"deepseek-r1.json", "deepseek-r1",
      R"({"hardware":"h200-sxm","gpus":8,"dtype":"fp8","batch":4,"method":{"family":"mtp","k":1},
          "acceptance":{"alpha":0.85}})"},
@@ -302,6 +313,25 @@ TEST(HfConfig, Gemma3DefaultsWhatItsConfigLeavesOut) {
   EXPECT_EQ(small.kv_heads, 1);
 }
 
+TEST(HfConfig, MiniMaxM2ReadsItsRoutingBiasQkNormAndMtpModules) {
+  // configuration_minimax_m2.py keys: 256 local experts, top-8, use_routing_bias,
+  // use_qk_norm, use_mtp with num_mtp_modules 3; shared_intermediate_size 0.
+  const ModelArch m = read(fixture("minimax-m2.5.json"));
+  EXPECT_EQ(m.experts, 256);
+  EXPECT_EQ(m.experts_per_token, 8);
+  EXPECT_TRUE(m.router_bias);
+  EXPECT_TRUE(m.qk_norm);
+  EXPECT_EQ(m.mtp_modules, 3);
+  json c = fixture("minimax-m2.5.json");
+  c["use_mtp"] = false;
+  EXPECT_EQ(read(c).mtp_modules, 0);
+  c["shared_intermediate_size"] = 1536;
+  Error err;
+  ModelArch out;
+  EXPECT_FALSE(model_from_hf_config(c, "target", &out, &err));
+  EXPECT_EQ(err.field, "target.shared_intermediate_size");
+}
+
 TEST(HfConfig, WrappersAndAliasesReadTheirLanguageModel) {
   // Mistral-Small-3.1 (mistral3): the text_config is a plain mistral model, no window.
   const ModelArch mistral = read(fixture("mistral-small-24b.json"));
@@ -317,6 +347,8 @@ TEST(HfConfig, WrappersAndAliasesReadTheirLanguageModel) {
   EXPECT_EQ(kimi.dense_intermediate, 18432);
   EXPECT_EQ(kimi.head_dim, 192);
   EXPECT_EQ(kimi.mtp_modules, 0);
+  // Kimi-K2.5 (kimi_k25) wraps the same language model in text_config.
+  expect_same_arch(read(fixture("kimi-k2.5.json")), kimi, "kimi-k2.5 text_config");
 }
 
 // Llama-4: no published config.json was readable here, so this one is written in the test from

@@ -119,6 +119,19 @@ TEST(Presets, FleetMoeTotalsMatchModelCards) {
   // Counted like DeepSeek-V3's 36.6B (README_WEIGHTS.md): the input embedding lookup
   // (163840 x 7168 = 1.17B) is not an activated parameter.
   EXPECT_NEAR(static_cast<double>(kimi.active - kimi.embedding), 32 * kB, 0.5 * kB);
+  // Qwen3-Coder-480B-A35B model card: 480B total, 35B activated.
+  const ParamCounts coder = count_params(model("qwen3-coder-480b-a35b"));
+  EXPECT_NEAR(coder.total, 480 * kB, 1 * kB);
+  EXPECT_NEAR(coder.active, 35 * kB, 0.5 * kB);
+  // Mixtral 8x22B announcement: 141B total, 39B active.
+  const ParamCounts mixtral = count_params(model("mixtral-8x22b"));
+  EXPECT_NEAR(mixtral.total, 141 * kB, 0.5 * kB);
+  EXPECT_NEAR(mixtral.active, 39 * kB, 0.5 * kB);
+  // MiniMax-M2 model card: 230B total, 10B active; like DeepSeek's figure the active count
+  // leaves out the input embedding lookup (200064 x 3072 = 0.61B): 10.4B by count.
+  const ParamCounts minimax = count_params(model("minimax-m2.5"));
+  EXPECT_NEAR(minimax.total, 230 * kB, 2 * kB);
+  EXPECT_NEAR(static_cast<double>(minimax.active - minimax.embedding), 10 * kB, 0.5 * kB);
   // DeepSeek-R1 is DeepSeek-V3's architecture: the same counts.
   EXPECT_EQ(count_params(model("deepseek-r1")).total, count_params(model("deepseek-v3")).total);
 }

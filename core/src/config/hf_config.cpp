@@ -27,7 +27,7 @@ namespace {
 //   use_qk_norm router_bias deepseek_v3 / glm4_moe (e_score_correction_bias), gpt_oss (router.bias)
 struct TypeSpec {
   const char* model_type;
-  enum Moe { dense, mixtral, qwen3_moe, deepseek, gpt_oss, llama4 } moe;
+  enum Moe { dense, mixtral, qwen3_moe, deepseek, gpt_oss, llama4, minimax } moe;
   bool mla;
   bool qkv_bias_always;
   bool qk_norm_always;
@@ -41,6 +41,10 @@ const TypeSpec kTypes[] = {
     {"qwen3", TypeSpec::dense, false, false, true, false},
     {"qwen3_moe", TypeSpec::qwen3_moe, false, false, true, false},
     {"mixtral", TypeSpec::mixtral, false, false, false, false},
+    // MiniMax-M2 (configuration_minimax_m2.py): Mixtral-style experts with a routing bias, a q/k
+    // norm (use_qk_norm, per layer: its weights are counted per head, a 0.0002 % difference)
+    // and MTP modules (num_mtp_modules when use_mtp).
+    {"minimax_m2", TypeSpec::minimax, false, false, false, false},
     {"deepseek_v3", TypeSpec::deepseek, true, false, false, false},
     // Kimi-K2 publishes its own model_type over DeepSeek-V3's architecture (DeepseekV3ForCausalLM,
     // configuration_deepseek.py): the same keys, read the same way.
@@ -176,6 +180,23 @@ bool read_moe(const json& o, const std::string& path, const TypeSpec& t, ModelAr
   switch (t.moe) {
     case TypeSpec::dense:
       return true;
+    case TypeSpec::minimax: {
+      if (!required_int(o, "num_local_experts", path, 1, 1024, &m->experts, err) ||
+          !required_int(o, "num_experts_per_tok", path, 1, 1024, &m->experts_per_token, err) ||
+          !bool_key(o, "use_routing_bias", path, &m->router_bias, err) ||
+          !bool_key(o, "use_qk_norm", path, &m->qk_norm, err))
+        return false;
+      int64_t shared = 0;
+      if (!int_key(o, "shared_intermediate_size", path, 0, 1048576, &shared, err)) return false;
+      if (shared > 0) {
+        *err = not_modeled(path, "shared_intermediate_size", "a shared expert of its own width");
+        return false;
+      }
+      bool mtp = false;
+      if (!bool_key(o, "use_mtp", path, &mtp, err)) return false;
+      if (mtp && !int_key(o, "num_mtp_modules", path, 0, 16, &m->mtp_modules, err)) return false;
+      return true;
+    }
     case TypeSpec::mixtral:
     case TypeSpec::gpt_oss: {
       if (!required_int(o, "num_local_experts", path, 1, 1024, &m->experts, err)) return false;
@@ -285,8 +306,9 @@ bool read_mla(const json& o, const std::string& path, ModelArch* m, Error* err) 
 
 const char* hf_model_types() {
   return "llama, mistral, qwen2, qwen3, qwen3_moe, mixtral, deepseek_v3, kimi_k2, glm4_moe, "
-         "gpt_oss, gemma3_text (or gemma3 with a text_config), llama4_text (or llama4 with a "
-         "text_config), mistral3 with a mistral text_config";
+         "gpt_oss, minimax_m2, gemma3_text (or gemma3 with a text_config), llama4_text (or llama4 "
+         "with a text_config), mistral3 with a mistral text_config, kimi_k25 with a kimi_k2 "
+         "text_config";
 }
 
 bool is_hf_config(const json& obj) { return obj.is_object() && obj.contains("model_type"); }
@@ -296,10 +318,11 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
   std::string type;
   if (!fields::read_string(outer, "model_type", outer_path, &type, err, 64)) return false;
   // Multimodal wrappers keep the language model in text_config (Gemma-3 4B and up, Llama-4,
-  // Mistral-Small-3.1); the vision tower is not costed.
+  // Mistral-Small-3.1, Kimi-K2.5); the vision tower is not costed.
   const char* inner = type == "gemma3"     ? "gemma3_text"
                       : type == "llama4"   ? "llama4_text"
                       : type == "mistral3" ? "mistral"
+                      : type == "kimi_k25" ? "kimi_k2"
                                            : nullptr;
   const bool wrapped = inner && outer.contains("text_config");
   const json& o = wrapped ? outer["text_config"] : outer;
