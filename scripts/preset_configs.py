@@ -414,6 +414,51 @@ del KIMI_K25["released_dtype"]
 
 NEW_TARGETS += [QWEN3_CODER_480B, MIXTRAL_8X22B, MINIMAX_M25, KIMI_K25]
 
+# Qwen3.5 (hybrid: 3 Gated DeltaNet layers to 1 gated softmax layer, one MTP layer), copied from
+# aiconfigurator's config.json copies: the language model is text_config under a vision wrapper.
+_QWEN35_LINEAR = {"linear_num_key_heads": 16, "linear_key_head_dim": 128,
+                  "linear_value_head_dim": 128, "linear_conv_kernel": 4, "attn_output_gate": True}
+QWEN35_27B = dict({
+    "id": "qwen3.5-27b", "name": "Qwen3.5-27B", "hf_repo": "Qwen/Qwen3.5-27B",
+    "num_layers": 64, "hidden": 5120, "intermediate": 17408, "heads": 24, "kv_heads": 4,
+    "head_dim": 256, "vocab": 248320, "tied_embeddings": False, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": False, "qk_norm": True, "mtp_modules": 1,
+    "linear_attention_layers": 48, "linear_num_value_heads": 48,
+    "published_params": "27B (Qwen3.5-27B model card, vision encoder included)",
+    "source": [_AIC + "Qwen--Qwen3.5-27B_config.json (copy of its config.json: qwen3_5 wrapping a "
+               "qwen3_5_text text_config)"],
+    "confidence": "high",
+    "notes": "48 Gated DeltaNet layers (16 key heads, 48 value heads of 128), 16 gated softmax layers "
+             "(24 heads, 4 KV heads of 256); one MTP layer.",
+}, **_QWEN35_LINEAR)
+QWEN35_35B_A3B = dict({
+    "id": "qwen3.5-35b-a3b", "name": "Qwen3.5-35B-A3B", "hf_repo": "Qwen/Qwen3.5-35B-A3B",
+    "num_layers": 40, "hidden": 2048, "intermediate": 512, "heads": 16, "kv_heads": 2,
+    "head_dim": 256, "vocab": 248320, "tied_embeddings": False, "experts": 256,
+    "experts_per_token": 8, "qkv_bias": False, "qk_norm": True, "shared_experts": 1,
+    "mtp_modules": 1, "linear_attention_layers": 30, "linear_num_value_heads": 32,
+    "published_params": "35B total, 3B activated (Qwen3.5-35B-A3B model card)",
+    "source": [_AIC + "Qwen--Qwen3.5-35B-A3B_config.json (copy of its config.json: qwen3_5_moe "
+               "wrapping a qwen3_5_moe_text text_config)"],
+    "confidence": "high",
+    "notes": "256 experts of 512, top-8, one shared expert of 512; 30 Gated DeltaNet layers, 10 gated "
+             "softmax layers.",
+}, **_QWEN35_LINEAR)
+QWEN35_397B = dict({
+    "id": "qwen3.5-397b-a17b", "name": "Qwen3.5-397B-A17B", "hf_repo": "Qwen/Qwen3.5-397B-A17B",
+    "num_layers": 60, "hidden": 4096, "intermediate": 1024, "heads": 32, "kv_heads": 2,
+    "head_dim": 256, "vocab": 248320, "tied_embeddings": False, "experts": 512,
+    "experts_per_token": 10, "qkv_bias": False, "qk_norm": True, "shared_experts": 1,
+    "mtp_modules": 1, "linear_attention_layers": 45, "linear_num_value_heads": 64,
+    "published_params": "397B total, 17B activated (Qwen3.5-397B-A17B model card)",
+    "source": [_AIC + "Qwen--Qwen3.5-397B-A17B_config.json (copy of its config.json)"],
+    "confidence": "high",
+    "notes": "512 experts of 1024, top-10, one shared expert; 45 Gated DeltaNet layers, 15 gated "
+             "softmax layers.",
+}, **_QWEN35_LINEAR)
+
+NEW_TARGETS += [QWEN35_27B, QWEN35_35B_A3B, QWEN35_397B]
+
 # Issue 22: a larger Qwen3 draft people pair with Qwen3-8B/14B/32B locally.
 QWEN3_17B = {
     "id": "qwen3-1.7b", "name": "Qwen3-1.7B", "hf_repo": "Qwen/Qwen3-1.7B",

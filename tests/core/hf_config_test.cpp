@@ -247,11 +247,19 @@ TEST(HfConfig, WhatItDoesNotModelIsAnErrorNamingTheKey) {
   c["mlp_bias"] = true;
   EXPECT_EQ(read_error(c).field, "target.mlp_bias");
 
-  c = fixture("qwen3-8b.json");
-  c["model_type"] = "qwen3_next";
+  // DeepSeek-V3.2's sparse attention (DSA, its lightning indexer) is not modeled yet.
+  c = fixture("deepseek-v3.json");
+  c["model_type"] = "deepseek_v32";
   Error e = read_error(c);
   EXPECT_EQ(e.field, "target.model_type");
-  EXPECT_NE(e.message.find("qwen3_next"), std::string::npos) << e.message;
+  EXPECT_NE(e.message.find("deepseek_v32"), std::string::npos) << e.message;
+  // A hybrid without its Gated DeltaNet widths names the missing key.
+  c = json::parse(fixture_text("qwen3.5-35b-a3b.json"));
+  c["text_config"].erase("linear_num_value_heads");
+  EXPECT_EQ(read_error(c).field, "target.text_config.linear_num_value_heads");
+  c = json::parse(fixture_text("qwen3.5-35b-a3b.json"));
+  c["text_config"]["shared_expert_intermediate_size"] = 1024;
+  EXPECT_EQ(read_error(c).field, "target.text_config.shared_expert_intermediate_size");
 
   c = fixture("gpt-oss-20b.json");
   c["layer_types"][1] = "linear_attention";

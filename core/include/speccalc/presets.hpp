@@ -48,6 +48,21 @@ struct ModelArch {
   // (KV cache and attention work are upper bounds), and the assumptions say so.
   int64_t sliding_window = 0;
   int64_t sliding_window_layers = 0;
+  // Hybrid linear attention (Qwen3-Next, Qwen3.5: Gated DeltaNet, modeling_qwen3_next.py
+  // Qwen3NextGatedDeltaNet): linear_attention_layers of num_layers replace softmax attention by
+  // a recurrent state of linear_num_value_heads x linear_key_head_dim x linear_value_head_dim
+  // per sequence (no KV cache), fed by q/k (linear_num_key_heads x linear_key_head_dim) and
+  // v/z (linear_num_value_heads x linear_value_head_dim) projections, a depthwise causal conv
+  // of linear_conv_kernel taps, and an output projection. 0 layers: every layer is softmax.
+  int64_t linear_attention_layers = 0;
+  int64_t linear_num_key_heads = 0;
+  int64_t linear_num_value_heads = 0;
+  int64_t linear_key_head_dim = 0;
+  int64_t linear_value_head_dim = 0;
+  int64_t linear_conv_kernel = 0;
+  // Gated softmax attention (Qwen3-Next/3.5 attn_output_gate): q_proj also emits a per-head
+  // output gate, heads x head_dim more weights.
+  bool attn_output_gate = false;
   std::string repo_id;                 // Hugging Face repository id ("" for custom models)
   std::string released_weights_dtype;  // dtype of the released weights when not 16-bit ("fp8")
   std::string released_dtype_source;
@@ -58,21 +73,37 @@ struct ModelArch {
 // latent (kv_lora_rank + qk_rope_head_dim) when the model compresses its KV.
 double kv_elems_per_token_layer(const ModelArch& m);
 
+// Elements of one sequence's recurrent state in one linear-attention layer: the delta-rule
+// matrix (value heads x key dim x value dim) and the conv window ((kernel - 1) x conv channels,
+// conv channels = 2 x key heads x key dim + value heads x value dim). 0 for softmax models.
+double linear_state_elems_per_layer(const ModelArch& m);
+double linear_conv_elems_per_layer(const ModelArch& m);
+
+// Bytes of one recurrent-state element: fp32 (Qwen3.5's config.json mamba_ssm_dtype "float32";
+// SGLang keeps the SSM state in float32 unless --mamba-ssm-dtype says otherwise).
+constexpr double kLinearStateBytes = 4;
+
+// The share of layers that use softmax attention (1 for models without linear attention). A
+// pass over part of the stack (an early exit, a head built from one layer) is assumed to hold
+// the same mix, as the layers interleave (Qwen3.5: 3 linear, then 1 softmax).
+double softmax_layer_share(const ModelArch& m);
+
 // Parameter counts (numbers of weights, not bytes) of a ModelArch.
 struct ParamCounts {
-  int64_t attn_per_layer = 0;        // q, k, v, o projections (+ qkv bias, q/k norms; MLA: the
-                                     // q_a/q_b, kv_a/kv_b projections and their latent norms)
-  int64_t mlp_per_expert = 0;        // gate, up, down of one expert
-  int64_t router_per_layer = 0;      // hidden x experts (+ experts bias) when experts > 1
-  int64_t norms_per_layer = 0;       // two RMSNorm weight vectors
-  int64_t shared_mlp_per_layer = 0;  // always-active shared experts of one MoE layer
-  int64_t dense_mlp_per_layer = 0;   // MLP of one of the first_dense_layers (dense_intermediate)
-  int64_t moe_layers = 0;            // layers with experts (num_layers - first_dense_layers)
-  int64_t embedding = 0;             // vocab x hidden input table
-  int64_t lm_head = 0;               // vocab x hidden output projection (0 extra when tied)
-  int64_t total = 0;                 // the main model, each expert counted once, no MTP module
-  int64_t active = 0;                // weights one token uses: total with experts_per_token
-                                     // routed experts instead of all (input embedding included)
+  int64_t attn_per_layer = 0;         // q, k, v, o projections (+ qkv bias, q/k norms; MLA: the
+                                      // q_a/q_b, kv_a/kv_b projections and their latent norms)
+  int64_t mlp_per_expert = 0;         // gate, up, down of one expert
+  int64_t router_per_layer = 0;       // hidden x experts (+ experts bias) when experts > 1
+  int64_t norms_per_layer = 0;        // two RMSNorm weight vectors
+  int64_t shared_mlp_per_layer = 0;   // always-active shared experts of one MoE layer
+  int64_t dense_mlp_per_layer = 0;    // MLP of one of the first_dense_layers (dense_intermediate)
+  int64_t moe_layers = 0;             // layers with experts (num_layers - first_dense_layers)
+  int64_t embedding = 0;              // vocab x hidden input table
+  int64_t lm_head = 0;                // vocab x hidden output projection (0 extra when tied)
+  int64_t total = 0;                  // the main model, each expert counted once, no MTP module
+  int64_t active = 0;                 // weights one token uses: total with experts_per_token
+                                      // routed experts instead of all (input embedding included)
+  int64_t linear_attn_per_layer = 0;  // a Gated DeltaNet layer's projections, conv and norms
   int64_t mtp_per_module = 0;  // one MTP module's own weights: enorm, hnorm, eh_proj (2h x h),
                                // one decoder layer like the last one, the shared head's norm
                                // (its embedding and LM head are the main model's)

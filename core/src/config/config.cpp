@@ -41,8 +41,42 @@ bool parse_custom_model_extras(const json& obj, const std::string& path, ModelAr
       !fields::read_int(obj, "mtp_modules", path, 0, 16, &m->mtp_modules, err) ||
       !fields::read_int(obj, "sliding_window", path, 0, 1 << 24, &m->sliding_window, err) ||
       !fields::read_int(obj, "sliding_window_layers", path, 0, 1024, &m->sliding_window_layers,
-                        err))
+                        err) ||
+      !fields::read_int(obj, "linear_attention_layers", path, 0, 1024, &m->linear_attention_layers,
+                        err) ||
+      !fields::read_int(obj, "linear_num_key_heads", path, 0, 1024, &m->linear_num_key_heads,
+                        err) ||
+      !fields::read_int(obj, "linear_num_value_heads", path, 0, 1024, &m->linear_num_value_heads,
+                        err) ||
+      !fields::read_int(obj, "linear_key_head_dim", path, 0, 4096, &m->linear_key_head_dim, err) ||
+      !fields::read_int(obj, "linear_value_head_dim", path, 0, 4096, &m->linear_value_head_dim,
+                        err) ||
+      !fields::read_int(obj, "linear_conv_kernel", path, 0, 64, &m->linear_conv_kernel, err) ||
+      !fields::read_bool(obj, "attn_output_gate", path, &m->attn_output_gate, err))
     return false;
+  if (m->linear_attention_layers >= m->num_layers && m->linear_attention_layers > 0) {
+    *err = make_error(fields::join(path, "linear_attention_layers"),
+                      "must leave at least one softmax-attention layer (below num_layers, " +
+                          std::to_string(m->num_layers) + ")");
+    return false;
+  }
+  if (m->linear_attention_layers > 0) {
+    // A Gated DeltaNet needs its head counts and widths (and its conv taps).
+    for (const char* key : {"linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim",
+                            "linear_value_head_dim", "linear_conv_kernel"}) {
+      if (!obj.contains(key) || obj[key] == 0) {
+        *err = make_error(fields::join(path, key),
+                          "is required (> 0) when linear_attention_layers > 0");
+        return false;
+      }
+    }
+    if (m->linear_num_value_heads % m->linear_num_key_heads != 0) {
+      *err = make_error(fields::join(path, "linear_num_value_heads"),
+                        "must be a multiple of linear_num_key_heads (" +
+                            std::to_string(m->linear_num_key_heads) + ")");
+      return false;
+    }
+  }
   if (m->sliding_window_layers > m->num_layers) {
     *err = make_error(fields::join(path, "sliding_window_layers"),
                       "must not exceed num_layers (" + std::to_string(m->num_layers) + ")");
@@ -111,7 +145,14 @@ bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, 
                            "mtp_modules",
                            "released_dtype",
                            "sliding_window",
-                           "sliding_window_layers"},
+                           "sliding_window_layers",
+                           "linear_attention_layers",
+                           "linear_num_key_heads",
+                           "linear_num_value_heads",
+                           "linear_key_head_dim",
+                           "linear_value_head_dim",
+                           "linear_conv_kernel",
+                           "attn_output_gate"},
                           err))
     return false;
   // The dtype its weights are released in (a config without dtype opens in it).
@@ -478,10 +519,17 @@ json model_to_json(const ModelArch& m) {
       {"v_head_dim", m.v_head_dim},
       {"mtp_modules", m.mtp_modules},
       {"sliding_window", m.sliding_window},
-      {"sliding_window_layers", m.sliding_window_layers}};
+      {"sliding_window_layers", m.sliding_window_layers},
+      {"linear_attention_layers", m.linear_attention_layers},
+      {"linear_num_key_heads", m.linear_num_key_heads},
+      {"linear_num_value_heads", m.linear_num_value_heads},
+      {"linear_key_head_dim", m.linear_key_head_dim},
+      {"linear_value_head_dim", m.linear_value_head_dim},
+      {"linear_conv_kernel", m.linear_conv_kernel}};
   for (const auto& kv : ints)
     if (kv.second != 0) out[kv.first] = kv.second;
   if (m.qk_norm) out["qk_norm"] = true;
+  if (m.attn_output_gate) out["attn_output_gate"] = true;
   if (m.router_bias) out["router_bias"] = true;
   if (!m.released_weights_dtype.empty()) out["released_dtype"] = m.released_weights_dtype;
   return out;

@@ -27,7 +27,7 @@ namespace {
 //   use_qk_norm router_bias deepseek_v3 / glm4_moe (e_score_correction_bias), gpt_oss (router.bias)
 struct TypeSpec {
   const char* model_type;
-  enum Moe { dense, mixtral, qwen3_moe, deepseek, gpt_oss, llama4, minimax } moe;
+  enum Moe { dense, mixtral, qwen3_moe, deepseek, gpt_oss, llama4, minimax, qwen3_next } moe;
   bool mla;
   bool qkv_bias_always;
   bool qk_norm_always;
@@ -40,6 +40,11 @@ const TypeSpec kTypes[] = {
     {"qwen2", TypeSpec::dense, false, true, false, false},
     {"qwen3", TypeSpec::dense, false, false, true, false},
     {"qwen3_moe", TypeSpec::qwen3_moe, false, false, true, false},
+    // Hybrid Gated DeltaNet + gated softmax attention (transformers configuration_qwen3_next.py,
+    // Qwen3.5's qwen3_5_text / qwen3_5_moe_text): q/k norms, linear_* keys, layer_types.
+    {"qwen3_next", TypeSpec::qwen3_next, false, false, true, false},
+    {"qwen3_5_moe_text", TypeSpec::qwen3_next, false, false, true, false},
+    {"qwen3_5_text", TypeSpec::dense, false, false, true, false},
     {"mixtral", TypeSpec::mixtral, false, false, false, false},
     // MiniMax-M2 (configuration_minimax_m2.py): Mixtral-style experts with a routing bias, a q/k
     // norm (use_qk_norm, per layer: its weights are counted per head, a 0.0002 % difference)
@@ -87,6 +92,61 @@ Error not_modeled(const std::string& path, const char* key, const std::string& w
   return make_error(fields::join(path, key), what + " is not modeled");
 }
 
+// Qwen3-Next / Qwen3.5 hybrid layers: layer_types lists linear_attention and full_attention
+// layers (or, without it, every full_attention_interval-th layer is full); the Gated DeltaNet
+// widths come from the linear_* keys; attn_output_gate gates the softmax layers' output
+// (default true in Qwen3NextConfig); the MTP layers from mtp_num_hidden_layers.
+bool read_linear_attention(const json& o, const std::string& path, ModelArch* m, Error* err) {
+  int64_t linear = 0;
+  if (present(o, "layer_types")) {
+    const json& types = o["layer_types"];
+    if (!types.is_array() || static_cast<int64_t>(types.size()) != m->num_layers) {
+      *err = make_error(fields::join(path, "layer_types"),
+                        "must list one type per layer (" + std::to_string(m->num_layers) + ")");
+      return false;
+    }
+    for (const auto& v : types) {
+      if (v == "linear_attention") {
+        ++linear;
+      } else if (v != "full_attention") {
+        *err = not_modeled(path, "layer_types",
+                           v.is_string() ? "'" + fields::excerpt(v.get<std::string>()) +
+                                               "' layers (only linear_attention and "
+                                               "full_attention are read here)"
+                                         : std::string("a non-string layer type"));
+        return false;
+      }
+    }
+  } else {
+    int64_t interval = 4;
+    if (!int_key(o, "full_attention_interval", path, 1, 1024, &interval, err)) return false;
+    linear = m->num_layers - m->num_layers / interval;
+  }
+  if (linear >= m->num_layers) {
+    *err = not_modeled(path, "layer_types", "a model without a softmax-attention layer");
+    return false;
+  }
+  m->linear_attention_layers = linear;
+  if (linear > 0 &&
+      (!required_int(o, "linear_num_key_heads", path, 1, 1024, &m->linear_num_key_heads, err) ||
+       !required_int(o, "linear_num_value_heads", path, 1, 1024, &m->linear_num_value_heads, err) ||
+       !required_int(o, "linear_key_head_dim", path, 1, 4096, &m->linear_key_head_dim, err) ||
+       !required_int(o, "linear_value_head_dim", path, 1, 4096, &m->linear_value_head_dim, err)))
+    return false;
+  if (linear > 0 && m->linear_num_value_heads % m->linear_num_key_heads != 0) {
+    *err = make_error(fields::join(path, "linear_num_value_heads"),
+                      "must be a multiple of linear_num_key_heads (" +
+                          std::to_string(m->linear_num_key_heads) + ")");
+    return false;
+  }
+  m->linear_conv_kernel = linear > 0 ? 4 : 0;  // Qwen3NextConfig's default linear_conv_kernel_dim
+  if (linear > 0 && !int_key(o, "linear_conv_kernel_dim", path, 1, 64, &m->linear_conv_kernel, err))
+    return false;
+  m->attn_output_gate = true;
+  if (!bool_key(o, "attn_output_gate", path, &m->attn_output_gate, err)) return false;
+  return int_key(o, "mtp_num_hidden_layers", path, 0, 16, &m->mtp_modules, err);
+}
+
 // Llama-4's chunked attention (modeling_llama4.py): RoPE layers attend within chunks of
 // attention_chunk_size tokens, the NoPE layers (no_rope_layers[i] == 0; by default every
 // no_rope_layer_interval-th layer, 4) over the whole context. A chunked layer keeps at most one
@@ -126,6 +186,9 @@ bool read_chunked_attention(const json& o, const std::string& path, ModelArch* m
 bool read_sliding_window(const json& o, const std::string& path, const TypeSpec& t, ModelArch* m,
                          Error* err) {
   if (t.moe == TypeSpec::llama4) return read_chunked_attention(o, path, m, err);
+  if (std::string(t.model_type).rfind("qwen3_next", 0) == 0 ||
+      std::string(t.model_type).rfind("qwen3_5", 0) == 0)
+    return read_linear_attention(o, path, m, err);
   if (present(o, "layer_types")) {
     const json& types = o["layer_types"];
     if (!types.is_array() || static_cast<int64_t>(types.size()) != m->num_layers) {
@@ -225,6 +288,38 @@ bool read_moe(const json& o, const std::string& path, const TypeSpec& t, ModelAr
       }
       return true;
     }
+    case TypeSpec::qwen3_next: {
+      // Qwen3-Next / Qwen3.5-MoE: routed experts of moe_intermediate_size plus one shared expert
+      // of shared_expert_intermediate_size (Qwen3NextSparseMoeBlock.shared_expert, gated);
+      // carried as shared_experts = 1 when the widths agree (they do in every published config).
+      if (!required_int(o, "num_experts", path, 1, 1024, &m->experts, err) ||
+          !required_int(o, "num_experts_per_tok", path, 1, 1024, &m->experts_per_token, err) ||
+          !required_int(o, "moe_intermediate_size", path, 1, 1048576, &m->intermediate, err))
+        return false;
+      int64_t shared = 0;
+      if (!int_key(o, "shared_expert_intermediate_size", path, 0, 1048576, &shared, err))
+        return false;
+      if (shared != 0 && shared != m->intermediate) {
+        *err = not_modeled(path, "shared_expert_intermediate_size",
+                           "a shared expert wider or narrower than the routed ones (" +
+                               std::to_string(m->intermediate) + ")");
+        return false;
+      }
+      m->shared_experts = shared > 0 ? 1 : 0;
+      int64_t step = 1;
+      if (!int_key(o, "decoder_sparse_step", path, 1, 1024, &step, err)) return false;
+      if (step != 1) {
+        *err = not_modeled(path, "decoder_sparse_step",
+                           "a dense layer every " + std::to_string(step) + " layers");
+        return false;
+      }
+      if (present(o, "mlp_only_layers") &&
+          !(o["mlp_only_layers"].is_array() && o["mlp_only_layers"].empty())) {
+        *err = not_modeled(path, "mlp_only_layers", "dense layers among the MoE layers");
+        return false;
+      }
+      return true;
+    }
     case TypeSpec::llama4: {
       // transformers configuration_llama4.py / modeling_llama4.py: MoE layers hold
       // num_local_experts routed experts of intermediate_size plus one shared expert of the same
@@ -308,7 +403,8 @@ const char* hf_model_types() {
   return "llama, mistral, qwen2, qwen3, qwen3_moe, mixtral, deepseek_v3, kimi_k2, glm4_moe, "
          "gpt_oss, minimax_m2, gemma3_text (or gemma3 with a text_config), llama4_text (or llama4 "
          "with a text_config), mistral3 with a mistral text_config, kimi_k25 with a kimi_k2 "
-         "text_config";
+         "text_config, qwen3_next, qwen3_5_text and qwen3_5_moe_text (or qwen3_5 / qwen3_5_moe "
+         "with a text_config)";
 }
 
 bool is_hf_config(const json& obj) { return obj.is_object() && obj.contains("model_type"); }
@@ -318,12 +414,14 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
   std::string type;
   if (!fields::read_string(outer, "model_type", outer_path, &type, err, 64)) return false;
   // Multimodal wrappers keep the language model in text_config (Gemma-3 4B and up, Llama-4,
-  // Mistral-Small-3.1, Kimi-K2.5); the vision tower is not costed.
-  const char* inner = type == "gemma3"     ? "gemma3_text"
-                      : type == "llama4"   ? "llama4_text"
-                      : type == "mistral3" ? "mistral"
-                      : type == "kimi_k25" ? "kimi_k2"
-                                           : nullptr;
+  // Mistral-Small-3.1, Kimi-K2.5, Qwen3.5); the vision tower is not costed.
+  const char* inner = type == "gemma3"        ? "gemma3_text"
+                      : type == "llama4"      ? "llama4_text"
+                      : type == "mistral3"    ? "mistral"
+                      : type == "kimi_k25"    ? "kimi_k2"
+                      : type == "qwen3_5"     ? "qwen3_5_text"
+                      : type == "qwen3_5_moe" ? "qwen3_5_moe_text"
+                                              : nullptr;
   const bool wrapped = inner && outer.contains("text_config");
   const json& o = wrapped ? outer["text_config"] : outer;
   const std::string path = wrapped ? fields::join(outer_path, "text_config") : outer_path;
@@ -360,8 +458,12 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
     return false;
   if (!required_int(o, "num_hidden_layers", path, 1, 1024, &m->num_layers, err) ||
       !required_int(o, "hidden_size", path, 1, 131072, &m->hidden, err) ||
-      !required_int(o, "num_attention_heads", path, 1, 1024, &m->heads, err) ||
-      !required_int(o, "intermediate_size", path, 1, 1048576, &m->intermediate, err))
+      !required_int(o, "num_attention_heads", path, 1, 1024, &m->heads, err))
+    return false;
+  // Qwen3.5-MoE publishes only the experts' widths (moe_intermediate_size, read below).
+  if (t->moe == TypeSpec::qwen3_next
+          ? !int_key(o, "intermediate_size", path, 1, 1048576, &m->intermediate, err)
+          : !required_int(o, "intermediate_size", path, 1, 1048576, &m->intermediate, err))
     return false;
   m->kv_heads = m->heads;
   if (!int_key(o, "num_key_value_heads", path, 1, 1024, &m->kv_heads, err)) return false;

@@ -27,9 +27,23 @@ int64_t attention_params(const ModelArch& m) {
   const int64_t kv_dim = m.kv_heads * m.head_dim;
   // q, k, v: hidden -> q_dim, kv_dim, kv_dim; o: q_dim -> hidden.
   int64_t p = m.hidden * (q_dim + 2 * kv_dim) + q_dim * m.hidden;
+  if (m.attn_output_gate) p += m.hidden * q_dim;  // q_proj's gate half
   if (m.qkv_bias) p += q_dim + 2 * kv_dim;
   if (m.qk_norm) p += 2 * m.head_dim;
   return p;
+}
+
+// A Gated DeltaNet layer (modeling_qwen3_next.py Qwen3NextGatedDeltaNet): in_proj_qkvz
+// h -> 2 x key_dim + 2 x value_dim, in_proj_ba h -> 2 x value heads, conv1d (no bias) over
+// 2 x key_dim + value_dim channels x kernel, dt_bias and A_log per value head, the gated
+// RMSNorm over value_head_dim, out_proj value_dim -> h.
+int64_t linear_attention_params(const ModelArch& m) {
+  if (m.linear_attention_layers == 0) return 0;
+  const int64_t key_dim = m.linear_num_key_heads * m.linear_key_head_dim;
+  const int64_t value_dim = m.linear_num_value_heads * m.linear_value_head_dim;
+  return m.hidden * (2 * key_dim + 2 * value_dim) + m.hidden * 2 * m.linear_num_value_heads +
+         (2 * key_dim + value_dim) * m.linear_conv_kernel + 2 * m.linear_num_value_heads +
+         m.linear_value_head_dim + value_dim * m.hidden;
 }
 
 }  // namespace
@@ -43,6 +57,7 @@ ParamCounts count_params(const ModelArch& m) {
   p.shared_mlp_per_layer = m.shared_experts * p.mlp_per_expert;
   p.dense_mlp_per_layer = 3 * m.hidden * m.dense_intermediate;
   p.moe_layers = m.num_layers - m.first_dense_layers;
+  p.linear_attn_per_layer = linear_attention_params(m);
   p.embedding = m.vocab * m.hidden;
   p.lm_head = m.tied_embeddings ? 0 : m.vocab * m.hidden;
   const int64_t common = p.attn_per_layer + p.norms_per_layer;
@@ -52,12 +67,34 @@ ParamCounts count_params(const ModelArch& m) {
   const int64_t active_moe_layer =
       common + m.experts_per_token * p.mlp_per_expert + p.shared_mlp_per_layer + p.router_per_layer;
   const int64_t outside = p.embedding + p.lm_head + m.hidden /* final norm */;
-  p.total = m.first_dense_layers * dense_layer + p.moe_layers * moe_layer + outside;
-  p.active = m.first_dense_layers * dense_layer + p.moe_layers * active_moe_layer + outside;
+  // Linear-attention layers swap their softmax attention for a Gated DeltaNet.
+  const int64_t linear_swap =
+      m.linear_attention_layers * (p.linear_attn_per_layer - p.attn_per_layer);
+  p.total = m.first_dense_layers * dense_layer + p.moe_layers * moe_layer + outside + linear_swap;
+  p.active =
+      m.first_dense_layers * dense_layer + p.moe_layers * active_moe_layer + outside + linear_swap;
   // DeepSeek-V3 MTP module (README_WEIGHTS.md): enorm, hnorm, eh_proj, one decoder layer of the
   // main model's kind, shared_head.norm; embed_tokens and shared_head.head shared.
   if (m.mtp_modules > 0) p.mtp_per_module = 3 * m.hidden + 2 * m.hidden * m.hidden + moe_layer;
   return p;
+}
+
+double linear_state_elems_per_layer(const ModelArch& m) {
+  return static_cast<double>(m.linear_num_value_heads * m.linear_key_head_dim *
+                             m.linear_value_head_dim);
+}
+
+double linear_conv_elems_per_layer(const ModelArch& m) {
+  if (m.linear_conv_kernel == 0) return 0;
+  return static_cast<double>((2 * m.linear_num_key_heads * m.linear_key_head_dim +
+                              m.linear_num_value_heads * m.linear_value_head_dim) *
+                             (m.linear_conv_kernel - 1));
+}
+
+double softmax_layer_share(const ModelArch& m) {
+  if (m.linear_attention_layers == 0 || m.num_layers == 0) return 1.0;
+  return static_cast<double>(m.num_layers - m.linear_attention_layers) /
+         static_cast<double>(m.num_layers);
 }
 
 double kv_elems_per_token_layer(const ModelArch& m) {
@@ -138,6 +175,13 @@ ModelArch model_from_table(const json& e) {
     m.released_dtype_source = e["released_dtype"].value("source", "");
   }
   m.sliding_window = e.value("sliding_window", int64_t{0});
+  m.linear_attention_layers = e.value("linear_attention_layers", int64_t{0});
+  m.linear_num_key_heads = e.value("linear_num_key_heads", int64_t{0});
+  m.linear_num_value_heads = e.value("linear_num_value_heads", int64_t{0});
+  m.linear_key_head_dim = e.value("linear_key_head_dim", int64_t{0});
+  m.linear_value_head_dim = e.value("linear_value_head_dim", int64_t{0});
+  m.linear_conv_kernel = e.value("linear_conv_kernel", int64_t{0});
+  m.attn_output_gate = e.value("attn_output_gate", false);
   m.sliding_window_layers = e.value("sliding_window_layers", int64_t{0});
   auto repo = e.find("hf_repo");
   if (repo != e.end() && repo->is_string()) m.repo_id = repo->get<std::string>();

@@ -177,6 +177,7 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
     attn_params_g = static_cast<double>(p.attn_per_layer) / tp;
   } else {
     attn_params_g = h * (heads_g + 2.0 * kv_heads_g) * hd + heads_g * hd * h;
+    if (m.attn_output_gate) attn_params_g += h * heads_g * hd;  // q_proj's gate half
     if (m.qkv_bias) attn_params_g += (heads_g + 2.0 * kv_heads_g) * hd;
   }
   const double router = static_cast<double>(p.router_per_layer);
@@ -188,11 +189,20 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   // touches), the router.
   const double mlp_read_g =
       (n_dense * dense_mlp + n_moe * (experts_read + shared) * expert_mlp) / tp;
-  gemm.weights_bytes = (n_layers * (attn_params_g + router) + mlp_read_g) * wb;
+  // A hybrid model's linear-attention layers (their share of these layers) project through a
+  // Gated DeltaNet's weights instead of softmax attention's.
+  const bool hybrid = m.linear_attention_layers > 0;
+  const double n_soft = hybrid ? n_layers * softmax_layer_share(m) : n_layers;
+  const double n_lin = n_layers - n_soft;
+  const double attn_layers_params_g =
+      hybrid ? n_soft * attn_params_g + n_lin * static_cast<double>(p.linear_attn_per_layer) / tp +
+                   n_layers * router
+             : n_layers * (attn_params_g + router);
+  gemm.weights_bytes = (attn_layers_params_g + mlp_read_g) * wb;
   // FLOPs: every new token goes through the projections, the router and its active experts.
   const double mlp_flops_params_g =
       (n_dense * dense_mlp + n_moe * (active_experts + shared) * expert_mlp) / tp;
-  gemm.flops = 2.0 * T * (n_layers * (attn_params_g + router) + mlp_flops_params_g);
+  gemm.flops = 2.0 * T * (attn_layers_params_g + mlp_flops_params_g);
   gemm.rows = T;
 
   // Attention: scores over qk dims and the weighted sum over v dims, per head, over the cached
@@ -200,10 +210,22 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   KernelWork& attn = w[Kernel::attention];
   const double qk_dim = mla ? static_cast<double>(m.kv_lora_rank + m.qk_rope_head_dim) : hd;
   const double v_dim = mla ? static_cast<double>(m.kv_lora_rank) : hd;
-  attn.flops = 2.0 * heads_g * (qk_dim + v_dim) * n_layers * B * q * (L + q);
+  attn.flops = 2.0 * heads_g * (qk_dim + v_dim) * n_soft * B * q * (L + q);
   const double kv_elems_g = mla ? kv_elems_per_token_layer(m) : 2.0 * kv_heads_g * hd;
-  // KV cache: every cached token read in every layer, the new ones written.
-  attn.kv_cache_bytes = n_layers * kv_elems_g * kvb * B * (L + q);
+  // KV cache: every cached token read in every softmax layer, the new ones written.
+  attn.kv_cache_bytes = n_soft * kv_elems_g * kvb * B * (L + q);
+  if (hybrid) {
+    // Linear attention: each sequence's state (fp32 delta-rule matrices, conv window) read once
+    // and written after every token (the verify keeps a checkpoint per position to roll back
+    // to, see linear_state_bytes_per_seq), whatever the context. The delta rule per token and
+    // value head: decay and rank-1 update of the dk x dv state, and its product with q, about
+    // 6 dk dv FLOPs (modeling_qwen3_next.py torch_recurrent_gated_delta_rule).
+    const double state_g = linear_state_elems_per_layer(m) / tp;
+    const double conv_g = linear_conv_elems_per_layer(m) / tp;
+    attn.kv_cache_bytes +=
+        n_lin * B * (1.0 + q) * (state_g * kLinearStateBytes + conv_g * kActBytes);
+    attn.flops += 6.0 * state_g * n_lin * B * q;
+  }
 
   // Other: norms (weights), activations written by one kernel and read by the next.
   KernelWork& other = w[Kernel::other];

@@ -174,6 +174,13 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
   for (const ModelArch* m :
        {&config.target,
         family_has_draft_passes(config.method.family) ? &config.method.draft_model : nullptr}) {
+    if (m && m->linear_attention_layers > 0)
+      out->push_back(m->name + ": " + std::to_string(m->linear_attention_layers) + " of " +
+                     std::to_string(m->num_layers) +
+                     " layers are Gated DeltaNet linear attention: no KV cache there, a "
+                     "per-sequence fp32 state read once and written after every token of a "
+                     "pass (a verify keeps one checkpoint per token to roll back to, as "
+                     "SGLang's MambaPool does), counted with the KV cache in memory");
     if (m && m->sliding_window_layers > 0)
       out->push_back(m->name + ": sliding-window attention (" + std::to_string(m->sliding_window) +
                      " tokens on " + std::to_string(m->sliding_window_layers) + " of " +

@@ -13,7 +13,7 @@ namespace {
 double bytes_at(const MemoryNeed& n, double b, double l) {
   return n.target_weights_bytes + n.draft_weights_bytes +
          b * ((l + static_cast<double>(n.tokens_in_flight)) * n.kv_bytes_per_seq_token +
-              n.activations_bytes_per_seq);
+              n.activations_bytes_per_seq + n.state_bytes_per_seq);
 }
 
 std::string gb(double bytes) { return fields::format_number(std::round(bytes / 1e8) / 10) + " GB"; }
@@ -45,8 +45,10 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
   r.usable_gb = usable / 1e9;
   r.weights_gb = n.target_weights_bytes / 1e9;
   r.draft_weights_gb = n.draft_weights_bytes / 1e9;
-  r.kv_cache_gb =
-      B * (L + static_cast<double>(n.tokens_in_flight)) * n.kv_bytes_per_seq_token / 1e9;
+  // The linear-attention state is the cache of those layers: reported with the KV cache.
+  r.kv_cache_gb = (B * (L + static_cast<double>(n.tokens_in_flight)) * n.kv_bytes_per_seq_token +
+                   B * n.state_bytes_per_seq) /
+                  1e9;
   r.activations_gb = B * n.activations_bytes_per_seq / 1e9;
   const double total = bytes_at(n, B, L);
   r.total_gb = total / 1e9;
@@ -54,12 +56,13 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
 
   const double fixed = n.target_weights_bytes + n.draft_weights_bytes;
   const double per_seq = (L + static_cast<double>(n.tokens_in_flight)) * n.kv_bytes_per_seq_token +
-                         n.activations_bytes_per_seq;
+                         n.activations_bytes_per_seq + n.state_bytes_per_seq;
   if (fixed < usable && per_seq > 0) {
     const double b = std::floor((usable - fixed) / per_seq);
     r.max_batch = static_cast<int64_t>(std::min<double>(b, ConfigLimits::kMaxBatch));
   }
-  const double kv_room = usable - fixed - B * n.activations_bytes_per_seq;
+  const double kv_room =
+      usable - fixed - B * n.activations_bytes_per_seq - B * n.state_bytes_per_seq;
   if (kv_room > 0 && n.kv_bytes_per_seq_token > 0) {
     const double l = std::floor(kv_room / (B * n.kv_bytes_per_seq_token)) -
                      static_cast<double>(n.tokens_in_flight);

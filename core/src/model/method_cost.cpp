@@ -16,13 +16,32 @@ constexpr double kActBytes = 2;    // activations fp16/bf16
 constexpr double kLogitBytes = 4;  // logits are sampled in fp32 (vLLM, SGLang, HF)
 
 // KV bytes one cached token holds per GPU in `layers` layers of m under tensor parallelism tp.
+// Only softmax-attention layers cache keys and values: a hybrid model's share of linear-attention
+// layers (as in its full stack) holds a recurrent state instead (state_bytes_per_seq).
 double kv_bytes_per_token(const ModelArch& m, int64_t layers, const DTypes& d, int64_t tp) {
   const double elems =
       m.kv_lora_rank > 0
           ? kv_elems_per_token_layer(m)
           : 2.0 * std::max(1.0, static_cast<double>(m.kv_heads) / static_cast<double>(tp)) *
                 static_cast<double>(m.head_dim);
-  return static_cast<double>(layers) * elems * dtype_bytes(d.kv);
+  const double cached_layers = m.linear_attention_layers > 0
+                                   ? static_cast<double>(layers) * softmax_layer_share(m)
+                                   : static_cast<double>(layers);
+  return cached_layers * elems * dtype_bytes(d.kv);
+}
+
+// One sequence's linear-attention state per GPU: the fp32 delta-rule matrices and the conv
+// windows of every linear layer, plus one checkpoint of both per token a verify pass holds
+// (SGLang's MambaPool keeps an intermediate_ssm_state_cache of speculative_num_draft_tokens
+// states per slot to roll back to the accepted position; python/sglang/srt/mem_cache/
+// memory_pool.py). tokens_in_flight = 1 (plain decoding): the state alone.
+double linear_state_bytes_per_seq(const ModelArch& m, int64_t tokens_in_flight, int64_t tp) {
+  if (m.linear_attention_layers == 0) return 0;
+  const double per_layer = linear_state_elems_per_layer(m) * kLinearStateBytes +
+                           linear_conv_elems_per_layer(m) * kActBytes;
+  const double copies = 1.0 + (tokens_in_flight > 1 ? static_cast<double>(tokens_in_flight) : 0.0);
+  return static_cast<double>(m.linear_attention_layers) * per_layer * copies /
+         static_cast<double>(tp);
 }
 
 double weights_bytes(const ModelArch& m, const DTypes& d) {
@@ -68,6 +87,7 @@ EagleHead eagle_head(const ModelArch& target, bool eagle3) {
   h.layer.shared_experts = 0;
   h.layer.first_dense_layers = 0;
   h.layer.kv_lora_rank = 0;  // EAGLE heads use plain multi-head attention
+  h.layer.linear_attention_layers = 0;
   h.layer.qk_rope_head_dim = 0;
   const double hid = static_cast<double>(target.hidden);
   const double qkv_out =
@@ -297,6 +317,7 @@ void hydra_cycle(const CycleContext& x) {
   prefix.experts_per_token = 1;
   prefix.shared_experts = 0;
   prefix.kv_lora_rank = 0;
+  prefix.linear_attention_layers = 0;
   PassWork first;
   first.work = decoder_work(prefix, 1, B, accepted_tokens(tau), L, 0, c.dtype, ds);
   first.tokens_per_pass = accepted_tokens(tau);
@@ -347,6 +368,7 @@ void mtp_cycle(const CycleContext& x) {
   ModelArch module = t;
   module.num_layers = 1;
   module.first_dense_layers = 0;
+  module.linear_attention_layers = 0;  // an MTP layer attends with softmax (Qwen3-Next/3.5 too)
   const double h = static_cast<double>(t.hidden);
   const double tp = static_cast<double>(ds.tp);
   for (int64_t step = 0; step < m.k; ++step) {
@@ -570,6 +592,8 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau, const 
   }
   out.baseline_host_ops = decode_host_ops();
   if (out.has_verify) out.host_ops = shape.host_ops;
+  out.memory.state_bytes_per_seq =
+      linear_state_bytes_per_seq(t, out.has_verify ? out.memory.tokens_in_flight : 1, ts.tp);
   return out;
 }
 

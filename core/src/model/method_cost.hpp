@@ -27,6 +27,9 @@ struct MemoryNeed {
   double kv_bytes_per_seq_token = 0;     // target + draft KV per cached token per sequence, per GPU
   int64_t tokens_in_flight = 0;          // tokens per sequence cached beyond the context in a cycle
   double activations_bytes_per_seq = 0;  // peak activation + logits workspace per sequence
+  // Linear-attention layers' recurrent state per sequence (and its per-draft-token
+  // checkpoints while speculating), per GPU: a constant, not per cached token.
+  double state_bytes_per_seq = 0;
 };
 
 struct CycleWork {
