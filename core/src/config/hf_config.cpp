@@ -239,6 +239,28 @@ bool read_sliding_window(const json& o, const std::string& path, const TypeSpec&
   return true;
 }
 
+// Qwen3-MoE's experts (also Qwen3-Next's and Qwen3.5's): num_experts of moe_intermediate_size,
+// top num_experts_per_tok, on every layer (decoder_sparse_step 1, no mlp_only_layers).
+bool read_qwen_experts(const json& o, const std::string& path, ModelArch* m, Error* err) {
+  if (!required_int(o, "num_experts", path, 1, 1024, &m->experts, err) ||
+      !required_int(o, "num_experts_per_tok", path, 1, 1024, &m->experts_per_token, err) ||
+      !required_int(o, "moe_intermediate_size", path, 1, 1048576, &m->intermediate, err))
+    return false;
+  int64_t step = 1;
+  if (!int_key(o, "decoder_sparse_step", path, 1, 1024, &step, err)) return false;
+  if (step != 1) {
+    *err = not_modeled(path, "decoder_sparse_step",
+                       "a dense layer every " + std::to_string(step) + " layers");
+    return false;
+  }
+  if (present(o, "mlp_only_layers") &&
+      !(o["mlp_only_layers"].is_array() && o["mlp_only_layers"].empty())) {
+    *err = not_modeled(path, "mlp_only_layers", "dense layers among the MoE layers");
+    return false;
+  }
+  return true;
+}
+
 bool read_moe(const json& o, const std::string& path, const TypeSpec& t, ModelArch* m, Error* err) {
   switch (t.moe) {
     case TypeSpec::dense:
@@ -269,33 +291,13 @@ bool read_moe(const json& o, const std::string& path, const TypeSpec& t, ModelAr
       m->router_bias = t.moe == TypeSpec::gpt_oss;
       return true;
     }
-    case TypeSpec::qwen3_moe: {
-      if (!required_int(o, "num_experts", path, 1, 1024, &m->experts, err) ||
-          !required_int(o, "num_experts_per_tok", path, 1, 1024, &m->experts_per_token, err) ||
-          !required_int(o, "moe_intermediate_size", path, 1, 1048576, &m->intermediate, err))
-        return false;
-      int64_t step = 1;
-      if (!int_key(o, "decoder_sparse_step", path, 1, 1024, &step, err)) return false;
-      if (step != 1) {
-        *err = not_modeled(path, "decoder_sparse_step",
-                           "a dense layer every " + std::to_string(step) + " layers");
-        return false;
-      }
-      if (present(o, "mlp_only_layers") &&
-          !(o["mlp_only_layers"].is_array() && o["mlp_only_layers"].empty())) {
-        *err = not_modeled(path, "mlp_only_layers", "dense layers among the MoE layers");
-        return false;
-      }
-      return true;
-    }
+    case TypeSpec::qwen3_moe:
+      return read_qwen_experts(o, path, m, err);
     case TypeSpec::qwen3_next: {
       // Qwen3-Next / Qwen3.5-MoE: routed experts of moe_intermediate_size plus one shared expert
       // of shared_expert_intermediate_size (Qwen3NextSparseMoeBlock.shared_expert, gated);
       // carried as shared_experts = 1 when the widths agree (they do in every published config).
-      if (!required_int(o, "num_experts", path, 1, 1024, &m->experts, err) ||
-          !required_int(o, "num_experts_per_tok", path, 1, 1024, &m->experts_per_token, err) ||
-          !required_int(o, "moe_intermediate_size", path, 1, 1048576, &m->intermediate, err))
-        return false;
+      if (!read_qwen_experts(o, path, m, err)) return false;
       int64_t shared = 0;
       if (!int_key(o, "shared_expert_intermediate_size", path, 0, 1048576, &shared, err))
         return false;
@@ -306,18 +308,6 @@ bool read_moe(const json& o, const std::string& path, const TypeSpec& t, ModelAr
         return false;
       }
       m->shared_experts = shared > 0 ? 1 : 0;
-      int64_t step = 1;
-      if (!int_key(o, "decoder_sparse_step", path, 1, 1024, &step, err)) return false;
-      if (step != 1) {
-        *err = not_modeled(path, "decoder_sparse_step",
-                           "a dense layer every " + std::to_string(step) + " layers");
-        return false;
-      }
-      if (present(o, "mlp_only_layers") &&
-          !(o["mlp_only_layers"].is_array() && o["mlp_only_layers"].empty())) {
-        *err = not_modeled(path, "mlp_only_layers", "dense layers among the MoE layers");
-        return false;
-      }
       return true;
     }
     case TypeSpec::llama4: {

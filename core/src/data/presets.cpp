@@ -175,6 +175,7 @@ ModelArch model_from_table(const json& e) {
     m.released_dtype_source = e["released_dtype"].value("source", "");
   }
   m.sliding_window = e.value("sliding_window", int64_t{0});
+  m.sliding_window_layers = e.value("sliding_window_layers", int64_t{0});
   m.linear_attention_layers = e.value("linear_attention_layers", int64_t{0});
   m.linear_num_key_heads = e.value("linear_num_key_heads", int64_t{0});
   m.linear_num_value_heads = e.value("linear_num_value_heads", int64_t{0});
@@ -182,7 +183,6 @@ ModelArch model_from_table(const json& e) {
   m.linear_value_head_dim = e.value("linear_value_head_dim", int64_t{0});
   m.linear_conv_kernel = e.value("linear_conv_kernel", int64_t{0});
   m.attn_output_gate = e.value("attn_output_gate", false);
-  m.sliding_window_layers = e.value("sliding_window_layers", int64_t{0});
   auto repo = e.find("hf_repo");
   if (repo != e.end() && repo->is_string()) m.repo_id = repo->get<std::string>();
   m.citation = first_source(e);
