@@ -445,7 +445,8 @@ async function main() {
     await checkAgainstCli(page, 'pasted config.json');
     const shown = await shownResult(page);
     eq(Number(shown.speedup), preset.speedup, 'config.json speedup equals the preset qwen3-8b');
-    // What the reader does not model is refused beside the box, naming the config.json key.
+    // What the reader does not model (Jamba's Mamba layers) is refused beside the box, naming the
+    // config.json key.
     await page.fill('#f-target-json', text.replace('"qwen3"', '"jamba"'));
     await page.press('#f-target-json', 'Tab');
     await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });

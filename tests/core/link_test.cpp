@@ -212,5 +212,21 @@ TEST(Link, CompareLinkEvaluatesItsFirstScenario) {
   EXPECT_EQ(both.output, first.output);
 }
 
+TEST(Link, EveryPresetsCustomObjectRoundTrips) {
+  // The page's custom editor starts from a preset's `custom` object (list models); its share
+  // link must open again. DeepSeek-V3's carries released_dtype "fp8", a string value.
+  const json models = json::parse(run("list", "models").output);
+  for (const auto& m : models) {
+    const json config = {{"target", m["custom"]}, {"hardware", "h200-sxm"}, {"gpus", 8}};
+    const Response e = run("eval", config.dump());
+    if (!e.ok) continue;  // a setup the hardware refuses (heads not divisible by 8)
+    const Response link = run("link", config.dump());
+    ASSERT_TRUE(link.ok) << m["id"] << ": " << link.error.describe();
+    const Response back = run("eval-link", link.output);
+    ASSERT_TRUE(back.ok) << m["id"] << ": " << back.error.describe();
+    EXPECT_EQ(back.output, e.output) << m["id"];
+  }
+}
+
 }  // namespace
 }  // namespace speccalc

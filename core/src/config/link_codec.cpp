@@ -29,6 +29,7 @@ bool is_string_key(const std::string& key) {
                                             "method.draft",
                                             "method.draft_runtime",
                                             "target.name",
+                                            "target.released_dtype",
                                             "hardware.name",
                                             "hardware.vendor",
                                             "acceptance.medusa",
