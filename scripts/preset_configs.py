@@ -459,6 +459,36 @@ QWEN35_397B = dict({
 
 NEW_TARGETS += [QWEN35_27B, QWEN35_35B_A3B, QWEN35_397B]
 
+# DeepSeek Sparse Attention (issue 20): DeepSeek-V3.2 and GLM-5, MLA + MoE + a lightning indexer.
+DEEPSEEK_V32 = dict(DEEPSEEK_V3, **{
+    "id": "deepseek-v3.2", "name": "DeepSeek-V3.2", "hf_repo": "deepseek-ai/DeepSeek-V3.2",
+    "index_n_heads": 64, "index_head_dim": 128, "index_topk": 2048,
+    "released_dtype": {"weights": "fp8",
+                       "source": "deepseek-ai/DeepSeek-V3.2 config.json quantization_config "
+                                 "{quant_method: fp8, fmt: e4m3, weight_block_size: [128, 128]}"},
+    "published_params": "685B (DeepSeek-V3.2 model card: the checkpoint with its MTP module)",
+    "source": [_AIC + "deepseek-ai--DeepSeek-V3.2_config.json (copy of its config.json, model_type "
+               "deepseek_v32)"],
+    "notes": "DeepSeek-V3's geometry plus the lightning indexer: 64 heads of 128, top-2048 tokens "
+             "per query.",
+})
+GLM5 = {
+    "id": "glm-5", "name": "GLM-5", "hf_repo": "zai-org/GLM-5",
+    "num_layers": 78, "hidden": 6144, "intermediate": 2048, "heads": 64, "kv_heads": 64,
+    "head_dim": 256, "vocab": 154880, "tied_embeddings": False, "experts": 256,
+    "experts_per_token": 8, "qkv_bias": False, "shared_experts": 1, "first_dense_layers": 3,
+    "dense_intermediate": 12288, "kv_lora_rank": 512, "q_lora_rank": 2048,
+    "qk_rope_head_dim": 64, "qk_nope_head_dim": 192, "v_head_dim": 256, "router_bias": True,
+    "mtp_modules": 1, "index_n_heads": 32, "index_head_dim": 128, "index_topk": 2048,
+    "published_params": "no card figure checked here; 744B by count",
+    "source": [_AIC + "nvidia--GLM-5-NVFP4_config.json (NVIDIA's NVFP4 checkpoint of zai-org/GLM-5: "
+               "model_type glm_moe_dsa, the same geometry)"],
+    "confidence": "medium (the NVFP4 checkpoint's config; zai-org's own page not retrieved)",
+    "notes": "MLA (q latent 2048, qk 192 + 64, v 256) with DSA's indexer (32 heads of 128, top-2048), "
+             "256 experts of 2048, top-8, 1 shared, 3 dense layers, one MTP layer.",
+}
+NEW_TARGETS += [DEEPSEEK_V32, GLM5]
+
 # Issue 22: a larger Qwen3 draft people pair with Qwen3-8B/14B/32B locally.
 QWEN3_17B = {
     "id": "qwen3-1.7b", "name": "Qwen3-1.7B", "hf_repo": "Qwen/Qwen3-1.7B",

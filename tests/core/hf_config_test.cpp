@@ -247,12 +247,12 @@ TEST(HfConfig, WhatItDoesNotModelIsAnErrorNamingTheKey) {
   c["mlp_bias"] = true;
   EXPECT_EQ(read_error(c).field, "target.mlp_bias");
 
-  // DeepSeek-V3.2's sparse attention (DSA, its lightning indexer) is not modeled yet.
+  // Jamba's Mamba layers are not modeled.
   c = fixture("deepseek-v3.json");
-  c["model_type"] = "deepseek_v32";
+  c["model_type"] = "jamba";
   Error e = read_error(c);
   EXPECT_EQ(e.field, "target.model_type");
-  EXPECT_NE(e.message.find("deepseek_v32"), std::string::npos) << e.message;
+  EXPECT_NE(e.message.find("jamba"), std::string::npos) << e.message;
   // A hybrid without its Gated DeltaNet widths names the missing key.
   c = json::parse(fixture_text("qwen3.5-35b-a3b.json"));
   c["text_config"].erase("linear_num_value_heads");

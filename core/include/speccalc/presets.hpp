@@ -63,6 +63,12 @@ struct ModelArch {
   // Gated softmax attention (Qwen3-Next/3.5 attn_output_gate): q_proj also emits a per-head
   // output gate, heads x head_dim more weights.
   bool attn_output_gate = false;
+  // DeepSeek Sparse Attention (DeepSeek-V3.2, GLM-5; MLA models): a lightning indexer of
+  // index_n_heads x index_head_dim scores every cached token against its own one-head fp8 key
+  // cache, and each query attends to the index_topk best. 0: dense attention.
+  int64_t index_n_heads = 0;
+  int64_t index_head_dim = 0;
+  int64_t index_topk = 0;
   std::string repo_id;                 // Hugging Face repository id ("" for custom models)
   std::string released_weights_dtype;  // dtype of the released weights when not 16-bit ("fp8")
   std::string released_dtype_source;
@@ -78,6 +84,10 @@ double kv_elems_per_token_layer(const ModelArch& m);
 // conv channels = 2 x key heads x key dim + value heads x value dim). 0 for softmax models.
 double linear_state_elems_per_layer(const ModelArch& m);
 double linear_conv_elems_per_layer(const ModelArch& m);
+
+// Bytes of one indexer-key element: fp8 (DeepSeek-V3.2-Exp report, section 2: the lightning
+// indexer runs in FP8; its key cache holds one index_head_dim vector per token and layer).
+constexpr double kIndexerKeyBytes = 1;
 
 // Bytes of one recurrent-state element: fp32 (Qwen3.5's config.json mamba_ssm_dtype "float32";
 // SGLang keeps the SSM state in float32 unless --mamba-ssm-dtype says otherwise).

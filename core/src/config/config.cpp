@@ -52,8 +52,21 @@ bool parse_custom_model_extras(const json& obj, const std::string& path, ModelAr
       !fields::read_int(obj, "linear_value_head_dim", path, 0, 4096, &m->linear_value_head_dim,
                         err) ||
       !fields::read_int(obj, "linear_conv_kernel", path, 0, 64, &m->linear_conv_kernel, err) ||
-      !fields::read_bool(obj, "attn_output_gate", path, &m->attn_output_gate, err))
+      !fields::read_bool(obj, "attn_output_gate", path, &m->attn_output_gate, err) ||
+      !fields::read_int(obj, "index_n_heads", path, 0, 1024, &m->index_n_heads, err) ||
+      !fields::read_int(obj, "index_head_dim", path, 0, 4096, &m->index_head_dim, err) ||
+      !fields::read_int(obj, "index_topk", path, 0, 1 << 24, &m->index_topk, err))
     return false;
+  if (m->index_topk > 0) {
+    // DSA's indexer reads the q latent (wq_b) and sits beside MLA's latent cache.
+    for (const char* key : {"index_n_heads", "index_head_dim", "kv_lora_rank", "q_lora_rank"}) {
+      if (!obj.contains(key) || obj[key] == 0) {
+        *err = make_error(fields::join(path, key),
+                          "is required (> 0) when index_topk > 0 (DeepSeek Sparse Attention)");
+        return false;
+      }
+    }
+  }
   if (m->linear_attention_layers >= m->num_layers && m->linear_attention_layers > 0) {
     *err = make_error(fields::join(path, "linear_attention_layers"),
                       "must leave at least one softmax-attention layer (below num_layers, " +
@@ -152,7 +165,10 @@ bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, 
                            "linear_key_head_dim",
                            "linear_value_head_dim",
                            "linear_conv_kernel",
-                           "attn_output_gate"},
+                           "attn_output_gate",
+                           "index_n_heads",
+                           "index_head_dim",
+                           "index_topk"},
                           err))
     return false;
   // The dtype its weights are released in (a config without dtype opens in it).
@@ -525,7 +541,10 @@ json model_to_json(const ModelArch& m) {
       {"linear_num_value_heads", m.linear_num_value_heads},
       {"linear_key_head_dim", m.linear_key_head_dim},
       {"linear_value_head_dim", m.linear_value_head_dim},
-      {"linear_conv_kernel", m.linear_conv_kernel}};
+      {"linear_conv_kernel", m.linear_conv_kernel},
+      {"index_n_heads", m.index_n_heads},
+      {"index_head_dim", m.index_head_dim},
+      {"index_topk", m.index_topk}};
   for (const auto& kv : ints)
     if (kv.second != 0) out[kv.first] = kv.second;
   if (m.qk_norm) out["qk_norm"] = true;

@@ -51,6 +51,10 @@ const TypeSpec kTypes[] = {
     // and MTP modules (num_mtp_modules when use_mtp).
     {"minimax_m2", TypeSpec::minimax, false, false, false, false},
     {"deepseek_v3", TypeSpec::deepseek, true, false, false, false},
+    // DeepSeek-V3.2 and GLM-5 (glm_moe_dsa): DeepSeek-V3's MLA and MoE plus DeepSeek Sparse
+    // Attention's lightning indexer (index_n_heads, index_head_dim, index_topk).
+    {"deepseek_v32", TypeSpec::deepseek, true, false, false, false},
+    {"glm_moe_dsa", TypeSpec::deepseek, true, false, false, false},
     // Kimi-K2 publishes its own model_type over DeepSeek-V3's architecture (DeepseekV3ForCausalLM,
     // configuration_deepseek.py): the same keys, read the same way.
     {"kimi_k2", TypeSpec::deepseek, true, false, false, false},
@@ -376,6 +380,12 @@ bool read_moe(const json& o, const std::string& path, const TypeSpec& t, ModelAr
   return true;
 }
 
+bool read_dsa(const json& o, const std::string& path, ModelArch* m, Error* err) {
+  return required_int(o, "index_n_heads", path, 1, 1024, &m->index_n_heads, err) &&
+         required_int(o, "index_head_dim", path, 1, 4096, &m->index_head_dim, err) &&
+         required_int(o, "index_topk", path, 1, 1 << 24, &m->index_topk, err);
+}
+
 bool read_mla(const json& o, const std::string& path, ModelArch* m, Error* err) {
   if (!required_int(o, "kv_lora_rank", path, 1, 65536, &m->kv_lora_rank, err) ||
       !int_key(o, "q_lora_rank", path, 0, 65536, &m->q_lora_rank, err) ||
@@ -394,7 +404,7 @@ const char* hf_model_types() {
          "gpt_oss, minimax_m2, gemma3_text (or gemma3 with a text_config), llama4_text (or llama4 "
          "with a text_config), mistral3 with a mistral text_config, kimi_k25 with a kimi_k2 "
          "text_config, qwen3_next, qwen3_5_text and qwen3_5_moe_text (or qwen3_5 / qwen3_5_moe "
-         "with a text_config)";
+         "with a text_config), deepseek_v32, glm_moe_dsa";
 }
 
 bool is_hf_config(const json& obj) { return obj.is_object() && obj.contains("model_type"); }
@@ -485,6 +495,7 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
     return false;
   }
   if (t->mla && !read_mla(o, path, m, err)) return false;
+  if ((type == "deepseek_v32" || type == "glm_moe_dsa") && !read_dsa(o, path, m, err)) return false;
   if (!read_moe(o, path, *t, m, err)) return false;
   if (m->experts_per_token > m->experts) {
     *err = make_error(fields::join(path, "num_experts_per_tok"),

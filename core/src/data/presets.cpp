@@ -21,7 +21,14 @@ int64_t attention_params(const ModelArch& m) {
                                         : m.hidden * m.heads * qk_head;
     const int64_t kv = m.hidden * (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank +
                        m.kv_lora_rank * m.heads * (m.qk_nope_head_dim + m.v_head_dim);
-    return q + kv + m.heads * m.v_head_dim * m.hidden;
+    // DSA's lightning indexer (DeepSeek-V3.2 inference/model.py Indexer): wq_b q_lora_rank ->
+    // heads x head_dim, wk h -> head_dim with its LayerNorm (weight and bias), weights_proj
+    // h -> heads.
+    const int64_t indexer = m.index_topk > 0 ? m.q_lora_rank * m.index_n_heads * m.index_head_dim +
+                                                   m.hidden * m.index_head_dim +
+                                                   2 * m.index_head_dim + m.hidden * m.index_n_heads
+                                             : 0;
+    return q + kv + m.heads * m.v_head_dim * m.hidden + indexer;
   }
   const int64_t q_dim = m.heads * m.head_dim;
   const int64_t kv_dim = m.kv_heads * m.head_dim;
@@ -183,6 +190,9 @@ ModelArch model_from_table(const json& e) {
   m.linear_value_head_dim = e.value("linear_value_head_dim", int64_t{0});
   m.linear_conv_kernel = e.value("linear_conv_kernel", int64_t{0});
   m.attn_output_gate = e.value("attn_output_gate", false);
+  m.index_n_heads = e.value("index_n_heads", int64_t{0});
+  m.index_head_dim = e.value("index_head_dim", int64_t{0});
+  m.index_topk = e.value("index_topk", int64_t{0});
   auto repo = e.find("hf_repo");
   if (repo != e.end() && repo->is_string()) m.repo_id = repo->get<std::string>();
   m.citation = first_source(e);

@@ -210,10 +210,24 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   KernelWork& attn = w[Kernel::attention];
   const double qk_dim = mla ? static_cast<double>(m.kv_lora_rank + m.qk_rope_head_dim) : hd;
   const double v_dim = mla ? static_cast<double>(m.kv_lora_rank) : hd;
-  attn.flops = 2.0 * heads_g * (qk_dim + v_dim) * n_soft * B * q * (L + q);
   const double kv_elems_g = mla ? kv_elems_per_token_layer(m) : 2.0 * kv_heads_g * hd;
-  // KV cache: every cached token read in every softmax layer, the new ones written.
-  attn.kv_cache_bytes = n_soft * kv_elems_g * kvb * B * (L + q);
+  if (m.index_topk > 0) {
+    // DeepSeek Sparse Attention: the indexer scores all L + q cached tokens (its heads split
+    // like attention's; its one-head fp8 keys read whole), then each query attends to at most
+    // index_topk of them. The tokens of one pass are assumed to pick largely the same entries:
+    // min(L + q, topk) latent entries read per sequence and layer.
+    const double attended = std::min(L + q, static_cast<double>(m.index_topk));
+    const double ih = static_cast<double>(m.index_n_heads) / tp;
+    const double id = static_cast<double>(m.index_head_dim);
+    attn.flops = 2.0 * heads_g * (qk_dim + v_dim) * n_soft * B * q * attended +
+                 2.0 * ih * id * n_soft * B * q * (L + q);
+    attn.kv_cache_bytes =
+        n_soft * kv_elems_g * kvb * B * attended + n_soft * id * kIndexerKeyBytes * B * (L + q);
+  } else {
+    attn.flops = 2.0 * heads_g * (qk_dim + v_dim) * n_soft * B * q * (L + q);
+    // KV cache: every cached token read in every softmax layer, the new ones written.
+    attn.kv_cache_bytes = n_soft * kv_elems_g * kvb * B * (L + q);
+  }
   if (hybrid) {
     // Linear attention: each sequence's state (fp32 delta-rule matrices, conv window) read once
     // and written after every token (the verify keeps a checkpoint per position to roll back

@@ -181,6 +181,13 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
                      "per-sequence fp32 state read once and written after every token of a "
                      "pass (a verify keeps one checkpoint per token to roll back to, as "
                      "SGLang's MambaPool does), counted with the KV cache in memory");
+    if (m && m->index_topk > 0)
+      out->push_back(
+          m->name + ": DeepSeek Sparse Attention: each query attends to at most " +
+          std::to_string(m->index_topk) + " cached tokens, chosen by a lightning indexer (" +
+          std::to_string(m->index_n_heads) + " heads of " + std::to_string(m->index_head_dim) +
+          ", fp8 keys) that scores all of them; a pass's tokens are assumed to choose "
+          "largely the same ones");
     if (m && m->sliding_window_layers > 0)
       out->push_back(m->name + ": sliding-window attention (" + std::to_string(m->sliding_window) +
                      " tokens on " + std::to_string(m->sliding_window_layers) + " of " +

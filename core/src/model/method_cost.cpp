@@ -27,7 +27,11 @@ double kv_bytes_per_token(const ModelArch& m, int64_t layers, const DTypes& d, i
   const double cached_layers = m.linear_attention_layers > 0
                                    ? static_cast<double>(layers) * softmax_layer_share(m)
                                    : static_cast<double>(layers);
-  return cached_layers * elems * dtype_bytes(d.kv);
+  // DSA keeps one fp8 indexer key per token and layer beside the latent.
+  const double indexer =
+      m.index_topk > 0 ? cached_layers * static_cast<double>(m.index_head_dim) * kIndexerKeyBytes
+                       : 0.0;
+  return cached_layers * elems * dtype_bytes(d.kv) + indexer;
 }
 
 // One sequence's linear-attention state per GPU: the fp32 delta-rule matrices and the conv
@@ -88,6 +92,7 @@ EagleHead eagle_head(const ModelArch& target, bool eagle3) {
   h.layer.first_dense_layers = 0;
   h.layer.kv_lora_rank = 0;  // EAGLE heads use plain multi-head attention
   h.layer.linear_attention_layers = 0;
+  h.layer.index_topk = 0;
   h.layer.qk_rope_head_dim = 0;
   const double hid = static_cast<double>(target.hidden);
   const double qkv_out =
@@ -318,6 +323,7 @@ void hydra_cycle(const CycleContext& x) {
   prefix.shared_experts = 0;
   prefix.kv_lora_rank = 0;
   prefix.linear_attention_layers = 0;
+  prefix.index_topk = 0;
   PassWork first;
   first.work = decoder_work(prefix, 1, B, accepted_tokens(tau), L, 0, c.dtype, ds);
   first.tokens_per_pass = accepted_tokens(tau);
