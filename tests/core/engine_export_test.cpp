@@ -455,20 +455,23 @@ TEST(EvalTree, ChainHandCalculation) {
 // A flag's value as the tool parses it.
 enum class Arg { integer, probability, path, cache_type, flash_attn, spec_type, split_mode };
 
-// llama-server flags the exports use, long forms, from ggml-org/llama.cpp common/arg.cpp
-// (commit 145b6280): --model/-m, --model-draft/-md, --n-gpu-layers/-ngl,
-// --n-gpu-layers-draft/-ngld, --flash-attn/-fa [on|off|auto], --draft-max, --draft-min,
+// llama-server flags the exports use, long forms, as current builds parse them: from
+// ggml-org/llama.cpp common/arg.cpp (commit 145b6280) --model/-m, --model-draft/-md,
+// --n-gpu-layers/-ngl, --n-gpu-layers-draft/-ngld, --flash-attn/-fa [on|off|auto],
 // --draft-p-min, --cache-type-k/-ctk, --cache-type-v/-ctv, --cache-type-k-draft/-ctkd,
-// --cache-type-v-draft/-ctvd, --split-mode/-sm {none,layer,row}; --spec-type,
-// --spec-ngram-size-n, --spec-ngram-size-m from docs/speculative.md (commit 067318e6).
+// --cache-type-v-draft/-ctvd, --split-mode/-sm {none,layer,row}, each still an alias after
+// the rename; from the renamed set (PR #22397, docs/speculative.md after PR #22964)
+// --spec-type, --spec-draft-n-max, --spec-draft-n-min, --spec-ngram-simple-size-n,
+// --spec-ngram-simple-size-m. The removed names (--draft-max, --draft-min,
+// --spec-ngram-size-n/-m) are deliberately absent: current builds stop on them.
 const std::map<std::string, Arg> kLlamaServerFlags = {
     {"--model", Arg::path},
     {"--model-draft", Arg::path},
     {"--n-gpu-layers", Arg::integer},
     {"--n-gpu-layers-draft", Arg::integer},
     {"--flash-attn", Arg::flash_attn},
-    {"--draft-max", Arg::integer},
-    {"--draft-min", Arg::integer},
+    {"--spec-draft-n-max", Arg::integer},
+    {"--spec-draft-n-min", Arg::integer},
     {"--draft-p-min", Arg::probability},
     {"--cache-type-k", Arg::cache_type},
     {"--cache-type-v", Arg::cache_type},
@@ -476,15 +479,16 @@ const std::map<std::string, Arg> kLlamaServerFlags = {
     {"--cache-type-v-draft", Arg::cache_type},
     {"--split-mode", Arg::split_mode},
     {"--spec-type", Arg::spec_type},
-    {"--spec-ngram-size-n", Arg::integer},
-    {"--spec-ngram-size-m", Arg::integer},
+    {"--spec-ngram-simple-size-n", Arg::integer},
+    {"--spec-ngram-simple-size-m", Arg::integer},
 };
 // "allowed values" of -ctk/-ctv (tools/server/README.md, get_all_kv_cache_types()).
 const std::set<std::string> kLlamaCacheTypes = {"f32",  "f16",    "bf16", "q8_0", "q4_0",
                                                 "q4_1", "iq4_nl", "q5_0", "q5_1"};
-// docs/speculative.md, `--spec-type TYPE`.
-const std::set<std::string> kLlamaSpecTypes = {"none",        "ngram-cache",   "ngram-simple",
-                                               "ngram-map-k", "ngram-map-k4v", "ngram-mod"};
+// docs/speculative.md after PR #22964, `--spec-type TYPE`.
+const std::set<std::string> kLlamaSpecTypes = {
+    "none",        "draft-simple", "draft-eagle3", "draft-dflash",  "draft-mtp",
+    "ngram-cache", "ngram-simple", "ngram-map-k",  "ngram-map-k4v", "ngram-mod"};
 // mlx_lm.generate / mlx_lm.server argparse (ml-explore/mlx-lm mlx_lm/generate.py and
 // mlx_lm/server.py: --model, --draft-model, --num-draft-tokens type=int).
 const std::map<std::string, Arg> kMlxLmFlags = {
@@ -581,10 +585,11 @@ TEST(EngineExportLocal, LlamaServerSpsParsesAsArgCppFlagsWithTheConfigsNumbers) 
   expect_no_datacenter_blocks(exp);
   ASSERT_TRUE(exp.contains("llama_server")) << exp.dump();
   const auto f = parse_flags(exp["llama_server"], kLlamaServerFlags, "llama-server sps");
-  EXPECT_EQ(f.at("--draft-max"), "6");
+  EXPECT_EQ(f.at("--spec-type"), "draft-simple");
+  EXPECT_EQ(f.at("--spec-draft-n-max"), "6");
   // Priced at the full k every cycle: written at 0, so no build's other defaults apply
   // (a config cannot set draft_min / draft_p_min: not modeled yet).
-  EXPECT_EQ(f.at("--draft-min"), "0");
+  EXPECT_EQ(f.at("--spec-draft-n-min"), "0");
   EXPECT_DOUBLE_EQ(std::stod(f.at("--draft-p-min")), 0.0);
   // GGUF files named by the HF repository and the upper-case quant.
   EXPECT_TRUE(ends_with(f.at("--model"), "/Qwen3-8B-Q4_K_M.gguf")) << f.at("--model");
@@ -597,11 +602,12 @@ TEST(EngineExportLocal, LlamaServerSpsParsesAsArgCppFlagsWithTheConfigsNumbers) 
        {"--cache-type-k", "--cache-type-v", "--cache-type-k-draft", "--cache-type-v-draft"})
     EXPECT_EQ(f.at(k), "q8_0") << k;
   EXPECT_EQ(f.at("--flash-attn"), "on");
-  EXPECT_FALSE(f.count("--spec-type"));
   EXPECT_FALSE(f.count("--split-mode"));  // one GPU
+  // Users on builds from before the rename are told the old spelling.
+  EXPECT_TRUE(notes_say(exp, "as --draft-max and --draft-min")) << exp.dump();
   EXPECT_TRUE(notes_say(exp, "V cache quantization requires flash_attn")) << exp.dump();
   EXPECT_TRUE(notes_say(exp, "--hf-repo <user>/<repo>:Q4_K_M")) << exp.dump();
-  // The engine's own knob name sets --draft-max; fp16 KV writes no cache type; 2 GPUs split
+  // The engine's own knob name sets --spec-draft-n-max; fp16 KV writes no cache type; 2 GPUs split
   // layers (llama.cpp's multi-GPU mode, as priced).
   const json knob =
       ok("export", {{"target", "qwen3-8b"},
@@ -612,7 +618,7 @@ TEST(EngineExportLocal, LlamaServerSpsParsesAsArgCppFlagsWithTheConfigsNumbers) 
                     {"acceptance", {{"alpha", 0.7}}},
                     {"method", {{"family", "sps"}, {"draft", "qwen3-0.6b"}, {"draft_max", 9}}}});
   const auto g = parse_flags(knob["llama_server"], kLlamaServerFlags, "llama-server knob");
-  EXPECT_EQ(g.at("--draft-max"), "9");
+  EXPECT_EQ(g.at("--spec-draft-n-max"), "9");
   EXPECT_FALSE(g.count("--cache-type-k"));
   EXPECT_EQ(g.at("--split-mode"), "layer");
   EXPECT_TRUE(ends_with(g.at("--model"), "-Q5_K_M.gguf")) << g.at("--model");
@@ -628,11 +634,11 @@ TEST(EngineExportLocal, LlamaServerPromptLookupUsesTheNgramSpecType) {
   expect_no_datacenter_blocks(exp);
   const auto f = parse_flags(exp["llama_server"], kLlamaServerFlags, "llama-server pld");
   EXPECT_EQ(f.at("--spec-type"), "ngram-simple");
-  EXPECT_EQ(f.at("--spec-ngram-size-n"), "3");
-  EXPECT_EQ(f.at("--spec-ngram-size-m"), "8");
-  EXPECT_EQ(f.at("--draft-max"), "8");
+  EXPECT_EQ(f.at("--spec-ngram-simple-size-n"), "3");
+  EXPECT_EQ(f.at("--spec-ngram-simple-size-m"), "8");
   EXPECT_TRUE(ends_with(f.at("--model"), "/Qwen3-8B-Q8_0.gguf")) << f.at("--model");
-  for (const char* k : {"--model-draft", "--n-gpu-layers-draft", "--draft-p-min"})
+  for (const char* k : {"--model-draft", "--n-gpu-layers-draft", "--draft-p-min",
+                        "--spec-draft-n-max", "--spec-draft-n-min"})
     EXPECT_FALSE(f.count(k)) << k;
   // LM Studio drafts with a draft model only: nothing for n-gram drafting.
   EXPECT_FALSE(exp.contains("lm_studio"));

@@ -178,7 +178,7 @@ struct ParamLabel {
 };
 constexpr ParamLabel kParamLabels[] = {
     {"k", Family::ar,
-     "k — drafted tokens per cycle (vLLM num_speculative_tokens, llama.cpp --draft-max)"},
+     "k — drafted tokens per cycle (vLLM num_speculative_tokens, llama.cpp --spec-draft-n-max)"},
     {"draft", Family::ar, "Draft model"},
     {"draft_runtime", Family::ar, "Engine the draft runs under"},
     {"draft_tensor_parallel_size", Family::ar, "GPUs the draft runs on (draft tensor parallel)"},

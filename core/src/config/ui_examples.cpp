@@ -14,8 +14,9 @@ nlohmann::json ui_examples_json() {
   // its own MTP module (DeepSeek-V3 in its released fp8 weights, so it fits on 8×H200), and a
   // consumer GPU with a small draft model of the same tokenizer. "My computer" (issue 22) is the
   // local path: a GGUF Qwen3-8B with its 0.6B sibling as the draft under llama.cpp on a Mac (the
-  // Metal engine's default hardware), k 3 as llama-server's --draft-max; no published tau, so the
-  // result says its acceptance is the default alpha and the engine is not validated.
+  // Metal engine's default hardware), k 3 as llama-server's --spec-draft-n-max default (--draft-max
+  // before April 2026); no published tau, so the result says its acceptance is the default alpha
+  // and the engine is not validated.
   static const char* const kText = R"UI({
     "starter": {"target": "llama3.1-8b-instruct", "hardware": "h100-sxm", "runtime": "vllm",
                 "method": {"family": "eagle3", "total_token": 4, "depth": 3, "top_k": 1}},

@@ -77,14 +77,21 @@ int mlx_bits(DType d) {
 // The local engines (llama.cpp, LM Studio, Ollama, mlx_lm), each flag checked against:
 //   llama-server  ggml-org/llama.cpp common/arg.cpp (commit 145b6280): --model (-m),
 //     --model-draft (-md), --n-gpu-layers (-ngl), --n-gpu-layers-draft (-ngld),
-//     --flash-attn (-fa) [on|off|auto], --draft-max (--draft), --draft-min, --draft-p-min,
-//     --cache-type-k (-ctk), --cache-type-v (-ctv), --cache-type-k-draft (-ctkd),
-//     --cache-type-v-draft (-ctvd) with allowed values f32, f16, bf16, q8_0, q4_0, q4_1,
-//     iq4_nl, q5_0, q5_1 (tools/server/README.md), --split-mode {none,layer,row},
-//     --hf-repo (-hf) <user>/<model>[:quant] and --hf-repo-draft (-hfd) named in the notes.
-//     Draftless n-gram drafting: --spec-type ngram-simple, --spec-ngram-size-n (lookup
-//     n-gram), --spec-ngram-size-m (draft m-gram) (docs/speculative.md, commit 067318e6;
-//     newer than arg.cpp above, which has no --spec-type yet).
+//     --flash-attn (-fa) [on|off|auto], --draft-p-min, --cache-type-k (-ctk), --cache-type-v
+//     (-ctv), --cache-type-k-draft (-ctkd), --cache-type-v-draft (-ctvd) with allowed values
+//     f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1 (tools/server/README.md),
+//     --split-mode {none,layer,row}, --hf-repo (-hf) <user>/<model>[:quant] and
+//     --hf-repo-draft (-hfd) named in the notes. Each of these is still accepted, as an
+//     alias, by builds after the speculative-parameter rename (docs/speculative.md as of
+//     PR #22964: "--spec-draft-model, -md, --model-draft", "--spec-draft-p-min,
+//     --draft-p-min", "--spec-draft-ngl, -ngld, ... --n-gpu-layers-draft", "--spec-draft-type-k,
+//     -ctkd, --cache-type-k-draft").
+//     Renamed, old names removed: ggml-org/llama.cpp PR #22397 (merged 2026-04-27) replaced
+//     --draft-max (--draft, --draft-n) by --spec-draft-n-max, --draft-min by
+//     --spec-draft-n-min and --spec-ngram-size-n/-m by --spec-ngram-simple-size-n/-m (the
+//     ngram-simple type's lookup n-gram and draft m-gram); PR #22964 (2026-05-12) named the
+//     draft-model types draft-simple, draft-mtp, draft-eagle3 (--spec-type). Current builds
+//     stop on the old names, so the export writes the new ones and a note gives the old.
 //     A quantized V cache needs flash attention: llama_init_from_model fails with "V cache
 //     quantization requires flash_attn" (src/llama-context.cpp).
 //   LM Studio  REST request field "draft_model" (lmstudio-ai/docs 0_app/0_root/
@@ -112,11 +119,7 @@ json local_engine_settings(const Config& c, const EngineRepos& repo) {
     const std::string target_file = "PATH/TO/" + repo_name(repo.target) + "-" + quant + ".gguf";
     // Every layer on the GPU: 99 exceeds the presets' layer counts (+1: the output layer).
     const int64_t ngl = std::max<int64_t>(99, c.target.num_layers + 1);
-    json f = json{{"--model", target_file},
-                  {"--n-gpu-layers", ngl},
-                  {"--flash-attn", "on"},
-                  {"--draft-max", m.k},
-                  {"--draft-min", m.draft_min}};
+    json f = json{{"--model", target_file}, {"--n-gpu-layers", ngl}, {"--flash-attn", "on"}};
     if (c.gpus > 1) f["--split-mode"] = "layer";
     const std::string cache = llama_cache_type(c.dtype.kv);
     if (!cache.empty()) {
@@ -126,7 +129,10 @@ json local_engine_settings(const Config& c, const EngineRepos& repo) {
     std::string files = repo.target;
     if (sps) {
       const std::string draft_file = "PATH/TO/" + repo_name(repo.draft) + "-" + quant + ".gguf";
+      f["--spec-type"] = "draft-simple";
       f["--model-draft"] = draft_file;
+      f["--spec-draft-n-max"] = m.k;
+      f["--spec-draft-n-min"] = m.draft_min;
       f["--n-gpu-layers-draft"] = std::max<int64_t>(99, m.draft_model.num_layers + 1);
       f["--draft-p-min"] = m.draft_p_min;
       if (!cache.empty()) {
@@ -137,15 +143,15 @@ json local_engine_settings(const Config& c, const EngineRepos& repo) {
     } else {
       // Prompt lookup: llama-server's draftless n-gram drafter, no draft model.
       f["--spec-type"] = "ngram-simple";
-      f["--spec-ngram-size-n"] = m.ngram;
-      f["--spec-ngram-size-m"] = m.k;
+      f["--spec-ngram-simple-size-n"] = m.ngram;
+      f["--spec-ngram-simple-size-m"] = m.k;
       notes.push_back(
-          "n-gram drafting: ngram-simple matches the last --spec-ngram-size-n tokens exactly "
-          "(this estimate's ngram is the longest n-gram tried) and drafts the "
-          "--spec-ngram-size-m tokens that followed, at most --draft-max. --spec-type is in "
-          "newer llama-server builds (docs/speculative.md); older builds run prompt lookup "
-          "only in the llama-lookup example, and the type names have changed between "
-          "builds: check llama-server --help");
+          "n-gram drafting: ngram-simple matches the last --spec-ngram-simple-size-n tokens "
+          "exactly (this estimate's ngram is the longest n-gram tried) and drafts the "
+          "--spec-ngram-simple-size-m tokens that followed. Builds from before llama.cpp PR "
+          "#22397 (April 2026) spell these --spec-ngram-size-n and --spec-ngram-size-m; "
+          "builds older still have no --spec-type and run prompt lookup only in the "
+          "llama-lookup example: check llama-server --help");
     }
     out["llama_server"] = f;
     const bool f16 = w == DType::fp16 || w == DType::bf16;
@@ -163,14 +169,17 @@ json local_engine_settings(const Config& c, const EngineRepos& repo) {
         "--n-gpu-layers " + std::to_string(ngl) +
         " keeps every layer on the GPU, as priced; a lower value leaves layers on the CPU "
         "(partial offload), which this estimate does not price. Short forms: -m, -md, -ngl, "
-        "-ngld, -fa, -ctk, -ctv; --draft-max is also --draft");
+        "-ngld, -fa, -ctk, -ctv");
     notes.push_back(
-        sps ? "--draft-min and --draft-p-min are written out at 0: this estimate prices every "
-              "cycle at the full --draft-max, which is llama.cpp's behaviour at those values "
-              "(older builds defaulted to a nonzero draft-p-min). The llama-speculative example "
-              "takes the same model and draft flags plus --prompt"
-            : "--draft-min is written out at 0 (no draft is skipped for being short), as "
-              "priced");
+        sps ? "--spec-draft-n-min and --draft-p-min are written out at 0: this estimate "
+              "prices every cycle at the full --spec-draft-n-max, which is llama.cpp's "
+              "behaviour at those values (older builds defaulted to a nonzero draft-p-min). "
+              "Builds from before llama.cpp PR #22397 (April 2026) spell --spec-draft-n-max "
+              "and --spec-draft-n-min as --draft-max and --draft-min and have no draft-simple "
+              "type (leave out --spec-type: a draft model alone turns drafting on); current "
+              "builds stop on the old names"
+            : "no draft length limit is written: ngram-simple drafts "
+              "--spec-ngram-simple-size-m tokens whenever its lookup matches, as priced");
     if (!cache.empty())
       notes.push_back("a quantized V cache (--cache-type-v " + cache +
                       ") needs --flash-attn on: without it llama.cpp refuses to create the "
