@@ -237,3 +237,74 @@ TEST(Validate, EachSourceShowsItsHeldOutAndInSampleErrorAndIsFlaggedOverTheLimit
 
 }  // namespace
 }  // namespace speccalc
+
+namespace speccalc {
+namespace {
+
+// An engine's method-path costs (issue 19, item 3): EAGLE-3's per-step cost and a GPU
+// drafter's per-cycle input preparation, each charged where it belongs and nowhere else.
+std::string vllm_with(const std::string& method, double proposer_s, double eagle3_s) {
+  return R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","batch":1,"context":512,)"
+         R"("runtime":{"profile":"vllm","proposer_cycle_s":)" +
+         std::to_string(proposer_s) + R"(,"eagle3_step_overhead_s":)" + std::to_string(eagle3_s) +
+         R"(},"method":)" + method + R"(,"acceptance":{"tau":2.5}})";
+}
+
+double cycle_s(const std::string& config) { return eval_ok(config)["cycle_time_s"]; }
+
+TEST(EnginePaths, EagleThreeStepCostIsPaidOncePerDraftForward) {
+  // A depth-5 chain runs 5 draft forwards: 5 x 1 ms more per cycle; EAGLE-1 pays none of it.
+  const std::string e3 = R"({"family":"eagle3","depth":5,"top_k":1,"total_token":6})";
+  EXPECT_NEAR(cycle_s(vllm_with(e3, 0, 1e-3)) - cycle_s(vllm_with(e3, 0, 0)), 5e-3, 1e-12);
+  const std::string e1 = R"({"family":"eagle1","choices":[[0],[0,0],[0,0,0]]})";
+  EXPECT_NEAR(cycle_s(vllm_with(e1, 0, 1e-3)), cycle_s(vllm_with(e1, 0, 0)), 1e-15);
+}
+
+TEST(EnginePaths, ProposerCostIsPerCycleForGpuDraftersOnly) {
+  // Once per cycle for a drafter on the GPU (EAGLE, draft model, MTP)...
+  for (const char* m : {R"({"family":"eagle1","choices":[[0],[0,0],[0,0,0]]})",
+                        R"({"family":"sps","draft":"llama3.2-1b","k":4})"})
+    EXPECT_NEAR(cycle_s(vllm_with(m, 2e-3, 0)) - cycle_s(vllm_with(m, 0, 0)), 2e-3, 1e-12) << m;
+  // ...never for n-gram drafting on the host, nor for plain decoding's step.
+  const std::string pld = R"({"family":"pld","k":3})";
+  EXPECT_NEAR(cycle_s(vllm_with(pld, 2e-3, 0)), cycle_s(vllm_with(pld, 0, 0)), 1e-15);
+  EXPECT_NEAR(eval_ok(vllm_with(pld, 2e-3, 0))["baseline_step_s"].get<double>(),
+              eval_ok(vllm_with(pld, 0, 0))["baseline_step_s"].get<double>(), 1e-15);
+}
+
+// Cycle time of a vLLM EAGLE chain of k drafts at issue #20780's setting (stored profile).
+double vllm_eagle_cycle_s(const char* family, int k) {
+  const std::string fam = family;
+  const std::string method =
+      fam == "eagle1"
+          ? [&] {
+              std::string c = R"({"family":"eagle1","choices":[)";
+              for (int d = 1; d <= k; ++d) {
+                c += d > 1 ? ",[" : "[";
+                for (int i = 0; i < d; ++i) c += i ? ",0" : "0";
+                c += "]";
+              }
+              return c + "]}";
+            }()
+          : R"({"family":"eagle3","depth":)" + std::to_string(k) +
+                R"(,"top_k":1,"total_token":)" + std::to_string(k + 1) + "}";
+  return cycle_s(R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","batch":1,)"
+                 R"("context":512,"runtime":"vllm","method":)" +
+                 method + R"(,"acceptance":{"tau":2.5}})");
+}
+
+TEST(EnginePaths, VllmEagleThreeStepCostsMoreThanEagleOnesAsIssue20780Measured) {
+  // vLLM issue #20780 (Llama-3.1-8B, batch 1), cycle = TPOT x AL:
+  //   EAGLE-1: K=2 4.37 ms x 2.10 = 9.177 ms, K=7 5.20 x 2.47 = 12.844 ms -> 0.733 ms per draft
+  //   EAGLE-3: K=2 4.32 ms x 2.36 = 10.195 ms, K=7 4.29 x 3.54 = 15.187 ms -> 0.998 ms per draft
+  // although an EAGLE-3 step reads a 4x smaller LM head (32k rows vs 128k). The profile's
+  // per-draft slopes must reproduce both within 15 %, EAGLE-3's the steeper.
+  const double e1 = (vllm_eagle_cycle_s("eagle1", 7) - vllm_eagle_cycle_s("eagle1", 2)) / 5;
+  const double e3 = (vllm_eagle_cycle_s("eagle3", 7) - vllm_eagle_cycle_s("eagle3", 2)) / 5;
+  EXPECT_NEAR(e1, 0.733e-3, 0.15 * 0.733e-3);
+  EXPECT_NEAR(e3, 0.998e-3, 0.15 * 0.998e-3);
+  EXPECT_GT(e3, e1);
+}
+
+}  // namespace
+}  // namespace speccalc

@@ -216,15 +216,18 @@ TEST(Fidelity, EvalCarriesTheHeldOutErrorOfItsEngineAndFamilyAsABand) {
   const double m = b["mape_pct"].get<double>(), bias = b["mean_error_pct"].get<double>();
   EXPECT_NEAR(f["speedup_low"].get<double>(), s / (1 + (bias + m) / 100), 1e-12);
   EXPECT_NEAR(f["speedup_high"].get<double>(), s / std::max(0.05, 1 + (bias - m) / 100), 1e-12);
-  EXPECT_GT(bias, 0);  // the validation found vLLM EAGLE-3 over-predicted
-  // The same rows through validate's engine section (the stored vLLM profile, fitted on step
-  // times only, so its speedup rows are out of sample): issue 18 quotes its 38 %.
+  // The band is the held-out (leave-one-source-out) error of vLLM's EAGLE-3 rows. Issue 18
+  // quoted 38 % over-predicted; with EAGLE-3's own step cost fitted on issue #20780's cycle
+  // times (PR #16937's row informs it when #20780 is held out) issue 19's target is <= 10 %.
+  EXPECT_LT(m, 10.0);
+  EXPECT_GT(m, 0.0);
   const json v = json::parse(speccalc::run("validate", "{}").output);
   const json& eng = v["engines"]["by_family"]["eagle3"];
   EXPECT_EQ(eng["rows"], b["rows"]);
-  EXPECT_NEAR(eng["mape_pct"].get<double>(), m, 1.0);
-  EXPECT_NEAR(m, 38, 1.0);
-  EXPECT_NE(f["statement"].get<std::string>().find("over-predicted"), std::string::npos);
+  // In sample (the stored profile, whose fit saw these cycles) the rows are closer still.
+  EXPECT_LT(eng["mape_pct"].get<double>(), m);
+  EXPECT_NE(f["statement"].get<std::string>().find(bias > 0 ? "over-predicted" : "under-predicted"),
+            std::string::npos);
   EXPECT_EQ(f["tau_source"], e["tau_source"]);
   // A family no held-out row measures says so and draws no band.
   const json lay = run_ok(

@@ -299,7 +299,8 @@ TEST(Validation, UnknownKeysAreRefusedEverywhere) {
       "unknown field; expected one of: profile, measured_decode_step_s, measured_decode_batch, "
       "bw_efficiency, kv_bw_efficiency, flops_efficiency, overlap, pass_overhead_s, "
       "layer_overhead_s, step_overhead_s, seq_overhead_s, cycle_overhead_s, "
-      "tree_overhead_s, allreduce_latency_s, matvec_max_rows, matvec_flops_efficiency, "
+      "tree_overhead_s, proposer_cycle_s, eagle3_step_overhead_s, allreduce_latency_s, "
+      "matvec_max_rows, matvec_flops_efficiency, "
       "matmul_tile_rows, kernel_floor_s, kernels_per_layer, gemm_kernels_per_layer, "
       "kernels_per_pass, method_op_s, host_sync_s, baseline_layer_syncs"));
   EXPECT_TRUE(

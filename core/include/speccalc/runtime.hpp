@@ -28,6 +28,18 @@ struct RuntimeParams {
   double cycle_overhead_s = 0;  // speculative bookkeeping per cycle: proposer calls,
                                 // rejection sampling, acceptance, KV-cache update
   double tree_overhead_s = 0;   // extra per cycle for tree methods: tree build, mask, tree walk
+  // Per cycle, an engine's GPU drafter (a draft model, EAGLE head or MTP module) has its
+  // inputs prepared on the host: positions, slot mappings, the accepted tokens' hidden states
+  // gathered, the proposer called. N-gram and lookup drafters (CPU) and drafts inside the
+  // verify pass skip it. Fitted where the engine's EAGLE cycles and n-gram cycles are both
+  // measured (vLLM: SpecDecode-Bench's step-time model); 0 elsewhere.
+  double proposer_cycle_s = 0;
+  // Extra time per EAGLE-3 draft forward on this engine's EAGLE-3 path, beyond the pass its
+  // kernels and pass_overhead_s price: the reduced-vocabulary logits mapped back onto the full
+  // vocabulary (draft_id_to_target_id) outside the captured graph, and what else that path
+  // costs per step. Fitted on the engine's EAGLE-3 cycle times (vLLM issue #20780); engines
+  // without such data keep 0.
+  double eagle3_step_overhead_s = 0;
   double allreduce_latency_s = 0;  // latency of one tensor-parallel all-reduce
   // Local engines (llama.cpp, MLX) pick a matmul kernel by the rows of a pass (tokens x
   // sequences): up to matvec_max_rows a matrix-vector kernel streams the weights once and

@@ -49,6 +49,8 @@ struct Observation {
   std::vector<FastPass> draft;
   bool has_verify = false, tree = false, draft_fitted = false;
   double host_s = 0;
+  int64_t eagle3_steps = 0;         // EAGLE-3 draft forwards per cycle
+  bool gpu_proposer = false;        // proposer_cycle_s applies
   HostOps host_ops;                 // the method's own host work per cycle
   HostOps baseline_host_ops;        // the decoding loop's per token (none for a single forward)
   double baseline_layer_syncs = 0;  // the source's baseline (runtime.baseline_layer_syncs)

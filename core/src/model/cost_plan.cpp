@@ -136,6 +136,19 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
                             family_uses_tree(config.method.family)
                         ? ", tree build and mask)"
                         : ")"));
+  if (family_has_draft_passes(config.method.family) && r.proposer_cycle_s > 0)
+    out->push_back(
+        "of which " + fields::format_seconds(r.proposer_cycle_s) +
+        " prepares the GPU drafter's inputs on the host (proposer_cycle_s; vLLM's is fitted on "
+        "its EAGLE and n-gram cycle times, docs/cost-model.md; n-gram drafting does "
+        "not pay it)");
+  const RuntimeParams dr = draft_runtime_for(config, r);
+  if (config.method.family == Family::eagle3 && dr.eagle3_step_overhead_s > 0)
+    out->push_back(
+        "each EAGLE-3 draft forward adds " + fields::format_seconds(dr.eagle3_step_overhead_s) +
+        " on this engine's EAGLE-3 path (eagle3_step_overhead_s; vLLM's is fitted on issue "
+        "#20780's cycle times, where an EAGLE-3 step measured 1.0 ms against EAGLE-1's "
+        "0.73 ms at batch 1 on an H100)");
   if (family_has_draft_passes(config.method.family))
     out->push_back("draft passes run under '" + config.method.draft_profile.id + "' on " +
                    std::to_string(config.engine.tensor_parallel

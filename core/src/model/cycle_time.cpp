@@ -19,6 +19,8 @@ CycleTime time_cycle(const CycleWork& w, const Machine& target, const Machine& d
     t.draft.tokens_per_pass = p.tokens_per_pass;  // the last (widest) level
   }
   if (w.draft_host_s > 0) t.draft.add_host_s(w.draft_host_s);
+  if (w.eagle3_steps > 0 && draft.runtime.eagle3_step_overhead_s > 0)
+    t.draft.add_host_s(static_cast<double>(w.eagle3_steps) * draft.runtime.eagle3_step_overhead_s);
   if (w.has_verify) {
     t.verify.add(time_pass(w.verify.work, target, w.host_ops.verify_syncs_per_layer),
                  w.verify.work);
@@ -32,7 +34,8 @@ CycleTime time_cycle(const CycleWork& w, const Machine& target, const Machine& d
     return t;
   }
   t.method_host_s = method_host_s(w.host_ops, r);
-  t.spec_overhead_s = r.cycle_overhead_s + (w.tree ? r.tree_overhead_s : 0.0) + t.method_host_s;
+  t.spec_overhead_s = r.cycle_overhead_s + (w.tree ? r.tree_overhead_s : 0.0) + t.method_host_s +
+                      (w.gpu_proposer ? r.proposer_cycle_s : 0.0);
   t.cycle_s = t.draft.time_s + t.verify.time_s + t.step_overhead_s + t.spec_overhead_s;
   return t;
 }

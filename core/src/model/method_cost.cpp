@@ -513,6 +513,7 @@ void eagle_cycle(const CycleContext& x) {
     p.tokens_per_pass = n;
     out.draft.push_back(p);
   }
+  if (eagle3) out.eagle3_steps = static_cast<int64_t>(out.draft.size());
   if (x.text)
     out.draft_name =
         std::string(name) + " (" + std::to_string(out.draft.size()) + " sequential forwards)";
@@ -598,6 +599,7 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau, const 
   }
   out.baseline_host_ops = decode_host_ops();
   if (out.has_verify) out.host_ops = shape.host_ops;
+  out.gpu_proposer = out.has_verify && family_has_draft_passes(c.method.family);
   out.memory.state_bytes_per_seq =
       linear_state_bytes_per_seq(t, out.has_verify ? out.memory.tokens_in_flight : 1, ts.tp);
   return out;
