@@ -308,3 +308,31 @@ TEST(EnginePaths, VllmEagleThreeStepCostsMoreThanEagleOnesAsIssue20780Measured) 
 
 }  // namespace
 }  // namespace speccalc
+
+namespace speccalc {
+namespace {
+
+// TensorRT-LLM decode (issue 20, item 6), checked, never fitted (engine-measurements.json
+// check_only): its own performance document's static-batch throughput, input 128 / output
+// 2048 (docs/source/performance.md, commit 138f96d4), decode step = batch / output tok/s at
+// the run's mean context 128 + 2048 / 2 = 1152.
+double trt_step_s(const char* target, const char* hw, int gpus, int batch, const char* dtype) {
+  return eval_ok(std::string(R"({"target":")") + target + R"(","hardware":")" + hw +
+                 R"(","gpus":)" + std::to_string(gpus) + R"(,"runtime":"tensorrt-llm","batch":)" +
+                 std::to_string(batch) + R"(,"context":1152,"dtype":")" + dtype +
+                 R"("})")["baseline_step_s"];
+}
+
+TEST(TensorRtLlmDecode, LlamaSevenBStepsMatchTheDocumentsThroughput) {
+  // H100 FP8, batch 112: 6,818 tok/s -> 112 / 6,818 = 16.43 ms.
+  EXPECT_NEAR(trt_step_s("llama2-chat-7b", "h100-sxm", 1, 112, "fp8"), 112.0 / 6818,
+              0.12 * 16.43e-3);
+  // A100 FP16, batch 60: 1,928 tok/s -> 31.12 ms.
+  EXPECT_NEAR(trt_step_s("llama2-chat-7b", "a100-80gb-sxm", 1, 60, "fp16"), 60.0 / 1928,
+              0.12 * 31.12e-3);
+  // L40S FP8 (v0.5 data), batch 64: 1,622 tok/s -> 39.46 ms.
+  EXPECT_NEAR(trt_step_s("llama2-chat-7b", "l40s", 1, 64, "fp8"), 64.0 / 1622, 0.12 * 39.46e-3);
+}
+
+}  // namespace
+}  // namespace speccalc
