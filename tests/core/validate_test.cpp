@@ -237,5 +237,34 @@ TEST(Validate, CountsEveryRowNotPredictedWithItsReason) {
   EXPECT_EQ(source_rows, 764u);
 }
 
+TEST(Validate, TimeChecksPriceEachStackStepWithTheStoredProfile) {
+  // check_only step times (never fitted) are reported with the stored profile's prediction:
+  // TensorRT-LLM's own static-batch throughput (LLaMA 7B, H100 FP8, batch 112: 6,818 tok/s ->
+  // 16.43 ms per step) and SGLang's DeepSeek-V3 decode (PR #2643: batch 1, 30.29 tok/s -> 33.0
+  // ms). The prediction is the plain decode step `eval` gives for the row's own config.
+  const nlohmann::json j = nlohmann::json::parse(run("validate", "{}").output);
+  std::map<std::string, nlohmann::json> rows;
+  for (const auto& r : j["engines"]["time_checks"]) rows[r["id"].get<std::string>()] = r;
+  ASSERT_TRUE(rows.count("decode-tensorrt-llm-llama7b-h100-b112"));
+  ASSERT_TRUE(rows.count("decode-sglang-deepseek-v3-b1"));
+  const auto& trt = rows["decode-tensorrt-llm-llama7b-h100-b112"];
+  EXPECT_NEAR(trt["measured_s"].get<double>(), 112.0 / 6818, 1e-9);
+  const nlohmann::json e = nlohmann::json::parse(
+      run("eval",
+          R"({"target":"llama2-chat-7b","hardware":"h100-sxm","gpus":1,"runtime":"tensorrt-llm",)"
+          R"("batch":112,"context":1152,"dtype":{"weights":"fp8","kv":"fp8"}})")
+          .output);
+  EXPECT_DOUBLE_EQ(trt["predicted_s"].get<double>(), e["baseline_step_s"].get<double>());
+  const double m = trt["measured_s"].get<double>();  // stored to the nanosecond
+  EXPECT_NEAR(trt["error_pct"].get<double>(), 100.0 * (e["baseline_step_s"].get<double>() - m) / m,
+              1e-9);
+  const auto& ds = rows["decode-sglang-deepseek-v3-b1"];
+  EXPECT_NEAR(ds["measured_s"].get<double>(), 1.0 / 30.29, 1e-9);
+  EXPECT_FALSE(ds["hardware_stated"].get<bool>());  // the PR names no GPU
+  // Reported per source; no fit sees them.
+  EXPECT_EQ(j["engines"]["time_checks_by_source"]["sglang-pr-2643"]["rows"], 3);
+  EXPECT_EQ(j["engines"]["time_checks_by_source"]["decode-tensorrt-llm"]["rows"], 4);
+}
+
 }  // namespace
 }  // namespace speccalc

@@ -143,6 +143,33 @@ Expected<json> engine_rows_json(const Catalog& catalog, std::string_view publish
       row["measured"] = o.measured;
     rows.push_back(row);
   }
+  // Time checks (check_only decode steps, cycles, forwards): a stack's own non-speculative or
+  // cycle timings, never fitted, priced with the stored profile.
+  json time_checks = json::array();
+  std::map<std::string, Tally> time_by_source;
+  for (const auto& o : loaded.value()) {
+    if (!o.check_only || o.kind == "speedup" || o.kind == "speedup_range") continue;
+    auto p = predict_full(o, o.config.runtime.resolved);
+    if (!p.ok()) return p.error();
+    const double e = 100.0 * (p.value() - o.measured) / o.measured;
+    time_by_source[o.source].add(e);
+    time_checks.push_back(json{{"id", o.id},
+                               {"source", o.source},
+                               {"engine", o.profile},
+                               {"kind", o.kind},
+                               {"target", o.config.target.id},
+                               {"hardware", o.config.hardware.id},
+                               {"gpus", o.config.gpus},
+                               {"batch", o.config.batch},
+                               {"measured_s", o.measured},
+                               {"predicted_s", p.value()},
+                               {"error_pct", e},
+                               {"large_error", std::abs(e) > kLargeErrorPct},
+                               {"hardware_stated", o.hardware_stated},
+                               {"cite", o.cite}});
+  }
+  json time_sources = json::object();
+  for (const auto& [k, t] : time_by_source) time_sources[k] = t.to_json();
   json sources = json::object();
   for (const auto& [k, t] : by_source) sources[k] = t.to_json();
   json engines = json::object();
@@ -153,6 +180,8 @@ Expected<json> engine_rows_json(const Catalog& catalog, std::string_view publish
               {"by_source", sources},
               {"by_engine", engines},
               {"by_family", families},
+              {"time_checks", time_checks},
+              {"time_checks_by_source", time_sources},
               {"error_definition",
                "100 (predicted - measured) / measured; a measured range counts 0 inside it and "
                "the error to its nearer end outside"}};
