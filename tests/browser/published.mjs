@@ -172,7 +172,10 @@ export async function publishedTests({ url, newPage, shots }) {
         xTicks: f.dataset.xTicks || '',
         yTicks: f.dataset.yTicks || '',
         sources: f.dataset.sources.split(','),
-        bad: document.querySelectorAll('[data-testid=reproduce] td.bad').length,
+        bad: [...document.querySelectorAll('[data-testid=reproduce] td.bad')].filter(
+          (td) => !td.closest('[data-testid=validation-time-checks]'),
+        ).length,
+        checksBad: document.querySelectorAll('[data-testid=validation-time-checks] td.bad').length,
         rows: [...document.querySelectorAll('[data-testid=validation-sources] tbody tr')].map(
           (r) => ({
             id: r.dataset.source,
@@ -182,11 +185,32 @@ export async function publishedTests({ url, newPage, shots }) {
             heldOut: r.querySelector('[data-col=held-out]').textContent,
           }),
         ),
+        checks: [...document.querySelectorAll('[data-testid=validation-time-checks] tbody tr')].map(
+          (r) => ({
+            id: r.dataset.check,
+            measured: r.querySelector('[data-col=measured]').textContent,
+            predicted: r.querySelector('[data-col=predicted]').textContent,
+            error: r.querySelector('[data-col=error]').textContent,
+          }),
+        ),
         summary: document.querySelector('[data-testid=coverage-summary]').textContent,
         reasons: [...document.querySelectorAll('[data-testid=validation-coverage] tbody tr')].map(
           (r) => [r.dataset.reason, r.cells[1].textContent],
         ),
       };
+    });
+    // Every step-time check the core reports, in its order, with its numbers as the core gave
+    // them (the page formats, never recomputes).
+    eq(
+      shown.checks.map((c) => c.id).join(','),
+      report.engines.time_checks.map((c) => c.id).join(','),
+      'one row per time check',
+    );
+    assert(shown.checks.length >= 7, `time checks shown: ${shown.checks.length}`);
+    report.engines.time_checks.forEach((c, i) => {
+      eq(shown.checks[i].measured, fmt.seconds(c.measured_s), `${c.id}: measured`);
+      eq(shown.checks[i].predicted, fmt.seconds(c.predicted_s), `${c.id}: predicted`);
+      eq(shown.checks[i].error, fmt.signedPercent(c.error_pct), `${c.id}: error`);
     });
     // One mark per predicted row, drawn where the core's numbers put it: a paper's row at
     // (measured, predicted), an engine row at (measured_reference, predicted); a measured range
@@ -246,6 +270,12 @@ export async function publishedTests({ url, newPage, shots }) {
       'rows marked as large errors',
     );
     eq(report.large_error_pct, 25, "the core's threshold");
+    eq(
+      shown.checksBad,
+      report.engines.time_checks.filter((c) => Math.abs(c.error_pct) > report.large_error_pct)
+        .length,
+      'time checks marked as large errors',
+    );
     const drawn = report.sources.filter((s) => s.stock.rows > 0).map((s) => s.source_id);
     eq(
       shown.sources.join(','),

@@ -260,6 +260,41 @@ function sourceTable(report, groups) {
   );
 }
 
+// Step times the engines' own sources measured, never fitted, each with the stored profile's
+// prediction (the core's engines.time_checks, drawn as they are).
+function timeChecks(report) {
+  const checks = (report.engines && report.engines.time_checks) || [];
+  if (!checks.length) return [];
+  const rows = checks.map((r) =>
+    el(
+      'tr',
+      { 'data-check': r.id },
+      el('th', { scope: 'row', text: r.engine }),
+      el('td', { text: r.target }),
+      el('td', {
+        text: `${r.gpus > 1 ? `${r.gpus}× ` : ''}${r.hardware}${r.hardware_stated ? '' : ' (assumed)'}`,
+      }),
+      el('td', { text: String(r.batch) }),
+      el('td', { text: fmt.seconds(r.measured_s), 'data-col': 'measured' }),
+      el('td', { text: fmt.seconds(r.predicted_s), 'data-col': 'predicted' }),
+      el('td', {
+        text: pct(r.error_pct),
+        'data-col': 'error',
+        class: r.large_error ? 'bad' : undefined,
+      }),
+    ),
+  );
+  return [
+    el('h4', { text: 'Step-time checks (never fitted)' }),
+    region(
+      'Step-time checks',
+      table(['Engine', 'Model', 'GPU', 'Batch', 'Measured step', 'Predicted step', 'Error'], rows, {
+        'data-testid': 'validation-time-checks',
+      }),
+    ),
+  ];
+}
+
 function coverage(report) {
   const c = report.coverage;
   const rows = c.reasons.map((g) =>
@@ -358,6 +393,7 @@ export function showValidation(out, report) {
       el('h4', { text: 'Error by source' }),
       sourceTable(report, groups),
     ),
+    ...timeChecks(report),
     el('h4', { text: 'Rows not predicted' }),
     coverage(report),
     el('h4', { text: 'Rows by source' }),
