@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/hf_config.hpp"
+#include "hf_fixtures.hpp"
 #include "speccalc/api.hpp"
 #include "speccalc/presets.hpp"
 
@@ -18,25 +19,10 @@ namespace speccalc {
 namespace {
 
 using nlohmann::json;
-
-std::string fixture_text(const std::string& name) {
-  std::ifstream in(std::string(SPECCALC_FIXTURES_DIR) + "/hf-config/" + name);
-  EXPECT_TRUE(in.good()) << name;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::fixture_text;
+using test::preset;
 
 json fixture(const std::string& name) { return json::parse(fixture_text(name)); }
-
-const ModelArch& preset(const std::string& id) {
-  static const Catalog c = load_catalog().value();
-  const ModelArch* m = c.find_target(id);
-  if (!m) m = c.find_draft(id);
-  EXPECT_NE(m, nullptr) << id;
-  static const ModelArch none;
-  return m ? *m : none;
-}
 
 ModelArch read(const json& cfg) {
   ModelArch m;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/hf_config.hpp"
+#include "hf_fixtures.hpp"
 #include "speccalc/api.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/cost.hpp"
@@ -20,6 +21,8 @@ namespace speccalc {
 namespace {
 
 using nlohmann::json;
+using test::fixture_text;
+using test::preset;
 
 // 4 layers, 3 of them Gated DeltaNet: hidden 64, 4 heads / 2 KV heads of 16, MLP 128, vocab
 // 100; linear: 2 key heads of 8, 4 value heads of 8, conv of 4 taps; no output gate.
@@ -134,22 +137,6 @@ TEST(HybridAttention, CustomKeysAreCheckedAndRoundTrip) {
   r = run("eval", config.dump());
   ASSERT_FALSE(r.ok);
   EXPECT_EQ(r.error.field, "target.linear_num_value_heads");
-}
-
-std::string fixture_text(const std::string& name) {
-  std::ifstream in(std::string(SPECCALC_FIXTURES_DIR) + "/hf-config/" + name);
-  EXPECT_TRUE(in.good()) << name;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-const ModelArch& preset(const std::string& id) {
-  static const Catalog c = load_catalog().value();
-  const ModelArch* m = c.find_target(id);
-  EXPECT_NE(m, nullptr) << id;
-  static const ModelArch none;
-  return m ? *m : none;
 }
 
 TEST(HybridAttention, Qwen35ConfigJsonReadsIntoItsPresetAndEvaluatesIdentically) {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/hf_config.hpp"
+#include "hf_fixtures.hpp"
 #include "speccalc/api.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/cost.hpp"
@@ -20,22 +21,8 @@ namespace speccalc {
 namespace {
 
 using nlohmann::json;
-
-const ModelArch& preset(const std::string& id) {
-  static const Catalog c = load_catalog().value();
-  const ModelArch* m = c.find_target(id);
-  EXPECT_NE(m, nullptr) << id;
-  static const ModelArch none;
-  return m ? *m : none;
-}
-
-std::string fixture_text(const std::string& name) {
-  std::ifstream in(std::string(SPECCALC_FIXTURES_DIR) + "/hf-config/" + name);
-  EXPECT_TRUE(in.good()) << name;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::fixture_text;
+using test::preset;
 
 TEST(SparseAttention, TheIndexerAddsItsWeightsToEveryLayer) {
   // DeepSeek-V3.2 inference/model.py Indexer: wq_b 1536 x 64 x 128 = 12,582,912, wk 7168 x 128
