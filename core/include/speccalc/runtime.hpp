@@ -157,5 +157,8 @@ Expected<std::vector<RuntimeProfile>> load_runtime_profiles();
 const char* const* runtime_param_names();  // null-terminated list, in RuntimeParams order
 double* runtime_param(RuntimeParams& p, std::string_view name);             // nullptr when unknown
 double runtime_param_value(const RuntimeParams& p, std::string_view name);  // 0 when unknown
+// A cost of one engine's own code path for a method (proposer_cycle_s, eagle3_step_overhead_s):
+// never copied to another profile as a prior.
+bool is_method_path_param(std::string_view name);
 
 }  // namespace speccalc

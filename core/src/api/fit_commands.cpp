@@ -41,9 +41,10 @@ Expected<std::vector<std::pair<FitSpec, FitResult>>> fit_all(const Catalog& cata
     keep_structural_constants(profile->params, &start);
     // A method path's own costs are that engine's code, not priors to copy: a profile that
     // does not fit them keeps its table's values (0 unless its own data fit them).
-    for (const char* own : {"proposer_cycle_s", "eagle3_step_overhead_s"})
-      if (std::find(spec.params.begin(), spec.params.end(), own) == spec.params.end())
-        *runtime_param(start, own) = runtime_param_value(profile->params, own);
+    for (const char* const* own = runtime_param_names(); *own; ++own)
+      if (is_method_path_param(*own) &&
+          std::find(spec.params.begin(), spec.params.end(), *own) == spec.params.end())
+        *runtime_param(start, *own) = runtime_param_value(profile->params, *own);
     FitResult r = fit_profile(spec, obs, start);
     fitted[spec.profile] = r.params;
     out.emplace_back(spec, r);

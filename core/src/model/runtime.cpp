@@ -16,7 +16,7 @@ namespace speccalc {
 namespace {
 // When a parameter belongs in a printed list (shown_runtime_params): always, or only where the
 // profile models what it belongs to, so a profile prints what it always printed.
-enum class Shown { always, regime, floor, host, baseline_syncs, nonzero };
+enum class Shown { always, regime, floor, host, baseline_syncs, method_path };
 
 // Every parameter a profile, an override or a fit names, in RuntimeParams order.
 struct ParamField {
@@ -35,8 +35,8 @@ constexpr ParamField kParams[] = {
     {"seq_overhead_s", &RuntimeParams::seq_overhead_s, Shown::always},
     {"cycle_overhead_s", &RuntimeParams::cycle_overhead_s, Shown::always},
     {"tree_overhead_s", &RuntimeParams::tree_overhead_s, Shown::always},
-    {"proposer_cycle_s", &RuntimeParams::proposer_cycle_s, Shown::nonzero},
-    {"eagle3_step_overhead_s", &RuntimeParams::eagle3_step_overhead_s, Shown::nonzero},
+    {"proposer_cycle_s", &RuntimeParams::proposer_cycle_s, Shown::method_path},
+    {"eagle3_step_overhead_s", &RuntimeParams::eagle3_step_overhead_s, Shown::method_path},
     {"allreduce_latency_s", &RuntimeParams::allreduce_latency_s, Shown::always},
     {"matvec_max_rows", &RuntimeParams::matvec_max_rows, Shown::regime},
     {"matvec_flops_efficiency", &RuntimeParams::matvec_flops_efficiency, Shown::regime},
@@ -63,6 +63,12 @@ double* runtime_param(RuntimeParams& p, std::string_view name) {
   for (const ParamField& f : kParams)
     if (name == f.name) return &(p.*f.field);
   return nullptr;
+}
+
+bool is_method_path_param(std::string_view name) {
+  for (const ParamField& f : kParams)
+    if (name == f.name) return f.shown == Shown::method_path;
+  return false;
 }
 
 double runtime_param_value(const RuntimeParams& p, std::string_view name) {
@@ -115,7 +121,7 @@ bool shown(Shown group, const RuntimeParams& p) {
       return p.method_op_s > 0 || p.host_sync_s > 0;
     case Shown::baseline_syncs:
       return p.baseline_layer_syncs > 0;
-    case Shown::nonzero:  // an engine's fitted method-path costs, where it has them
+    case Shown::method_path:  // an engine's fitted method-path costs, where it has them
       return p.proposer_cycle_s > 0 || p.eagle3_step_overhead_s > 0;
   }
   return true;
