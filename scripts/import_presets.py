@@ -48,9 +48,9 @@ GPU_IDS = {
     "A100-PCIe-80GB": ("a100-80gb-pcie", 32, "PCIe Gen4 x16"),
     "H100-SXM5-80GB": ("h100-sxm", 450, "NVLink4 900 GB/s bidirectional -> 450 per direction"),
     "H100-PCIe-80GB": ("h100-pcie", 64, "PCIe Gen5 x16"),
-    "H100-NVL-94GB": ("h100-nvl", 64, "PCIe Gen5 x16 (NVLink bridge pairs only)"),
+    "H100-NVL-94GB": ("h100-nvl", 300, "NVLink bridge 600 GB/s bidirectional -> 300 per direction, between the 2 GPUs of a bridged pair; beyond the pair collectives cross PCIe Gen5 x16 (gpus_per_node 2, network_GBps 64 in hardware-extra.json)"),
     "H200-SXM-141GB": ("h200-sxm", 450, "NVLink4 900 GB/s bidirectional -> 450 per direction"),
-    "H200-NVL-141GB": ("h200-nvl", 64, "PCIe Gen5 x16 (NVLink bridge pairs only)"),
+    "H200-NVL-141GB": ("h200-nvl", 450, "NVLink bridge 900 GB/s per GPU (bidirectional) -> 450 per direction, within a 2- or 4-way bridged group; beyond it collectives cross PCIe Gen5 x16 (gpus_per_node 4, network_GBps 64 in hardware-extra.json)"),
     "H800-SXM-80GB": ("h800-sxm", 200, "NVLink 400 GB/s bidirectional -> 200 per direction"),
     "L40S": ("l40s", 32, "PCIe Gen4 x16, no NVLink"),
     "L40": ("l40", 32, "PCIe Gen4 x16, no NVLink"),
@@ -66,7 +66,7 @@ GPU_IDS = {
 # The keys of a supplement GPU that core/src/data/presets.cpp reads (plus its first source).
 EMBEDDED_GPU_KEYS = ["id", "name", "vendor", "fp16_tflops", "fp8_tflops", "fp4_tflops", "fp4_formats",
                      "mem_GB", "mem_bw_GBps", "interconnect_GBps", "host_link_GBps", "host_link",
-                     "unified_memory", "usable_memory_fraction"]
+                     "unified_memory", "usable_memory_fraction", "gpus_per_node", "network_GBps"]
 
 
 def first_source(src):
@@ -148,7 +148,14 @@ def main():
                   "scripts/import_presets.py from shared/data/hardware.json and the project's "
                   "core/data/hardware-extra.json (host links, fp4 peaks, GPUs shared/data lacks). "
                   "TFLOPS dense; GB/s = 1e9 B/s; host_link_GBps per direction.",
-                  "source_file": "shared/data/hardware.json, core/data/hardware-extra.json"},
+                  "source_file": "shared/data/hardware.json, core/data/hardware-extra.json",
+                  "citations": "each entry keeps its first source up to its first parenthesis (the "
+                  "page's first load carries this table); the full sources with their notes: "
+                  "../shared/data and core/data/hardware-extra.json / scripts/preset_configs.py",
+                  "scale_out": "gpus_per_node (GPUs one NVLink domain joins) defaults to 8, an "
+                  "HGX/DGX board (DGX H100/H200/B200 user guides), and network_GBps (per GPU per "
+                  "direction across nodes) to 50, one 400 Gb/s ConnectX-7 NIC per GPU in the same "
+                  "systems (core/src/data/presets.cpp); presets that differ say so"},
         "gpus": gpus}, indent=1) + "\n")
 
 

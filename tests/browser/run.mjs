@@ -117,6 +117,18 @@ const CONFIGS = [
     method: { family: 'sps', k: 6 },
     acceptance: { per_position: [0.9, 0.8, 0.7, 0.6, 0.5, 0.4] },
   },
+  {
+    // Data-parallel attention + expert parallelism over two 8-GPU boards (issue 20, item 4).
+    target: 'deepseek-v3',
+    hardware: 'h200-sxm',
+    runtime: 'sglang',
+    batch: 512,
+    context: 4096,
+    dtype: { weights: 'fp8', kv: 'fp16' },
+    parallelism: { tensor: 1, data_attention: 16, expert: 16 },
+    method: { family: 'mtp', k: 1 },
+    acceptance: { alpha: 0.85 },
+  },
 ];
 
 // Hostile links: each must show an error, run no script and make no outside request.
@@ -349,6 +361,52 @@ async function main() {
     const after = await shownResult(page);
     assert(after.speedup !== before.speedup, 'speedup changed');
     await checkAgainstCli(page, 'after edit');
+  });
+
+  await test('parallelism fields: the link fills them, a bad group count is refused beside the field, blank is plain TP', async () => {
+    const config = CONFIGS.find((c) => c.parallelism);
+    await page.goto(`${url}#${cliLink(config)}`);
+    await waitQuiet(page);
+    eq(await page.inputValue('#f-data-attention'), '16', 'attention groups shown');
+    eq(await page.inputValue('#f-expert'), '16', 'expert-parallel GPUs shown');
+    eq(await page.inputValue('#f-gpus'), '16', 'GPUs shown');
+    const fits = cliEvalLink(fragmentOf(page.url()));
+    eq(fits.memory.fits, true, 'the CLI says 16 H200s with DP attention hold batch 512');
+    await checkAgainstCli(page, 'DP16 + EP16');
+    // 3 groups do not divide 16 GPUs: the core's message, beside the field.
+    let message = '';
+    try {
+      cliRun('eval', { ...config, gpus: 16, parallelism: { data_attention: 3, expert: 16 } });
+    } catch (e) {
+      message = String(e.stderr)
+        .trim()
+        .replace(/^speccalc: error: /, '');
+    }
+    assert(/^parallelism\.data_attention: /.test(message), `the CLI names the field: ${message}`);
+    await page.fill('#f-data-attention', '3');
+    await page.press('#f-data-attention', 'Tab');
+    await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
+    const err = await page.$eval('[data-testid=field-error]', (e) => ({
+      text: e.textContent,
+      beside: !!e.closest('[data-for="parallelism.data_attention"]'),
+    }));
+    assert(err.beside, `error beside the attention-groups field: ${JSON.stringify(err)}`);
+    eq(
+      `parallelism.data_attention: ${err.text.replace(/^parallelism\.data_attention: /, '')}`,
+      message,
+      "the core's message",
+    );
+    // Blank both: plain tensor parallelism over 16 GPUs, which the CLI says does not fit.
+    await page.fill('#f-data-attention', '');
+    await page.fill('#f-expert', '');
+    await page.press('#f-expert', 'Tab');
+    await page.waitForFunction(() => !/parallelism\./.test(location.hash), null, {
+      timeout: 10000,
+    });
+    await waitQuiet(page);
+    const tp = cliEvalLink(fragmentOf(page.url()));
+    eq(tp.memory.fits, false, 'TP16 replicates the latent cache: does not fit');
+    eq(tp.verdict, 'infeasible', 'the CLI verdict');
   });
 
   await test("switching family fills the new family's parameters from the core", async () => {

@@ -26,8 +26,11 @@ json ok(const std::string& command, const json& input) {
 // vLLM: docs.vllm.ai features/spec_decode; MTP: docs.vllm.ai/en/v0.19.1/features/
 // speculative_decoding/mtp/ ("method": "mtp"); suffix: vllm-project/vllm
 // docs/features/speculative_decoding/suffix.md ("method": "suffix").
+// --data-parallel-size and --enable-expert-parallel: docs.vllm.ai DeepSeek-V3 recipe ("DP8+EP")
+// and serving/expert_parallel_deployment.
 const std::set<std::string> kVllmFlags = {"--model", "--tensor-parallel-size",
-                                          "--speculative-config"};
+                                          "--speculative-config", "--data-parallel-size",
+                                          "--enable-expert-parallel"};
 // draft_tensor_parallel_size: vllm/config/speculative.py (SpeculativeConfig), the draft's TP.
 const std::set<std::string> kVllmSpecKeys = {"method",
                                              "model",
@@ -40,8 +43,13 @@ const std::set<std::string> kVllmMethods = {"ngram",       "eagle", "eagle3", "m
 // SGLang: docs.sglang.io advanced_features/speculative_decoding (EAGLE, EAGLE3, STANDALONE and
 // MTP through EAGLE without a draft path); SUFFIX: sgl-project/sglang
 // docs/advanced_features/suffix_decoding.md.
+// --dp-size, --enable-dp-attention, --ep-size: docs.sglang.io cookbook server_arguments
+// ("enable_dp_attention: DP for attention, TP for FFN").
 const std::set<std::string> kSglangFlags = {"--model-path",
                                             "--tp-size",
+                                            "--dp-size",
+                                            "--enable-dp-attention",
+                                            "--ep-size",
                                             "--speculative-algorithm",
                                             "--speculative-draft-model-path",
                                             "--speculative-num-steps",
@@ -374,6 +382,47 @@ TEST(EngineImport, SglangExportImportsBackToTheSameMethod) {
   EXPECT_EQ(got["config"]["method"]["total_token"], 32);
   EXPECT_EQ(got["config"]["method"]["depth"], 5);
   EXPECT_EQ(got["config"]["method"]["top_k"], 8);
+}
+
+TEST(EngineExport, DataParallelAttentionAndExpertParallelismAsEachEngineCountsThem) {
+  // 16 GPUs in 16 attention groups with experts spread over all 16: SGLang counts all GPUs in
+  // --tp-size and the groups in --dp-size; vLLM counts one rank's GPUs in -tp (16 / 16 = 1).
+  const json config = {{"target", "deepseek-v3"},
+                       {"hardware", "h200-sxm"},
+                       {"runtime", "sglang"},
+                       {"dtype", "fp8"},
+                       {"parallelism", {{"tensor", 1}, {"data_attention", 16}, {"expert", 16}}},
+                       {"acceptance", {{"alpha", 0.85}}},
+                       {"method", {{"family", "mtp"}, {"k", 1}}}};
+  const json exp = ok("export", config);
+  EXPECT_EQ(exp["sglang"]["--tp-size"], 16);
+  EXPECT_EQ(exp["sglang"]["--dp-size"], 16);
+  EXPECT_EQ(exp["sglang"]["--enable-dp-attention"], true);
+  EXPECT_EQ(exp["sglang"]["--ep-size"], 16);
+  EXPECT_EQ(exp["vllm"]["--tensor-parallel-size"], 1);
+  EXPECT_EQ(exp["vllm"]["--data-parallel-size"], 16);
+  EXPECT_EQ(exp["vllm"]["--enable-expert-parallel"], true);
+  EXPECT_EQ(
+      json::parse(
+          exp["vllm"]["--speculative-config"].get<std::string>())["draft_tensor_parallel_size"],
+      1);
+  // Each engine's line imports back to the same parallelism.
+  for (const char* engine : {"sglang", "vllm"}) {
+    std::string line =
+        std::string(engine) == "vllm" ? "vllm serve" : "python -m sglang.launch_server";
+    for (auto it = exp[engine].begin(); it != exp[engine].end(); ++it) {
+      if (it.key() == "note") continue;
+      line += " " + it.key();
+      if (it.value() != true)
+        line += " '" +
+                (it.value().is_string() ? it.value().get<std::string>() : it.value().dump()) + "'";
+    }
+    const json got = ok("import-engine", {{"engine", engine}, {"text", line}});
+    EXPECT_EQ(got["config"]["gpus"], 16) << engine;
+    EXPECT_EQ(got["config"]["parallelism"],
+              (json{{"tensor", 1}, {"data_attention", 16}, {"expert", 16}}))
+        << engine;
+  }
 }
 
 TEST(EngineImport, VllmCommandLineAndBareJson) {

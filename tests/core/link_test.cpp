@@ -175,10 +175,10 @@ TEST(Link, KeysThatAreNotFieldPathsAreRefused) {
                           std::string("'") + key + "' is not a config field path"));
   }
   EXPECT_TRUE(LinkError("v=1&=1", "link", "'' is not a config field path"));
-  EXPECT_TRUE(
-      LinkError("v=1&no.such.field=1", "no",
-                "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-                "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
+  EXPECT_TRUE(LinkError(
+      "v=1&no.such.field=1", "no",
+      "unknown field; expected one of: version, target, hardware, gpus, parallelism, runtime, "
+      "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
 }
 
 TEST(Link, NonFiniteNumbersAreRefused) {

@@ -163,7 +163,7 @@ TEST(Validation, SizesJustOutsideTheLimitsAreRefused) {
                       "must be between 0 and 1048576, got 1048577"));
   EXPECT_TRUE(
       IsError("eval", R"({"context": -1})", "context", "must be between 0 and 1048576, got -1"));
-  EXPECT_TRUE(IsError("eval", R"({"gpus": 65})", "gpus", "must be between 1 and 64, got 65"));
+  EXPECT_TRUE(IsError("eval", R"({"gpus": 1025})", "gpus", "must be between 1 and 1024, got 1025"));
   EXPECT_TRUE(IsError("eval", R"({"method": {"family": "sps", "k": 65}})", "method.k",
                       "must be between 0 and 64, got 65"));
   EXPECT_TRUE(IsError("eval", R"({"method": {"family": "sps", "k": -1}})", "method.k",
@@ -285,10 +285,10 @@ TEST(Validation, ExtremeAllowedCustomGpusStayFinite) {
 // ---- keys and types -----------------------------------------------------------------------
 
 TEST(Validation, UnknownKeysAreRefusedEverywhere) {
-  EXPECT_TRUE(
-      IsError("eval", R"({"bogus": 1})", "bogus",
-              "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-              "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
+  EXPECT_TRUE(IsError(
+      "eval", R"({"bogus": 1})", "bogus",
+      "unknown field; expected one of: version, target, hardware, gpus, parallelism, runtime, "
+      "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
   EXPECT_TRUE(IsError("eval", R"({"method": {"family": "sps", "kk": 1}})", "method.kk",
                       "unknown field; expected one of: family, draft, k, choices, tree_size, "
                       "depth, sequences"));
@@ -446,28 +446,28 @@ TEST(Validation, ScriptTagsComeBackOnlyInsideJsonStrings) {
   }
   EXPECT_GE(seen, 2);  // config.target.name and the "target: ..." assumption
   // In errors the text is data too: the page shows the message as text.
-  EXPECT_TRUE(
-      IsError("eval", R"({"<script>alert(1)</script>": 1})", "<script>alert(1)</script>",
-              "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-              "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
+  EXPECT_TRUE(IsError(
+      "eval", R"({"<script>alert(1)</script>": 1})", "<script>alert(1)</script>",
+      "unknown field; expected one of: version, target, hardware, gpus, parallelism, runtime, "
+      "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
 }
 
 TEST(Validation, QuotedUntrustedTextIsShortAndPrintable) {
   // Control characters and long keys are masked and cut (on a character boundary) before
   // they reach a message.
-  EXPECT_TRUE(
-      IsError("eval", R"({"a\u0001b\nc": 1})", "a?b?c",
-              "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-              "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
+  EXPECT_TRUE(IsError(
+      "eval", R"({"a\u0001b\nc": 1})", "a?b?c",
+      "unknown field; expected one of: version, target, hardware, gpus, parallelism, runtime, "
+      "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
   std::string key;
   for (int i = 0; i < 40; ++i) key += "\xC3\xA9";  // 40 x U+00E9 = 80 bytes
   // 64 bytes = 32 whole characters, then "...".
   std::string shown;
   for (int i = 0; i < 32; ++i) shown += "\xC3\xA9";
-  EXPECT_TRUE(
-      IsError("eval", "{\"" + key + "\": 1}", shown + "...",
-              "unknown field; expected one of: version, target, hardware, gpus, runtime, "
-              "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
+  EXPECT_TRUE(IsError(
+      "eval", "{\"" + key + "\": 1}", shown + "...",
+      "unknown field; expected one of: version, target, hardware, gpus, parallelism, runtime, "
+      "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
   EXPECT_TRUE(IsError("tree-preset", "\xFF\xFE", "name", "is not valid UTF-8 text"));
   EXPECT_TRUE(IsError("tree-preset", std::string(65, 'x'), "name",
                       "is not a tree preset name (longer than 64 characters)"));

@@ -200,6 +200,11 @@ struct Config {
   Gpu hardware;
   bool hardware_preset = true;
   int64_t gpus = 1;
+  // Parallelism beyond plain tensor parallelism (the optional `parallelism` block, engines
+  // that run it, mixture-of-experts targets): attention in data_attention groups of
+  // gpus / data_attention GPUs each, and experts whole on each GPU (expert parallelism).
+  int64_t data_attention = 1;
+  bool expert_parallel = false;
   RuntimeSpec runtime;
   RuntimeProfile engine;  // the resolved runtime profile (what the engine is and can run)
   int64_t batch = 1;
@@ -220,7 +225,7 @@ struct Config {
 // (speccalc/tree.hpp), except that a config's tree holds at most 1,024 draft nodes (the solver
 // takes 4,096: sizing and tree-optimize explore larger trees than one evaluation verifies).
 struct ConfigLimits {
-  static constexpr int64_t kMaxGpus = 64;
+  static constexpr int64_t kMaxGpus = 1024;
   static constexpr int64_t kMaxBatch = 4096;
   static constexpr int64_t kMaxContext = 1 << 20;
   static constexpr int64_t kMaxK = 64;

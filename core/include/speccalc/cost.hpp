@@ -8,6 +8,7 @@
 // can reuse the work of a pass for many candidate parameter sets.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -32,12 +33,26 @@ struct KernelWork {
   KernelWork& operator+=(const KernelWork& o);
 };
 
+// Collectives of one kind in one pass: `count` of them, each over `group` GPUs. An all-reduce's
+// `bytes` is the tensor reduced (a ring moves 2 (g - 1) / g of it per GPU); an all-to-all's is
+// what one GPU sends (the part that stays on the GPU already left out).
+struct Collective {
+  int64_t count = 0;
+  double bytes = 0;
+  int64_t group = 1;
+  Collective& operator+=(const Collective& o);
+};
+
 // Work of one pass on one GPU, by kernel class, plus what host time and communication scale with.
 struct Work {
   std::array<KernelWork, kKernelKinds> kernels;
-  int64_t layers = 0;          // decoder layers (eager kernel launches scale with them)
-  int64_t allreduces = 0;      // tensor-parallel all-reduces (2 per sharded decoder layer)
-  double allreduce_bytes = 0;  // payload of each all-reduce
+  int64_t layers = 0;  // decoder layers (eager kernel launches scale with them)
+  // Tensor-parallel all-reduces: after attention and after the MLP of every sharded layer
+  // (under data-parallel attention: within an attention group, and the all-gather +
+  // reduce-scatter around the MLP, which move what one all-reduce over all GPUs moves).
+  Collective allreduce;       // over all the pass's GPUs (or one attention group when D = 1)
+  Collective attn_allreduce;  // within an attention group (data-parallel attention only)
+  Collective all_to_all;      // expert parallelism: dispatch + combine around each MoE layer
   KernelWork& operator[](Kernel k) { return kernels[static_cast<int>(k)]; }
   const KernelWork& operator[](Kernel k) const { return kernels[static_cast<int>(k)]; }
   KernelWork total() const;
@@ -48,8 +63,19 @@ struct Work {
 // vocabulary by tp; a KV head is replicated when tp exceeds the KV-head count (each GPU keeps
 // one, as vLLM does). Layer-sequential execution (HF device_map) keeps whole layers on one GPU
 // and runs the GPUs one after another: per pass, the work is that of one GPU holding them all.
+// Data-parallel attention (SGLang --enable-dp-attention, vLLM -dp, TensorRT-LLM
+// enable_attention_dp) splits the tp GPUs into attention_dp groups: each group attends its
+// batch / attention_dp sequences with heads split over tp / attention_dp GPUs (attention
+// weights replicated across groups, each sequence's KV in one group only); the MLP and the LM
+// head still run over all tp GPUs on every token. Expert parallelism keeps whole experts on
+// each GPU (experts / tp each) and routes tokens to them all-to-all instead of all-reducing.
 struct Sharding {
   int64_t tp = 1;
+  int64_t attention_dp = 1;
+  bool expert_parallel = false;
+  int64_t attention_tp() const {
+    return attention_dp > 1 ? std::max<int64_t>(1, tp / attention_dp) : tp;
+  }
 };
 
 // Decoder layers of model m over `tokens` new tokens per sequence for `batch` sequences that
@@ -113,6 +139,16 @@ struct KernelCost {
 // ideal roofline (overlap 1) and no overlap at all (SpecDecode-Bench's vLLM step-time fit grows
 // linearly in tokens from the first token on); the profile's fit decides (docs/cost-model.md).
 double kernel_time_s(double memory_s, double compute_s, double overlap);
+
+// Bandwidth a collective over `group` GPUs runs at, bytes/s: the GPU's interconnect (NVLink)
+// within one node of gpus_per_node GPUs, the slower of it and the per-GPU network link
+// (network_gbps) when the group spans nodes.
+double collective_link_bytes_s(const Gpu& gpu, int64_t group);
+
+// Transfer time of a pass's collectives (their latency excluded), and how many there are
+// (each pays the runtime's allreduce_latency_s).
+double collective_transfer_s(const Work& w, const Gpu& gpu);
+int64_t collective_count(const Work& w);
 
 // Time of one pass of work w on machine m.
 struct PassTime {

@@ -128,8 +128,12 @@ struct Gpu {
   double mem_gb = 0;             // memory capacity, GB (1e9 bytes)
   double mem_bw_gbps = 0;        // peak memory bandwidth, GB/s (1e9 bytes/s)
   double interconnect_gbps = 0;  // per-direction GPU-to-GPU bandwidth, GB/s
-  double host_link_gbps = 0;     // per-direction host<->GPU bandwidth (PCIe), GB/s; 0 = unknown
-  std::string host_link;         // what that link is ("PCIe Gen5 x16", "NVLink-C2C"); "" unknown
+  // GPUs one interconnect domain joins (an HGX board's 8; an NVL72 rack's 72): collectives over
+  // more GPUs cross the network, at network_gbps per GPU per direction (GB/s).
+  int64_t gpus_per_node = 8;
+  double network_gbps = 50;
+  double host_link_gbps = 0;  // per-direction host<->GPU bandwidth (PCIe), GB/s; 0 = unknown
+  std::string host_link;      // what that link is ("PCIe Gen5 x16", "NVLink-C2C"); "" unknown
   // Dense block-scaled fp4 tensor-core peak, TFLOP/s; 0 when the GPU has no fp4 tensor cores.
   // nvfp4 / mxfp4: which block-scaled formats those tensor cores run natively.
   double fp4_tflops = 0;

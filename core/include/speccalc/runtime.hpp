@@ -128,6 +128,10 @@ struct RuntimeProfile {
   // Hardware vendors it runs on (runtimes.json `vendors`); empty = any.
   std::vector<std::string> vendors;
   bool single_device = false;  // runs on one GPU (or one Mac) only
+  // Runs attention data-parallel and experts expert-parallel (`parallelism`), and where the
+  // engine's flags for them are documented.
+  bool data_expert_parallel = false;
+  std::string parallelism_source;
   // How many vocabulary entries a draft model may differ from the target by (runtimes.json
   // `draft_vocab_max_difference`; 0 = the sizes must be equal) and the engine source saying so.
   int64_t draft_vocab_max_difference = 0;

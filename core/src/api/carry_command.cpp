@@ -123,6 +123,13 @@ bool carry_setup(const Catalog& cat, const std::string& changed, const Error& er
     (*doc)["runtime"] = next->id;
     return true;
   }
+  if (f.rfind("parallelism", 0) == 0 && doc->contains("parallelism")) {
+    // Data-parallel attention or expert parallelism the new setup cannot run (a dense target,
+    // an engine without it, a GPU count it does not divide): plain tensor parallelism.
+    notes->push_back("parallelism: plain tensor parallelism (" + f + ": " + err.message + ")");
+    doc->erase("parallelism");
+    return true;
+  }
   if (f == "gpus" && engine->single_device && doc->value("gpus", json(1)) != json(1)) {
     notes->push_back("gpus: 1 (" + err.message + ")");
     (*doc)["gpus"] = 1;

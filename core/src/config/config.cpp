@@ -305,11 +305,12 @@ bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* e
   c->hardware_preset = false;
   const json& obj = *it;
   const std::string path = "hardware";
-  if (!fields::check_keys(obj, path,
-                          {"name", "fp16_tflops", "fp8_tflops", "fp4_tflops", "mem_gb",
-                           "mem_bw_gbps", "interconnect_gbps", "host_link_gbps", "vendor",
-                           "unified_memory", "usable_memory_fraction"},
-                          err))
+  if (!fields::check_keys(
+          obj, path,
+          {"name", "fp16_tflops", "fp8_tflops", "fp4_tflops", "mem_gb", "mem_bw_gbps",
+           "interconnect_gbps", "host_link_gbps", "vendor", "unified_memory",
+           "usable_memory_fraction", "gpus_per_node", "network_gbps"},
+          err))
     return false;
   for (const char* required : {"fp16_tflops", "mem_bw_gbps"}) {
     if (!obj.contains(required)) {
@@ -332,6 +333,9 @@ bool parse_hardware(const json& doc, const Catalog& catalog, Config* c, Error* e
       fields::read_number(obj, "interconnect_gbps", path, 0, 1e7, &g.interconnect_gbps, err) &&
       fields::read_number(obj, "fp4_tflops", path, 0, 1e6, &g.fp4_tflops, err) &&
       fields::read_number(obj, "host_link_gbps", path, 0, 10000, &g.host_link_gbps, err) &&
+      fields::read_int(obj, "gpus_per_node", path, 1, ConfigLimits::kMaxGpus, &g.gpus_per_node,
+                       err) &&
+      fields::read_number(obj, "network_gbps", path, 0.001, 1e7, &g.network_gbps, err) &&
       read_vendor(obj, path, &g.vendor, err) &&
       fields::read_bool(obj, "unified_memory", path, &g.unified_memory, err) &&
       read_usable_fraction(obj, path, &g, err);
@@ -566,6 +570,8 @@ json gpu_to_json(const Gpu& g) {
   if (g.fp4_tflops > 0 && g.nvfp4 && g.mxfp4) out["fp4_tflops"] = g.fp4_tflops;
   if (g.host_link_gbps > 0) out["host_link_gbps"] = g.host_link_gbps;
   if (g.vendor != "NVIDIA") out["vendor"] = g.vendor;
+  if (g.gpus_per_node != Gpu{}.gpus_per_node) out["gpus_per_node"] = g.gpus_per_node;
+  if (g.network_gbps != Gpu{}.network_gbps) out["network_gbps"] = g.network_gbps;
   if (g.unified_memory) {
     out["unified_memory"] = true;
     out["usable_memory_fraction"] = g.usable_memory_fraction;
@@ -598,6 +604,66 @@ bool method_is_tree(const MethodConfig& m) {
 bool family_uses_tree(Family f) { return family_spec(f).static_tree; }
 
 namespace {
+// parallelism: {"tensor": T, "data_attention": D, "expert": E}, each optional. The setup runs
+// on gpus = T x D GPUs: attention in D groups of T GPUs (D = 1: plain tensor parallelism), the
+// MLP and experts over all of them; E = gpus keeps whole experts on every GPU (expert
+// parallelism), E = 1 splits every expert by tensor parallelism. gpus may be left out (then
+// T x D, or D when T is left out too); given, it must equal T x D.
+bool parse_parallelism(const json& doc, Config* c, Error* err) {
+  auto it = doc.find("parallelism");
+  if (it == doc.end()) return true;
+  if (!it->is_object() ||
+      !fields::check_keys(*it, "parallelism", {"tensor", "data_attention", "expert"}, err)) {
+    if (err->message.empty())
+      *err = make_error("parallelism", "must be an object {tensor, data_attention, expert}");
+    return false;
+  }
+  constexpr int64_t kMax = ConfigLimits::kMaxGpus;
+  int64_t tensor = 0, data = 1, expert = 1;
+  if (!fields::read_int(*it, "tensor", "parallelism", 1, kMax, &tensor, err) ||
+      !fields::read_int(*it, "data_attention", "parallelism", 1, kMax, &data, err) ||
+      !fields::read_int(*it, "expert", "parallelism", 1, kMax, &expert, err))
+    return false;
+  const bool gpus_given = doc.contains("gpus");
+  if (tensor > 0) {
+    if (tensor * data > kMax) {
+      *err =
+          make_error("parallelism", "tensor x data_attention = " + std::to_string(tensor * data) +
+                                        " exceeds " + std::to_string(kMax) + " GPUs");
+      return false;
+    }
+    if (gpus_given && tensor * data != c->gpus) {
+      *err = make_error("parallelism.tensor",
+                        std::to_string(tensor) + " x data_attention " + std::to_string(data) +
+                            " = " + std::to_string(tensor * data) + " GPUs, but gpus is " +
+                            std::to_string(c->gpus) + " (gpus must equal tensor x data_attention)");
+      return false;
+    }
+    c->gpus = tensor * data;
+  } else if (!gpus_given) {
+    c->gpus = data;
+  }
+  if (c->gpus % data != 0) {
+    *err = make_error("parallelism.data_attention",
+                      "must divide gpus " + std::to_string(c->gpus) +
+                          " (each attention group gets gpus / data_attention GPUs), got " +
+                          std::to_string(data));
+    return false;
+  }
+  if (expert != 1 && expert != c->gpus) {
+    *err = make_error("parallelism.expert",
+                      "must be 1 (every expert split by tensor parallelism) or gpus " +
+                          std::to_string(c->gpus) +
+                          " (whole experts on every GPU: engines spread experts over all the "
+                          "setup's GPUs), got " +
+                          std::to_string(expert));
+    return false;
+  }
+  c->data_attention = data;
+  c->expert_parallel = expert > 1;
+  return true;
+}
+
 // offload: {"target_weights": "host", "host_link_gbps": x}. The link defaults to the GPU's
 // host link (PCIe) from the hardware preset.
 bool parse_offload(const json& doc, Config* c, Error* err) {
@@ -658,6 +724,36 @@ bool resolve_sps_tree(Config* c, Error* err) {
   return true;
 }
 
+// Data-parallel attention and expert parallelism: only engines that run them, only for
+// mixture-of-experts targets (a dense model's data parallelism is independent replicas:
+// evaluate one replica on gpus / D GPUs at batch / D), experts spread evenly.
+bool check_parallelism(const RuntimeProfile& engine, const Config& c, Error* err) {
+  if (c.data_attention == 1 && !c.expert_parallel) return true;
+  const ModelArch& t = c.target;
+  const char* field = c.data_attention > 1 ? "parallelism.data_attention" : "parallelism.expert";
+  if (!engine.data_expert_parallel) {
+    *err = make_error(field, engine.name +
+                                 " runs no data-parallel attention or expert parallelism "
+                                 "(vLLM, SGLang and TensorRT-LLM do)");
+    return false;
+  }
+  if (t.experts <= 1) {
+    *err = make_error(field, t.id +
+                                 " has no experts: data-parallel attention and expert "
+                                 "parallelism are for mixture-of-experts targets (a dense "
+                                 "model's data parallelism is independent replicas: evaluate "
+                                 "one on gpus / D GPUs at batch / D)");
+    return false;
+  }
+  if (c.expert_parallel && t.experts % c.gpus != 0) {
+    *err = make_error("parallelism.expert", "the target's " + std::to_string(t.experts) +
+                                                " experts do not split evenly over " +
+                                                std::to_string(c.gpus) + " GPUs");
+    return false;
+  }
+  return true;
+}
+
 // The draft's tensor parallelism: the engine's own default when none is given (vLLM, SGLang
 // and TensorRT-LLM shard the draft like the target; runtimes.json cites each engine's code),
 // and only the values the engine accepts when one is.
@@ -677,6 +773,14 @@ bool check_draft_placement(const RuntimeProfile& engine, Config* c, Error* err) 
     *err = make_error(field, "exceeds the " + std::to_string(c->gpus) + " GPU(s) of the setup");
     return false;
   }
+  if (c->data_attention > 1 && m.draft_tensor_parallel_size != c->gpus) {
+    *err = make_error(field, "must be left out or " + std::to_string(c->gpus) +
+                                 " under data-parallel attention: the draft runs in the "
+                                 "target's layout (attention data-parallel, the rest over all "
+                                 "GPUs), got " +
+                                 std::to_string(m.draft_tensor_parallel_size));
+    return false;
+  }
   if (m.draft_tensor_parallel_given && !engine.draft_tp_allowed.empty() && engine.tensor_parallel) {
     bool ok = false;
     std::string allowed;
@@ -694,10 +798,14 @@ bool check_draft_placement(const RuntimeProfile& engine, Config* c, Error* err) 
     }
   }
   const ModelArch& d = m.family == Family::sps ? m.draft_model : c->target;
-  if (m.draft_tensor_parallel_size > 1 && d.heads % m.draft_tensor_parallel_size != 0) {
-    *err = make_error(field, "is " + std::to_string(m.draft_tensor_parallel_size) + why +
-                                 " and must divide the draft's " + std::to_string(d.heads) +
-                                 " attention heads");
+  const int64_t draft_attn_tp = m.draft_tensor_parallel_size / c->data_attention;
+  if (draft_attn_tp > 1 && d.heads % draft_attn_tp != 0) {
+    *err = make_error(
+        field,
+        "is " + std::to_string(m.draft_tensor_parallel_size) + why +
+            " and must divide the draft's " + std::to_string(d.heads) + " attention heads" +
+            (c->data_attention > 1 ? " (per attention group: " + std::to_string(draft_attn_tp) + ")"
+                                   : std::string()));
     return false;
   }
   return true;
@@ -718,21 +826,25 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
                       "must be positive when gpus > 1 (tensor parallelism needs a link)");
     return false;
   }
-  if (c->gpus > 1 && engine.tensor_parallel) {
+  if (!check_parallelism(engine, *c, err)) return false;
+  // Attention's tensor parallelism: all the GPUs, or one attention group's.
+  const int64_t attn_tp = c->gpus / c->data_attention;
+  const char* tp_field = c->data_attention > 1 ? "parallelism.tensor" : "gpus";
+  if (attn_tp > 1 && engine.tensor_parallel) {
     // Tensor parallelism splits query heads evenly; KV heads are split when there are at least
     // as many as GPUs, and replicated (one per GPU) when there are fewer (vLLM's rule: then the
     // GPU count must be a multiple of the KV-head count).
-    if (t.heads % c->gpus != 0) {
-      *err = make_error("gpus", "must divide the target's " + std::to_string(t.heads) +
-                                    " attention heads for tensor parallelism, got " +
-                                    std::to_string(c->gpus));
+    if (t.heads % attn_tp != 0) {
+      *err = make_error(tp_field, "must divide the target's " + std::to_string(t.heads) +
+                                      " attention heads for tensor parallelism, got " +
+                                      std::to_string(attn_tp));
       return false;
     }
-    if (t.kv_lora_rank == 0 && ((t.kv_heads >= c->gpus && t.kv_heads % c->gpus != 0) ||
-                                (t.kv_heads < c->gpus && c->gpus % t.kv_heads != 0))) {
-      *err = make_error("gpus", "must divide the target's " + std::to_string(t.kv_heads) +
-                                    " KV heads or be a multiple of them, got " +
-                                    std::to_string(c->gpus));
+    if (t.kv_lora_rank == 0 && ((t.kv_heads >= attn_tp && t.kv_heads % attn_tp != 0) ||
+                                (t.kv_heads < attn_tp && attn_tp % t.kv_heads != 0))) {
+      *err = make_error(tp_field, "must divide the target's " + std::to_string(t.kv_heads) +
+                                      " KV heads or be a multiple of them, got " +
+                                      std::to_string(attn_tp));
       return false;
     }
   }
@@ -744,7 +856,7 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
                                      " is " + c->hardware.vendor);
     return false;
   }
-  if (c->gpus > t.num_layers) {
+  if (!engine.tensor_parallel && c->gpus > t.num_layers) {
     *err = make_error("gpus", "exceeds the target's " + std::to_string(t.num_layers) + " layers");
     return false;
   }
@@ -804,7 +916,7 @@ Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
   Error err;
   if (!fields::check_keys(
           doc, "",
-          {"version", "target", "hardware", "gpus", "runtime", "batch", "context",
+          {"version", "target", "hardware", "gpus", "parallelism", "runtime", "batch", "context",
            "memory_utilization", "offload", "dtype", "method", "acceptance", "load"},
           &err))
     return err;
@@ -816,7 +928,7 @@ Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
   Config c;
   if (!parse_target(doc, catalog, &c, &err) || !parse_hardware(doc, catalog, &c, &err) ||
       !fields::read_int(doc, "gpus", "", 1, ConfigLimits::kMaxGpus, &c.gpus, &err) ||
-      !parse_runtime(doc, catalog, &c, &err) ||
+      !parse_parallelism(doc, &c, &err) || !parse_runtime(doc, catalog, &c, &err) ||
       !fields::read_int(doc, "batch", "", 1, ConfigLimits::kMaxBatch, &c.batch, &err) ||
       !fields::read_int(doc, "context", "", 0, ConfigLimits::kMaxContext, &c.context, &err) ||
       !fields::read_number(doc, "memory_utilization", "", 0.05, 1, &c.memory_utilization, &err) ||
@@ -846,6 +958,10 @@ json config_to_json(const Config& c) {
     out["hardware"] = gpu_to_json(c.hardware);
   }
   out["gpus"] = c.gpus;
+  if (c.data_attention > 1 || c.expert_parallel)
+    out["parallelism"] = json{{"tensor", c.gpus / c.data_attention},
+                              {"data_attention", c.data_attention},
+                              {"expert", c.expert_parallel ? c.gpus : 1}};
   if (c.runtime.overrides.empty() && c.runtime.measured_decode_step_s == 0) {
     out["runtime"] = c.runtime.profile;
   } else {

@@ -309,15 +309,28 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
   // written explicitly wherever the engine has a setting for it.
   const bool drafts = family_has_draft_passes(m.family);
   const int64_t draft_tp = c.engine.tensor_parallel ? m.draft_tensor_parallel_size : 1;
+  // Data-parallel attention and expert parallelism as each engine spells them (runtimes.json
+  // `parallelism.source`): vLLM counts -tp per data-parallel rank (gpus = tp x dp), SGLang's
+  // --tp-size counts all the GPUs and --dp-size the attention groups inside them. A switch
+  // (store_true flag) is written with the value true.
+  const int64_t groups = c.data_attention;
   auto vllm = [&](json spec) {
     // vLLM: speculative_config.draft_tensor_parallel_size (vllm/config/speculative.py).
-    if (drafts) spec["draft_tensor_parallel_size"] = draft_tp;
-    return json{{"--model", repo.target},
-                {"--tensor-parallel-size", tp},
-                {"--speculative-config", spec.dump()}};
+    // Under data parallelism vLLM's draft runs inside each rank: its TP is per rank.
+    if (drafts) spec["draft_tensor_parallel_size"] = draft_tp / groups;
+    json f = json{{"--model", repo.target}, {"--tensor-parallel-size", tp / groups}};
+    if (groups > 1) f["--data-parallel-size"] = groups;
+    if (c.expert_parallel) f["--enable-expert-parallel"] = true;
+    f["--speculative-config"] = spec.dump();
+    return f;
   };
   auto sglang = [&](json flags) {
     json f = json{{"--model-path", repo.target}, {"--tp-size", tp}};
+    if (groups > 1) {
+      f["--dp-size"] = groups;
+      f["--enable-dp-attention"] = true;
+    }
+    if (c.expert_parallel) f["--ep-size"] = tp;
     for (auto it = flags.begin(); it != flags.end(); ++it) f[it.key()] = it.value();
     return f;
   };
@@ -498,6 +511,16 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
         (draft_tp == tp ? ", the same placement"
                         : ": their blocks run a different placement from the one priced"));
   }
+  if ((groups > 1 || c.expert_parallel) && out.contains("tensorrt_llm"))
+    notes.push_back(
+        "TensorRT-LLM parallelism (LLM API options beside speculative_config): "
+        "tensor_parallel_size " +
+        std::to_string(tp) +
+        (c.expert_parallel ? ", moe_expert_parallel_size " + std::to_string(tp) : std::string()) +
+        (groups == tp ? ", enable_attention_dp true"
+         : groups > 1 ? "; its enable_attention_dp makes one attention group per GPU, not the " +
+                            std::to_string(groups) + " groups priced here"
+                      : std::string()));
   for (const std::string& n : repo.missing) notes.push_back(n);
   // Only where an SGLang or EAGLE block is given; suffix decoding's
   // --speculative-num-draft-tokens is a maximum of drafts, not this count.

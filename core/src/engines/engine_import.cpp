@@ -156,6 +156,28 @@ bool read_target_and_gpus(const json& models, const std::string& model, const st
   return true;
 }
 
+// Data-parallel attention and expert parallelism into `parallelism` (config.cpp): `groups`
+// attention groups (1: none) and expert parallelism on or off. `tp_per_group`: the engine's
+// tensor-parallel size counts one group's GPUs (vLLM), so gpus = tp x groups; otherwise it
+// already counts them all (SGLang).
+bool read_parallelism(const std::string& groups_text, const std::string& groups_field, bool expert,
+                      bool tp_per_group, Imported* out, Error* err) {
+  int64_t groups = 1;
+  if (!groups_text.empty()) {
+    auto n = whole(groups_text, groups_field);
+    if (!n.ok()) {
+      *err = n.error();
+      return false;
+    }
+    groups = n.value();
+  }
+  if (groups == 1 && !expert) return true;
+  const int64_t gpus = out->config.value("gpus", int64_t{1}) * (tp_per_group ? groups : 1);
+  out->config["gpus"] = gpus;
+  out->config["parallelism"] = json{{"data_attention", groups}, {"expert", expert ? gpus : 1}};
+  return true;
+}
+
 Error with_prefix(Error e, const std::string& prefix) {
   e.field = prefix + e.field;
   return e;
@@ -187,6 +209,9 @@ Expected<Imported> from_vllm(const std::string& text, const json& models) {
     Error err;
     if (!read_target_and_gpus(models, model, flag(f, {"--tensor-parallel-size", "-tp"}),
                               "text.--tensor-parallel-size", &out, &err))
+      return err;
+    if (!read_parallelism(flag(f, {"--data-parallel-size", "-dp"}), "text.--data-parallel-size",
+                          f.count("--enable-expert-parallel") > 0, true, &out, &err))
       return err;
   }
   auto doc = fields::parse_document(spec_text, "text.--speculative-config", 4);
@@ -243,8 +268,12 @@ Expected<Imported> from_vllm(const std::string& text, const json& models) {
     // differs, so an exported default imports as the default.
     auto dtp = whole_json(spec, "draft_tensor_parallel_size", p + "draft_tensor_parallel_size");
     if (!dtp.ok()) return dtp.error();
-    if (dtp.value() != out.config.value("gpus", int64_t{1}))
-      m["draft_tensor_parallel_size"] = dtp.value();
+    // Under data parallelism it counts one rank's GPUs, like -tp.
+    const int64_t groups = out.config.contains("parallelism")
+                               ? out.config["parallelism"]["data_attention"].get<int64_t>()
+                               : 1;
+    if (dtp.value() * groups != out.config.value("gpus", int64_t{1}))
+      m["draft_tensor_parallel_size"] = dtp.value() * groups;
   }
   out.config["method"] = m;
   return out;
@@ -262,6 +291,17 @@ Expected<Imported> from_sglang(const std::string& text, const json& models) {
   Error err;
   if (!read_target_and_gpus(models, model, flag(f, {"--tp-size", "--tp", "--tensor-parallel-size"}),
                             "text.--tp-size", &out, &err))
+    return err;
+  // SGLang's --tp-size counts all the GPUs; --dp-size with --enable-dp-attention is the
+  // attention groups inside them (without it, --dp-size is whole replicas: one is evaluated).
+  const std::string dp = flag(f, {"--dp-size", "--dp", "--data-parallel-size"});
+  const bool dp_attention = f.count("--enable-dp-attention") > 0;
+  if (!dp.empty() && !dp_attention)
+    out.notes.push_back("--dp-size " + dp +
+                        " without --enable-dp-attention runs whole replicas: one replica is "
+                        "evaluated (its batch is the requests one replica serves)");
+  const bool ep = !flag(f, {"--ep-size", "--ep", "--expert-parallel-size"}).empty();
+  if (!read_parallelism(dp_attention ? dp : "", "text.--dp-size", ep, false, &out, &err))
     return err;
   json m;
   if (algo == "SUFFIX") {

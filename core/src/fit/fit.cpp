@@ -40,12 +40,8 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
     f.flops_s[i] = k.flops / peak;
     f.rows[i] = k.rows;
   }
-  if (m.tensor_parallel && m.gpus > 1 && w.allreduces > 0) {
-    const double g = static_cast<double>(m.gpus);
-    f.allreduces = static_cast<double>(w.allreduces);
-    f.comm_bytes_s =
-        f.allreduces * 2.0 * (g - 1.0) / g * w.allreduce_bytes / (m.gpu.interconnect_gbps * 1e9);
-  }
+  f.allreduces = static_cast<double>(collective_count(w));
+  f.comm_bytes_s = collective_transfer_s(w, m.gpu);
   f.layers = static_cast<double>(w.layers);
   f.passes = static_cast<double>(passes);
   return f;

@@ -33,12 +33,57 @@ KernelWork Work::total() const {
   return t;
 }
 
+Collective& Collective::operator+=(const Collective& o) {
+  count += o.count;
+  bytes = std::max(bytes, o.bytes);
+  group = std::max(group, o.group);
+  return *this;
+}
+
 Work& Work::operator+=(const Work& o) {
   for (int i = 0; i < kKernelKinds; ++i) kernels[i] += o.kernels[i];
   layers += o.layers;
-  allreduces += o.allreduces;
-  allreduce_bytes = std::max(allreduce_bytes, o.allreduce_bytes);
+  allreduce += o.allreduce;
+  attn_allreduce += o.attn_allreduce;
+  all_to_all += o.all_to_all;
   return *this;
+}
+
+double collective_link_bytes_s(const Gpu& gpu, int64_t group) {
+  const double link = gpu.interconnect_gbps * 1e9;
+  if (group <= gpu.gpus_per_node || gpu.network_gbps <= 0) return link;
+  return std::min(link, gpu.network_gbps * 1e9);
+}
+
+namespace {
+// One collective's transfer time: a ring all-reduce sends and receives 2 (g - 1) / g of the
+// payload per GPU; an all-to-all's bytes are already what one GPU sends.
+double one_transfer_s(const Collective& c, const Gpu& gpu, bool all_to_all) {
+  const double g = static_cast<double>(c.group);
+  const double moved = all_to_all ? c.bytes : 2.0 * (g - 1.0) / g * c.bytes;
+  return moved / collective_link_bytes_s(gpu, c.group);
+}
+
+// count x (latency + transfer) of each kind of collective the pass makes.
+double collectives_s(const Work& w, const Gpu& gpu, double latency_s) {
+  double s = 0;
+  const Collective* kinds[] = {&w.allreduce, &w.attn_allreduce, &w.all_to_all};
+  for (int i = 0; i < 3; ++i) {
+    const Collective& c = *kinds[i];
+    if (c.count > 0 && c.group > 1)
+      s += static_cast<double>(c.count) * (latency_s + one_transfer_s(c, gpu, i == 2));
+  }
+  return s;
+}
+}  // namespace
+
+double collective_transfer_s(const Work& w, const Gpu& gpu) { return collectives_s(w, gpu, 0); }
+
+int64_t collective_count(const Work& w) {
+  int64_t n = 0;
+  for (const Collective* c : {&w.allreduce, &w.attn_allreduce, &w.all_to_all})
+    if (c->count > 0 && c->group > 1) n += c->count;
+  return n;
 }
 
 bool fp4_native(DType weights, const Gpu& gpu) {
@@ -139,18 +184,24 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
                   const Sharding& shard) {
   const ParamCounts p = count_params(m);
   const double tp = static_cast<double>(std::max<int64_t>(1, shard.tp));
+  // Attention runs on this GPU's group: tp / D GPUs over batch / D sequences (the slowest
+  // group holds the rounded-up share); D = 1 is plain tensor parallelism.
+  const int64_t dp = std::max<int64_t>(1, shard.attention_dp);
+  const double attn_tp = static_cast<double>(shard.attention_tp());
   const double B = static_cast<double>(batch);
+  const double B_attn = static_cast<double>((batch + dp - 1) / dp);
   const double q = static_cast<double>(tokens);
   const double L = static_cast<double>(context);
-  const double T = B * q;  // new tokens in this pass
+  const double T = B * q;            // new tokens in this pass (the MLP and LM head see all)
+  const double T_attn = B_attn * q;  // new tokens one attention group projects and attends
   const double wb = dtype_bytes(dtype.weights);
   const double kvb = dtype_bytes(dtype.kv);
   const bool mla = m.kv_lora_rank > 0;
 
   // Per-GPU head counts: query heads split evenly; a KV head is replicated when tp exceeds
   // the KV-head count (each GPU keeps one). MLA's latent cache is not split by heads.
-  const double heads_g = static_cast<double>(m.heads) / tp;
-  const double kv_heads_g = std::max(1.0, static_cast<double>(m.kv_heads) / tp);
+  const double heads_g = static_cast<double>(m.heads) / attn_tp;
+  const double kv_heads_g = std::max(1.0, static_cast<double>(m.kv_heads) / attn_tp);
   const double hd = static_cast<double>(m.head_dim);
   const double h = static_cast<double>(m.hidden);
 
@@ -174,7 +225,7 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   // evenly; GQA's from the per-GPU head counts (replicated KV heads replicate their k/v).
   double attn_params_g;
   if (mla) {
-    attn_params_g = static_cast<double>(p.attn_per_layer) / tp;
+    attn_params_g = static_cast<double>(p.attn_per_layer) / attn_tp;
   } else {
     attn_params_g = h * (heads_g + 2.0 * kv_heads_g) * hd + heads_g * hd * h;
     if (m.attn_output_gate) attn_params_g += h * heads_g * hd;  // q_proj's gate half
@@ -195,14 +246,16 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   const double n_soft = hybrid ? n_layers * softmax_layer_share(m) : n_layers;
   const double n_lin = n_layers - n_soft;
   const double attn_layers_params_g =
-      hybrid ? n_soft * attn_params_g + n_lin * static_cast<double>(p.linear_attn_per_layer) / tp +
-                   n_layers * router
-             : n_layers * (attn_params_g + router);
+      hybrid
+          ? n_soft * attn_params_g +
+                n_lin * static_cast<double>(p.linear_attn_per_layer) / attn_tp + n_layers * router
+          : n_layers * (attn_params_g + router);
   gemm.weights_bytes = (attn_layers_params_g + mlp_read_g) * wb;
   // FLOPs: every new token goes through the projections, the router and its active experts.
   const double mlp_flops_params_g =
       (n_dense * dense_mlp + n_moe * (active_experts + shared) * expert_mlp) / tp;
-  gemm.flops = 2.0 * T * (attn_layers_params_g + mlp_flops_params_g);
+  gemm.flops = dp == 1 ? 2.0 * T * (attn_layers_params_g + mlp_flops_params_g)
+                       : 2.0 * (T_attn * attn_layers_params_g + T * mlp_flops_params_g);
   gemm.rows = T;
 
   // Attention: scores over qk dims and the weighted sum over v dims, per head, over the cached
@@ -217,16 +270,16 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
     // index_topk of them. The tokens of one pass are assumed to pick largely the same entries:
     // min(L + q, topk) latent entries read per sequence and layer.
     const double attended = std::min(L + q, static_cast<double>(m.index_topk));
-    const double ih = static_cast<double>(m.index_n_heads) / tp;
+    const double ih = static_cast<double>(m.index_n_heads) / attn_tp;
     const double id = static_cast<double>(m.index_head_dim);
-    attn.flops = 2.0 * heads_g * (qk_dim + v_dim) * n_soft * B * q * attended +
-                 2.0 * ih * id * n_soft * B * q * (L + q);
-    attn.kv_cache_bytes =
-        n_soft * kv_elems_g * kvb * B * attended + n_soft * id * kIndexerKeyBytes * B * (L + q);
+    attn.flops = 2.0 * heads_g * (qk_dim + v_dim) * n_soft * B_attn * q * attended +
+                 2.0 * ih * id * n_soft * B_attn * q * (L + q);
+    attn.kv_cache_bytes = n_soft * kv_elems_g * kvb * B_attn * attended +
+                          n_soft * id * kIndexerKeyBytes * B_attn * (L + q);
   } else {
-    attn.flops = 2.0 * heads_g * (qk_dim + v_dim) * n_soft * B * q * (L + q);
+    attn.flops = 2.0 * heads_g * (qk_dim + v_dim) * n_soft * B_attn * q * (L + q);
     // KV cache: every cached token read in every softmax layer, the new ones written.
-    attn.kv_cache_bytes = n_soft * kv_elems_g * kvb * B * (L + q);
+    attn.kv_cache_bytes = n_soft * kv_elems_g * kvb * B_attn * (L + q);
   }
   if (hybrid) {
     // Linear attention: each sequence's state (fp32 delta-rule matrices, conv window) read once
@@ -234,11 +287,11 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
     // to, see linear_state_bytes_per_seq), whatever the context. The delta rule per token and
     // value head: decay and rank-1 update of the dk x dv state, and its product with q, about
     // 6 dk dv FLOPs (modeling_qwen3_next.py torch_recurrent_gated_delta_rule).
-    const double state_g = linear_state_elems_per_layer(m) / tp;
-    const double conv_g = linear_conv_elems_per_layer(m) / tp;
+    const double state_g = linear_state_elems_per_layer(m) / attn_tp;
+    const double conv_g = linear_conv_elems_per_layer(m) / attn_tp;
     attn.kv_cache_bytes +=
-        n_lin * B * (1.0 + q) * (state_g * kLinearStateBytes + conv_g * kActBytes);
-    attn.flops += 6.0 * state_g * n_lin * B * q;
+        n_lin * B_attn * (1.0 + q) * (state_g * kLinearStateBytes + conv_g * kActBytes);
+    attn.flops += 6.0 * state_g * n_lin * B_attn * q;
   }
 
   // Other: norms (weights), activations written by one kernel and read by the next.
@@ -248,13 +301,40 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
       (m.experts > 1 ? static_cast<double>(m.intermediate) * (active_experts + shared)
                      : static_cast<double>(m.intermediate)) /
       tp;
-  const double act_elems_per_token_layer =
-      5.0 * h + (2.0 * heads_g + 2.0 * kv_heads_g) * hd + 3.0 * inter_g;
-  other.activations_bytes = 2.0 * kActBytes * T * n_layers * act_elems_per_token_layer;
+  if (dp == 1) {
+    const double act_elems_per_token_layer =
+        5.0 * h + (2.0 * heads_g + 2.0 * kv_heads_g) * hd + 3.0 * inter_g;
+    other.activations_bytes = 2.0 * kActBytes * T * n_layers * act_elems_per_token_layer;
+  } else {
+    // The norms, residuals and attention activations of the group's tokens; the MLP's of all.
+    const double attn_side = 5.0 * h + (2.0 * heads_g + 2.0 * kv_heads_g) * hd;
+    other.activations_bytes = 2.0 * kActBytes * n_layers * (T_attn * attn_side + T * 3.0 * inter_g);
+  }
 
-  if (tp > 1) {
-    w.allreduces = 2 * layers;  // after attention and after the MLP
-    w.allreduce_bytes = T * h * kActBytes;
+  const int64_t tp_gpus = std::max<int64_t>(1, shard.tp);
+  const bool ep = shard.expert_parallel && m.experts > 1;
+  if (tp > 1 && dp == 1 && !ep) {
+    // after attention and after the MLP
+    w.allreduce = Collective{2 * layers, T * h * kActBytes, tp_gpus};
+  } else if (tp > 1) {
+    // Attention's all-reduce within its group; around each MLP that is not expert-parallel an
+    // all-reduce over all GPUs (under D > 1 the all-gather of every group's tokens and the
+    // reduce-scatter back, which together move what one ring all-reduce moves); around each
+    // expert-parallel MoE layer a dispatch and a combine all-to-all, in which a GPU sends its
+    // 1 / tp of the tokens to the GPUs of their experts_per_token experts, (tp - 1) / tp of
+    // them elsewhere (DeepEP's normal kernels; bf16 payload assumed).
+    const int64_t moe_layers = layers - dense_layers;
+    const int64_t mlp_allreduces = ep ? dense_layers : layers;
+    if (dp == 1) {
+      w.allreduce = Collective{layers + mlp_allreduces, T * h * kActBytes, tp_gpus};
+    } else {
+      if (attn_tp > 1)
+        w.attn_allreduce = Collective{layers, T_attn * h * kActBytes, shard.attention_tp()};
+      if (mlp_allreduces > 0) w.allreduce = Collective{mlp_allreduces, T * h * kActBytes, tp_gpus};
+    }
+    if (ep && moe_layers > 0)
+      w.all_to_all = Collective{2 * moe_layers,
+                                T / tp * active_experts * h * kActBytes * (tp - 1.0) / tp, tp_gpus};
   }
 
   if (lm_head_rows > 0) {
@@ -310,13 +390,7 @@ PassTime time_pass(const Work& w, const Machine& m, double layer_syncs) {
     t.device_s += gemm_floor_s - gemm.time_s;
     gemm.time_s = gemm_floor_s;
   }
-  if (m.tensor_parallel && m.gpus > 1 && w.allreduces > 0) {
-    // Ring all-reduce: each GPU sends and receives 2 (g - 1) / g of the payload.
-    const double g = static_cast<double>(m.gpus);
-    const double link = m.gpu.interconnect_gbps * 1e9;
-    t.comm_s = static_cast<double>(w.allreduces) *
-               (m.runtime.allreduce_latency_s + 2.0 * (g - 1.0) / g * w.allreduce_bytes / link);
-  }
+  t.comm_s = collectives_s(w, m.gpu, m.runtime.allreduce_latency_s);
   t.device_s += t.comm_s;
   // Eager frameworks launch each layer's kernels asynchronously: launches overlap the GPU's
   // work and a pass takes the longer of the two. The per-pass part (sync, Python per

@@ -19,10 +19,12 @@ double bytes_at(const MemoryNeed& n, double b, double l) {
 std::string gb(double bytes) { return fields::format_number(std::round(bytes / 1e8) / 10) + " GB"; }
 
 // Smallest GPU count whose share of the target's weights (plus the draft) fits, among counts
-// the target's heads allow; 0 when even 64 GPUs are not enough.
+// the target's heads allow; 0 when even 64 GPUs are not enough (tensor parallelism beyond
+// that is not suggested: its all-reduces would cross many nodes).
 int64_t gpus_for_weights(const Config& c, const MemoryNeed& n, double usable_bytes) {
+  constexpr int64_t kMaxSuggestedTp = 64;
   const double all_weights = n.target_weights_bytes * static_cast<double>(c.gpus);
-  for (int64_t g = c.gpus + 1; g <= ConfigLimits::kMaxGpus; ++g) {
+  for (int64_t g = c.gpus + 1; g <= kMaxSuggestedTp; ++g) {
     if (c.engine.tensor_parallel && c.target.heads % g != 0) continue;
     if (all_weights / static_cast<double>(g) + n.draft_weights_bytes < usable_bytes) return g;
   }
@@ -33,7 +35,9 @@ int64_t gpus_for_weights(const Config& c, const MemoryNeed& n, double usable_byt
 
 MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
   MemoryReport r;
-  const double B = static_cast<double>(c.batch);
+  // Sequences one GPU caches: the whole batch, or its attention group's share of it.
+  const int64_t groups = std::max<int64_t>(1, n.attention_groups);
+  const double B = static_cast<double>((c.batch + groups - 1) / groups);
   const double L = static_cast<double>(c.context);
   r.capacity_gb = c.hardware.mem_gb;
   // Unified memory: the OS caps what the GPU may wire (Metal's working-set limit), and the
@@ -58,7 +62,7 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
   const double per_seq = (L + static_cast<double>(n.tokens_in_flight)) * n.kv_bytes_per_seq_token +
                          n.activations_bytes_per_seq + n.state_bytes_per_seq;
   if (fixed < usable && per_seq > 0) {
-    const double b = std::floor((usable - fixed) / per_seq);
+    const double b = std::floor((usable - fixed) / per_seq) * static_cast<double>(groups);
     r.max_batch = static_cast<int64_t>(std::min<double>(b, ConfigLimits::kMaxBatch));
   }
   const double kv_room =

@@ -170,6 +170,17 @@ Placement placement_for(const Config& c, bool tensor_parallel) {
   p.gpus = c.gpus;
   p.target.tp = tensor_parallel ? c.gpus : 1;
   p.draft.tp = tensor_parallel ? c.method.draft_tensor_parallel_size : 1;
+  if (tensor_parallel) {
+    p.target.attention_dp = c.data_attention;
+    p.target.expert_parallel = c.expert_parallel;
+    // A draft at the target's tensor parallelism runs in the target's layout (SGLang's and
+    // TensorRT-LLM's draft workers share the target's parallel config); config validation
+    // allows no other draft placement under data-parallel attention.
+    if (p.draft.tp == c.gpus) {
+      p.draft.attention_dp = c.data_attention;
+      p.draft.expert_parallel = c.expert_parallel;
+    }
+  }
   return p;
 }
 
@@ -242,7 +253,8 @@ void sps_cycle(const CycleContext& x) {
     out.tree = true;
   }
   out.memory.draft_weights_bytes = weights_bytes(d, c.dtype) / static_cast<double>(ds.tp);
-  out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(d, d.num_layers, c.dtype, ds.tp);
+  out.memory.kv_bytes_per_seq_token +=
+      kv_bytes_per_token(d, d.num_layers, c.dtype, ds.attention_tp());
   if (x.text)
     out.assumptions.push_back("draft model " + d.name + " on " + std::to_string(ds.tp) +
                               " GPU(s), same dtype as the target" +
@@ -354,7 +366,7 @@ void hydra_cycle(const CycleContext& x) {
                                     static_cast<double>(count_params(prefix).attn_per_layer +
                                                         count_params(prefix).mlp_per_expert)) *
                                    dtype_bytes(c.dtype.weights) / tp;
-  out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(prefix, 1, c.dtype, ds.tp);
+  out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(prefix, 1, c.dtype, ds.attention_tp());
   out.tree = true;
 }
 
@@ -393,7 +405,7 @@ void mtp_cycle(const CycleContext& x) {
       static_cast<double>(pc.total - pc.embedding - pc.lm_head) + 2.0 * h * h;
   out.memory.draft_weights_bytes = static_cast<double>(std::max<int64_t>(1, t.mtp_modules)) *
                                    module_params * dtype_bytes(c.dtype.weights) / tp;
-  out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(module, 1, c.dtype, ds.tp);
+  out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(module, 1, c.dtype, ds.attention_tp());
   if (x.text)
     out.assumptions.push_back(
         t.id + " ships " + std::to_string(t.mtp_modules) + " MTP module(s); " +
@@ -452,7 +464,8 @@ void streaming_cycle(const CycleContext& x) {
         "target with a " + std::to_string(m.kv_budget) + "-token KV window (1 token per pass)";
   x.set_verify(m.k + 1, "target verify over k + 1 tokens (full KV)", m.k + 1);
   out.memory.activations_bytes_per_seq +=
-      static_cast<double>(m.kv_budget) * kv_bytes_per_token(t, t.num_layers, c.dtype, ts.tp);
+      static_cast<double>(m.kv_budget) *
+      kv_bytes_per_token(t, t.num_layers, c.dtype, ts.attention_tp());
   if (x.text)
     out.assumptions.push_back("StreamingLLM-style draft: attention sinks + recent window of " +
                               std::to_string(m.kv_budget) +
@@ -523,7 +536,8 @@ void eagle_cycle(const CycleContext& x) {
                verify_tokens);
   out.memory.draft_weights_bytes =
       eagle_head_params(head) * dtype_bytes(c.dtype.weights) / static_cast<double>(ds.tp);
-  out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(head.layer, 1, c.dtype, ds.tp);
+  out.memory.kv_bytes_per_seq_token +=
+      kv_bytes_per_token(head.layer, 1, c.dtype, ds.attention_tp());
   if (x.text)
     out.assumptions.push_back(std::string(name) + ": one decoder layer with the target's widths" +
                               (eagle3 ? ", fused 3h features and its own " +
@@ -549,13 +563,26 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau, const 
   // Plain decoding on the same machine: the baseline every family is compared with.
   out.baseline.work = decoder_work(t, t.num_layers, c.batch, 1, c.context, 1, c.dtype, ts);
   out.memory.target_weights_bytes = weights_bytes(t, c.dtype) / g;
+  if (ts.attention_dp > 1) {
+    // Attention weights are replicated across the attention groups: each GPU holds 1 / (tp / D)
+    // of them instead of 1 / tp.
+    const ParamCounts pc = count_params(t);
+    const double attn_params =
+        static_cast<double>(pc.attn_per_layer) * static_cast<double>(t.num_layers) *
+            (t.linear_attention_layers > 0 ? softmax_layer_share(t) : 1.0) +
+        static_cast<double>(pc.linear_attn_per_layer * t.linear_attention_layers);
+    out.memory.target_weights_bytes += attn_params * dtype_bytes(c.dtype.weights) *
+                                       (1.0 / static_cast<double>(ts.attention_tp()) - 1.0 / g);
+    out.memory.attention_groups = ts.attention_dp;
+  }
   if (c.offload_target) {
     // Streamed layer by layer: two layers' weights resident (one in use, one arriving).
     out.memory.target_weights_bytes =
         2.0 * weights_bytes(t, c.dtype) / static_cast<double>(t.num_layers) / g;
   }
-  out.memory.kv_bytes_per_seq_token = kv_bytes_per_token(t, t.num_layers, c.dtype, ts.tp) *
-                                      (ts.tp == 1 && place.gpus > 1 ? 1.0 / g : 1.0);
+  out.memory.kv_bytes_per_seq_token =
+      kv_bytes_per_token(t, t.num_layers, c.dtype, ts.attention_tp()) *
+      (ts.tp == 1 && place.gpus > 1 ? 1.0 / g : 1.0);
   out.memory.tokens_in_flight = 1;
   out.memory.activations_bytes_per_seq = activations_per_seq(t, 1, 1, ts.tp);
 
@@ -600,8 +627,8 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau, const 
   out.baseline_host_ops = decode_host_ops();
   if (out.has_verify) out.host_ops = shape.host_ops;
   out.gpu_proposer = out.has_verify && family_has_draft_passes(c.method.family);
-  out.memory.state_bytes_per_seq =
-      linear_state_bytes_per_seq(t, out.has_verify ? out.memory.tokens_in_flight : 1, ts.tp);
+  out.memory.state_bytes_per_seq = linear_state_bytes_per_seq(
+      t, out.has_verify ? out.memory.tokens_in_flight : 1, ts.attention_tp());
   return out;
 }
 

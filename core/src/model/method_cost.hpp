@@ -30,6 +30,9 @@ struct MemoryNeed {
   // Linear-attention layers' recurrent state per sequence (and its per-draft-token
   // checkpoints while speculating), per GPU: a constant, not per cached token.
   double state_bytes_per_seq = 0;
+  // Data-parallel attention: each GPU caches the sequences of its own attention group only,
+  // ceil(batch / attention_groups) of them (the per-sequence terms above are per such sequence).
+  int64_t attention_groups = 1;
 };
 
 struct CycleWork {

@@ -10,7 +10,8 @@ function shellWord(v) {
 export function exportText(settings) {
   const entries = Object.entries(settings).filter(([k]) => k !== 'note' && k !== 'notes');
   if (entries.length && entries.every(([k]) => k.startsWith('--')))
-    return entries.map(([k, v]) => `${k} ${shellWord(v)}`).join(' \\\n  ');
+    // A switch (store_true flag) comes as true: the flag alone.
+    return entries.map(([k, v]) => (v === true ? k : `${k} ${shellWord(v)}`)).join(' \\\n  ');
   return JSON.stringify(Object.fromEntries(entries), null, 1)
     .replace(/\[\s+([\d\s,]+?)\s+\]/g, (m, inner) => `[${inner.replace(/\s+/g, '')}]`)
     .replace(/\[\s+((?:\[[\d,]*\],?\s*)+)\]/g, (m, inner) => `[${inner.replace(/\s+/g, '')}]`);

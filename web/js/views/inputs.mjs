@@ -209,6 +209,9 @@ export class InputsView {
     }
 
     set('#f-gpus', config.gpus);
+    const par = config.parallelism || {};
+    set('#f-data-attention', par.data_attention ?? '');
+    set('#f-expert', par.expert ?? '');
     set('#f-batch', config.batch);
     set('#f-context', config.context);
     const engineId = typeof rt === 'object' && rt !== null ? rt.profile : rt;
@@ -430,6 +433,12 @@ export class InputsView {
       }
     }
     config.gpus = parseScalar(v('#f-gpus'));
+    // Data-parallel attention and expert parallelism: sent only when given (blank: none).
+    const parallelism = {};
+    if (v('#f-data-attention').trim() !== '')
+      parallelism.data_attention = parseScalar(v('#f-data-attention'));
+    if (v('#f-expert').trim() !== '') parallelism.expert = parseScalar(v('#f-expert'));
+    if (Object.keys(parallelism).length) config.parallelism = parallelism;
 
     const profile = v('#f-runtime');
     const measured = v('#f-measured').trim();
