@@ -137,6 +137,13 @@ def main():
     for g in gpus:
         g.update({k: v for k, v in extra["presets"].get(g["id"], {}).items()
                   if not k.endswith("_source")})
+    # Keys the core never reads (core/src/data/presets.cpp) stay in shared/data and here, not in
+    # the compiled-in table (the page's first load): the link notes, arch, bf16 and int8 peaks,
+    # confidence and notes.
+    for g in gpus:
+        for k in ("arch", "bf16_tflops", "int8_tops", "interconnect_note", "interconnect",
+                  "confidence", "notes"):
+            g.pop(k, None)
     known = {g["id"] for g in gpus}
     for g in extra["gpus"]:
         assert g["id"] not in known, g["id"]
@@ -151,11 +158,7 @@ def main():
                   "source_file": "shared/data/hardware.json, core/data/hardware-extra.json",
                   "citations": "each entry keeps its first source up to its first parenthesis (the "
                   "page's first load carries this table); the full sources with their notes: "
-                  "../shared/data and core/data/hardware-extra.json / scripts/preset_configs.py",
-                  "scale_out": "gpus_per_node (GPUs one NVLink domain joins) defaults to 8, an "
-                  "HGX/DGX board (DGX H100/H200/B200 user guides), and network_GBps (per GPU per "
-                  "direction across nodes) to 50, one 400 Gb/s ConnectX-7 NIC per GPU in the same "
-                  "systems (core/src/data/presets.cpp); presets that differ say so"},
+                  "../shared/data and core/data/hardware-extra.json / scripts/preset_configs.py"},
         "gpus": gpus}, indent=1) + "\n")
 
 

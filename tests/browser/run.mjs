@@ -409,6 +409,47 @@ async function main() {
     eq(tp.verdict, 'infeasible', 'the CLI verdict');
   });
 
+  await test("partial offload fields: a llama.cpp link fills them with the CLI's numbers; another engine drops them with a note; fields the form lacks survive an edit", async () => {
+    const config = {
+      target: 'qwen3-32b',
+      hardware: 'rtx-4090',
+      runtime: 'llama.cpp-cuda',
+      dtype: { weights: 'q4_k_m' },
+      memory_utilization: 0.8,
+      offload: { gpu_layers: 33, host_memory_gbps: 89.6, host_tflops: 2 },
+      method: { family: 'sps', draft: 'qwen3-0.6b', k: 4 },
+      acceptance: { alpha: 0.75 },
+    };
+    await page.goto(`${url}#${cliLink(config)}`);
+    await waitQuiet(page);
+    eq(await page.inputValue('#f-gpu-layers'), '33', 'GPU layers shown');
+    eq(await page.inputValue('#f-host-memory'), '89.6', 'CPU memory shown');
+    eq(await page.$eval('#f-gpu-layers', (n) => n.closest('.field').hidden), false, 'visible');
+    await checkAgainstCli(page, 'ngl 33');
+    // An edit elsewhere keeps the memory fraction the link holds (no form field for it).
+    await page.fill('#f-context', '4096');
+    await page.press('#f-context', 'Tab');
+    await page.waitForFunction(() => /(^|&)context=4096(&|$)/.test(location.hash), null, {
+      timeout: 10000,
+    });
+    await waitQuiet(page);
+    assert(/memory_utilization=0\.8(&|$)/.test(page.url()), `memory fraction kept: ${page.url()}`);
+    assert(/offload\.gpu_layers=33/.test(page.url()), 'offload kept');
+    await checkAgainstCli(page, 'after a context edit');
+    // vLLM runs every layer on the GPU: the carry drops the offload and says so.
+    await page.selectOption('#f-runtime', 'vllm');
+    await page.waitForFunction(() => /runtime=vllm/.test(location.hash), null, { timeout: 10000 });
+    await waitQuiet(page);
+    assert(!/offload\./.test(page.url()), `offload dropped: ${page.url()}`);
+    eq(
+      await page.$eval('#f-gpu-layers', (n) => n.closest('.field').hidden),
+      true,
+      'hidden under vLLM',
+    );
+    const notes = await page.textContent('#inputs');
+    assert(/offload: every layer on the GPU/.test(notes), 'the carry note says so');
+  });
+
   await test("switching family fills the new family's parameters from the core", async () => {
     await page.selectOption('#f-family', 'eagle2');
     await page.waitForFunction(() => /method\.family=eagle2/.test(location.hash), null, {

@@ -143,6 +143,43 @@ TEST(Sweep, CostPlanPointsAreEvalByteForByte) {
   }
 }
 
+TEST(Sweep, DataParallelAttentionPointsAreEvalByteForByte) {
+  // The cost plan keeps the parallelism of the setup: every point of a DP/EP sweep over batch
+  // (uneven splits over 8 groups included) and family is the eval of that point's config.
+  const json base = {{"target", "deepseek-v3"},
+                     {"hardware", "h200-sxm"},
+                     {"runtime", "sglang"},
+                     {"dtype", "fp8"},
+                     {"parallelism", {{"tensor", 2}, {"data_attention", 8}, {"expert", 16}}},
+                     {"acceptance", {{"alpha", 0.8}}}};
+  const json families = {"ar", "mtp", "eagle3"};
+  const json batches = {1, 9, 512};
+  const json request = {{"config", base},
+                        {"axes",
+                         {{{"path", "method.family"}, {"values", families}},
+                          {{"path", "batch"}, {"values", batches}}}},
+                        {"detail", "full"}};
+  const speccalc::Response r = speccalc::run("sweep", request.dump());
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const json points = json::parse(r.output)["points"];
+  std::size_t n = 0;
+  for (const auto& family : families) {
+    for (const auto& batch : batches) {
+      json config = base;
+      config["method"] = {{"family", family}};
+      config["batch"] = batch;
+      const speccalc::Response single = speccalc::run("eval", config.dump());
+      const json& p = points[n++];
+      if (!single.ok) {
+        ASSERT_TRUE(p.contains("error")) << config.dump();
+        continue;
+      }
+      ASSERT_TRUE(p.contains("result")) << config.dump() << p.dump();
+      EXPECT_EQ(p["result"].dump(), single.output) << config.dump();
+    }
+  }
+}
+
 TEST(Sweep, BestIsTheFastestPointThatFitsInMemory) {
   // Llama-3 70B with EAGLE-2: on one L40S (48 GB) the weights alone do not fit, yet the roofline
   // gives it the highest speedup of the grid (the least bandwidth: a verify is nearly free next

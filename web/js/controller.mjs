@@ -18,7 +18,6 @@ import { ResultsView, resultCsv } from './views/results.mjs';
 import { ChartsView } from './views/charts.mjs';
 import { TablesView } from './views/tables.mjs';
 import { TreeView } from './views/tree.mjs';
-import { SizingView } from './views/sizing.mjs';
 import { initTheme } from './views/theme.mjs';
 import { onModeChange, startWorker } from './worker/client.mjs';
 
@@ -81,7 +80,6 @@ const tables = new TablesView($('#data-view'), {
   busy,
   loadCharts: () => loadChartLibrary(),
 });
-const sizing = new SizingView($('#sizing-view'), { onApply: applyConfig });
 const compare = new CompareView($('#compare'), {
   onStart: startCompare,
   onStop: stopCompare,
@@ -212,6 +210,12 @@ function onEdit({ field, immediate }) {
         return;
       }
       if (state.config?.load && !config.load) config.load = state.config.load; // Under load
+      // What the form has no input for comes along from the state the link holds: the memory
+      // fraction and a streaming offload.
+      if (state.config?.memory_utilization !== undefined)
+        config.memory_utilization = state.config.memory_utilization;
+      if (state.config?.offload?.target_weights && !config.offload)
+        config.offload = state.config.offload;
       // A setup edit is carried by the core to a config that runs (inputs.carry).
       inputs.carry(config, changed, state.config).then((carried) => evaluate(carried));
     },
@@ -281,7 +285,10 @@ async function drawCharts() {
     if (sized) return;
     sized = true;
     whenSizingShown(() => {
-      if (seq === chartSeq) sizing.show(config, result.speedup);
+      if (seq === chartSeq)
+        sizingView().then((view) => {
+          if (seq === chartSeq) view.show(config, result.speedup);
+        });
     });
   };
   // The charts and the tree panel sit below the result: they (and the chart library) wait
@@ -449,6 +456,24 @@ function loadChartLibrary() {
   return chartLibrary;
 }
 
+// The sizing view (views/sizing.mjs) is imported the first time its section comes into view
+// (issue 23: the first load within 250 KB); the worker mode and the core's defaults it is told
+// before that wait here.
+let sizing = null;
+let sizingMode = null;
+let sizingDefaults = null;
+async function sizingView() {
+  if (!sizing) {
+    const { SizingView } = await import('./views/sizing.mjs');
+    if (!sizing) {
+      sizing = new SizingView($('#sizing-view'), { onApply: applyConfig });
+      if (sizingDefaults) sizing.setDefaults(sizingDefaults);
+      if (sizingMode) sizing.setWorkerMode(...sizingMode);
+    }
+  }
+  return sizing;
+}
+
 // Sizing needs the full module: it starts the first time the sizing section comes into view,
 // then for every later result.
 let sizingShown = false;
@@ -547,7 +572,10 @@ function whenShown(section, fn) {
 
 async function main() {
   initTheme($('#theme-toggle'));
-  onModeChange((mode, reason) => sizing.setWorkerMode(mode, reason));
+  onModeChange((mode, reason) => {
+    sizingMode = [mode, reason];
+    if (sizing) sizing.setWorkerMode(mode, reason);
+  });
   startWorker();
   $('#goto-sizing').addEventListener('click', () => {
     const section = $('#sizing-view');
@@ -572,7 +600,8 @@ async function main() {
     inputs.paramLabels = new Map(state.lists.methods.map((m) => [m.id, m.param_labels || {}]));
     showExamples(state.lists.ui.examples || []);
     charts.batchAxis = state.lists.ui.batch_axis;
-    sizing.setDefaults(state.lists.ui.sizing);
+    sizingDefaults = state.lists.ui.sizing;
+    if (sizing) sizing.setDefaults(sizingDefaults);
     const fragment = currentFragment();
     if (fragment) await openFragment(fragment);
     else await evaluate(starterConfig(), { force: true, url: 'replace' });

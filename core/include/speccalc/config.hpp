@@ -214,6 +214,12 @@ struct Config {
   // pass (the draft and the KV cache stay on the GPU).
   bool offload_target = false;
   double host_link_gbps = 0;  // per-direction host-to-GPU bandwidth used for the streaming
+  // Partial offload, llama.cpp's --n-gpu-layers (`offload.gpu_layers`; -1: not given, every
+  // layer on the GPU): the first layers run on the CPU from host memory. host_memory_gbps is
+  // the CPU's peak memory bandwidth, host_tflops the rate its matmuls sustain in llama.cpp.
+  int64_t gpu_layers = -1;
+  double host_memory_gbps = 0;
+  double host_tflops = 0;
   DTypes dtype;
   MethodConfig method;
   Acceptance acceptance;

@@ -104,7 +104,11 @@ struct Machine {
   RuntimeParams runtime;
   DTypes dtype;
   double weights_link_gbps = 0;  // > 0: weights stream from host memory over this link (offload)
-  double peak_flops() const;     // FLOP/s of one GPU for the weight dtype
+  // Partial offload (llama.cpp --n-gpu-layers): the CPU that runs the layers left on the host,
+  // its peak memory bandwidth (bytes/s) and its sustained matmul rate (FLOP/s); 0 = none.
+  double host_memory_bytes_s = 0;
+  double host_flops = 0;
+  double peak_flops() const;         // FLOP/s of one GPU for the weight dtype
   double bandwidth_bytes_s() const;  // peak bytes/s of one GPU
   // Fraction of peak bandwidth reached while streaming weights of this dtype: the profile's
   // fp16 figure times a dequantization factor (weight_bandwidth_factor).
@@ -163,6 +167,20 @@ struct PassTime {
 // the host host_sync_s (the round trip, and the GPU's queue restarting empty) on top of the
 // layer's launches (layer_overhead_s).
 PassTime time_pass(const Work& w, const Machine& m, double layer_syncs = 0);
+
+// Time of the part of a pass that runs on the CPU (partial offload) from host memory at
+// kHostBandwidthEfficiency of m.host_memory_bytes_s and m.host_flops: each kernel class takes
+// the longer of its memory and compute time (a CPU's prefetchers stream weights under its
+// arithmetic), with no launch or pass overhead of its own (llama.cpp runs the CPU layers in
+// the same graph as the GPU's).
+PassTime time_host_pass(const Work& w, const Machine& m);
+
+// Fraction of a CPU's peak memory bandwidth llama.cpp's CPU backend streams weights at:
+// llama-bench on an AMD EPYC 9554, 12-channel DDR5-5600 (460.8 GB/s peak), Phi-4 14B: Q4_K_M
+// (8.43 GiB) 28.74 tokens/s = 260 GB/s (0.56), Q8_0 (14.51 GiB) 19.19 tokens/s = 299 GB/s
+// (0.65) (ahelpme.com, "CPU-only inference with AMD Epyc 9554", llama-bench tg, 4k context):
+// their mean.
+constexpr double kHostBandwidthEfficiency = 0.6;
 
 // A kind of pass in a cycle (baseline step, draft passes, verify), with totals over the cycle.
 struct PassCost {

@@ -128,10 +128,14 @@ struct RuntimeProfile {
   // Hardware vendors it runs on (runtimes.json `vendors`); empty = any.
   std::vector<std::string> vendors;
   bool single_device = false;  // runs on one GPU (or one Mac) only
-  // Runs attention data-parallel and experts expert-parallel (`parallelism`), and where the
-  // engine's flags for them are documented.
+  // Runs attention data-parallel and experts expert-parallel (`parallelism`): vLLM
+  // (--data-parallel-size, --enable-expert-parallel: docs.vllm.ai DeepSeek-V3 recipe and
+  // serving/expert_parallel_deployment), SGLang (--dp-size with --enable-dp-attention, --ep-size:
+  // docs.sglang.io server_arguments), TensorRT-LLM (LLM API enable_attention_dp,
+  // moe_expert_parallel_size). The flags are written in engines/engine_export.cpp.
   bool data_expert_parallel = false;
-  std::string parallelism_source;
+  // Runs the layers --n-gpu-layers leaves out on the CPU (llama.cpp's CUDA build).
+  bool partial_offload = false;
   // How many vocabulary entries a draft model may differ from the target by (runtimes.json
   // `draft_vocab_max_difference`; 0 = the sizes must be equal) and the engine source saying so.
   int64_t draft_vocab_max_difference = 0;

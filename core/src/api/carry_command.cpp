@@ -130,6 +130,14 @@ bool carry_setup(const Catalog& cat, const std::string& changed, const Error& er
     doc->erase("parallelism");
     return true;
   }
+  if (f.rfind("offload.", 0) == 0 && doc->contains("offload") && (*doc)["offload"].is_object() &&
+      (*doc)["offload"].contains("gpu_layers")) {
+    // Layers on the CPU the new engine does not run (or a target whose layers the count no
+    // longer describes): every layer on the GPU.
+    notes->push_back("offload: every layer on the GPU (" + f + ": " + err.message + ")");
+    doc->erase("offload");
+    return true;
+  }
   if (f == "gpus" && engine->single_device && doc->value("gpus", json(1)) != json(1)) {
     notes->push_back("gpus: 1 (" + err.message + ")");
     (*doc)["gpus"] = 1;

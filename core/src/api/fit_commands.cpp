@@ -9,6 +9,7 @@
 #include "config/config_json.hpp"
 #include "config/json_fields.hpp"
 #include "fit/fit.hpp"
+#include "model/method_cost.hpp"
 #include "speccalc/evaluate.hpp"
 
 namespace speccalc {
@@ -345,6 +346,11 @@ Response calibrate(const std::string& input) {
   if (c.runtime.measured_decode_step_s > 0)
     return fail(make_error("config.runtime.measured_decode_step_s",
                            "remove it: calibrate fits the profile from decode_steps instead"));
+  if (layer_split(c).cpu_layers > 0)
+    return fail(make_error("config.offload.gpu_layers",
+                           "leaves layers on the CPU: calibrate fits the GPU's engine profile "
+                           "from timings of a setup with every layer on the GPU (llama-bench "
+                           "-ngl 99); calibrate that, then set gpu_layers"));
   Calibration cal{catalog.value(), c, req["config"], {}, 0, false};
   if (req.contains("llama_bench") || req.contains("mlx_lm")) {
     const char* key = req.contains("mlx_lm") ? "mlx_lm" : "llama_bench";

@@ -116,6 +116,8 @@ Response list(const std::string& kind_text) {
           {"kv_dtypes", engine_kv_dtypes(r.weight_formats)},
           {"vendors", r.vendors},
           {"single_device", r.single_device},
+          {"data_expert_parallel", r.data_expert_parallel},
+          {"partial_offload", r.partial_offload},
           {"draft_vocab_max_difference", r.draft_vocab_max_difference},
           {"default_hardware", r.default_hardware},
           {"calibrates_from",

@@ -664,15 +664,33 @@ bool parse_parallelism(const json& doc, Config* c, Error* err) {
   return true;
 }
 
-// offload: {"target_weights": "host", "host_link_gbps": x}. The link defaults to the GPU's
-// host link (PCIe) from the hardware preset.
+// offload: {"target_weights": "host", "host_link_gbps": x} (weights streamed to the GPU each
+// pass; the link defaults to the GPU's host link from the hardware preset), or
+// {"gpu_layers": n, "host_memory_gbps": x, "host_tflops": y} (llama.cpp's partial offload:
+// the layers --n-gpu-layers leaves out run on the CPU; check_partial_offload validates).
 bool parse_offload(const json& doc, Config* c, Error* err) {
   auto it = doc.find("offload");
   if (it == doc.end()) return true;
-  if (!it->is_object() ||
-      !fields::check_keys(*it, "offload", {"target_weights", "host_link_gbps"}, err)) {
+  if (!it->is_object() || !fields::check_keys(*it, "offload",
+                                              {"target_weights", "host_link_gbps", "gpu_layers",
+                                               "host_memory_gbps", "host_tflops"},
+                                              err)) {
     if (err->message.empty())
-      *err = make_error("offload", "must be an object {target_weights, host_link_gbps}");
+      *err = make_error("offload",
+                        "must be an object {target_weights, host_link_gbps} or {gpu_layers, "
+                        "host_memory_gbps, host_tflops}");
+    return false;
+  }
+  if (!fields::read_int(*it, "gpu_layers", "offload", 0, 100000, &c->gpu_layers, err) ||
+      !fields::read_number(*it, "host_memory_gbps", "offload", 0.1, 100000, &c->host_memory_gbps,
+                           err) ||
+      !fields::read_number(*it, "host_tflops", "offload", 0.001, 10000, &c->host_tflops, err))
+    return false;
+  if (c->gpu_layers < 0 && (it->contains("host_memory_gbps") || it->contains("host_tflops"))) {
+    *err = make_error(
+        it->contains("host_memory_gbps") ? "offload.host_memory_gbps" : "offload.host_tflops",
+        "describes the CPU that runs the layers offload.gpu_layers leaves out; "
+        "give gpu_layers too");
     return false;
   }
   std::string where = "gpu";
@@ -683,6 +701,12 @@ bool parse_offload(const json& doc, Config* c, Error* err) {
     return false;
   }
   c->offload_target = where == "host";
+  if (c->offload_target && c->gpu_layers >= 0) {
+    *err = make_error("offload.gpu_layers",
+                      "is llama.cpp's partial offload (layers run on the CPU); "
+                      "target_weights \"host\" streams every layer to the GPU instead: give one");
+    return false;
+  }
   c->host_link_gbps = c->hardware.host_link_gbps;
   if (!fields::read_number(*it, "host_link_gbps", "offload", 0.1, 10000, &c->host_link_gbps, err))
     return false;
@@ -749,6 +773,35 @@ bool check_parallelism(const RuntimeProfile& engine, const Config& c, Error* err
     *err = make_error("parallelism.expert", "the target's " + std::to_string(t.experts) +
                                                 " experts do not split evenly over " +
                                                 std::to_string(c.gpus) + " GPUs");
+    return false;
+  }
+  return true;
+}
+
+// llama.cpp's partial offload: only where the engine runs layers on the CPU, and with the CPU
+// described when a layer lands there (n_gpu_layers counts the output layer as one more slot:
+// llama.cpp src/llama-model.cpp, i_gpu_start = n_layer + 1 - n_gpu_layers).
+bool check_partial_offload(const RuntimeProfile& engine, const Config& c, Error* err) {
+  if (c.gpu_layers < 0) return true;
+  if (!engine.partial_offload) {
+    *err = make_error("offload.gpu_layers", engine.name +
+                                                " keeps every layer on the GPU; layers on the CPU "
+                                                "(--n-gpu-layers) are llama.cpp's (CUDA build)");
+    return false;
+  }
+  if (c.gpu_layers > c.target.num_layers) return true;  // every layer and the output on the GPU
+  if (c.host_memory_gbps <= 0) {
+    *err = make_error("offload.host_memory_gbps",
+                      "is required: " + std::to_string(c.target.num_layers + 1 - c.gpu_layers) +
+                          " of the target's layers run on the CPU from host memory; give its "
+                          "peak bandwidth (channels x MT/s x 8 bytes: dual-channel DDR5-5600 is "
+                          "89.6 GB/s)");
+    return false;
+  }
+  if (c.host_tflops <= 0) {
+    *err = make_error("offload.host_tflops",
+                      "is required: the TFLOP/s the CPU's matmuls sustain in llama.cpp (a "
+                      "CPU-only llama-bench: pp512 tokens/s x 2 x the model's parameters)");
     return false;
   }
   return true;
@@ -827,6 +880,7 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
     return false;
   }
   if (!check_parallelism(engine, *c, err)) return false;
+  if (!check_partial_offload(engine, *c, err)) return false;
   // Attention's tensor parallelism: all the GPUs, or one attention group's.
   const int64_t attn_tp = c->gpus / c->data_attention;
   const char* tp_field = c->data_attention > 1 ? "parallelism.tensor" : "gpus";
@@ -978,6 +1032,12 @@ json config_to_json(const Config& c) {
   out["memory_utilization"] = c.memory_utilization;
   if (c.offload_target)
     out["offload"] = json{{"target_weights", "host"}, {"host_link_gbps", c.host_link_gbps}};
+  if (c.gpu_layers >= 0) {
+    json o = json{{"gpu_layers", c.gpu_layers}};
+    if (c.host_memory_gbps > 0) o["host_memory_gbps"] = c.host_memory_gbps;
+    if (c.host_tflops > 0) o["host_tflops"] = c.host_tflops;
+    out["offload"] = o;
+  }
   out["dtype"] = json{{"weights", dtype_name(c.dtype.weights)}, {"kv", dtype_name(c.dtype.kv)}};
   const MethodConfig& m = c.method;
   json method = json{{"family", family_name(m.family)}};

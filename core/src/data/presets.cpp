@@ -234,7 +234,7 @@ Expected<Catalog> parse_catalog() {
     g.mem_bw_gbps = e.value("mem_bw_GBps", 0.0);
     g.interconnect_gbps = e.value("interconnect_GBps", 0.0);
     g.vendor = e.value("vendor", std::string("NVIDIA"));
-    // hardware.json _meta.scale_out: 8 GPUs per NVLink domain (HGX) and 400 Gb/s per GPU
+    // hardware-extra.json _meta.scale_out: 8 GPUs per NVLink domain (HGX) and 400 Gb/s per GPU
     // (ConnectX-7) unless a preset says otherwise.
     g.gpus_per_node = e.value("gpus_per_node", int64_t{8});
     g.network_gbps = e.value("network_GBps", 50.0);

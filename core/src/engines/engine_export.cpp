@@ -1,4 +1,5 @@
 #include "engines/engine_export.hpp"
+#include "model/method_cost.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -117,8 +118,10 @@ json local_engine_settings(const Config& c, const EngineRepos& repo) {
   } else if (llama) {
     const std::string quant = gguf_type_name(w);
     const std::string target_file = "PATH/TO/" + repo_name(repo.target) + "-" + quant + ".gguf";
-    // Every layer on the GPU: 99 exceeds the presets' layer counts (+1: the output layer).
-    const int64_t ngl = std::max<int64_t>(99, c.target.num_layers + 1);
+    // Every layer on the GPU: 99 exceeds the presets' layer counts (+1: the output layer);
+    // a partial offload writes the config's --n-gpu-layers as priced.
+    const bool partial = layer_split(c).cpu_layers > 0;
+    const int64_t ngl = partial ? c.gpu_layers : std::max<int64_t>(99, c.target.num_layers + 1);
     json f = json{{"--model", target_file}, {"--n-gpu-layers", ngl}, {"--flash-attn", "on"}};
     if (c.gpus > 1) f["--split-mode"] = "layer";
     const std::string cache = llama_cache_type(c.dtype.kv);
@@ -167,9 +170,15 @@ json local_engine_settings(const Config& c, const EngineRepos& repo) {
                     "; SpecCalc names no GGUF repository it has not checked");
     notes.push_back(
         "--n-gpu-layers " + std::to_string(ngl) +
-        " keeps every layer on the GPU, as priced; a lower value leaves layers on the CPU "
-        "(partial offload), which this estimate does not price. Short forms: -m, -md, -ngl, "
-        "-ngld, -fa, -ctk, -ctv");
+        (partial ? " leaves the first " + std::to_string(layer_split(c).cpu_layers) +
+                       " layers on the CPU, as priced (offload.gpu_layers; the count includes "
+                       "the output layer)"
+         : c.engine.partial_offload
+             ? " keeps every layer on the GPU, as priced; offload.gpu_layers prices a "
+               "lower value (layers on the CPU)"
+             : " keeps every layer on the GPU, as priced (on a Mac the GPU shares the "
+               "CPU's memory: a lower value gains nothing)") +
+        ". Short forms: -m, -md, -ngl, -ngld, -fa, -ctk, -ctv");
     notes.push_back(
         sps ? "--spec-draft-n-min and --draft-p-min are written out at 0: this estimate "
               "prices every cycle at the full --spec-draft-n-max, which is llama.cpp's "

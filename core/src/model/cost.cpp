@@ -402,6 +402,20 @@ PassTime time_pass(const Work& w, const Machine& m, double layer_syncs) {
   return t;
 }
 
+PassTime time_host_pass(const Work& w, const Machine& m) {
+  Machine host;
+  host.gpu.name = "host CPU";
+  host.gpu.vendor = "CPU";  // fp16 path of peak_flops: host_flops is the rate itself
+  host.gpu.mem_bw_gbps = m.host_memory_bytes_s / 1e9;
+  host.gpu.fp16_tflops = m.host_flops / 1e12;
+  host.tensor_parallel = false;
+  host.dtype = m.dtype;
+  host.runtime.bw_efficiency = kHostBandwidthEfficiency;
+  host.runtime.kv_bw_efficiency = kHostBandwidthEfficiency;
+  host.runtime.overlap = 1;
+  return time_pass(w, host);
+}
+
 void PassCost::add(const PassTime& t, const Work& w, int64_t passes) {
   const double n = static_cast<double>(passes);
   const KernelWork total = w.total();

@@ -18,9 +18,9 @@ double decode_step_s(const Config& config, int64_t batch, const RuntimeParams& p
   c.batch = batch;
   const Machine m = machine_for(c, params);
   const Placement place = placement_for(c, m.tensor_parallel);
-  const Work w =
-      decoder_work(c.target, c.target.num_layers, batch, 1, c.context, 1, c.dtype, place.target);
-  return time_pass(w, m, params.baseline_layer_syncs).time_s +
+  const PassWork p = target_pass(c, place.target, 1, 1);
+  const double host_s = p.on_host ? time_host_pass(p.host_work, m).time_s : 0.0;
+  return time_pass(p.work, m, params.baseline_layer_syncs).time_s + host_s +
          method_host_s(decode_host_ops(), params) + params.step_overhead_s +
          static_cast<double>(batch) * params.seq_overhead_s;
 }
@@ -164,6 +164,18 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
                        : "layers split over " + std::to_string(config.gpus) +
                              " GPUs and run one GPU after another (HF device_map), as eager "
                              "research code does");
+  if (const LayerSplit split = layer_split(config); split.cpu_layers > 0)
+    out->push_back(
+        "partial offload (--n-gpu-layers " + std::to_string(config.gpu_layers) + "): the first " +
+        std::to_string(split.cpu_layers) + " of " + std::to_string(config.target.num_layers) +
+        " layers" + (split.lm_head_on_gpu ? "" : " and the output layer") +
+        " run on the CPU from host memory at " +
+        fields::format_number(kHostBandwidthEfficiency * 100) + "% of its " +
+        fields::format_number(config.host_memory_gbps) +
+        " GB/s (llama.cpp's CPU backend on an EPYC 9554, docs/cost-model.md) and " +
+        fields::format_number(config.host_tflops) +
+        " TFLOP/s, each of their kernels the longer of the two; their weights and KV cache stay "
+        "in host memory; the draft runs whole on the GPU");
   if (config.offload_target)
     out->push_back("target weights in host memory, streamed over the host link at " +
                    fields::format_number(config.host_link_gbps) +

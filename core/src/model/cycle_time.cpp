@@ -6,11 +6,21 @@ double method_host_s(const HostOps& ops, const RuntimeParams& r) {
   return ops.ops * r.method_op_s + ops.syncs * r.host_sync_s;
 }
 
+namespace {
+void add_host_part(PassCost& cost, const PassWork& p, const Machine& target) {
+  cost.add(time_host_pass(p.host_work, target), p.host_work, 1);
+  cost.passes_per_cycle -= 1;  // the same pass, not another one
+}
+}  // namespace
+
 CycleTime time_cycle(const CycleWork& w, const Machine& target, const Machine& draft,
                      int64_t batch) {
   CycleTime t;
   t.baseline.add(time_pass(w.baseline.work, target, target.runtime.baseline_layer_syncs),
                  w.baseline.work);
+  // Partial offload: the CPU's layers of the same pass, one after the GPU's (their bytes,
+  // FLOPs and time are added to the pass; passes_per_cycle counts the pass once).
+  if (w.baseline.on_host) add_host_part(t.baseline, w.baseline, target);
   t.baseline.add_host_s(method_host_s(w.baseline_host_ops, target.runtime));
   t.baseline.tokens_per_pass = 1;
   t.baseline.runtime = "target";
@@ -24,6 +34,7 @@ CycleTime time_cycle(const CycleWork& w, const Machine& target, const Machine& d
   if (w.has_verify) {
     t.verify.add(time_pass(w.verify.work, target, w.host_ops.verify_syncs_per_layer),
                  w.verify.work);
+    if (w.verify.on_host) add_host_part(t.verify, w.verify, target);
     t.verify.tokens_per_pass = w.verify.tokens_per_pass;
   }
   const RuntimeParams& r = target.runtime;

@@ -31,6 +31,8 @@ Machine machine_for(const Config& config, const RuntimeParams& params) {
   m.runtime = params;
   m.dtype = config.dtype;
   if (config.offload_target) m.weights_link_gbps = config.host_link_gbps;
+  m.host_memory_bytes_s = config.host_memory_gbps * 1e9;
+  m.host_flops = config.host_tflops * 1e12;
   return m;
 }
 
@@ -38,6 +40,7 @@ Machine draft_machine_for(const Config& config, const RuntimeParams& params) {
   Machine m = machine_for(config, params);
   m.gpus = m.tensor_parallel ? config.method.draft_tensor_parallel_size : 1;
   m.weights_link_gbps = 0;  // the draft stays resident on the GPU
+  m.host_memory_bytes_s = m.host_flops = 0;
   return m;
 }
 

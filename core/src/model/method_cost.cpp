@@ -165,6 +165,38 @@ TreeShape tree_shape(const Choices& choices) {
   return s;
 }
 
+LayerSplit layer_split(const Config& c) {
+  LayerSplit s;
+  const int64_t layers = c.target.num_layers;
+  if (c.gpu_layers < 0 || c.gpu_layers > layers) {
+    s.gpu_layers = layers;
+    return s;
+  }
+  s.lm_head_on_gpu = c.gpu_layers >= 1;
+  s.gpu_layers = std::max<int64_t>(0, c.gpu_layers - 1);
+  s.cpu_layers = layers - s.gpu_layers;
+  return s;
+}
+
+PassWork target_pass(const Config& c, const Sharding& ts, int64_t tokens, int64_t lm_rows) {
+  const ModelArch& t = c.target;
+  PassWork p;
+  p.tokens_per_pass = tokens;
+  const LayerSplit s = layer_split(c);
+  if (s.cpu_layers == 0) {
+    p.work = decoder_work(t, t.num_layers, c.batch, tokens, c.context, lm_rows, c.dtype, ts);
+    return p;
+  }
+  ModelArch gpu_part = t;
+  gpu_part.first_dense_layers = std::max<int64_t>(0, t.first_dense_layers - s.cpu_layers);
+  p.work = decoder_work(gpu_part, s.gpu_layers, c.batch, tokens, c.context,
+                        s.lm_head_on_gpu ? lm_rows : 0, c.dtype, ts);
+  p.host_work = decoder_work(t, s.cpu_layers, c.batch, tokens, c.context,
+                             s.lm_head_on_gpu ? 0 : lm_rows, c.dtype, Sharding{});
+  p.on_host = true;
+  return p;
+}
+
 Placement placement_for(const Config& c, bool tensor_parallel) {
   Placement p;
   p.gpus = c.gpus;
@@ -200,9 +232,7 @@ struct CycleContext {
   void set_verify(int64_t tokens, const char* name, int64_t lm_rows) const {
     const ModelArch& t = c.target;
     const Sharding& ts = place.target;
-    out.verify.work =
-        decoder_work(t, t.num_layers, c.batch, tokens, c.context, lm_rows, c.dtype, ts);
-    out.verify.tokens_per_pass = tokens;
+    out.verify = target_pass(c, ts, tokens, lm_rows);
     if (text) out.verify_name = name;
     out.memory.tokens_in_flight = tokens;
     out.memory.activations_bytes_per_seq = activations_per_seq(t, tokens, lm_rows, ts.tp);
@@ -561,8 +591,21 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau, const 
   const Sharding& ts = place.target;
   const double g = static_cast<double>(place.gpus);
   // Plain decoding on the same machine: the baseline every family is compared with.
-  out.baseline.work = decoder_work(t, t.num_layers, c.batch, 1, c.context, 1, c.dtype, ts);
+  out.baseline = target_pass(c, ts, 1, 1);
   out.memory.target_weights_bytes = weights_bytes(t, c.dtype) / g;
+  const LayerSplit split = layer_split(c);
+  if (split.cpu_layers > 0) {
+    // Partial offload: the GPU holds its decoder layers and (n_gpu_layers >= 1) the output
+    // layer; the input embedding stays on the CPU (llama.cpp keeps dev_input there), as do the
+    // CPU layers' weights and KV cache (offload_kqv: a layer's cache lives with the layer).
+    const ParamCounts pc = count_params(t);
+    const double per_layer = static_cast<double>(pc.total - pc.embedding - pc.lm_head) /
+                             static_cast<double>(t.num_layers);
+    const double output = static_cast<double>(pc.lm_head > 0 ? pc.lm_head : pc.embedding);
+    out.memory.target_weights_bytes = (per_layer * static_cast<double>(split.gpu_layers) +
+                                       (split.lm_head_on_gpu ? output : 0.0)) *
+                                      dtype_bytes(c.dtype.weights) / g;
+  }
   if (ts.attention_dp > 1) {
     // Attention weights are replicated across the attention groups: each GPU holds 1 / (tp / D)
     // of them instead of 1 / tp.
@@ -581,7 +624,7 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau, const 
         2.0 * weights_bytes(t, c.dtype) / static_cast<double>(t.num_layers) / g;
   }
   out.memory.kv_bytes_per_seq_token =
-      kv_bytes_per_token(t, t.num_layers, c.dtype, ts.attention_tp()) *
+      kv_bytes_per_token(t, split.gpu_layers, c.dtype, ts.attention_tp()) *
       (ts.tp == 1 && place.gpus > 1 ? 1.0 / g : 1.0);
   out.memory.tokens_in_flight = 1;
   out.memory.activations_bytes_per_seq = activations_per_seq(t, 1, 1, ts.tp);

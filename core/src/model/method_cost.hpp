@@ -18,7 +18,26 @@ struct PassWork {
   Work work;
   int64_t passes = 1;
   int64_t tokens_per_pass = 1;
+  // Partial offload: the part of the pass that runs on the CPU (time_host_pass), after or
+  // before the GPU's part of the same pass; empty otherwise.
+  Work host_work;
+  bool on_host = false;
 };
+
+// Where llama.cpp's --n-gpu-layers puts a target's layers: n slots counted from the output
+// layer back (src/llama-model.cpp: i_gpu_start = n_layer + 1 - n_gpu_layers), so the GPU holds
+// the output layer when n >= 1 and the last n - 1 decoder layers; the first ones run on the CPU.
+struct LayerSplit {
+  int64_t gpu_layers = 0;  // decoder layers on the GPU
+  int64_t cpu_layers = 0;  // decoder layers on the CPU (0: no partial offload)
+  bool lm_head_on_gpu = true;
+};
+LayerSplit layer_split(const Config& c);
+
+// A target pass of `tokens` positions per sequence at the config's batch and context, lm_rows
+// of them through the LM head: whole on the GPU, or split where layer_split puts the layers
+// (the CPU's first layers include a MoE model's leading dense ones).
+PassWork target_pass(const Config& c, const Sharding& ts, int64_t tokens, int64_t lm_rows);
 
 // Bytes one GPU must hold; the GPU holding the draft (GPU 0) is the fullest.
 struct MemoryNeed {

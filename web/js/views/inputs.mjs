@@ -212,6 +212,12 @@ export class InputsView {
     const par = config.parallelism || {};
     set('#f-data-attention', par.data_attention ?? '');
     set('#f-expert', par.expert ?? '');
+    // Partial offload (llama.cpp --n-gpu-layers); a streaming offload has no fields here and is
+    // kept as it is (read() carries it over).
+    const off = config.offload || {};
+    set('#f-gpu-layers', off.gpu_layers ?? '');
+    set('#f-host-memory', off.host_memory_gbps ?? '');
+    set('#f-host-tflops', off.host_tflops ?? '');
     set('#f-batch', config.batch);
     set('#f-context', config.context);
     const engineId = typeof rt === 'object' && rt !== null ? rt.profile : rt;
@@ -262,8 +268,17 @@ export class InputsView {
   // The weight and KV-cache dtypes the engine runs (the core's `list runtimes`: GGUF types under
   // llama.cpp, MLX types under mlx, fp8/int4/nvfp4… on the serving engines), refilled when the
   // engine changes. A dtype the engine does not run never reaches here: carry moves it.
+  // Whether a field's input holds something (kept in view whatever the engine).
+  hasValue(node) {
+    const input = node.querySelector('input');
+    return Boolean(input && input.value.trim() !== '');
+  }
+
   showDtypes(engineId) {
     const engine = this.runtimes.find((r) => r.id === engineId);
+    // Fields of what only some engines run (their `list runtimes` flag): shown under those.
+    for (const node of this.form.querySelectorAll('[data-needs]'))
+      node.hidden = !(engine && engine[node.dataset.needs]) && !this.hasValue(node);
     if (!engine || engineId === this.dtypeEngine) return;
     this.dtypeEngine = engineId;
     fillSelect($('#f-dtype-weights', this.form), engine.weight_dtypes || []);
@@ -439,6 +454,14 @@ export class InputsView {
       parallelism.data_attention = parseScalar(v('#f-data-attention'));
     if (v('#f-expert').trim() !== '') parallelism.expert = parseScalar(v('#f-expert'));
     if (Object.keys(parallelism).length) config.parallelism = parallelism;
+    const offload = {};
+    for (const [id, key] of [
+      ['#f-gpu-layers', 'gpu_layers'],
+      ['#f-host-memory', 'host_memory_gbps'],
+      ['#f-host-tflops', 'host_tflops'],
+    ])
+      if (v(id).trim() !== '') offload[key] = parseScalar(v(id));
+    if (Object.keys(offload).length) config.offload = offload;
 
     const profile = v('#f-runtime');
     const measured = v('#f-measured').trim();
