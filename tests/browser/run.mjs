@@ -348,21 +348,6 @@ async function main() {
     });
   }
 
-  await test('editing batch updates the URL and the result', async () => {
-    await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
-    await waitQuiet(page);
-    const before = await shownResult(page);
-    await page.fill('#f-batch', '32');
-    await page.press('#f-batch', 'Tab');
-    await page.waitForFunction(() => /(^|&)batch=32(&|$)/.test(location.hash), null, {
-      timeout: 10000,
-    });
-    await waitQuiet(page);
-    const after = await shownResult(page);
-    assert(after.speedup !== before.speedup, 'speedup changed');
-    await checkAgainstCli(page, 'after edit');
-  });
-
   await test('parallelism fields: the link fills them, a bad group count is refused beside the field, blank is plain TP', async () => {
     const config = CONFIGS.find((c) => c.parallelism);
     await page.goto(`${url}#${cliLink(config)}`);
@@ -448,6 +433,21 @@ async function main() {
     );
     const notes = await page.textContent('#inputs');
     assert(/offload: every layer on the GPU/.test(notes), 'the carry note says so');
+  });
+
+  await test('editing batch updates the URL and the result', async () => {
+    await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
+    await waitQuiet(page);
+    const before = await shownResult(page);
+    await page.fill('#f-batch', '32');
+    await page.press('#f-batch', 'Tab');
+    await page.waitForFunction(() => /(^|&)batch=32(&|$)/.test(location.hash), null, {
+      timeout: 10000,
+    });
+    await waitQuiet(page);
+    const after = await shownResult(page);
+    assert(after.speedup !== before.speedup, 'speedup changed');
+    await checkAgainstCli(page, 'after edit');
   });
 
   await test("switching family fills the new family's parameters from the core", async () => {
