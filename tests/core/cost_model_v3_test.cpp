@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config_helpers.hpp"
 #include "fit/cross_validation.hpp"
 #include "fit/fit.hpp"
 #include "model/host_ops.hpp"
@@ -20,14 +21,8 @@ namespace speccalc {
 namespace {
 
 using nlohmann::json;
-
-Config config_of(const std::string& text) {
-  const auto& catalog = load_catalog();
-  EXPECT_TRUE(catalog.ok());
-  auto c = parse_config_text(text, catalog.value());
-  EXPECT_TRUE(c.ok()) << c.error().field << ": " << c.error().message;
-  return c.value();
-}
+using test::config_of;
+using test::eval_ok;
 
 HostOps ops_of(const std::string& method, double tau,
                const std::string& target = "vicuna-7b-v1.3") {
@@ -35,12 +30,6 @@ HostOps ops_of(const std::string& method, double tau,
       config_of(R"({"target":")" + target + R"(","hardware":"rtx-3090","method":)" + method + "}");
   return method_host_ops(c, tau,
                          c.method.choices.empty() ? TreeShape{} : tree_shape(c.method.choices));
-}
-
-json eval_ok(const std::string& config) {
-  const Response r = run("eval", config);
-  EXPECT_TRUE(r.ok) << r.error.describe() << " for " << config;
-  return r.ok ? json::parse(r.output) : json();
 }
 
 TEST(HostOps, TreeShapeCountsNodesAndDistinctParentsPerDepth) {

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config_helpers.hpp"
 #include "model/method_cost.hpp"
 #include "speccalc/api.hpp"
 #include "speccalc/config.hpp"
@@ -18,26 +19,9 @@ namespace speccalc {
 namespace {
 
 using nlohmann::json;
-
-Config config_of(const std::string& text) {
-  const auto& catalog = load_catalog();
-  EXPECT_TRUE(catalog.ok());
-  auto c = parse_config_text(text, catalog.value());
-  EXPECT_TRUE(c.ok()) << c.error().field << ": " << c.error().message;
-  return c.value();
-}
-
-json eval_ok(const std::string& config) {
-  const Response r = run("eval", config);
-  EXPECT_TRUE(r.ok) << r.error.describe() << " for " << config;
-  return r.ok ? json::parse(r.output) : json();
-}
-
-std::string error_field(const std::string& config) {
-  const Response r = run("eval", config);
-  EXPECT_FALSE(r.ok) << config;
-  return r.error.field;
-}
+using test::config_of;
+using test::error_field;
+using test::eval_ok;
 
 // DeepSeek-V3, fp8 weights, fp16 latent cache, MTP k = 1, on 16 H200s under SGLang.
 std::string dsv3_16(int batch, const std::string& parallelism) {

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config_helpers.hpp"
 #include "model/method_cost.hpp"
 #include "speccalc/api.hpp"
 #include "speccalc/config.hpp"
@@ -20,6 +21,8 @@ namespace speccalc {
 namespace {
 
 using nlohmann::json;
+using test::config_of;
+using test::error_field;
 
 std::string qwen32(const std::string& offload, const std::string& method = R"("ar")") {
   return R"({"target":"qwen3-32b","hardware":"rtx-4090","runtime":"llama.cpp-cuda",)"
@@ -29,20 +32,6 @@ std::string qwen32(const std::string& offload, const std::string& method = R"("a
 std::string ngl(int n, double tflops = 2.0) {
   return R"({"gpu_layers":)" + std::to_string(n) + R"(,"host_memory_gbps":89.6,"host_tflops":)" +
          std::to_string(tflops) + "}";
-}
-
-Config config_of(const std::string& text) {
-  const auto& catalog = load_catalog();
-  EXPECT_TRUE(catalog.ok());
-  auto c = parse_config_text(text, catalog.value());
-  EXPECT_TRUE(c.ok()) << c.error().field << ": " << c.error().message;
-  return c.value();
-}
-
-std::string error_field(const std::string& config) {
-  const Response r = run("eval", config);
-  EXPECT_FALSE(r.ok) << config;
-  return r.error.field;
 }
 
 // One Qwen3-32B decoder layer: q 5120 x 8192, k and v 5120 x 1024 each, o 8192 x 5120, the MLP
