@@ -411,6 +411,14 @@ async function main() {
     eq(await page.inputValue('#f-host-memory'), '89.6', 'CPU memory shown');
     eq(await page.$eval('#f-gpu-layers', (n) => n.closest('.field').hidden), false, 'visible');
     await checkAgainstCli(page, 'ngl 33');
+    // The per-pass table gives the CPU's share of the plain decode step, the core's number.
+    const base = cliEvalLink(fragmentOf(page.url())).baseline;
+    assert(base.host_time_per_pass_s > 0, 'the core splits the pass');
+    eq(
+      await page.textContent('[data-pass=baseline] [data-col=time-per-pass]'),
+      `${fmt.seconds(base.time_per_pass_s)} (CPU ${fmt.seconds(base.host_time_per_pass_s)})`,
+      'baseline time per pass with its CPU share',
+    );
     // An edit elsewhere keeps the memory fraction the link holds (no form field for it).
     await page.fill('#f-context', '4096');
     await page.press('#f-context', 'Tab');

@@ -66,6 +66,12 @@ TEST(PartialOffload, TheCpusShareOfADecodeStepStreamsItsWeightsAtSixtyPercent) {
   const double expected_s = (64 * kLayerParams + kOutputParams) * kBytesPerWeight / (0.6 * 89.6e9);
   EXPECT_NEAR(time_host_pass(p.host_work, m).time_s / expected_s, 1.0, 0.01);
   EXPECT_NEAR(expected_s, 0.364, 0.002);
+  // eval reports the same share beside the pass's total.
+  const auto r = test::eval_ok(qwen32(ngl(0)));
+  EXPECT_EQ(r["baseline"]["scope"], "per_gpu_and_host");
+  EXPECT_NEAR(r["baseline"]["host_time_per_pass_s"].get<double>() / expected_s, 1.0, 0.01);
+  EXPECT_GE(r["baseline"]["time_per_pass_s"].get<double>(),
+            r["baseline"]["host_time_per_pass_s"].get<double>());
 }
 
 TEST(PartialOffload, AVerifyOnASlowCpuIsBoundByItsMatmuls) {

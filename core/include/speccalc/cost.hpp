@@ -203,6 +203,10 @@ struct PassCost {
   double arithmetic_intensity = 0;  // flops / bytes (0 when nothing is read)
   std::string bound = "none";       // "memory", "compute" or "none"
   std::string runtime;              // runtime profile the passes ran under
+  // Partial offload: the share of time_s and bytes the CPU's layers take (0 otherwise); the
+  // totals above hold both devices' parts of the pass.
+  double host_time_s = 0;
+  double host_bytes = 0;
   void add(const PassTime& t, const Work& w, int64_t passes = 1);
   void add_host_s(double s);  // CPU work with no pass (prompt lookup, retrieval)
 };

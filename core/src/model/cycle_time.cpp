@@ -8,7 +8,10 @@ double method_host_s(const HostOps& ops, const RuntimeParams& r) {
 
 namespace {
 void add_host_part(PassCost& cost, const PassWork& p, const Machine& target) {
-  cost.add(time_host_pass(p.host_work, target), p.host_work, 1);
+  const PassTime host = time_host_pass(p.host_work, target);
+  cost.add(host, p.host_work, 1);
+  cost.host_time_s += host.time_s;
+  cost.host_bytes += p.host_work.total().bytes();
   cost.passes_per_cycle -= 1;  // the same pass, not another one
 }
 }  // namespace

@@ -81,7 +81,8 @@ void pass_text(std::string& out, const PassCost& p) {
   const double n = p.passes_per_cycle > 0 ? static_cast<double>(p.passes_per_cycle) : 1.0;
   jw::Object o;
   o.string("name", p.name);
-  o.string("scope", "per_gpu");
+  // Partial offload: the pass spans the GPU and the CPU; its CPU part is given beside the totals.
+  o.string("scope", p.host_time_s > 0 ? "per_gpu_and_host" : "per_gpu");
   o.integer("tokens_per_pass", p.tokens_per_pass);
   o.integer("passes_per_cycle", p.passes_per_cycle);
   o.number("time_s", p.time_s);
@@ -101,6 +102,10 @@ void pass_text(std::string& out, const PassCost& p) {
   o.number("compute_time_s", p.compute_time_s);
   o.number("comm_time_s", p.comm_time_s);
   o.number("overhead_s", p.overhead_s);
+  if (p.host_time_s > 0) {
+    o.number("host_time_per_pass_s", p.host_time_s / n);
+    o.number("host_bytes_per_pass", p.host_bytes / n);
+  }
   kernels_text(o.value("kernels"), p);
   o.write(out);
 }

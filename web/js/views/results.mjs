@@ -156,7 +156,11 @@ export class ResultsView {
           { 'data-pass': key, class: idle ? 'idle' : undefined },
           el('th', { scope: 'row', text: label }),
           el('td', {
-            text: idle ? '—' : fmt.seconds(p.time_per_pass_s),
+            // Partial offload: the CPU's share of the pass, as the core gives it.
+            text: idle
+              ? '—'
+              : fmt.seconds(p.time_per_pass_s) +
+                (p.host_time_per_pass_s ? ` (CPU ${fmt.seconds(p.host_time_per_pass_s)})` : ''),
             'data-value': p.time_per_pass_s,
             'data-col': 'time-per-pass',
           }),
