@@ -584,6 +584,43 @@ MethodShape method_shape(const Config& c, double tau) {
   return s;
 }
 
+namespace {
+// The target's weights one GPU holds: its share of all of them under tensor parallelism (or of
+// the layers it runs, layer-sequential); with data-parallel attention, attention replicated
+// across the groups (1 / (tp / D) of it instead of 1 / tp); under a partial offload only the
+// GPU's decoder layers and (n_gpu_layers >= 1) the output layer, the input embedding staying
+// on the CPU as llama.cpp keeps dev_input there; streamed from the host, two layers (one in
+// use, one arriving).
+double target_weights_per_gpu_bytes(const Config& c, const Placement& place,
+                                    const LayerSplit& split) {
+  const ModelArch& t = c.target;
+  const Sharding& ts = place.target;
+  const double g = static_cast<double>(place.gpus);
+  const double wb = dtype_bytes(c.dtype.weights);
+  if (c.offload_target)
+    return 2.0 * weights_bytes(t, c.dtype) / static_cast<double>(t.num_layers) / g;
+  double bytes = weights_bytes(t, c.dtype) / g;
+  if (split.cpu_layers > 0) {
+    const ParamCounts pc = count_params(t);
+    const double per_layer = static_cast<double>(pc.total - pc.embedding - pc.lm_head) /
+                             static_cast<double>(t.num_layers);
+    const double output = static_cast<double>(pc.lm_head > 0 ? pc.lm_head : pc.embedding);
+    bytes = (per_layer * static_cast<double>(split.gpu_layers) +
+             (split.lm_head_on_gpu ? output : 0.0)) *
+            wb / g;
+  }
+  if (ts.attention_dp > 1) {
+    const ParamCounts pc = count_params(t);
+    const double attn_params =
+        static_cast<double>(pc.attn_per_layer) * static_cast<double>(t.num_layers) *
+            (t.linear_attention_layers > 0 ? softmax_layer_share(t) : 1.0) +
+        static_cast<double>(pc.linear_attn_per_layer * t.linear_attention_layers);
+    bytes += attn_params * wb * (1.0 / static_cast<double>(ts.attention_tp()) - 1.0 / g);
+  }
+  return bytes;
+}
+}  // namespace
+
 CycleWork cycle_work(const Config& c, const Placement& place, double tau, const MethodShape& shape,
                      bool text) {
   CycleWork out;
@@ -592,37 +629,9 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau, const 
   const double g = static_cast<double>(place.gpus);
   // Plain decoding on the same machine: the baseline every family is compared with.
   out.baseline = target_pass(c, ts, 1, 1);
-  out.memory.target_weights_bytes = weights_bytes(t, c.dtype) / g;
   const LayerSplit split = layer_split(c);
-  if (split.cpu_layers > 0) {
-    // Partial offload: the GPU holds its decoder layers and (n_gpu_layers >= 1) the output
-    // layer; the input embedding stays on the CPU (llama.cpp keeps dev_input there), as do the
-    // CPU layers' weights and KV cache (offload_kqv: a layer's cache lives with the layer).
-    const ParamCounts pc = count_params(t);
-    const double per_layer = static_cast<double>(pc.total - pc.embedding - pc.lm_head) /
-                             static_cast<double>(t.num_layers);
-    const double output = static_cast<double>(pc.lm_head > 0 ? pc.lm_head : pc.embedding);
-    out.memory.target_weights_bytes = (per_layer * static_cast<double>(split.gpu_layers) +
-                                       (split.lm_head_on_gpu ? output : 0.0)) *
-                                      dtype_bytes(c.dtype.weights) / g;
-  }
-  if (ts.attention_dp > 1) {
-    // Attention weights are replicated across the attention groups: each GPU holds 1 / (tp / D)
-    // of them instead of 1 / tp.
-    const ParamCounts pc = count_params(t);
-    const double attn_params =
-        static_cast<double>(pc.attn_per_layer) * static_cast<double>(t.num_layers) *
-            (t.linear_attention_layers > 0 ? softmax_layer_share(t) : 1.0) +
-        static_cast<double>(pc.linear_attn_per_layer * t.linear_attention_layers);
-    out.memory.target_weights_bytes += attn_params * dtype_bytes(c.dtype.weights) *
-                                       (1.0 / static_cast<double>(ts.attention_tp()) - 1.0 / g);
-    out.memory.attention_groups = ts.attention_dp;
-  }
-  if (c.offload_target) {
-    // Streamed layer by layer: two layers' weights resident (one in use, one arriving).
-    out.memory.target_weights_bytes =
-        2.0 * weights_bytes(t, c.dtype) / static_cast<double>(t.num_layers) / g;
-  }
+  out.memory.target_weights_bytes = target_weights_per_gpu_bytes(c, place, split);
+  out.memory.attention_groups = ts.attention_dp;
   out.memory.kv_bytes_per_seq_token =
       kv_bytes_per_token(t, split.gpu_layers, c.dtype, ts.attention_tp()) *
       (ts.tp == 1 && place.gpus > 1 ? 1.0 / g : 1.0);

@@ -221,6 +221,7 @@ export class InputsView {
     set('#f-batch', config.batch);
     set('#f-context', config.context);
     const engineId = typeof rt === 'object' && rt !== null ? rt.profile : rt;
+    this.showEngineFields(engineId);
     this.showDtypes(engineId);
     const dt = config.dtype;
     setSelect($('#f-dtype-weights', this.form), typeof dt === 'string' ? dt : String(dt.weights));
@@ -265,20 +266,23 @@ export class InputsView {
     );
   }
 
+  // Fields of what only some engines run (parallelism, partial offload: the engine's flag in the
+  // core's `list runtimes`) show under those engines, and wherever they hold a value (so the
+  // core's message about it stays in view).
+  showEngineFields(engineId) {
+    const engine = this.runtimes.find((r) => r.id === engineId);
+    for (const node of this.form.querySelectorAll('[data-needs]')) {
+      const input = node.querySelector('input');
+      const filled = Boolean(input && input.value.trim() !== '');
+      node.hidden = !(engine && engine[node.dataset.needs]) && !filled;
+    }
+  }
+
   // The weight and KV-cache dtypes the engine runs (the core's `list runtimes`: GGUF types under
   // llama.cpp, MLX types under mlx, fp8/int4/nvfp4… on the serving engines), refilled when the
   // engine changes. A dtype the engine does not run never reaches here: carry moves it.
-  // Whether a field's input holds something (kept in view whatever the engine).
-  hasValue(node) {
-    const input = node.querySelector('input');
-    return Boolean(input && input.value.trim() !== '');
-  }
-
   showDtypes(engineId) {
     const engine = this.runtimes.find((r) => r.id === engineId);
-    // Fields of what only some engines run (their `list runtimes` flag): shown under those.
-    for (const node of this.form.querySelectorAll('[data-needs]'))
-      node.hidden = !(engine && engine[node.dataset.needs]) && !this.hasValue(node);
     if (!engine || engineId === this.dtypeEngine) return;
     this.dtypeEngine = engineId;
     fillSelect($('#f-dtype-weights', this.form), engine.weight_dtypes || []);
@@ -448,20 +452,24 @@ export class InputsView {
       }
     }
     config.gpus = parseScalar(v('#f-gpus'));
-    // Data-parallel attention and expert parallelism: sent only when given (blank: none).
-    const parallelism = {};
-    if (v('#f-data-attention').trim() !== '')
-      parallelism.data_attention = parseScalar(v('#f-data-attention'));
-    if (v('#f-expert').trim() !== '') parallelism.expert = parseScalar(v('#f-expert'));
-    if (Object.keys(parallelism).length) config.parallelism = parallelism;
-    const offload = {};
-    for (const [id, key] of [
+    // Optional blocks (data-parallel attention and expert parallelism; partial offload): the
+    // fields given, none when all are blank.
+    const block = (fields) => {
+      const out = {};
+      for (const [id, key] of fields) if (v(id).trim() !== '') out[key] = parseScalar(v(id));
+      return Object.keys(out).length ? out : undefined;
+    };
+    const parallelism = block([
+      ['#f-data-attention', 'data_attention'],
+      ['#f-expert', 'expert'],
+    ]);
+    if (parallelism) config.parallelism = parallelism;
+    const offload = block([
       ['#f-gpu-layers', 'gpu_layers'],
       ['#f-host-memory', 'host_memory_gbps'],
       ['#f-host-tflops', 'host_tflops'],
-    ])
-      if (v(id).trim() !== '') offload[key] = parseScalar(v(id));
-    if (Object.keys(offload).length) config.offload = offload;
+    ]);
+    if (offload) config.offload = offload;
 
     const profile = v('#f-runtime');
     const measured = v('#f-measured').trim();
