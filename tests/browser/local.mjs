@@ -221,6 +221,47 @@ export async function localTests({ url, newPage }) {
     eq(await page.$eval('#b-table', (t) => t.hidden), false, 'the fit stays on screen');
   });
 
+  await test("local: llama.cpp's --draft-p-min field prices a variable draft length with the core's numbers", async () => {
+    await openConfig(page, url, {
+      ...CONFIG_3090,
+      method: { family: 'sps', draft: 'llama3.2-1b', k: 8 },
+    });
+    const field = '[data-field="method.draft_p_min"]';
+    eq(await page.inputValue(field), '0', "the field is offered at llama.cpp's default");
+    await page.fill(field, '0.75');
+    await page.press(field, 'Tab');
+    await page.waitForFunction(() => /draft_p_min=0\.75/.test(location.hash), null, {
+      timeout: 10000,
+    });
+    await waitQuiet(page);
+    await checkAgainstCli(page, 'draft_p_min 0.75');
+    const expected = cliEvalLink(fragmentOf(page.url()));
+    assert(
+      expected.draft_length.expected_kept < 8,
+      `fewer than k kept: ${expected.draft_length.expected_kept}`,
+    );
+    const said = expected.assumptions.find((a) => a.startsWith('variable draft length'));
+    assert(said, 'the core states the variable length');
+    const shown = await page.$$eval('#assumptions li', (li) => li.map((n) => n.textContent));
+    assert(shown.includes(said), 'the assumption is shown as the core wrote it');
+    // Out of range: the core's message beside the field, no result change.
+    await page.fill(field, '1.5');
+    await page.press(field, 'Tab');
+    await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
+    eq(
+      await page.$eval('[data-testid=field-error]', (e) => e.dataset.errorFor),
+      'method.draft_p_min',
+      'the error sits beside the field',
+    );
+    // Back to 0: every cycle drafts k again.
+    await page.fill(field, '0');
+    await page.press(field, 'Tab');
+    await page.waitForFunction(() => !/draft_p_min=0\.75/.test(location.hash), null, {
+      timeout: 10000,
+    });
+    await waitQuiet(page);
+  });
+
   await test("local: a bad llama-bench paste shows the core's error beside the box", async () => {
     const link = await openConfig(page, url, CONFIG_3090);
     const bad = table3090().replace('| pp 5 | 509.70', '| pp 5 | abc');

@@ -209,8 +209,11 @@ TEST(LocalEngines, FormatsVendorsAndKnobsAreChecked) {
   c = rtx3090_sps(3);
   c["runtime"] = "llama.cpp-metal";
   EXPECT_EQ(eval_error(c).rfind("runtime: llama.cpp (Metal) runs on Apple hardware", 0), 0u);
+  // A variable draft length is llama.cpp's (draft_length_test.cpp prices it): refused on vLLM.
   c = rtx3090_sps(3);
   c["method"]["draft_p_min"] = 0.8;
+  c["runtime"] = "vllm";
+  c["dtype"] = "fp16";
   EXPECT_EQ(eval_error(c).rfind("method.draft_p_min:", 0), 0u);
   // llama.cpp's knob draft_max sets k; its default k is common.h's n_max = 3.
   c = rtx3090_sps(3);

@@ -291,7 +291,7 @@ TEST(Validation, UnknownKeysAreRefusedEverywhere) {
       "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
   EXPECT_TRUE(IsError("eval", R"({"method": {"family": "sps", "kk": 1}})", "method.kk",
                       "unknown field; expected one of: family, draft, k, choices, tree_size, "
-                      "depth, sequences"));
+                      "depth, sequences, draft_p_min, draft_min"));
   EXPECT_TRUE(IsError("eval", R"({"dtype": {"weights": "fp16", "act": "fp16"}})", "dtype.act",
                       "unknown field; expected one of: weights, kv"));
   EXPECT_TRUE(IsError(

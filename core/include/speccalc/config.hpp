@@ -87,9 +87,11 @@ struct MethodConfig {
   std::string draft;      // draft preset id
   ModelArch draft_model;  // resolved from the catalog
   int64_t k = 0;          // sps/pld: drafted tokens per cycle (verify covers k + 1 tokens)
-  // llama.cpp's variable draft length (--draft-min, --draft-p-min) is not modeled: a config
-  // cannot set them (they are not sps keys) and exports write llama.cpp's defaults, 0 and 0
-  // (common/common.h common_params_speculative_draft), at which every cycle drafts k.
+  // llama.cpp's variable draft length (sps chains on llama.cpp only): the draft stops at the
+  // first position whose top probability is below draft_p_min (--draft-p-min) and a draft
+  // shorter than draft_min (--draft-min) is thrown away; both 0 (llama.cpp's defaults,
+  // common/common.h common_params_speculative_draft) draft k every cycle. Priced by
+  // model/draft_length.hpp.
   int64_t draft_min = 0;
   double draft_p_min = 0;
   // pld

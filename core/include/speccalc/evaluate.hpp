@@ -40,7 +40,15 @@ struct Evaluation {
   double tau_p5 = 0, tau_p95 = 0, speedup_p5 = 0, speedup_p95 = 0;
   std::string band_label;     // what the spread is ("over p5-p95 requests", ...)
   bool tau_from_data = true;  // false: tau rests on the default alpha (no data)
-  std::string verdict;        // pays | loses | infeasible | baseline
+  // llama.cpp's variable draft length (method.draft_p_min / draft_min): tau and the cycle time
+  // are expectations over cycles of every kept length 0..k (model/draft_length.hpp); the draft
+  // and verify passes above are those of a full-length cycle (k kept).
+  bool has_draft_length = false;
+  double expected_kept = 0, expected_draft_passes = 0, plain_cycle_share = 0;
+  double tau_fixed_k = 0;  // tau of the same acceptance drafting k every cycle
+  double expected_draft_s = 0, expected_verify_s = 0, expected_overhead_s = 0;
+  std::vector<double> kept_probability;  // index n: P(n tokens kept)
+  std::string verdict;                   // pays | loses | infeasible | baseline
   std::string verdict_reason;
   RuntimeParams runtime;        // target's parameters used (after testbed calibration)
   RuntimeParams draft_runtime;  // the draft's

@@ -136,6 +136,8 @@ struct RuntimeProfile {
   bool data_expert_parallel = false;
   // Runs the layers --n-gpu-layers leaves out on the CPU (llama.cpp's CUDA build).
   bool partial_offload = false;
+  // Drafts a variable number of tokens per cycle (--draft-p-min, --draft-min): llama.cpp.
+  bool variable_draft_length = false;
   // How many vocabulary entries a draft model may differ from the target by (runtimes.json
   // `draft_vocab_max_difference`; 0 = the sizes must be equal) and the engine source saying so.
   int64_t draft_vocab_max_difference = 0;

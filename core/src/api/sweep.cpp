@@ -65,7 +65,8 @@ void write_summary(const Evaluation& e, const std::string& values_text, std::str
   o += ",\"cycle_time_s\":";
   jw::number(o, e.cycle_time_s);
   o += ",\"draft_time_s\":";
-  jw::number(o, e.draft.time_s);
+  // A variable draft length (llama.cpp): the expectations the cycle time adds up.
+  jw::number(o, e.has_draft_length ? e.expected_draft_s : e.draft.time_s);
   o += e.fits_in_memory ? ",\"fits_in_memory\":true" : ",\"fits_in_memory\":false";
   o += ",\"max_batch\":";
   jw::integer(o, e.memory.max_batch);
@@ -84,7 +85,7 @@ void write_summary(const Evaluation& e, const std::string& values_text, std::str
   o += ",\"verify_bound\":";
   jw::string(o, e.verify.bound);
   o += ",\"verify_time_s\":";
-  jw::number(o, e.verify.time_s);
+  jw::number(o, e.has_draft_length ? e.expected_verify_s : e.verify.time_s);
   o += '}';
 }
 

@@ -807,6 +807,25 @@ bool check_partial_offload(const RuntimeProfile& engine, const Config& c, Error*
   return true;
 }
 
+// llama.cpp's variable draft length: only where the engine drafts that way, and only for a
+// chain (a draft tree has a fixed size).
+bool check_variable_draft(const RuntimeProfile& engine, const Config& c, Error* err) {
+  const MethodConfig& m = c.method;
+  if (m.family != Family::sps || (m.draft_p_min <= 0 && m.draft_min <= 0)) return true;
+  const char* field = m.draft_p_min > 0 ? "method.draft_p_min" : "method.draft_min";
+  if (!engine.variable_draft_length) {
+    *err = make_error(field, engine.name +
+                                 " drafts k tokens every cycle; a variable draft length "
+                                 "(--draft-p-min, --draft-min) is llama.cpp's");
+    return false;
+  }
+  if (m.sps_tree != MethodConfig::SpsTree::chain) {
+    *err = make_error(field, "applies to a chain of k drafted tokens, not to a draft tree");
+    return false;
+  }
+  return true;
+}
+
 // The draft's tensor parallelism: the engine's own default when none is given (vLLM, SGLang
 // and TensorRT-LLM shard the draft like the target; runtimes.json cites each engine's code),
 // and only the values the engine accepts when one is.
@@ -881,6 +900,7 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
   }
   if (!check_parallelism(engine, *c, err)) return false;
   if (!check_partial_offload(engine, *c, err)) return false;
+  if (!check_variable_draft(engine, *c, err)) return false;
   // Attention's tensor parallelism: all the GPUs, or one attention group's.
   const int64_t attn_tp = c->gpus / c->data_attention;
   const char* tp_field = c->data_attention > 1 ? "parallelism.tensor" : "gpus";
@@ -1053,6 +1073,13 @@ json config_to_json(const Config& c) {
         method["depth"] = m.depth;
       }
       if (m.sps_tree == MethodConfig::SpsTree::sequences) method["sequences"] = m.sequences;
+      // Shown wherever the engine drafts a variable length (so the page offers them), and
+      // wherever they are set (so the core's refusal names a field in view).
+      if ((c.engine.variable_draft_length && m.sps_tree == MethodConfig::SpsTree::chain) ||
+          m.draft_p_min > 0 || m.draft_min > 0) {
+        method["draft_p_min"] = m.draft_p_min;
+        method["draft_min"] = m.draft_min;
+      }
       break;
     case Family::mtp:
       method["k"] = m.k;

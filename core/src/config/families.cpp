@@ -18,7 +18,8 @@ constexpr FamilySpec kFamilies[] = {
      {0}},
     {Family::sps,
      "sps",
-     {"draft", "k", "choices", "tree_size", "depth", "sequences", nullptr},
+     {"draft", "k", "choices", "tree_size", "depth", "sequences", "draft_p_min", "draft_min",
+      nullptr},
      "speculative sampling with a separate small draft model: a chain of k (draft passes, "
      "verify k + 1) or a draft tree (choices, an optimal tree of tree_size nodes, or SpecInfer "
      "sequences)",
@@ -195,6 +196,9 @@ constexpr ParamLabel kParamLabels[] = {
     {"top_k", Family::ar, "top_k — children expanded per node"},
     {"tree_size", Family::ar, "Optimal tree of this many nodes"},
     {"sequences", Family::ar, "SpecInfer sequences"},
+    {"draft_p_min", Family::sps,
+     "Stop drafting below this draft probability (llama.cpp --draft-p-min; 0: always k)"},
+    {"draft_min", Family::sps, "Throw away drafts shorter than (llama.cpp --draft-min)"},
     {"exit_layer", Family::ar, "Exit layer — layers the draft runs"},
     {"kv_budget", Family::ar, "KV window of the draft, tokens"},
     {"source", Family::retrieval, "Retrieval source"},

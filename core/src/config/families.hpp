@@ -13,7 +13,7 @@ namespace speccalc {
 struct FamilySpec {
   Family family;
   const char* id;
-  const char* params[8];  // the method keys besides "family" (null-terminated)
+  const char* params[10];  // the method keys besides "family" (null-terminated)
   const char* summary;
   bool draft_network;  // runs a draft network: draft_runtime / draft_tensor_parallel_size apply
   bool static_tree;    // verifies a token tree (a tree panel applies)

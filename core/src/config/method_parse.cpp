@@ -162,8 +162,16 @@ bool parse_sps(const json& obj, const Catalog& catalog, Config* c, Error* err) {
   m.draft = "vicuna-68m";
   m.k = local_default_k(c->engine.id, 4);
   if (!fields::read_string(obj, "draft", p, &m.draft, err, 64) ||
-      !fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err))
+      !fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err) ||
+      !fields::read_number(obj, "draft_p_min", p, 0.0, 0.999, &m.draft_p_min, err) ||
+      !fields::read_int(obj, "draft_min", p, 0, ConfigLimits::kMaxK, &m.draft_min, err))
     return false;
+  if (m.draft_min > m.k) {
+    *err = make_error("method.draft_min",
+                      "must be at most k (" + std::to_string(m.k) +
+                          "): a draft is never longer than k, so every draft would be thrown away");
+    return false;
+  }
   // A target preset may also serve as the draft (70B targets drafted by a 7B chat model).
   const ModelArch* draft = catalog.find_draft(m.draft);
   if (!draft) draft = catalog.find_target(m.draft);

@@ -180,13 +180,20 @@ json local_engine_settings(const Config& c, const EngineRepos& repo) {
                "CPU's memory: a lower value gains nothing)") +
         ". Short forms: -m, -md, -ngl, -ngld, -fa, -ctk, -ctv");
     notes.push_back(
-        sps ? "--spec-draft-n-min and --draft-p-min are written out at 0: this estimate "
-              "prices every cycle at the full --spec-draft-n-max, which is llama.cpp's "
-              "behaviour at those values (older builds defaulted to a nonzero draft-p-min). "
-              "Builds from before llama.cpp PR #22397 (April 2026) spell --spec-draft-n-max "
-              "and --spec-draft-n-min as --draft-max and --draft-min and have no draft-simple "
-              "type (leave out --spec-type: a draft model alone turns drafting on); current "
-              "builds stop on the old names"
+        sps ? std::string(m.draft_p_min > 0 || m.draft_min > 0
+                              ? "--draft-p-min and --spec-draft-n-min as priced: a cycle drafts "
+                                "while the draft's top probability stays at or above "
+                                "--draft-p-min (at most --spec-draft-n-max tokens) and a draft "
+                                "shorter than --spec-draft-n-min is thrown away (the estimate's "
+                                "draft_length gives the expected length). "
+                              : "--spec-draft-n-min and --draft-p-min are written out at 0: "
+                                "every cycle drafts the full --spec-draft-n-max, as priced "
+                                "(older builds defaulted to a nonzero draft-p-min; "
+                                "method.draft_p_min prices one). ") +
+                  "Builds from before llama.cpp PR #22397 (April 2026) spell --spec-draft-n-max "
+                  "and --spec-draft-n-min as --draft-max and --draft-min and have no draft-simple "
+                  "type (leave out --spec-type: a draft model alone turns drafting on); current "
+                  "builds stop on the old names"
             : "no draft length limit is written: ngram-simple drafts "
               "--spec-ngram-simple-size-m tokens whenever its lookup matches, as priced");
     if (!cache.empty())

@@ -6,6 +6,7 @@
 #include "config/acceptance_tau.hpp"
 #include "config/json_fields.hpp"
 #include "model/cycle_time.hpp"
+#include "model/draft_length.hpp"
 #include "model/memory.hpp"
 
 namespace speccalc {
@@ -23,6 +24,67 @@ double decode_step_s(const Config& config, int64_t batch, const RuntimeParams& p
   return time_pass(p.work, m, params.baseline_layer_syncs).time_s + host_s +
          method_host_s(decode_host_ops(), params) + params.step_overhead_s +
          static_cast<double>(batch) * params.seq_overhead_s;
+}
+
+// llama.cpp's variable draft length: mean acceptance of each chain position (the acceptance
+// matrix's top-1 rate at each depth, or one alpha matching a tau given without rates).
+std::vector<double> chain_position_acceptance(const TauResult& tau, int64_t k) {
+  std::vector<double> a(static_cast<std::size_t>(k));
+  const double alpha = tau.matrix.rows.empty() ? chain_alpha_for_tau(tau.tau, k) : 0.0;
+  for (int64_t i = 0; i < k; ++i)
+    a[static_cast<std::size_t>(i)] =
+        tau.matrix.rows.empty() ? alpha : tau.matrix.p(static_cast<int>(i), 0);
+  return a;
+}
+
+// Replaces the fixed-k cycle in `e` by the expectation over cycles of every kept length n:
+// a cycle keeping n >= max(1, draft_min) verifies n + 1 tokens after min(n + 1, k) draft
+// passes; a shorter one runs its draft passes and then one plain decode step. Renewal reward:
+// tokens per cycle and cycle time are both expectations, the speedup their ratio.
+void price_variable_draft(const Config& config, const TauResult& tau, const MethodShape& shape,
+                          const Machine& target, const Machine& draft, const CycleTime& full,
+                          Evaluation* e) {
+  const MethodConfig& m = config.method;
+  const DraftLengths d =
+      draft_lengths(chain_position_acceptance(tau, m.k), m.draft_p_min, m.draft_min);
+  const double pass_s = m.k > 0 ? full.draft.time_s / static_cast<double>(m.k) : 0.0;
+  const Placement place = placement_for(config, target.tensor_parallel);
+  double total = 0, draft_s = 0, overhead = 0;
+  for (int64_t n = 0; n <= m.k; ++n) {
+    const double p = d.prob[static_cast<std::size_t>(n)];
+    if (p <= 0) continue;
+    const double passes_s =
+        static_cast<double>(d.draft_passes[static_cast<std::size_t>(n)]) * pass_s;
+    double cycle_s, overhead_s;
+    if (!d.verifies[static_cast<std::size_t>(n)]) {
+      cycle_s = passes_s + full.baseline_step_s;
+      overhead_s = full.step_overhead_s;
+    } else if (n == m.k) {
+      cycle_s = full.cycle_s;
+      overhead_s = full.step_overhead_s + full.spec_overhead_s;
+    } else {
+      Config shorter = config;
+      shorter.method.k = n;
+      const CycleTime t = time_cycle(cycle_work(shorter, place, tau.tau, shape, false), target,
+                                     draft, config.batch);
+      cycle_s = t.cycle_s - t.draft.time_s + passes_s;
+      overhead_s = t.step_overhead_s + t.spec_overhead_s;
+    }
+    total += p * cycle_s;
+    draft_s += p * passes_s;
+    overhead += p * overhead_s;
+  }
+  e->has_draft_length = true;
+  e->tau_fixed_k = e->tau;
+  e->tau = d.tau;
+  e->cycle_time_s = total;
+  e->expected_kept = d.expected_kept;
+  e->expected_draft_passes = d.expected_passes;
+  e->plain_cycle_share = d.plain_share;
+  e->expected_draft_s = draft_s;
+  e->expected_overhead_s = overhead;
+  e->expected_verify_s = total - draft_s - overhead;
+  e->kept_probability = d.prob;
 }
 
 // Testbed calibration: scale the profile's host overheads so the modeled decode step at the
@@ -351,6 +413,11 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
   e.cycle_overhead_s = t.spec_overhead_s;
   e.baseline_step_s = t.baseline_step_s;
   e.cycle_time_s = t.cycle_s;
+  const MethodConfig& method = config.method;
+  const bool variable_draft = method.family == Family::sps &&
+                              method.sps_tree == MethodConfig::SpsTree::chain &&
+                              (method.draft_p_min > 0 || method.draft_min > 0);
+  if (variable_draft) price_variable_draft(config, *tau, shape_, target_, draft_, t, &e);
   if (config.method.family == Family::ar) {
     e.verify = e.baseline;  // plain decoding "verifies" its one token
   }
@@ -359,7 +426,7 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
   e.tokens_per_s = batch_d * e.tau / e.cycle_time_s;
   e.baseline_tokens_per_s = batch_d / e.baseline_step_s;
 
-  if (tau->has_band) {
+  if (tau->has_band && !e.has_draft_length) {
     // The cycle's cost barely depends on tau (only the draft's first pass re-reads the
     // accepted tokens), so the band scales the speedup with tau at this cycle time.
     e.has_band = true;
@@ -383,6 +450,26 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
       "tau counts the bonus token: tokens per cycle per sequence = accepted drafts + 1; " +
       e.tau_source);
   add_setup_assumptions(config, e, &e.assumptions);
+  if (e.has_draft_length) {
+    e.assumptions.push_back(
+        "variable draft length (llama.cpp --draft-p-min " +
+        fields::format_number(config.method.draft_p_min) + ", --draft-min " +
+        std::to_string(config.method.draft_min) + ", --draft-max " +
+        std::to_string(config.method.k) + "): " + fields::format_significant(e.expected_kept) +
+        " tokens kept per cycle on average, " +
+        fields::format_significant(100.0 * e.plain_cycle_share) +
+        " % of cycles verify nothing; tau " + fields::format_significant(e.tau) +
+        " (drafting k every cycle: " + fields::format_significant(e.tau_fixed_k) + "); " +
+        kConfidenceModel);
+    if (config.batch > 1)
+      e.assumptions.push_back(
+          "variable draft length at batch > 1: priced as if every sequence "
+          "kept the same length (llama-server drafts each slot separately)");
+    if (tau->has_band)
+      e.assumptions.push_back(
+          "the tau band is not drawn for a variable draft length: the "
+          "spread of the draft's confidence is not in the data");
+  }
   return e;
 }
 

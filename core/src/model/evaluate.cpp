@@ -11,6 +11,7 @@
 #include "config/json_fields.hpp"
 #include "config/link_codec.hpp"
 #include "model/cycle_time.hpp"
+#include "model/draft_length.hpp"
 #include "model/evaluation_json.hpp"
 #include "model/fidelity.hpp"
 #include "model/memory.hpp"
@@ -228,11 +229,19 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
   jw::Object out;
   out.reserve(16384);  // an evaluation's text is 7-10 KB
   jw::Object c;
-  c.number("draft_s", spec ? e.draft.time_s - e.draft.comm_time_s : 0.0);
-  c.number("verify_s", spec ? e.verify.time_s - e.verify.comm_time_s
-                            : e.baseline.time_s - e.baseline.comm_time_s);
-  c.number("overhead_s", e.step_overhead_s + e.cycle_overhead_s);
-  c.number("comm_s", comm);
+  if (e.has_draft_length) {
+    // Expectations over the cycle lengths (a single-device engine: no collectives).
+    c.number("draft_s", e.expected_draft_s);
+    c.number("verify_s", e.expected_verify_s);
+    c.number("overhead_s", e.expected_overhead_s);
+    c.number("comm_s", 0.0);
+  } else {
+    c.number("draft_s", spec ? e.draft.time_s - e.draft.comm_time_s : 0.0);
+    c.number("verify_s", spec ? e.verify.time_s - e.verify.comm_time_s
+                              : e.baseline.time_s - e.baseline.comm_time_s);
+    c.number("overhead_s", e.step_overhead_s + e.cycle_overhead_s);
+    c.number("comm_s", comm);
+  }
   c.number("total_s", e.cycle_time_s);
   c.write(out.value("cycle"));
   out.number("tau", e.tau);
@@ -286,6 +295,24 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
     band.number("speedup_p5", e.speedup_p5);
     band.number("speedup_p95", e.speedup_p95);
     band.write(out.value("band"));
+  }
+  if (e.has_draft_length) {
+    const MethodConfig& m = config.method;
+    jw::Object d;
+    d.string("what",
+             "llama.cpp drafts until the draft's top probability falls below draft_p_min (at "
+             "most k tokens) and throws away a draft shorter than draft_min; tau and the cycle "
+             "are expectations over the kept lengths, the passes shown are a full-length cycle");
+    d.number("draft_p_min", m.draft_p_min);
+    d.integer("draft_min", m.draft_min);
+    d.integer("k", m.k);
+    d.number("expected_kept", e.expected_kept);
+    d.number("expected_draft_passes", e.expected_draft_passes);
+    d.number("plain_cycle_share", e.plain_cycle_share);
+    d.number("tau_fixed_k", e.tau_fixed_k);
+    jw::numbers(d.value("kept_probability"), e.kept_probability);
+    d.string("confidence_model", kConfidenceModel);
+    d.write(out.value("draft_length"));
   }
   if (load) out.raw("load", load->dump());
   std::string text;

@@ -167,6 +167,7 @@ Expected<std::vector<RuntimeProfile>> load_runtime_profiles() {
     r.single_device = e.value("single_device", false);
     r.data_expert_parallel = e.value("data_expert_parallel", false);
     r.partial_offload = e.value("partial_offload", false);
+    r.variable_draft_length = e.value("variable_draft_length", false);
     r.draft_vocab_max_difference = e.value("draft_vocab_max_difference", int64_t{0});
     r.draft_vocab_source = e.value("draft_vocab_source", "");
     r.default_hardware = e.value("default_hardware", "");
