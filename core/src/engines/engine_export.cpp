@@ -181,11 +181,8 @@ json local_engine_settings(const Config& c, const EngineRepos& repo) {
         ". Short forms: -m, -md, -ngl, -ngld, -fa, -ctk, -ctv");
     notes.push_back(
         sps ? std::string(m.draft_p_min > 0 || m.draft_min > 0
-                              ? "--draft-p-min and --spec-draft-n-min as priced: a cycle drafts "
-                                "while the draft's top probability stays at or above "
-                                "--draft-p-min (at most --spec-draft-n-max tokens) and a draft "
-                                "shorter than --spec-draft-n-min is thrown away (the estimate's "
-                                "draft_length gives the expected length). "
+                              ? "--draft-p-min and --spec-draft-n-min as priced (the "
+                                "estimate's draft_length: the expected length). "
                               : "--spec-draft-n-min and --draft-p-min are written out at 0: "
                                 "every cycle drafts the full --spec-draft-n-max, as priced "
                                 "(older builds defaulted to a nonzero draft-p-min; "

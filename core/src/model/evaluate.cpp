@@ -300,9 +300,8 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
     const MethodConfig& m = config.method;
     jw::Object d;
     d.string("what",
-             "llama.cpp drafts until the draft's top probability falls below draft_p_min (at "
-             "most k tokens) and throws away a draft shorter than draft_min; tau and the cycle "
-             "are expectations over the kept lengths, the passes shown are a full-length cycle");
+             "tau and the cycle: expectations over the kept lengths 0..k; the passes "
+             "shown: a full-length cycle");
     d.number("draft_p_min", m.draft_p_min);
     d.integer("draft_min", m.draft_min);
     d.integer("k", m.k);
