@@ -240,6 +240,17 @@ export async function localTests({ url, newPage }) {
       expected.draft_length.expected_kept < 8,
       `fewer than k kept: ${expected.draft_length.expected_kept}`,
     );
+    // The per-pass table: expected draft passes and times per cycle, the core's numbers.
+    eq(
+      await page.textContent('[data-pass=draft] [data-col=passes]'),
+      fmt.plain(expected.draft.passes_per_cycle),
+      'expected draft passes per cycle',
+    );
+    eq(
+      Number(await page.getAttribute('[data-pass=verify] [data-col=time-per-cycle]', 'data-value')),
+      expected.cycle.verify_s,
+      'expected target time per cycle',
+    );
     const said = expected.assumptions.find((a) => a.startsWith('variable draft length'));
     assert(said, 'the core states the variable length');
     const shown = await page.$$eval('#assumptions li', (li) => li.map((n) => n.textContent));

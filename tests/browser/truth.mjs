@@ -308,6 +308,8 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
   await test('the tree shown is the tree evaluated (tree-tau = result τ, one depth convention)', async () => {
     const { expected, link } = await open(page, url, EAGLE_DEPTH6);
     const tree = cliRun('eval-tree', expected.config);
+    // The tree panel's module loads with the charts (below the result), after the headline.
+    await page.waitForSelector('[data-testid=tree-tau]', { timeout: 10000 });
     const shown = await page.evaluate(() => ({
       tau: document.querySelector('[data-testid=tree-tau]').dataset.value,
       circles: document.querySelectorAll('[data-testid=tree-drawing] circle').length,

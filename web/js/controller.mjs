@@ -17,7 +17,6 @@ import { InputsView } from './views/inputs.mjs';
 import { ResultsView, resultCsv } from './views/results.mjs';
 import { ChartsView } from './views/charts.mjs';
 import { TablesView } from './views/tables.mjs';
-import { TreeView } from './views/tree.mjs';
 import { initTheme } from './views/theme.mjs';
 import { onModeChange, startWorker } from './worker/client.mjs';
 
@@ -74,7 +73,6 @@ const state = {
 const inputs = new InputsView($('#inputs'), onEdit);
 const results = new ResultsView($('#results'));
 const charts = new ChartsView(document);
-const tree = new TreeView($('#tree-view'));
 const tables = new TablesView($('#data-view'), {
   onUse: applyConfig,
   busy,
@@ -300,7 +298,7 @@ async function drawCharts() {
         [charts.k, () => charts.showK(config, state.lists.methods, measured)],
         [charts.batch, () => charts.showBatch(config, measured)],
         [charts.families, () => charts.showFamilies(config, state.lists.methods, measured)],
-        [null, () => tree.show(config)],
+        [null, () => treeView().then((view) => view.show(config))],
         [null, startSizing],
       ]
     : [[null, startSizing]];
@@ -459,6 +457,16 @@ function loadChartLibrary() {
 // The sizing view (views/sizing.mjs) is imported the first time its section comes into view
 // (issue 23: the first load within 250 KB); the worker mode and the core's defaults it is told
 // before that wait here.
+let tree = null;
+// The tree panel sits with the charts, below the result: its module loads when they are shown.
+async function treeView() {
+  if (!tree) {
+    const { TreeView } = await import('./views/tree.mjs');
+    tree ??= new TreeView($('#tree-view'));
+  }
+  return tree;
+}
+
 let sizing = null;
 let sizingMode = null;
 let sizingDefaults = null;

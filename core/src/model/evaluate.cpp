@@ -78,15 +78,26 @@ void kernels_text(std::string& out, const PassCost& p) {
   out += ']';
 }
 
-void pass_text(std::string& out, const PassCost& p) {
+// A cycle of variable length (llama.cpp's draft_p_min): the passes per cycle and the time per
+// cycle are expectations; a pass (its time, bytes, FLOPs) is one of a full-length cycle.
+struct ExpectedCycle {
+  double passes_per_cycle = 0, time_s = 0;
+};
+
+void pass_text(std::string& out, const PassCost& p, const ExpectedCycle* expected = nullptr) {
   const double n = p.passes_per_cycle > 0 ? static_cast<double>(p.passes_per_cycle) : 1.0;
   jw::Object o;
   o.string("name", p.name);
   // Partial offload: the pass spans the GPU and the CPU; its CPU part is given beside the totals.
   o.string("scope", p.host_time_s > 0 ? "per_gpu_and_host" : "per_gpu");
   o.integer("tokens_per_pass", p.tokens_per_pass);
-  o.integer("passes_per_cycle", p.passes_per_cycle);
-  o.number("time_s", p.time_s);
+  if (expected) {
+    o.number("passes_per_cycle", expected->passes_per_cycle);
+    o.number("time_s", expected->time_s);
+  } else {
+    o.integer("passes_per_cycle", p.passes_per_cycle);
+    o.number("time_s", p.time_s);
+  }
   o.number("time_per_pass_s", p.time_s / n);
   o.number("flops", p.flops);
   o.number("flops_per_pass", p.flops / n);
@@ -258,8 +269,16 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
   out.number("step_overhead_s", e.step_overhead_s);
   out.number("cycle_overhead_s", e.cycle_overhead_s);
   pass_text(out.value("baseline"), e.baseline);
-  pass_text(out.value("draft"), e.draft);
-  pass_text(out.value("verify"), e.verify);
+  if (e.has_draft_length) {
+    // Every cycle runs one target pass: a verify, or a plain step after too short a draft.
+    const ExpectedCycle draft{e.expected_draft_passes, e.expected_draft_s};
+    const ExpectedCycle verify{1.0, e.expected_verify_s};
+    pass_text(out.value("draft"), e.draft, &draft);
+    pass_text(out.value("verify"), e.verify, &verify);
+  } else {
+    pass_text(out.value("draft"), e.draft);
+    pass_text(out.value("verify"), e.verify);
+  }
   memory_text(out.value("memory"), e.memory);
   engine_text(out.value("engine"), config.engine);
   runtime_text(out.value("runtime"), config.runtime.profile, e.runtime);
