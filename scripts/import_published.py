@@ -400,7 +400,9 @@ def write_published_tau(rows, dst):
     does not load published.json for an evaluation). Rules: rows with a tau, not superseded, not
     "Mean (N datasets)" summaries (they repeat per-dataset rows), not HASS or SAMD (other
     drafters costed as EAGLE-2); greedy rows (temperature 0), else rows with no temperature
-    stated. Summed in table order, so the mean is the same double a C++ loop would compute."""
+    stated; and, as separate entries marked "temperature": 1, the rows sampled at temperature 1
+    (the only sampled temperature the sources report), for configs with a temperature > 0.
+    Summed in table order, so the mean is the same double a C++ loop would compute."""
     groups = {}
     for r in rows:
         if r.get("tau") is None or r.get("superseded") or not r.get("target_id"):
@@ -410,12 +412,14 @@ def write_published_tau(rows, dst):
         if r["method"].startswith(("HASS", "SAM-Decoding")):
             continue
         key = (r["family"], r["target_id"], r.get("draft_id") or "" if r["family"] == "sps" else "")
-        g = groups.setdefault(key, {"greedy": [], "unstated": []})
+        g = groups.setdefault(key, {"greedy": [], "unstated": [], "sampled": []})
         t = r.get("temperature")
         if t is None:
             g["unstated"].append(r)
         elif t == 0:
             g["greedy"].append(r)
+        elif t == 1:
+            g["sampled"].append(r)
     entries = []
     for (family, target, draft), g in groups.items():
         rule = "greedy" if g["greedy"] else "temperature not stated"
@@ -426,6 +430,19 @@ def write_published_tau(rows, dst):
         for r in chosen:
             total += r["tau"]
         entries.append({"family": family, "target_id": target, "draft_id": draft, "rule": rule,
+                        "mean_tau": total / len(chosen),
+                        "min_tau": min(r["tau"] for r in chosen),
+                        "max_tau": max(r["tau"] for r in chosen),
+                        "row_ids": [r["id"] for r in chosen]})
+    for (family, target, draft), g in groups.items():
+        chosen = g["sampled"]
+        if not chosen:
+            continue
+        total = 0.0
+        for r in chosen:
+            total += r["tau"]
+        entries.append({"family": family, "target_id": target, "draft_id": draft,
+                        "rule": "sampled (temperature 1)", "temperature": 1,
                         "mean_tau": total / len(chosen),
                         "min_tau": min(r["tau"] for r in chosen),
                         "max_tau": max(r["tau"] for r in chosen),

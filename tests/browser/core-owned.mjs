@@ -49,6 +49,40 @@ async function waitHash(page, re) {
 export async function coreOwnedTests({ url, newPage }) {
   const page = await newPage();
 
+  await test("the sampling temperature picks the core's published tau (rows at temperature 1), errors beside the field", async () => {
+    const config = {
+      target: 'vicuna-7b-v1.3',
+      hardware: 'a100-80gb-sxm',
+      method: { family: 'eagle1' },
+    };
+    await open(page, url, config);
+    const greedy = cliEvalLink(fragmentOf(page.url()));
+    await page.fill('#f-temperature', '0.7');
+    await page.press('#f-temperature', 'Tab');
+    await waitHash(page, /temperature=0\.7/);
+    await checkAgainstCli(page, 'temperature 0.7');
+    const sampled = cliEvalLink(fragmentOf(page.url()));
+    assert(sampled.tau < greedy.tau, `sampled rows accept fewer: ${sampled.tau} vs ${greedy.tau}`);
+    const said = sampled.assumptions.find((a) => a.includes('rows at temperature 1'));
+    assert(said, 'the core says which rows it took');
+    const shown = await page.$$eval('#assumptions li', (li) => li.map((n) => n.textContent));
+    assert(shown.includes(said), 'the assumption is shown as the core wrote it');
+    await page.fill('#f-temperature', '5');
+    await page.press('#f-temperature', 'Tab');
+    await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
+    eq(
+      await page.$eval('[data-testid=field-error]', (e) => e.dataset.errorFor),
+      'temperature',
+      'the error sits beside the field',
+    );
+    // Cleared: greedy again, and the link drops the key.
+    await page.fill('#f-temperature', '');
+    await page.press('#f-temperature', 'Tab');
+    await page.waitForFunction(() => !/temperature=/.test(location.hash), null, { timeout: 10000 });
+    await waitQuiet(page);
+    await checkAgainstCli(page, 'greedy again');
+  });
+
   await test("acceptance modes are the core's forms; the tree matrix p[depth][rank] with its definition", async () => {
     await open(page, url, EAGLE);
     const forms = FORMS();

@@ -178,7 +178,7 @@ TEST(Link, KeysThatAreNotFieldPathsAreRefused) {
   EXPECT_TRUE(LinkError(
       "v=1&no.such.field=1", "no",
       "unknown field; expected one of: version, target, hardware, gpus, parallelism, runtime, "
-      "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
+      "batch, context, memory_utilization, temperature, offload, dtype, method, acceptance, load"));
 }
 
 TEST(Link, NonFiniteNumbersAreRefused) {

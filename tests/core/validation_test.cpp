@@ -288,7 +288,7 @@ TEST(Validation, UnknownKeysAreRefusedEverywhere) {
   EXPECT_TRUE(IsError(
       "eval", R"({"bogus": 1})", "bogus",
       "unknown field; expected one of: version, target, hardware, gpus, parallelism, runtime, "
-      "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
+      "batch, context, memory_utilization, temperature, offload, dtype, method, acceptance, load"));
   EXPECT_TRUE(IsError("eval", R"({"method": {"family": "sps", "kk": 1}})", "method.kk",
                       "unknown field; expected one of: family, draft, k, choices, tree_size, "
                       "depth, sequences, draft_p_min, draft_min"));
@@ -449,7 +449,7 @@ TEST(Validation, ScriptTagsComeBackOnlyInsideJsonStrings) {
   EXPECT_TRUE(IsError(
       "eval", R"({"<script>alert(1)</script>": 1})", "<script>alert(1)</script>",
       "unknown field; expected one of: version, target, hardware, gpus, parallelism, runtime, "
-      "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
+      "batch, context, memory_utilization, temperature, offload, dtype, method, acceptance, load"));
 }
 
 TEST(Validation, QuotedUntrustedTextIsShortAndPrintable) {
@@ -458,7 +458,7 @@ TEST(Validation, QuotedUntrustedTextIsShortAndPrintable) {
   EXPECT_TRUE(IsError(
       "eval", R"({"a\u0001b\nc": 1})", "a?b?c",
       "unknown field; expected one of: version, target, hardware, gpus, parallelism, runtime, "
-      "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
+      "batch, context, memory_utilization, temperature, offload, dtype, method, acceptance, load"));
   std::string key;
   for (int i = 0; i < 40; ++i) key += "\xC3\xA9";  // 40 x U+00E9 = 80 bytes
   // 64 bytes = 32 whole characters, then "...".
@@ -467,7 +467,7 @@ TEST(Validation, QuotedUntrustedTextIsShortAndPrintable) {
   EXPECT_TRUE(IsError(
       "eval", "{\"" + key + "\": 1}", shown + "...",
       "unknown field; expected one of: version, target, hardware, gpus, parallelism, runtime, "
-      "batch, context, memory_utilization, offload, dtype, method, acceptance, load"));
+      "batch, context, memory_utilization, temperature, offload, dtype, method, acceptance, load"));
   EXPECT_TRUE(IsError("tree-preset", "\xFF\xFE", "name", "is not valid UTF-8 text"));
   EXPECT_TRUE(IsError("tree-preset", std::string(65, 'x'), "name",
                       "is not a tree preset name (longer than 64 characters)"));

@@ -10,8 +10,6 @@ import {
   writeFragment,
 } from './state.mjs';
 import { CompareView } from './views/compare.mjs';
-import { wireConvert } from './views/convert.mjs';
-import { wireMeasured } from './views/measured.mjs';
 import { $, download, el } from './dom.mjs';
 import { InputsView } from './views/inputs.mjs';
 import { ResultsView, resultCsv } from './views/results.mjs';
@@ -565,6 +563,21 @@ function wireBench() {
   });
 }
 
+// The metric converter and the measured-calibration form sit in closed <details>: their modules
+// load on first use, as the llama-bench box's does (issue 23: the first load within 250 KB).
+function wireOnDemand() {
+  const ctx = { current: () => state.config, apply: applyConfig };
+  $('#c-go').addEventListener('click', async () => {
+    const { convertAndUse } = await import('./views/convert.mjs');
+    await convertAndUse($('#inputs'), ctx);
+  });
+  $('#measured-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const { calibrateMeasured } = await import('./views/measured.mjs');
+    await calibrateMeasured(document, ctx);
+  });
+}
+
 function whenShown(section, fn) {
   if (typeof IntersectionObserver !== 'function') return fn();
   const observer = new IntersectionObserver(
@@ -597,8 +610,7 @@ async function main() {
   wireEngineSettings();
   wireImport();
   wireBench();
-  wireConvert($('#inputs'), { current: () => state.config, apply: applyConfig });
-  wireMeasured(document, { current: () => state.config, apply: applyConfig });
+  wireOnDemand();
   const done = busy('Loading the calculator…');
   try {
     state.lists = await loadLists();

@@ -211,6 +211,10 @@ struct Config {
   RuntimeProfile engine;  // the resolved runtime profile (what the engine is and can run)
   int64_t batch = 1;
   int64_t context = 1024;
+  // Sampling temperature of the requests (0 = greedy). It picks which published acceptance a
+  // config without one gets (rows at temperature 1, the only sampled temperature stored, for
+  // any T > 0); the cost of sampling at T > 0 is not priced.
+  double temperature = 0;
   double memory_utilization = 0.9;  // fraction of GPU memory the engine may use (vLLM default)
   // Offloading: the target's weights stay in host memory and stream over the host link every
   // pass (the draft and the KV cache stay on the GPU).

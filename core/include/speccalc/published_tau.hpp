@@ -12,14 +12,16 @@ struct PublishedTau {
   double mean_tau = 0;               // arithmetic mean, rows in table order
   double min_tau = 0, max_tau = 0;   // the spread of the rows averaged
   std::vector<std::string> row_ids;  // the rows averaged, e.g. "eagle2-012"
-  std::string rule;                  // which rows: "greedy" or "temperature not stated"
+  std::string rule;  // which rows: "greedy", "temperature not stated" or "sampled (temperature 1)"
+  bool sampled = false;  // the rows are sampled ones (temperature 1)
 };
 
 // Rows match when family and target_id are equal (and draft_id too for sps), tau is present and
 // the row is not superseded, and the row is not a "Mean (N datasets)" summary of other rows.
-// Greedy rows (temperature 0) are used when there are any, else the
-// rows whose temperature is not stated; sampled rows (temperature > 0) never.
+// For greedy decoding: greedy rows (temperature 0) when there are any, else the rows whose
+// temperature is not stated. For sampled decoding (`sampled`): the rows at temperature 1 (the
+// only sampled temperature the sources report), else none.
 PublishedTau published_tau(const std::string& family, const std::string& target_id,
-                           const std::string& draft_id);
+                           const std::string& draft_id, bool sampled = false);
 
 }  // namespace speccalc

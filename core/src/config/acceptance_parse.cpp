@@ -201,14 +201,42 @@ void use_published(Config* c) {
   a.published = true;
   const MethodConfig& m = c->method;
   if (m.family == Family::ar) return;  // one token per step whatever the acceptance
-  if (m.family != Family::pld && trace_tau(c)) return;
-  if (model_card_tau(c)) return;
+  // A trace or a model card gives tau at its own sampling settings: said when they may differ.
+  const std::string unadjusted = c->temperature > 0
+                                     ? "; not adjusted to this config's temperature " +
+                                           fields::format_number(c->temperature) +
+                                           " (the source's own sampling)"
+                                     : std::string();
+  if ((m.family != Family::pld && trace_tau(c)) || model_card_tau(c)) {
+    a.note += unadjusted;
+    return;
+  }
   const std::string family = family_name(m.family);
-  const PublishedTau pub =
-      c->target_preset ? published_tau(family, c->target.id, m.draft) : PublishedTau{};
+  // Sampled requests take the rows measured at temperature 1; where none are stored, the
+  // greedy rows, said so (sampling usually accepts fewer tokens than greedy decoding).
+  const bool sampled = c->temperature > 0;
+  PublishedTau pub =
+      c->target_preset ? published_tau(family, c->target.id, m.draft, sampled) : PublishedTau{};
+  std::string temperature_note;
+  if (sampled && !pub.found && c->target_preset) {
+    pub = published_tau(family, c->target.id, m.draft, false);
+    if (pub.found)
+      temperature_note =
+          "; no published rows at temperature > 0 for this method and model: "
+          "the greedy rows' tau, which sampling at temperature " +
+          fields::format_number(c->temperature) + " usually lowers";
+  } else if (sampled && pub.found) {
+    temperature_note =
+        "; rows at temperature 1 (the only sampled temperature the sources "
+        "report) for this config's temperature " +
+        fields::format_number(c->temperature);
+  }
   const std::string what = family + (m.family == Family::sps ? " with draft " + m.draft : "") +
                            " on " + (c->target_preset ? c->target.id : "a custom target");
-  if (!pub.found && m.family == Family::pld && trace_tau(c)) return;
+  if (!pub.found && m.family == Family::pld && trace_tau(c)) {
+    a.note += unadjusted;
+    return;
+  }
   if (!pub.found) {
     a.guessed = true;
     a.note = "no published tau for " + what +
@@ -229,7 +257,8 @@ void use_published(Config* c) {
   a.note = "tau " + fields::format_significant(a.tau) + " = mean of " +
            std::to_string(pub.row_ids.size()) + " published " + pub.rule + " rows for " + what +
            " (core/data/published.json: " + ids +
-           "), measured at each source's own settings, not adjusted to this config";
+           "), measured at each source's own settings, not adjusted to this config" +
+           temperature_note;
 }
 
 // Moves a parsed value into *out, or the error into *err.

@@ -991,7 +991,7 @@ Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
   if (!fields::check_keys(
           doc, "",
           {"version", "target", "hardware", "gpus", "parallelism", "runtime", "batch", "context",
-           "memory_utilization", "offload", "dtype", "method", "acceptance", "load"},
+           "memory_utilization", "temperature", "offload", "dtype", "method", "acceptance", "load"},
           &err))
     return err;
   int64_t version = 1;
@@ -1006,6 +1006,7 @@ Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
       !fields::read_int(doc, "batch", "", 1, ConfigLimits::kMaxBatch, &c.batch, &err) ||
       !fields::read_int(doc, "context", "", 0, ConfigLimits::kMaxContext, &c.context, &err) ||
       !fields::read_number(doc, "memory_utilization", "", 0.05, 1, &c.memory_utilization, &err) ||
+      !fields::read_number(doc, "temperature", "", 0, 2, &c.temperature, &err) ||
       !parse_offload(doc, &c, &err) || !parse_dtype(doc, &c, &err) ||
       !parse_method(doc, catalog, &c, &err) || !parse_acceptance(doc, &c, &err) ||
       !resolve_sps_tree(&c, &err) || !parse_load(doc, &c, &err))
@@ -1050,6 +1051,7 @@ json config_to_json(const Config& c) {
   out["batch"] = c.batch;
   out["context"] = c.context;
   out["memory_utilization"] = c.memory_utilization;
+  if (c.temperature > 0) out["temperature"] = c.temperature;
   if (c.offload_target)
     out["offload"] = json{{"target_weights", "host"}, {"host_link_gbps", c.host_link_gbps}};
   if (c.gpu_layers >= 0) {

@@ -7,7 +7,7 @@
 namespace speccalc {
 
 PublishedTau published_tau(const std::string& family, const std::string& target_id,
-                           const std::string& draft_id) {
+                           const std::string& draft_id, bool sampled) {
   // core/data/published-tau.json holds the means (scripts/import_published.py computes them
   // from published.json with the rules written there): small enough to embed in both builds,
   // so an evaluation never needs the full table the page loads on demand.
@@ -18,7 +18,9 @@ PublishedTau published_tau(const std::string& family, const std::string& target_
   for (const auto& e : doc["entries"]) {
     if (e.value("family", "") != family || e.value("target_id", "") != target_id) continue;
     if (family == "sps" && e.value("draft_id", "") != draft_id) continue;
+    if ((e.value("temperature", 0.0) > 0) != sampled) continue;
     out.found = true;
+    out.sampled = sampled;
     out.mean_tau = e.value("mean_tau", 0.0);
     out.min_tau = e.value("min_tau", out.mean_tau);
     out.max_tau = e.value("max_tau", out.mean_tau);

@@ -13,25 +13,24 @@ function valueOf(text) {
   return nums.length === 1 && !text.includes(',') ? nums[0] : nums;
 }
 
-export function wireConvert(root, { current, apply }) {
+// One press of "Convert and use" (the controller loads this module on the first press).
+export async function convertAndUse(root, { current, apply }) {
   const out = $('#c-out', root);
-  $('#c-go', root).addEventListener('click', async () => {
-    const config = current();
-    if (!config) return;
-    try {
-      const tree = await callJson('eval-tree', config);
-      const metric = $('#c-metric', root).value;
-      const conv = await callJson('convert', {
-        choices: tree.choices,
-        [metric]: valueOf($('#c-value', root).value),
-      });
-      out.className = 'hint';
-      out.textContent = `τ ${fmt.tau(conv.tau)} on this draft (${tree.nodes} nodes): α ${fmt.plain(conv.alpha)}, applied.`;
-      out.dataset.alpha = String(conv.alpha);
-      await apply({ ...config, acceptance: { alpha: conv.alpha } });
-    } catch (e) {
-      out.className = 'field-error';
-      out.textContent = describeError(e);
-    }
-  });
+  const config = current();
+  if (!config) return;
+  try {
+    const tree = await callJson('eval-tree', config);
+    const metric = $('#c-metric', root).value;
+    const conv = await callJson('convert', {
+      choices: tree.choices,
+      [metric]: valueOf($('#c-value', root).value),
+    });
+    out.className = 'hint';
+    out.textContent = `τ ${fmt.tau(conv.tau)} on this draft (${tree.nodes} nodes): α ${fmt.plain(conv.alpha)}, applied.`;
+    out.dataset.alpha = String(conv.alpha);
+    await apply({ ...config, acceptance: { alpha: conv.alpha } });
+  } catch (e) {
+    out.className = 'field-error';
+    out.textContent = describeError(e);
+  }
 }

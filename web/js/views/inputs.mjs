@@ -219,6 +219,7 @@ export class InputsView {
     set('#f-host-memory', off.host_memory_gbps ?? '');
     set('#f-host-tflops', off.host_tflops ?? '');
     set('#f-batch', config.batch);
+    set('#f-temperature', config.temperature ?? '');
     set('#f-context', config.context);
     const engineId = typeof rt === 'object' && rt !== null ? rt.profile : rt;
     this.showEngineFields(engineId);
@@ -486,6 +487,7 @@ export class InputsView {
     }
 
     config.batch = parseScalar(v('#f-batch'));
+    if (v('#f-temperature').trim() !== '') config.temperature = parseScalar(v('#f-temperature'));
     config.context = parseScalar(v('#f-context'));
     config.dtype = { weights: v('#f-dtype-weights'), kv: v('#f-dtype-kv') };
 

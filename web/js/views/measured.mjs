@@ -13,46 +13,43 @@ const ROWS = [
   ['Tokens/s (batch)', 'tokens_per_s', (x) => fmt.rate(x)],
 ];
 
-export function wireMeasured(root, { current, apply }) {
-  const form = $('#measured-form', root);
+// One submission of the form (the controller loads this module on the first one).
+export async function calibrateMeasured(root, { current, apply }) {
   const status = $('#measured-status', root);
   const table = $('#measured-table', root);
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    const config = current();
-    if (!config) return;
-    const req = { config };
-    const text = $('#m-text', root).value;
-    if (text.trim()) req[$('#m-kind', root).value] = text;
-    const tps = $('#m-tps', root).value.trim();
-    if (tps) req.tokens_per_s = Number.isFinite(Number(tps)) ? Number(tps) : tps;
-    try {
-      const out = await heavyJson('fit-measured', req);
-      const body = clear($('tbody', table));
-      for (const [label, key, show] of ROWS) {
-        if (out.measured[key] === undefined) continue;
-        body.append(
-          el(
-            'tr',
-            { 'data-row': key },
-            el('th', { scope: 'row', text: label }),
-            el('td', { text: show(out.measured[key]), 'data-value': String(out.measured[key]) }),
-            el('td', { text: show(out.before[key]), 'data-value': String(out.before[key]) }),
-            el('td', { text: show(out.after[key]), 'data-value': String(out.after[key]) }),
-          ),
-        );
-      }
-      table.hidden = false;
-      status.className = 'hint';
-      status.textContent = `${out.sources.join('; ')}. After calibrating, predicted and measured ${
-        out.agree ? 'agree' : 'differ'
-      } within ${(out.tolerance * 100).toFixed(1)} %; the calibrated config is applied.`;
-      status.dataset.agree = String(out.agree);
-      await apply(out.config);
-    } catch (err) {
-      table.hidden = true;
-      status.className = 'field-error';
-      status.textContent = describeError(err);
+  const config = current();
+  if (!config) return;
+  const req = { config };
+  const text = $('#m-text', root).value;
+  if (text.trim()) req[$('#m-kind', root).value] = text;
+  const tps = $('#m-tps', root).value.trim();
+  if (tps) req.tokens_per_s = Number.isFinite(Number(tps)) ? Number(tps) : tps;
+  try {
+    const out = await heavyJson('fit-measured', req);
+    const body = clear($('tbody', table));
+    for (const [label, key, show] of ROWS) {
+      if (out.measured[key] === undefined) continue;
+      body.append(
+        el(
+          'tr',
+          { 'data-row': key },
+          el('th', { scope: 'row', text: label }),
+          el('td', { text: show(out.measured[key]), 'data-value': String(out.measured[key]) }),
+          el('td', { text: show(out.before[key]), 'data-value': String(out.before[key]) }),
+          el('td', { text: show(out.after[key]), 'data-value': String(out.after[key]) }),
+        ),
+      );
     }
-  });
+    table.hidden = false;
+    status.className = 'hint';
+    status.textContent = `${out.sources.join('; ')}. After calibrating, predicted and measured ${
+      out.agree ? 'agree' : 'differ'
+    } within ${(out.tolerance * 100).toFixed(1)} %; the calibrated config is applied.`;
+    status.dataset.agree = String(out.agree);
+    await apply(out.config);
+  } catch (err) {
+    table.hidden = true;
+    status.className = 'field-error';
+    status.textContent = describeError(err);
+  }
 }
