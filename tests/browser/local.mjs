@@ -273,6 +273,24 @@ export async function localTests({ url, newPage }) {
     await waitQuiet(page);
   });
 
+  await test("local: a CPU preset carries the setup to llama.cpp's CPU engine and shows the CLI's numbers", async () => {
+    const ui = JSON.parse(cli(['list', 'ui']));
+    await openConfig(page, url, ui.starter);
+    await pick(page, '#f-hardware', 'ryzen-9-7950x', 'hardware=ryzen-9-7950x');
+    const shown = JSON.parse(cli(['run', 'decode-link', '-'], `#${fragmentOf(page.url())}`));
+    eq(shown.runtime, 'llama.cpp-cpu', 'engine carried');
+    eq(await page.$eval('#f-runtime', (s) => s.value), 'llama.cpp-cpu', 'engine shown');
+    const notes = await page.textContent('[data-testid=carry-notes]');
+    assert(/runtime: llama\.cpp-cpu/.test(notes), `carry notes: "${notes}"`);
+    await noFieldError(page, 'CPU preset');
+    await checkAgainstCli(page, 'CPU preset');
+    eq(
+      await page.$eval('[data-testid=llama-bench]', (d) => d.hidden),
+      false,
+      'llama-bench box offered',
+    );
+  });
+
   await test("local: a bad llama-bench paste shows the core's error beside the box", async () => {
     const link = await openConfig(page, url, CONFIG_3090);
     const bad = table3090().replace('| pp 5 | 509.70', '| pp 5 | abc');

@@ -57,6 +57,10 @@ TEST(List, EachGpusCustomTemplateIsThatGpu) {
     json preset = base(), custom = base();
     preset["hardware"] = g["id"];
     custom["hardware"] = g["custom"];
+    if (g["custom"].value("vendor", "") == "CPU") {  // a CPU runs under llama.cpp's CPU engine
+      preset["runtime"] = custom["runtime"] = "llama.cpp-cpu";
+      preset["dtype"] = custom["dtype"] = "q4_0";
+    }
     ExpectSameCost(eval(preset), eval(custom), g["id"].get<std::string>());
   }
 }

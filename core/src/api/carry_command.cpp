@@ -104,13 +104,20 @@ bool carry_setup(const Catalog& cat, const std::string& changed, const Error& er
     return true;
   }
   if (f == "runtime" && changed == "hardware") {
-    auto probe = *doc;
-    probe["runtime"] = "compiled";  // any engine, to read the GPU's vendor
-    probe["method"] = json{{"family", "ar"}};
-    probe.erase("dtype");
-    auto pc = parse_config(probe, cat);
-    if (!pc.ok()) return false;
-    const std::string vendor = pc.value().hardware.vendor;
+    // The new device's vendor: a preset's, or a custom object's (NVIDIA when it names none, as
+    // the parser reads it).
+    const json hw = doc->value("hardware", json());
+    std::string vendor;
+    if (hw.is_string()) {
+      const Gpu* g = cat.find_gpu(hw.get<std::string>());
+      if (!g) return false;
+      vendor = g->vendor;
+    } else if (hw.is_object()) {
+      const auto v = hw.find("vendor");
+      vendor = v != hw.end() && v->is_string() ? v->get<std::string>() : "NVIDIA";
+    } else {
+      return false;
+    }
     const RuntimeProfile* next = nullptr;
     for (int pass = 0; pass < 2 && !next; ++pass)
       for (const RuntimeProfile& r : cat.runtimes)

@@ -253,17 +253,17 @@ bool parse_target(const json& doc, const Catalog& catalog, Config* c, Error* err
 
 // ---- hardware -----------------------------------------------------------------------------
 
-// A custom GPU's vendor (engines that run on one vendor's hardware check it): NVIDIA unless
-// given.
+// A custom device's vendor (engines that run on one vendor's hardware check it): NVIDIA unless
+// given; CPU for a processor without a GPU (llama.cpp's CPU engine).
 bool read_vendor(const json& obj, const std::string& path, std::string* vendor, Error* err) {
   if (!obj.contains("vendor")) return true;
   const json& v = obj["vendor"];
-  for (const char* known : {"NVIDIA", "AMD", "Apple", "Intel"})
+  for (const char* known : {"NVIDIA", "AMD", "Apple", "Intel", "CPU"})
     if (v.is_string() && v.get<std::string>() == known) {
       *vendor = known;
       return true;
     }
-  *err = make_error(fields::join(path, "vendor"), "must be one of: NVIDIA, AMD, Apple, Intel");
+  *err = make_error(fields::join(path, "vendor"), "must be one of: NVIDIA, AMD, Apple, Intel, CPU");
   return false;
 }
 
@@ -921,6 +921,13 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
                                       std::to_string(attn_tp));
       return false;
     }
+  }
+  // An engine that names no vendors runs on any GPU; a CPU device only under the engines that
+  // list it (llama.cpp's CPU backend).
+  if (engine.vendors.empty() && c->hardware.vendor == "CPU") {
+    *err = make_error("runtime", engine.name + " runs on GPUs; " + c->hardware.name +
+                                     " is a CPU (its engine: llama.cpp-cpu)");
+    return false;
   }
   if (!engine.vendors.empty() && std::find(engine.vendors.begin(), engine.vendors.end(),
                                            c->hardware.vendor) == engine.vendors.end()) {

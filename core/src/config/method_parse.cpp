@@ -152,7 +152,9 @@ bool parse_ar(const json& /*obj*/, const Catalog& /*catalog*/, Config* /*c*/, Er
 // llama.cpp common/common.h common_params_speculative_draft n_max = 3; mlx_lm generate.py
 // --num-draft-tokens default 3. Other engines: the family's own default.
 int64_t local_default_k(const std::string& engine, int64_t otherwise) {
-  if (engine == "llama.cpp-metal" || engine == "llama.cpp-cuda" || engine == "mlx") return 3;
+  if (engine == "llama.cpp-metal" || engine == "llama.cpp-cuda" || engine == "llama.cpp-cpu" ||
+      engine == "mlx")
+    return 3;
   return otherwise;
 }
 
@@ -345,6 +347,7 @@ constexpr EngineKnobSpec kEngineKnobs[] = {
      "total_token: verified tokens, the last accepted one included"},
     {"llama.cpp-metal", "draft_max", "sps,pld", "k: the most tokens drafted per cycle"},
     {"llama.cpp-cuda", "draft_max", "sps,pld", "k: the most tokens drafted per cycle"},
+    {"llama.cpp-cpu", "draft_max", "sps,pld", "k: the most tokens drafted per cycle"},
     {"mlx", "num_draft_tokens", "sps", "k: tokens drafted per cycle"},
 };
 

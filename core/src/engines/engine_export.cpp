@@ -29,7 +29,7 @@ int64_t max_rank_plus_one(const Choices& choices) {
 }
 
 bool is_llama_cpp(const std::string& engine) {
-  return engine == "llama.cpp-metal" || engine == "llama.cpp-cuda";
+  return engine == "llama.cpp-metal" || engine == "llama.cpp-cuda" || engine == "llama.cpp-cpu";
 }
 
 // The last path component of a repository id ("Qwen/Qwen3-8B" -> "Qwen3-8B").
@@ -119,9 +119,12 @@ json local_engine_settings(const Config& c, const EngineRepos& repo) {
     const std::string quant = gguf_type_name(w);
     const std::string target_file = "PATH/TO/" + repo_name(repo.target) + "-" + quant + ".gguf";
     // Every layer on the GPU: 99 exceeds the presets' layer counts (+1: the output layer);
-    // a partial offload writes the config's --n-gpu-layers as priced.
+    // a partial offload writes the config's --n-gpu-layers as priced; the CPU engine none.
+    const bool cpu = c.engine.id == "llama.cpp-cpu";
     const bool partial = layer_split(c).cpu_layers > 0;
-    const int64_t ngl = partial ? c.gpu_layers : std::max<int64_t>(99, c.target.num_layers + 1);
+    const int64_t ngl = cpu       ? 0
+                        : partial ? c.gpu_layers
+                                  : std::max<int64_t>(99, c.target.num_layers + 1);
     json f = json{{"--model", target_file}, {"--n-gpu-layers", ngl}, {"--flash-attn", "on"}};
     if (c.gpus > 1) f["--split-mode"] = "layer";
     const std::string cache = llama_cache_type(c.dtype.kv);
@@ -136,7 +139,7 @@ json local_engine_settings(const Config& c, const EngineRepos& repo) {
       f["--model-draft"] = draft_file;
       f["--spec-draft-n-max"] = m.k;
       f["--spec-draft-n-min"] = m.draft_min;
-      f["--n-gpu-layers-draft"] = std::max<int64_t>(99, m.draft_model.num_layers + 1);
+      f["--n-gpu-layers-draft"] = cpu ? 0 : std::max<int64_t>(99, m.draft_model.num_layers + 1);
       f["--draft-p-min"] = m.draft_p_min;
       if (!cache.empty()) {
         f["--cache-type-k-draft"] = cache;
@@ -170,9 +173,11 @@ json local_engine_settings(const Config& c, const EngineRepos& repo) {
                     "; SpecCalc names no GGUF repository it has not checked");
     notes.push_back(
         "--n-gpu-layers " + std::to_string(ngl) +
-        (partial ? " leaves the first " + std::to_string(layer_split(c).cpu_layers) +
-                       " layers on the CPU, as priced (offload.gpu_layers; the count includes "
-                       "the output layer)"
+        (cpu       ? " (and --n-gpu-layers-draft 0) keeps every layer on the CPU, as priced (a "
+                     "GPU build of llama.cpp would otherwise offload them)"
+         : partial ? " leaves the first " + std::to_string(layer_split(c).cpu_layers) +
+                         " layers on the CPU, as priced (offload.gpu_layers; the count includes "
+                         "the output layer)"
          : c.engine.partial_offload
              ? " keeps every layer on the GPU, as priced; offload.gpu_layers prices a "
                "lower value (layers on the CPU)"

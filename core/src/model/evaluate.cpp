@@ -319,8 +319,9 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
     const MethodConfig& m = config.method;
     jw::Object d;
     d.string("what",
-             "tau and the cycle: expectations over the kept lengths 0..k; the passes "
-             "shown: a full-length cycle");
+             "tau, the cycle, and each pass kind's passes and time per cycle: expectations "
+             "over the kept lengths 0..k; one pass (its time, bytes, FLOPs): a full-length "
+             "cycle's");
     d.number("draft_p_min", m.draft_p_min);
     d.integer("draft_min", m.draft_min);
     d.integer("k", m.k);

@@ -1,0 +1,89 @@
+// llama.cpp on the CPU alone (issue 22, item 1: the CPU backend). Hand numbers for Llama-3.1-8B
+// (config.json: 32 layers, hidden 4096, intermediate 14336, 32 query and 8 KV heads of 128,
+// vocabulary 128256, untied) at Q4_0 (4.5 bits per weight) on the Ryzen 9 7950X preset: 83.2 GB/s
+// (2 x DDR5-5200) streamed at 60 % (the EPYC 9554 llama-bench efficiency), matmuls at 2.73
+// TFLOP/s (170 tokens/s pp512 x 2 x 8.03e9 parameters, mainline llama.cpp on this CPU).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "config_helpers.hpp"
+
+namespace speccalc {
+namespace {
+
+using nlohmann::json;
+using test::error_field;
+using test::eval_ok;
+
+std::string on_7950x(const std::string& method, const std::string& extra = "") {
+  return R"({"target":"llama3.1-8b-instruct","hardware":"ryzen-9-7950x","runtime":"llama.cpp-cpu",)"
+         R"("dtype":"q4_0","context":1024,"acceptance":{"alpha":0.7},"method":)" +
+         method + extra + "}";
+}
+
+// Weights read per pass: 32 layers x (attention 4096 x (4096 + 2 x 1024) + 4096 x 4096 =
+// 41,943,040; MLP 3 x 4096 x 14336 = 176,160,768; 2 norms of 4096) + the LM head 128256 x
+// 4096 = 525,336,576 + the final norm 4096 = 7,504,932,864 parameters (the input embedding is a
+// lookup, not read whole). At 0.5625 bytes each: 4,221,524,736 bytes.
+constexpr double kWeightParams = 32.0 * (41943040.0 + 176160768.0 + 8192.0) + 525336576.0 + 4096.0;
+constexpr double kWeightBytes = kWeightParams * 0.5625;
+constexpr double kStreamBytesPerS = 83.2e9 * 0.6;
+
+TEST(CpuEngine, DecodeStepStreamsTheWeightsFromSystemMemory) {
+  const json e = eval_ok(on_7950x(R"("ar")"));
+  // fp16 KV of 1025 tokens: 32 layers x 2 x 8 heads x 128 x 2 bytes x 1025 = 134,348,800 bytes.
+  const double kv_bytes = 32.0 * 2 * 8 * 128 * 2 * 1025;
+  EXPECT_NEAR(e["baseline"]["weights_bytes"].get<double>(), kWeightBytes, 1e-6 * kWeightBytes);
+  EXPECT_NEAR(e["baseline"]["kv_cache_bytes"].get<double>(), kv_bytes, 1e-9 * kv_bytes);
+  // Memory-bound: (4.2215 + 0.1343) GB / 49.92 GB/s = 87.26 ms, plus the activations' traffic
+  // (under 0.5 %).
+  const double hand_s = (kWeightBytes + kv_bytes) / kStreamBytesPerS;
+  EXPECT_NEAR(e["baseline_step_s"].get<double>(), hand_s, 0.005 * hand_s);
+  EXPECT_EQ(e["baseline"]["limited_by"], "memory");
+}
+
+TEST(CpuEngine, ShortVerifiesCostAStepLongOnesAreComputeBound) {
+  // 5 tokens: 5 x 2 x 8.03e9 FLOP / 2.73e12 = 29 ms of matmuls under 87 ms of streaming, so the
+  // verify costs about one decode step (the memory and compute overlap).
+  const json k4 = eval_ok(on_7950x(R"({"family":"sps","draft":"llama3.2-1b","k":4})"));
+  EXPECT_LT(k4["verify"]["time_per_pass_s"].get<double>(),
+            1.02 * k4["baseline_step_s"].get<double>());
+  EXPECT_GT(k4["speedup"].get<double>(), 1.0);
+  // 32 tokens: 32 x 2 x 7.5049e9 FLOP / 2.73e12 = 175.9 ms of GEMMs plus the LM head's rows:
+  // compute-bound, twice a decode step; drafting 31 tokens per cycle loses.
+  const json k31 = eval_ok(on_7950x(R"({"family":"sps","draft":"llama3.2-1b","k":31})"));
+  const double gemm_s = 32.0 * 2 * kWeightParams / 2.73e12;
+  EXPECT_GT(k31["verify"]["time_per_pass_s"].get<double>(), 0.98 * gemm_s);
+  EXPECT_EQ(k31["verify"]["limited_by"], "compute");
+  EXPECT_LT(k31["speedup"].get<double>(), 1.0);
+}
+
+TEST(CpuEngine, RunsOnlyOnCpuDevicesAndOnlyTheyRunIt) {
+  // A GPU under the CPU engine, the CPU under a GPU engine: each refused naming the runtime.
+  EXPECT_EQ(error_field(R"({"target":"llama3.1-8b-instruct","hardware":"rtx-4090",)"
+                        R"("runtime":"llama.cpp-cpu","dtype":"q4_0","method":"ar"})"),
+            "runtime");
+  EXPECT_EQ(error_field(R"({"target":"llama3.1-8b-instruct","hardware":"ryzen-9-7950x",)"
+                        R"("runtime":"vllm","method":"ar"})"),
+            "runtime");
+  EXPECT_EQ(error_field(R"({"target":"llama3.1-8b-instruct","hardware":"ryzen-9-7950x",)"
+                        R"("runtime":"hf-eager","method":"ar"})"),
+            "runtime");
+  // One CPU: no tensor parallelism.
+  EXPECT_EQ(error_field(on_7950x(R"("ar")", R"(,"gpus":2)")), "gpus");
+}
+
+TEST(CpuEngine, ExportKeepsEveryLayerOnTheCpu) {
+  const Response r = run("export", on_7950x(R"({"family":"sps","draft":"llama3.2-1b","k":4})"));
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const json flags = json::parse(r.output)["llama_server"];
+  EXPECT_EQ(flags["--n-gpu-layers"], 0);
+  EXPECT_EQ(flags["--n-gpu-layers-draft"], 0);
+  EXPECT_EQ(flags["--spec-draft-n-max"], 4);
+}
+
+}  // namespace
+}  // namespace speccalc
