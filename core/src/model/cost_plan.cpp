@@ -173,19 +173,20 @@ RuntimeParams draft_runtime_for(const Config& config, const RuntimeParams& targe
 void add_setup_assumptions(const Config& config, const Evaluation& e,
                            std::vector<std::string>* out) {
   const RuntimeParams& r = e.runtime;
-  out->push_back("engine '" + config.engine.id + "' (" + config.engine.name +
-                 "): each kernel class (GEMMs, attention, LM head, "
-                 "other) costs bytes / (peak bandwidth x efficiency: weights " +
-                 fields::format_significant(r.bw_efficiency) + ", KV " +
-                 fields::format_significant(r.kv_bw_efficiency) + ") + FLOPs / (peak x " +
-                 fields::format_significant(r.flops_efficiency) + "); a pass adds " +
-                 fields::format_seconds(r.pass_overhead_s) + ", an engine step " +
-                 fields::format_seconds(r.step_overhead_s) + " + " +
-                 fields::format_seconds(r.seq_overhead_s) + " per sequence" +
-                 (r.layer_overhead_s > 0
-                      ? "; kernel launches " + fields::format_seconds(r.layer_overhead_s) +
-                            " per layer overlap the GPU's work"
-                      : ""));
+  out->push_back(
+      "engine '" + config.engine.id + "' (" + config.engine.name +
+      "): each kernel class (GEMMs, attention, LM head, "
+      "other) costs the longer of bytes / (peak bandwidth x efficiency: weights " +
+      fields::format_significant(r.bw_efficiency) + ", KV " +
+      fields::format_significant(r.kv_bw_efficiency) + ") and FLOPs / (peak x " +
+      fields::format_significant(r.flops_efficiency) + "), plus " +
+      fields::format_significant(1.0 - r.overlap) + " of the shorter (1 - overlap); a pass adds " +
+      fields::format_seconds(r.pass_overhead_s) + ", an engine step " +
+      fields::format_seconds(r.step_overhead_s) + " + " + fields::format_seconds(r.seq_overhead_s) +
+      " per sequence" +
+      (r.layer_overhead_s > 0 ? "; kernel launches " + fields::format_seconds(r.layer_overhead_s) +
+                                    " per layer overlap the GPU's work"
+                              : ""));
   if (!config.engine.validated)
     out->push_back("no published speculative measurement validates the '" + config.engine.id +
                    "' profile: " + config.engine.validated_by);
