@@ -452,9 +452,6 @@ function loadChartLibrary() {
   return chartLibrary;
 }
 
-// The sizing view (views/sizing.mjs) is imported the first time its section comes into view
-// (issue 23: the first load within 250 KB); the worker mode and the core's defaults it is told
-// before that wait here.
 let tree = null;
 // The tree panel sits with the charts, below the result: its module loads when they are shown.
 async function treeView() {
@@ -465,6 +462,9 @@ async function treeView() {
   return tree;
 }
 
+// The sizing view (views/sizing.mjs) is imported the first time its section comes into view
+// (issue 23: the first load within 250 KB); the worker mode and the core's defaults it is told
+// before that wait here.
 let sizing = null;
 let sizingMode = null;
 let sizingDefaults = null;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "speccalc/tree_acceptance.hpp"
+
 namespace speccalc {
 
 const char* const kConfidenceModel =
@@ -66,6 +68,7 @@ DraftLengths draft_lengths(const std::vector<double>& position_acceptance, doubl
 }
 
 double chain_alpha_for_tau(double tau, int64_t k) {
+  // tau of a chain of k at one alpha: 1 + a + a^2 + ... + a^k (products only, for parity).
   auto chain_tau = [k](double a) {
     double t = 1, run = 1;
     for (int64_t i = 0; i < k; ++i) {
@@ -74,12 +77,10 @@ double chain_alpha_for_tau(double tau, int64_t k) {
     }
     return t;
   };
-  double lo = 0, hi = 1;
-  for (int i = 0; i < 60; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (chain_tau(mid) < tau ? lo : hi) = mid;
-  }
-  return 0.5 * (lo + hi);
+  // The tree solver's alpha search (tree_acceptance.cpp); a tau above the chain's reach (never
+  // given here: tau is cut to the draft's reach) would take alpha 1.
+  const auto alpha = tree::calibrate_alpha_with(chain_tau, tau, "acceptance.tau");
+  return alpha.ok() ? alpha.value() : 1.0;
 }
 
 }  // namespace speccalc
