@@ -97,6 +97,8 @@ import shutil
 import sys
 from pathlib import Path
 
+import calibrate_published_tau
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "data"
 
@@ -394,6 +396,11 @@ def main():
     print("wrote %d rows" % len(out))
 
 
+# Families whose published rows ran one known draft tree (the papers' defaults): their
+# entries carry the top-1 acceptance that tree implies (scripts/calibrate_published_tau.py).
+REFERENCE_FAMILIES = ("eagle1", "eagle2", "eagle3")
+
+
 def write_published_tau(rows, dst):
     """core/data/published-tau.json: the mean published tau per (family, target, sps draft), the
     acceptance a config gets when it states none. Small enough to embed in both builds (the page
@@ -402,7 +409,8 @@ def write_published_tau(rows, dst):
     drafters costed as EAGLE-2); greedy rows (temperature 0), else rows with no temperature
     stated; and, as separate entries marked "temperature": 1, the rows sampled at temperature 1
     (the only sampled temperature the sources report), for configs with a temperature > 0.
-    Summed in table order, so the mean is the same double a C++ loop would compute."""
+    Tree families (REFERENCE_FAMILIES) leave out rows drafted as a chain, and their entries get
+    the top-1 acceptance of their tau on the paper's tree (calibrate_published_tau.py). Summed in table order, so the mean is the same double a C++ loop would compute."""
     groups = {}
     for r in rows:
         if r.get("tau") is None or r.get("superseded") or not r.get("target_id"):
@@ -410,6 +418,10 @@ def write_published_tau(rows, dst):
         if (r.get("dataset") or "").startswith("Mean ("):
             continue
         if r["method"].startswith(("HASS", "SAM-Decoding")):
+            continue
+        # A tree family's default is rescaled from the paper's tree (calibrate_published_tau.py):
+        # rows drafted as a chain (EAGLE's Table 5 "chain of 5") were not on that tree.
+        if r["family"] in REFERENCE_FAMILIES and "chain" in (r.get("draft") or "").lower():
             continue
         key = (r["family"], r["target_id"], r.get("draft_id") or "" if r["family"] == "sps" else "")
         g = groups.setdefault(key, {"greedy": [], "unstated": [], "sampled": []})
@@ -453,6 +465,9 @@ def write_published_tau(rows, dst):
                              "write_published_tau)"},
            "entries": entries}
     (dst / "published-tau.json").write_text(json.dumps(doc, indent=1) + "\n")
+    # Each EAGLE family's entry gets the top-1 acceptance its tau implies on the paper's own
+    # draft tree (needs the native build: the core does the fit).
+    calibrate_published_tau.main()
 
 
 if __name__ == "__main__":

@@ -14,6 +14,9 @@ struct PublishedTau {
   std::vector<std::string> row_ids;  // the rows averaged, e.g. "eagle2-012"
   std::string rule;  // which rows: "greedy", "temperature not stated" or "sampled (temperature 1)"
   bool sampled = false;  // the rows are sampled ones (temperature 1)
+  // EAGLE families: the top-1 acceptance at every depth that gives mean_tau (min_tau, max_tau)
+  // on the paper's own draft tree (config/paper_tree.hpp), 0 when not stored.
+  double top1 = 0, top1_min = 0, top1_max = 0;
 };
 
 // Rows match when family and target_id are equal (and draft_id too for sps), tau is present and

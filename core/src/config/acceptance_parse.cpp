@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "config/json_fields.hpp"
+#include "config/paper_tree.hpp"
 #include "config/tree_input.hpp"
 #include "speccalc/published_tau.hpp"
 #include "speccalc/tree_acceptance.hpp"
@@ -256,9 +257,30 @@ void use_published(Config* c) {
   for (const auto& id : pub.row_ids) ids += (ids.empty() ? "" : ", ") + id;
   a.note = "tau " + fields::format_significant(a.tau) + " = mean of " +
            std::to_string(pub.row_ids.size()) + " published " + pub.rule + " rows for " + what +
-           " (core/data/published.json: " + ids +
-           "), measured at each source's own settings, not adjusted to this config" +
-           temperature_note;
+           " (core/data/published.json: " + ids + ")";
+  if (pub.top1 <= 0) {
+    a.note +=
+        ", measured at each source's own settings, not adjusted to this config" + temperature_note;
+    return;
+  }
+  a.note += ", measured on " + paper_tree_words(*c) + temperature_note;
+  if (on_paper_tree(*c)) return;
+  // Another draft than the paper's: the per-depth acceptance that tree's tau implies, applied
+  // to this draft (a chain of 3 reaches fewer tokens than a 60-node tree at the same acceptance).
+  a.kind = Acceptance::Kind::matrix;
+  a.p = {paper_rank_row(pub.top1)};
+  if (pub.row_ids.size() > 1) {
+    a.top1_low = pub.top1_min;
+    a.top1_high = pub.top1_max;
+  }
+  a.note +=
+      "; this config drafts another tree, so its tau is the one of the acceptance that "
+      "tau implies on the paper's tree: top-1 acceptance " +
+      fields::format_significant(pub.top1) +
+      " at every depth, rank r accepted with top1 ((1 - top1) " +
+      fields::format_number(kSiblingShare) +
+      ")^r (the sibling share fitted on EAGLE's Table 5 chain-vs-tree pairs, "
+      "config/paper_tree.hpp)";
 }
 
 // Moves a parsed value into *out, or the error into *err.

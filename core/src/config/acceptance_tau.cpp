@@ -6,6 +6,7 @@
 
 #include "config/acceptance_parse.hpp"
 #include "config/json_fields.hpp"
+#include "config/paper_tree.hpp"
 #include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_presets.hpp"
 
@@ -173,8 +174,29 @@ Expected<TauResult> expected_tau(const Config& c) {
   out.matrix = matrix;
   out.tau = tree::expect_tree(draft, matrix).expected_tau;
   if (a.guessed) out.from_data = false;
+  if (a.top1_high > 0) {
+    // A published tau rescaled to this draft (config/paper_tree.hpp): the rows' spread is the
+    // tau of their lowest and highest top-1 acceptance on this draft (an EAGLE-2/3 tree regrown
+    // under each, as the dynamic tree follows the draft's confidence).
+    auto tau_at = [&](double top1) {
+      const tree::AcceptanceMatrix m{{paper_rank_row(top1)}};
+      if (!dynamic) return tree::expect_tree(draft, m).expected_tau;
+      auto t =
+          tree::eagle2_tree(m, static_cast<int>(c.method.total_token),
+                            static_cast<int>(c.method.depth), static_cast<int>(c.method.top_k));
+      return t.ok() ? tree::expect_tree(t.value(), m).expected_tau : out.tau;
+    };
+    out.has_band = true;
+    out.tau_p5 = tau_at(a.top1_low);
+    out.tau_p95 = tau_at(a.top1_high);
+    out.band_label = a.spread_label + ", rescaled to this draft";
+  }
   if (!fallback_note.empty()) {
     out.source = fallback_note;
+    return out;
+  }
+  if (a.top1_high > 0 || (a.published && a.kind == Acceptance::Kind::matrix)) {
+    out.source = a.note;
     return out;
   }
   if (a.published && !a.note.empty()) {
@@ -221,6 +243,8 @@ Expected<const TauResult*> TauMemo::get(const Config& config) {
   append_bits(&key, a.alpha);
   append_bits(&key, a.tau_p5);
   append_bits(&key, a.tau_p95);
+  append_bits(&key, a.top1_low);
+  append_bits(&key, a.top1_high);
   for (double v : a.per_position) append_bits(&key, v);
   for (const auto& row : a.p) {
     for (double v : row) append_bits(&key, v);

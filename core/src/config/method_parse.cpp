@@ -54,15 +54,6 @@ EagleKnobs engine_eagle_knobs(const RuntimeProfile* engine, const ModelArch& tar
   return target.kv_lora_rank > 0 ? engine->eagle_defaults_mla : engine->eagle_defaults;
 }
 
-// Default EAGLE-2/3 verify size by target size (EAGLE-2 paper: 60/50/48 total tokens for
-// 7-8B/13B/70B targets).
-int64_t default_total_token(const ModelArch& target) {
-  const int64_t params = count_params(target).total;
-  if (params < 10'000'000'000) return 60;
-  if (params < 40'000'000'000) return 50;
-  return 48;
-}
-
 // Host time of one retrieval lookup per cycle, by drafter. No measurement of these is in the
 // reference data: order-of-magnitude assumptions, said in every result (docs/cost-model.md).
 double retrieval_lookup_s(const std::string& source) {
@@ -447,6 +438,14 @@ bool method_object(const json& doc, json* obj, Error* err) {
 }
 
 }  // namespace
+
+// EAGLE-2 paper: 60/50/48 total tokens for 7-8B/13B/70B targets.
+int64_t default_total_token(const ModelArch& target) {
+  const int64_t params = count_params(target).total;
+  if (params < 10'000'000'000) return 60;
+  if (params < 40'000'000'000) return 50;
+  return 48;
+}
 
 json engine_knobs_json(const std::string& engine) {
   json out = json::array();

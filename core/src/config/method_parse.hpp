@@ -17,4 +17,7 @@ bool parse_method(const nlohmann::json& doc, const Catalog& catalog, Config* c, 
 // when that engine is chosen: [{key, families, sets}] (for `list runtimes` and the form).
 nlohmann::json engine_knobs_json(const std::string& engine);
 
+// EAGLE-2/3's verify size in the papers' settings, by target size (60/50/48 total tokens).
+int64_t default_total_token(const ModelArch& target);
+
 }  // namespace speccalc

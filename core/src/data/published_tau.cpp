@@ -25,6 +25,9 @@ PublishedTau published_tau(const std::string& family, const std::string& target_
     out.min_tau = e.value("min_tau", out.mean_tau);
     out.max_tau = e.value("max_tau", out.mean_tau);
     out.rule = e.value("rule", "");
+    out.top1 = e.value("top1", 0.0);
+    out.top1_min = e.value("top1_min", 0.0);
+    out.top1_max = e.value("top1_max", 0.0);
     if (e.contains("row_ids") && e["row_ids"].is_array())
       for (const auto& id : e["row_ids"]) out.row_ids.push_back(id.get<std::string>());
     return out;
