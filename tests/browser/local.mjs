@@ -284,6 +284,11 @@ export async function localTests({ url, newPage }) {
     assert(/runtime: llama\.cpp-cpu/.test(notes), `carry notes: "${notes}"`);
     await noFieldError(page, 'CPU preset');
     await checkAgainstCli(page, 'CPU preset');
+    // The device is the core's word for it (memory.device), not "GPU".
+    eq(cliEvalLink(fragmentOf(page.url())).memory.device, 'CPU', 'the core says CPU');
+    eq(await page.textContent('#memory-title'), 'Memory per CPU', 'memory title');
+    const total = await page.textContent('[data-testid=memory]');
+    assert(/on this CPU\)/.test(total), `memory line: "${total}"`);
     eq(
       await page.$eval('[data-testid=llama-bench]', (d) => d.hidden),
       false,

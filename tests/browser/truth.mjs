@@ -464,7 +464,7 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
       JSON.stringify(Object.keys(rows)),
       JSON.stringify([
         'Model',
-        'GPU',
+        'Hardware',
         'Engine',
         'Batch × context',
         'Method',
@@ -476,7 +476,7 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
         'τ',
         'Tokens/s',
         'Cycle time',
-        'Memory per GPU',
+        'Memory per device',
       ]),
       'compare rows',
     );
@@ -490,7 +490,7 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
     // Every row, A and B, is the core's two results as the page words them.
     const text = (r) => ({
       Model: r.config.target,
-      GPU: `${r.config.gpus} × ${r.config.hardware}`,
+      Hardware: `${r.config.gpus} × ${r.config.hardware}`,
       Engine: r.engine.name,
       'Batch × context': `${r.config.batch} × ${r.config.context}`,
       'τ from': r.tau_source,
@@ -499,7 +499,7 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
       τ: fmt.tau(r.tau),
       'Tokens/s': r.verdict === 'infeasible' ? '—' : fmt.rate(r.tokens_per_s),
       'Cycle time': fmt.seconds(r.cycle_time_s),
-      'Memory per GPU': `${fmt.gb(r.memory.total_gb_per_gpu)} of ${fmt.gb(r.memory.usable_gb_per_gpu)}`,
+      'Memory per device': `${fmt.gb(r.memory.total_gb_per_gpu)} of ${fmt.gb(r.memory.usable_gb_per_gpu)}`,
     });
     const [ta, tb] = [text(a), text(b)];
     for (const [row, want] of Object.entries(ta)) {

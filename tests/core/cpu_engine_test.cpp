@@ -100,5 +100,24 @@ TEST(CpuEngine, ExportKeepsEveryLayerOnTheCpu) {
   EXPECT_EQ(flags["--spec-draft-n-max"], 4);
 }
 
+TEST(CpuEngine, ResultsCallTheDeviceACpu) {
+  // The memory block and every text about the device say "CPU" (a GPU config says "GPU").
+  const json cpu = eval_ok(on_7950x(R"("ar")"));
+  EXPECT_EQ(cpu["memory"]["device"], "CPU");
+  const json gpu = eval_ok(
+      R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","method":"ar","acceptance":{"alpha":0.7}})");
+  EXPECT_EQ(gpu["memory"]["device"], "GPU");
+  // 64 GB of system memory cannot hold Llama-3.3-70B at fp16 (141 GB of weights).
+  const json big = eval_ok(
+      R"({"target":"llama3.3-70b-instruct","hardware":"ryzen-9-7950x","runtime":"llama.cpp-cpu",)"
+      R"("method":"ar","acceptance":{"alpha":0.7}})");
+  EXPECT_EQ(big["verdict"], "infeasible");
+  EXPECT_NE(big["verdict_reason"].get<std::string>().find("does not fit in CPU memory"),
+            std::string::npos);
+  const std::string suggestion = big["memory"]["suggestions"][0].get<std::string>();
+  EXPECT_NE(suggestion.find("per CPU"), std::string::npos) << suggestion;
+  EXPECT_EQ(suggestion.find("GPU"), std::string::npos) << suggestion;
+}
+
 }  // namespace
 }  // namespace speccalc

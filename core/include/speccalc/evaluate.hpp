@@ -17,6 +17,7 @@ struct MemorySummary {
   bool fits = true;
   int64_t max_batch = 0, max_context = 0;
   std::vector<std::string> suggestions;
+  std::string device = "GPU";  // device_noun(): "GPU", or "CPU" under the CPU engine
 };
 
 struct Evaluation {

@@ -182,4 +182,8 @@ std::string target_ids(const Catalog& c);
 std::string draft_ids(const Catalog& c);
 std::string gpu_ids(const Catalog& c);
 
+// What the user calls the device whose memory and speed a config uses: "CPU" for a CPU
+// (vendor "CPU", the llama.cpp CPU engine), else "GPU" (Apple silicon's GPU included).
+std::string device_noun(const Gpu& g);
+
 }  // namespace speccalc

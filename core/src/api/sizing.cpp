@@ -365,10 +365,11 @@ Response size(const std::string& input) {
     current_is_best = true;
   }
   if (!best_fit) {
-    return fail(make_error("config", "no draft size fits in GPU memory at batch " +
-                                         std::to_string(c.batch) + " and context " +
-                                         std::to_string(c.context) +
-                                         ": lower the batch or context, or add GPUs"));
+    const std::string device = device_noun(c.hardware);
+    return fail(make_error(
+        "config", "no draft size fits in " + device + " memory at batch " +
+                      std::to_string(c.batch) + " and context " + std::to_string(c.context) +
+                      ": lower the batch or context" + (device == "GPU" ? ", or add GPUs" : "")));
   }
   Candidate best = *best_fit;
   if (f == Family::eagle2 || f == Family::eagle3) {

@@ -272,6 +272,8 @@ const Expected<Catalog>& load_catalog() {
 
 std::string target_ids(const Catalog& c) { return ids(c.targets); }
 std::string draft_ids(const Catalog& c) { return ids(c.drafts); }
+std::string device_noun(const Gpu& g) { return g.vendor == "CPU" ? "CPU" : "GPU"; }
+
 std::string gpu_ids(const Catalog& c) {
   std::string s;
   for (const auto& g : c.gpus) s += (s.empty() ? "" : ", ") + g.id;

@@ -141,10 +141,10 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params,
     return decode_step_s(config, batch, q);
   };
   if (step_at(1.0) > measured) {
-    return make_error(field,
-                      "is faster than this GPU's memory bandwidth allows for this model at batch " +
-                          std::to_string(batch) + " (" + fields::format_seconds(step_at(1.0)) +
-                          " at 100% of peak bandwidth)");
+    return make_error(
+        field, "is faster than this " + device_noun(config.hardware) +
+                   "'s memory bandwidth allows for this model at batch " + std::to_string(batch) +
+                   " (" + fields::format_seconds(step_at(1.0)) + " at 100% of peak bandwidth)");
   }
   double lo = 0.001, hi = 1.0;
   for (int i = 0; i < 200 && hi - lo > 1e-12; ++i) {
@@ -217,7 +217,7 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
                    std::to_string(config.engine.tensor_parallel
                                       ? config.method.draft_tensor_parallel_size
                                       : 1) +
-                   " GPU(s)");
+                   " " + device_noun(config.hardware) + "(s)");
   if (config.gpus > 1)
     out->push_back(config.engine.tensor_parallel
                        ? "tensor parallel over " + std::to_string(config.gpus) +
@@ -326,8 +326,8 @@ void set_verdict(const Config& config, bool text, Evaluation* e) {
   if (!e->memory.fits) {
     // The numbers and what would fit are in memory.suggestions (the page lists them with it).
     e->verdict_reason =
-        "This setup does not fit in GPU memory, so no speedup applies; what would fit is listed "
-        "with the memory breakdown.";
+        "This setup does not fit in " + device_noun(config.hardware) +
+        " memory, so no speedup applies; what would fit is listed with the memory breakdown.";
   } else if (config.method.family == Family::ar) {
     e->verdict_reason = "Plain decoding: the baseline every speculative method is compared with.";
   } else if (e->speedup > 1.0) {
@@ -439,10 +439,19 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
   }
   e.tau_from_data = tau->from_data;
   const MemoryReport m = memory_report(config, work.memory);
-  e.memory = MemorySummary{m.capacity_gb,    m.usable_gb,        m.utilization,
-                           m.weights_gb,     m.draft_weights_gb, m.kv_cache_gb,
-                           m.activations_gb, m.total_gb,         m.fits,
-                           m.max_batch,      m.max_context,      m.suggestions};
+  e.memory = MemorySummary{m.capacity_gb,
+                           m.usable_gb,
+                           m.utilization,
+                           m.weights_gb,
+                           m.draft_weights_gb,
+                           m.kv_cache_gb,
+                           m.activations_gb,
+                           m.total_gb,
+                           m.fits,
+                           m.max_batch,
+                           m.max_context,
+                           m.suggestions,
+                           device_noun(config.hardware)};
   e.fits_in_memory = m.fits;
   set_verdict(config, text, &e);
   if (!text) return e;

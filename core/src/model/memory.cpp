@@ -77,7 +77,7 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
 
   const std::string pct = fields::format_number(c.memory_utilization * 100) + "%";
   const std::string need =
-      gb(total) + " per GPU needed, " + gb(usable) + " usable" +
+      gb(total) + " per " + device_noun(c.hardware) + " needed, " + gb(usable) + " usable" +
       (c.hardware.unified_memory
            ? " of " + fields::format_number(c.hardware.mem_gb) +
                  " GB unified memory (the GPU may use " +
@@ -86,8 +86,8 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
                  (capped ? "" : "; memory_utilization " + pct + " is lower") + ")"
            : " (" + pct + " of " + fields::format_number(c.hardware.mem_gb) + " GB)");
   if (fixed >= usable) {
-    r.suggestions.push_back("The weights alone (" + gb(fixed) + " per GPU) do not fit: " + need +
-                            ".");
+    r.suggestions.push_back("The weights alone (" + gb(fixed) + " per " + device_noun(c.hardware) +
+                            ") do not fit: " + need + ".");
   } else {
     r.suggestions.push_back("Does not fit: " + need + ".");
     if (r.max_batch >= 1)

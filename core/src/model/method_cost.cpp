@@ -286,8 +286,8 @@ void sps_cycle(const CycleContext& x) {
   out.memory.kv_bytes_per_seq_token +=
       kv_bytes_per_token(d, d.num_layers, c.dtype, ds.attention_tp());
   if (x.text)
-    out.assumptions.push_back("draft model " + d.name + " on " + std::to_string(ds.tp) +
-                              " GPU(s), same dtype as the target" +
+    out.assumptions.push_back("draft model " + d.name + " on " + std::to_string(ds.tp) + " " +
+                              device_noun(c.hardware) + "(s), same dtype as the target" +
                               (d.citation.empty() ? "" : " (" + d.citation + ")"));
 }
 

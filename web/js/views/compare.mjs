@@ -21,7 +21,7 @@ function valueText(v) {
 // acceptance: each form's label).
 const rows = (labels) => [
   ['Model', (r) => name(r.config.target)],
-  ['GPU', (r) => `${r.config.gpus} × ${name(r.config.hardware)}`],
+  ['Hardware', (r) => `${r.config.gpus} × ${name(r.config.hardware)}`],
   ['Engine', (r) => r.engine.name],
   ['Batch × context', (r) => `${r.config.batch} × ${r.config.context}`],
   ['Method', (r) => labels.family(r.config.method.family)],
@@ -48,7 +48,7 @@ const rows = (labels) => [
   ['Tokens/s', (r) => (r.verdict === 'infeasible' ? '—' : fmt.rate(r.tokens_per_s))],
   ['Cycle time', (r) => fmt.seconds(r.cycle_time_s)],
   [
-    'Memory per GPU',
+    'Memory per device',
     (r) => `${fmt.gb(r.memory.total_gb_per_gpu)} of ${fmt.gb(r.memory.usable_gb_per_gpu)}`,
   ],
 ];

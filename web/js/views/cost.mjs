@@ -107,7 +107,8 @@ export function showKernels(box, result, passes) {
   }
 }
 
-// Memory per GPU against what the engine may use and the GPU's capacity.
+// Memory per device (GPU, or CPU under the CPU engine) against what the engine may use and its
+// capacity.
 export function showMemory(box, mem) {
   clear(box);
   box.dataset.fits = String(mem.fits);
@@ -134,7 +135,7 @@ export function showMemory(box, mem) {
   bar.append(usable);
   const total =
     `${fmt.gb(mem.total_gb_per_gpu)} of ${fmt.gb(mem.usable_gb_per_gpu)} usable ` +
-    `(${fmt.plain(mem.memory_utilization)} × ${fmt.gb(mem.capacity_gb_per_gpu)} on this GPU)`;
+    `(${fmt.plain(mem.memory_utilization)} × ${fmt.gb(mem.capacity_gb_per_gpu)} on this ${mem.device})`;
   // max_batch / max_context are 0 when nothing fits (the core's contract).
   const limits = [
     mem.max_batch > 0

@@ -17,7 +17,8 @@ const PASSES = [
 const HEADS = {
   pays: 'Speculation pays off',
   loses: 'Speculation does not pay off here',
-  infeasible: 'Does not fit in GPU memory: no speedup to report',
+  // {device}: the core's memory.device ("GPU", or "CPU" under the CPU engine).
+  infeasible: 'Does not fit in {device} memory: no speedup to report',
   baseline: 'Plain decoding (no speculation)',
 };
 
@@ -61,6 +62,7 @@ export class ResultsView {
     showCycle($('#cycle', this.root), result.cycle);
     showKernels($('#kernels', this.root), result, PASSES);
     showMemory($('#memory', this.root), result.memory);
+    $('#memory-title', this.root).textContent = `Memory per ${result.memory.device}`;
 
     const list = clear($('#assumptions', this.root));
     for (const a of result.assumptions) list.append(el('li', { text: a }));
@@ -133,7 +135,10 @@ export class ResultsView {
     const box = $('#verdict', this.root);
     box.dataset.state = result.verdict;
     box.className = `verdict ${result.verdict}`;
-    $('#verdict-head', this.root).textContent = HEADS[result.verdict];
+    $('#verdict-head', this.root).textContent = HEADS[result.verdict].replace(
+      '{device}',
+      result.memory.device,
+    );
     $('#verdict-reason', this.root).textContent = result.verdict_reason;
     const list = clear($('#verdict-suggestions', this.root));
     const suggestions = result.verdict === 'infeasible' ? result.memory.suggestions : [];

@@ -1,4 +1,4 @@
-// "Size it for my GPU": the core's `size` command (run in the core worker) picks the draft tree
+// "Size it for my hardware": the core's `size` command (run in the core worker) picks the draft tree
 // or k with the best speedup for this model, GPU, runtime, batch and context. Shows the speedup
 // and τ curves over the node count, the best tree with each node's acceptance probability
 // (tree-expect), the schedule by batch, and the engine settings to paste. "Apply best" writes
@@ -185,7 +185,7 @@ export class SizingView {
       el('span', { text }),
       el('button', {
         type: 'button',
-        text: 'Size it for my GPU ↓',
+        text: 'Size it for my hardware ↓',
         onclick: () => {
           this.section.scrollIntoView({ behavior: 'smooth', block: 'start' });
           this.section.focus({ preventScroll: true });
@@ -204,12 +204,12 @@ export class SizingView {
     // Whether the setting is already the best is the core's answer (current_is_best), and
     // the setting's own speedup is the core's, under the same acceptance as the candidates.
     this.showTeaser(
-      `Best for this GPU: ${what} → ${fmt.speedup(best.speedup)}${out.current_is_best ? ' (your setting is already the best)' : ` (your setting: ${fmt.speedup(out.current.speedup)})`}.`,
+      `Best for this hardware: ${what} → ${fmt.speedup(best.speedup)}${out.current_is_best ? ' (your setting is already the best)' : ` (your setting: ${fmt.speedup(out.current.speedup)})`}.`,
     );
     const summary = el(
       'p',
       { class: 'sizing-best', 'data-testid': 'sizing-best' },
-      el('strong', { text: `Best for this GPU: ${what}` }),
+      el('strong', { text: `Best for this hardware: ${what}` }),
       ` — speedup ${fmt.speedup(best.speedup)}, τ ${fmt.tau(best.tau)}, ${fmt.rate(best.tokens_per_s)} tokens/s`,
       ` (searched n ≤ ${req.budget}${chain ? '' : `, depth ≤ ${req.max_depth}`}).`,
     );
@@ -258,7 +258,7 @@ export class SizingView {
       'data-testid': 'sizing-tree',
       tabindex: '0',
       role: 'region',
-      'aria-label': 'Best draft tree for this GPU',
+      'aria-label': 'Best draft tree for this hardware',
     });
     treeFig.append(treeBox);
     box.append(el('div', { class: 'sizing-grid' }, curveFig, treeFig));
