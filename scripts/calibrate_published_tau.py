@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Adds to each EAGLE family's entry of core/data/published-tau.json the top-1 acceptance that
 reproduces its tau on the draft tree the rows ran (the paper's tree): "top1" for mean_tau,
-"top1_min" / "top1_max" for the rows' spread. A config drafting another tree takes its tau from
+"top1_min" / "top1_max" for the rows' spread; to each Medusa entry whose target has a Medusa-1
+head-accuracy table, the multiple of that table that does ("scale", "scale_min", "scale_max"). A config drafting another tree takes its tau from
 that acceptance on its own draft (core/src/config/paper_tree.hpp) instead of a tau measured on
 a bigger (or smaller) tree.
 
@@ -56,12 +57,28 @@ def top1_for(family, target, tau):
     return hi
 
 
+def medusa_scale_for(target, tau):
+    """The multiple of the target's Medusa-1 head-accuracy matrix that gives tau on Medusa's
+    mc_sim_7b_63 tree: the core's own fit (`speccalc tree-calibrate`, family "scale"). None when
+    the target has no head table or tau is out of reach."""
+    doc = {"preset": "medusa-mc_sim_7b_63", "tau": tau, "family": "scale",
+           "acceptance": {"medusa": target}}
+    out = subprocess.run([str(SPECCALC), "tree-calibrate", "-"], input=json.dumps(doc),
+                         capture_output=True, text=True)
+    return json.loads(out.stdout)["scale"] if out.returncode == 0 else None
+
+
 def main():
     path = ROOT / "core" / "data" / "published-tau.json"
     doc = json.loads(path.read_text())
     for e in doc["entries"]:
-        for key in ("top1", "top1_min", "top1_max"):
+        for key in ("top1", "top1_min", "top1_max", "scale", "scale_min", "scale_max"):
             e.pop(key, None)
+        if e["family"] == "medusa":
+            fitted = [medusa_scale_for(e["target_id"], e[k]) for k in ("mean_tau", "min_tau", "max_tau")]
+            if None not in fitted:
+                e["scale"], e["scale_min"], e["scale_max"] = (round(x, 4) for x in fitted)
+            continue
         if e["family"] not in FAMILIES:
             continue
         fitted = [top1_for(e["family"], e["target_id"], e[k])
@@ -74,6 +91,9 @@ def main():
                             "as config/paper_tree.hpp) that gives mean_tau, min_tau, max_tau on "
                             "the paper's draft tree for the target "
                             "(scripts/calibrate_published_tau.py)")
+    doc["_meta"]["scale"] = ("scale, scale_min, scale_max (Medusa): the multiple of the target's "
+                             "Medusa-1 head-accuracy matrix that gives mean_tau, min_tau, max_tau "
+                             "on Medusa's mc_sim_7b_63 tree (scripts/calibrate_published_tau.py)")
     path.write_text(json.dumps(doc, indent=1) + "\n")
 
 

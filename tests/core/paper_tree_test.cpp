@@ -159,5 +159,61 @@ TEST(PaperTree, SmallerDynamicTreeAcceptsFewerThanThePaperTree) {
   EXPECT_GT(out["band"]["tau_p95"].get<double>(), out["tau"].get<double>());
 }
 
+TEST(PaperTree, MedusaHeadTableAlonePredictsThePapersTau) {
+  // Independent check of the Medusa rescale's shape: Medusa's released head accuracies
+  // (FasterDecoding/Medusa assets/medusa_acc.csv, core/data/medusa-head-accuracy.json) on its
+  // mc_sim_7b_63 tree give the tau the papers measured with those heads, within 3 % for the 7B
+  // and 13B heads (the stored scales are 1.02 and 1.02).
+  for (const std::string target : {"vicuna-7b-v1.3", "vicuna-13b-v1.3"}) {
+    const json out = eval_ok(
+        R"({"target":")" + target +
+        R"(","runtime":"hf-eager","method":"medusa","acceptance":{"medusa":")" + target + R"("}})");
+    const PublishedTau pub = published_tau("medusa", target, "");
+    ASSERT_TRUE(pub.found);
+    EXPECT_NEAR(out["tau"].get<double>(), pub.mean_tau, 0.03 * pub.mean_tau) << target;
+  }
+}
+
+TEST(PaperTree, MedusaChainIsTheProductOfScaledHeadAccuracies) {
+  // vLLM runs Medusa as a chain of its 5 heads: tau = 1 + sum over depths d of the product of
+  // the scaled top-1 accuracies of heads 0..d-1 (each head's rank-0 hit mass acc[h][0]).
+  const json out = eval_ok(
+      R"({"target":"vicuna-7b-v1.3","hardware":"a100-80gb-sxm","runtime":"vllm","method":"medusa"})");
+  ASSERT_EQ(out["config"]["method"]["choices"].size(), 5u);
+  const PublishedTau pub = published_tau("medusa", "vicuna-7b-v1.3", "");
+  ASSERT_GT(pub.scale, 0.5);
+  const json acc = json::parse(data::medusa_head_accuracy())["models"]["vicuna-7b-v1.3"];
+  auto chain = [&](double scale) {
+    double t = 1, run = 1;
+    for (int h = 0; h < 5; ++h) t += (run *= scale * acc[h][0].get<double>());
+    return t;
+  };
+  EXPECT_NEAR(out["tau"].get<double>(), chain(pub.scale), 1e-12);
+  EXPECT_NEAR(out["band"]["tau_p5"].get<double>(), chain(pub.scale_min), 1e-12);
+  EXPECT_NEAR(out["band"]["tau_p95"].get<double>(), chain(pub.scale_max), 1e-12);
+  EXPECT_NE(out["tau_source"].get<std::string>().find("Medusa-1's head accuracies"),
+            std::string::npos);
+}
+
+TEST(PaperTree, StoredMedusaScaleGivesThePublishedTauOnItsTree) {
+  const json doc = json::parse(data::published_tau());
+  int checked = 0;
+  for (const json& e : doc["entries"]) {
+    if (!e.contains("scale")) continue;
+    auto heads = tree::medusa_acceptance(e["target_id"].get<std::string>());
+    ASSERT_TRUE(heads.ok());
+    for (const auto& [scale_key, tau_key] :
+         {std::pair{"scale", "mean_tau"}, std::pair{"scale_min", "min_tau"},
+          std::pair{"scale_max", "max_tau"}}) {
+      const auto m = tree::scale_acceptance(heads.value(), e[scale_key].get<double>());
+      EXPECT_NEAR(tree::expect_tree(tree::medusa_mc_sim_7b_63(), m).expected_tau,
+                  e[tau_key].get<double>(), 1e-3)
+          << e["target_id"] << " " << scale_key;
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 3);
+}
+
 }  // namespace
 }  // namespace speccalc

@@ -156,10 +156,10 @@ struct Acceptance {
   // tau it was taken from (tau_p5 = low end, tau_p95 = high end, > 0 when set) and what that
   // spread is, e.g. "over the 7 published rows (min-max)". Empty for a workload (p5-p95).
   std::string spread_label;
-  // A published EAGLE tau on a config that drafts another tree than the paper's: kind matrix,
-  // p = one row of paper_rank_row(top1) (config/paper_tree.hpp), and the rows' spread as the
-  // top-1 acceptances of their lowest and highest tau (> 0 when set).
-  double top1_low = 0, top1_high = 0;
+  // A published EAGLE or Medusa tau on a config that drafts another tree than the paper's: kind
+  // matrix, p = the acceptance that tau implies on the paper's tree (config/paper_tree.hpp), and
+  // the rows' spread as the matrices of their lowest and highest tau (empty when unset).
+  std::vector<std::vector<double>> band_low, band_high;
   // Omitted acceptance with no data for this method and target: the default alpha, a guess.
   bool guessed = false;
   std::string note;  // where the numbers came from (rows, workload), for the assumptions list

@@ -17,6 +17,9 @@ struct PublishedTau {
   // EAGLE families: the top-1 acceptance at every depth that gives mean_tau (min_tau, max_tau)
   // on the paper's own draft tree (config/paper_tree.hpp), 0 when not stored.
   double top1 = 0, top1_min = 0, top1_max = 0;
+  // Medusa: the multiple of the model's Medusa-1 head-accuracy matrix that gives mean_tau
+  // (min_tau, max_tau) on Medusa's own tree, 0 when not stored.
+  double scale = 0, scale_min = 0, scale_max = 0;
 };
 
 // Rows match when family and target_id are equal (and draft_id too for sps), tau is present and

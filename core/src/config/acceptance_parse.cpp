@@ -258,7 +258,11 @@ void use_published(Config* c) {
   a.note = "tau " + fields::format_significant(a.tau) + " = mean of " +
            std::to_string(pub.row_ids.size()) + " published " + pub.rule + " rows for " + what +
            " (core/data/published.json: " + ids + ")";
-  if (pub.top1 <= 0) {
+  const bool medusa = m.family == Family::medusa;
+  const double x = medusa ? pub.scale : pub.top1;
+  std::vector<std::vector<double>> implied;
+  if (x > 0) implied = paper_acceptance(*c, x);
+  if (implied.empty()) {
     a.note +=
         ", measured at each source's own settings, not adjusted to this config" + temperature_note;
     return;
@@ -268,19 +272,25 @@ void use_published(Config* c) {
   // Another draft than the paper's: the per-depth acceptance that tree's tau implies, applied
   // to this draft (a chain of 3 reaches fewer tokens than a 60-node tree at the same acceptance).
   a.kind = Acceptance::Kind::matrix;
-  a.p = {paper_rank_row(pub.top1)};
+  a.p = std::move(implied);
   if (pub.row_ids.size() > 1) {
-    a.top1_low = pub.top1_min;
-    a.top1_high = pub.top1_max;
+    a.band_low = paper_acceptance(*c, medusa ? pub.scale_min : pub.top1_min);
+    a.band_high = paper_acceptance(*c, medusa ? pub.scale_max : pub.top1_max);
   }
   a.note +=
       "; this config drafts another tree, so its tau is the one of the acceptance that "
-      "tau implies on the paper's tree: top-1 acceptance " +
-      fields::format_significant(pub.top1) +
-      " at every depth, rank r accepted with top1 ((1 - top1) " +
-      fields::format_number(kSiblingShare) +
-      ")^r (the sibling share fitted on EAGLE's Table 5 chain-vs-tree pairs, "
-      "config/paper_tree.hpp)";
+      "tau implies on the paper's tree: ";
+  if (medusa)
+    a.note +=
+        "Medusa-1's head accuracies for this model (core/data/medusa-head-accuracy.json) "
+        "scaled by " +
+        fields::format_significant(x) + " (config/paper_tree.hpp)";
+  else
+    a.note += "top-1 acceptance " + fields::format_significant(x) +
+              " at every depth, rank r accepted with top1 ((1 - top1) " +
+              fields::format_number(kSiblingShare) +
+              ")^r (the sibling share fitted on EAGLE's Table 5 chain-vs-tree pairs, "
+              "config/paper_tree.hpp)";
 }
 
 // Moves a parsed value into *out, or the error into *err.

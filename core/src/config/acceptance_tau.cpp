@@ -174,12 +174,12 @@ Expected<TauResult> expected_tau(const Config& c) {
   out.matrix = matrix;
   out.tau = tree::expect_tree(draft, matrix).expected_tau;
   if (a.guessed) out.from_data = false;
-  if (a.top1_high > 0) {
+  if (!a.band_high.empty()) {
     // A published tau rescaled to this draft (config/paper_tree.hpp): the rows' spread is the
-    // tau of their lowest and highest top-1 acceptance on this draft (an EAGLE-2/3 tree regrown
-    // under each, as the dynamic tree follows the draft's confidence).
-    auto tau_at = [&](double top1) {
-      const tree::AcceptanceMatrix m{{paper_rank_row(top1)}};
+    // tau of the acceptance of their lowest and highest tau on this draft (an EAGLE-2/3 tree
+    // regrown under each, as the dynamic tree follows the draft's confidence).
+    auto tau_at = [&](const std::vector<std::vector<double>>& rows) {
+      const tree::AcceptanceMatrix m{rows};
       if (!dynamic) return tree::expect_tree(draft, m).expected_tau;
       auto t =
           tree::eagle2_tree(m, static_cast<int>(c.method.total_token),
@@ -187,15 +187,15 @@ Expected<TauResult> expected_tau(const Config& c) {
       return t.ok() ? tree::expect_tree(t.value(), m).expected_tau : out.tau;
     };
     out.has_band = true;
-    out.tau_p5 = tau_at(a.top1_low);
-    out.tau_p95 = tau_at(a.top1_high);
+    out.tau_p5 = tau_at(a.band_low);
+    out.tau_p95 = tau_at(a.band_high);
     out.band_label = a.spread_label + ", rescaled to this draft";
   }
   if (!fallback_note.empty()) {
     out.source = fallback_note;
     return out;
   }
-  if (a.top1_high > 0 || (a.published && a.kind == Acceptance::Kind::matrix)) {
+  if (a.published && a.kind == Acceptance::Kind::matrix) {
     out.source = a.note;
     return out;
   }
@@ -243,8 +243,13 @@ Expected<const TauResult*> TauMemo::get(const Config& config) {
   append_bits(&key, a.alpha);
   append_bits(&key, a.tau_p5);
   append_bits(&key, a.tau_p95);
-  append_bits(&key, a.top1_low);
-  append_bits(&key, a.top1_high);
+  for (const auto* band : {&a.band_low, &a.band_high}) {
+    for (const auto& row : *band) {
+      for (double v : row) append_bits(&key, v);
+      key += ';';
+    }
+    key += '|';
+  }
   for (double v : a.per_position) append_bits(&key, v);
   for (const auto& row : a.p) {
     for (double v : row) append_bits(&key, v);

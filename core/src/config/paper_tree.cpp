@@ -2,6 +2,7 @@
 
 #include "config/method_parse.hpp"
 #include "speccalc/tree.hpp"
+#include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_presets.hpp"
 
 namespace speccalc {
@@ -19,6 +20,8 @@ bool on_paper_tree(const Config& c) {
     case Family::eagle3:
       return m.total_token == default_total_token(c.target) && m.depth == paper_depth(m.family) &&
              m.top_k == 10;
+    case Family::medusa:
+      return m.choices == tree::medusa_mc_sim_7b_63().choices();
     default:
       return false;
   }
@@ -26,9 +29,11 @@ bool on_paper_tree(const Config& c) {
 
 std::string paper_tree_words(const Config& c) {
   const Family f = c.method.family;
-  if (f == Family::eagle1) {
-    const tree::Tree t = tree::eagle1_default_tree();
-    return "EAGLE-1's default tree (" + std::to_string(t.choices().size()) + " nodes, depth " +
+  if (f == Family::eagle1 || f == Family::medusa) {
+    const tree::Tree t =
+        f == Family::eagle1 ? tree::eagle1_default_tree() : tree::medusa_mc_sim_7b_63();
+    return std::string(f == Family::eagle1 ? "EAGLE-1's default tree" : "Medusa's mc_sim_7b_63") +
+           " (" + std::to_string(t.choices().size()) + " nodes, depth " +
            std::to_string(t.max_depth()) + ")";
   }
   return std::string(f == Family::eagle2 ? "EAGLE-2" : "EAGLE-3") + "'s dynamic tree of " +
@@ -44,6 +49,13 @@ std::vector<double> paper_rank_row(double top1) {
     left *= (1.0 - top1) * kSiblingShare;
   }
   return row;
+}
+
+std::vector<std::vector<double>> paper_acceptance(const Config& c, double x) {
+  if (c.method.family != Family::medusa) return {paper_rank_row(x)};
+  auto heads = tree::medusa_acceptance(c.target.id, "acceptance");
+  if (!heads.ok()) return {};
+  return tree::scale_acceptance(heads.value(), x).rows;
 }
 
 }  // namespace speccalc

@@ -19,9 +19,9 @@ namespace speccalc {
 // (tests/core/paper_tree_test.cpp refits them). At 1 it is the rank model of `alpha`.
 constexpr double kSiblingShare = 0.627;
 
-// True when the config drafts exactly the tree the EAGLE-1/2/3 papers ran: EAGLE-1's default
-// tree, or EAGLE-2/3's dynamic tree of 60/50/48 tokens (by target size), depth 6 / 8, top-k 10.
-// Other families: false.
+// True when the config drafts exactly the tree the papers ran: EAGLE-1's default tree,
+// EAGLE-2/3's dynamic tree of 60/50/48 tokens (by target size), depth 6 / 8, top-k 10, or
+// Medusa's mc_sim_7b_63. Other families: false.
 bool on_paper_tree(const Config& c);
 
 // The paper's tree in words, for the notes ("EAGLE-2's dynamic tree of 60 tokens, depth 6,
@@ -31,5 +31,10 @@ std::string paper_tree_words(const Config& c);
 // One acceptance row p[rank] (every depth): rank r accepted with top1 ((1 - top1) s)^r, s =
 // kSiblingShare.
 std::vector<double> paper_rank_row(double top1);
+
+// The acceptance a published tau implies on the paper's tree, as matrix rows: EAGLE, one row
+// paper_rank_row(x); Medusa, the target's Medusa-1 head-accuracy matrix scaled by x
+// (tree::scale_acceptance). Empty when the target has no head table.
+std::vector<std::vector<double>> paper_acceptance(const Config& c, double x);
 
 }  // namespace speccalc

@@ -38,6 +38,9 @@ std::vector<Entry> parse_entries() {
     t.top1 = e.value("top1", 0.0);
     t.top1_min = e.value("top1_min", 0.0);
     t.top1_max = e.value("top1_max", 0.0);
+    t.scale = e.value("scale", 0.0);
+    t.scale_min = e.value("scale_min", 0.0);
+    t.scale_max = e.value("scale_max", 0.0);
     if (e.contains("row_ids") && e["row_ids"].is_array())
       for (const auto& id : e["row_ids"]) t.row_ids.push_back(id.get<std::string>());
     out.push_back(std::move(x));
