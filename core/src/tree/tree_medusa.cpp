@@ -11,7 +11,10 @@ std::string medusa_model_names() { return "vicuna-7b, vicuna-13b, vicuna-33b"; }
 Expected<AcceptanceMatrix> medusa_acceptance(const std::string& model, const std::string& field) {
   std::string key = model;
   if (key.size() < 5 || key.compare(key.size() - 5, 5, "-v1.3") != 0) key += "-v1.3";
-  const nlohmann::json doc = nlohmann::json::parse(data::medusa_head_accuracy(), nullptr, false);
+  // Parsed once per process (a compiled-in constant): a default Medusa acceptance on another
+  // draft than Medusa's tree reads it three times per evaluation (config/paper_tree.hpp).
+  static const nlohmann::json doc =
+      nlohmann::json::parse(data::medusa_head_accuracy(), nullptr, false);
   if (doc.is_discarded() || !doc.contains("models") || !doc["models"].is_object()) {
     return make_error(field, "embedded Medusa accuracy table is unreadable");
   }
