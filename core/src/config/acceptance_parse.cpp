@@ -195,6 +195,56 @@ bool model_card_tau(Config* c) {
   return true;
 }
 
+// Per-position acceptance of a single MTP module run k times (vLLM, SGLang). SpecDecode-Bench
+// (Liu et al., arXiv 2601.11580; production-engines.json specdecode_bench facts[7]) measured
+// GLM-4.5-Air's released MTP head at k = 3 on GPQA-Main: vLLM's per-position rates 0.92, 0.68,
+// 0.38 (position i accepted, so unconditional), i.e. conditional 0.92, 0.68 / 0.92, 0.38 / 0.68.
+constexpr double kGlmMtpPositions[] = {0.92, 0.68, 0.38};
+
+// GLM-4.5-Air at any k, and DeepSeek-V3 at k > 1 (its report gives only the second token's
+// 85-90 %; later positions take GLM's measured conditional decay, said so): a chain of
+// conditional rates. Positions past the third repeat the third's rate (not measured).
+bool mtp_positions_tau(Config* c) {
+  const MethodConfig& m = c->method;
+  if (m.family != Family::mtp || !c->target_preset) return false;
+  const bool glm = c->target.id == "glm-4.5-air";
+  const bool deepseek = c->target.id == "deepseek-v3" && m.k > 1;
+  if (!glm && !deepseek) return false;
+  auto rates = [&](double first) {
+    std::vector<double> r;
+    for (int64_t i = 0; i < m.k; ++i) {
+      const int64_t j = std::min<int64_t>(i, 2);
+      r.push_back(j == 0 ? first : kGlmMtpPositions[j] / kGlmMtpPositions[j - 1]);
+    }
+    return r;
+  };
+  Acceptance& a = c->acceptance;
+  a.kind = Acceptance::Kind::per_position;
+  a.per_position = rates(glm ? kGlmMtpPositions[0] : 0.875);
+  const std::string glm_source =
+      "SpecDecode-Bench's GLM-4.5-Air MTP head at k = 3 on GPQA-Main (arXiv 2601.11580): "
+      "per-position acceptance 0.92, 0.68, 0.38, conditional 0.92, 0.739, 0.559";
+  const std::string beyond =
+      m.k > 3 ? "; positions 4-" + std::to_string(m.k) + " repeat the third's 0.559 (not measured)"
+              : std::string();
+  if (glm) {
+    a.note = "conditional acceptance per position from " + glm_source + beyond;
+    return true;
+  }
+  for (double first : {0.85, 0.90}) {
+    std::vector<std::vector<double>> rows;
+    for (double x : rates(first)) rows.push_back(tree::geometric_rank_row(x));
+    (first < 0.875 ? a.band_low : a.band_high) = rows;
+  }
+  a.spread_label = "over the report's 85–90% second-token acceptance";
+  a.note =
+      "first position 0.875, the midpoint of the 85-90% second-token acceptance the "
+      "DeepSeek-V3 Technical Report gives for its MTP module (arXiv 2412.19437, section "
+      "5.4.3); later positions are not reported: they take the conditional decay of " +
+      glm_source + " (another model's MTP head, an assumption)" + beyond;
+  return true;
+}
+
 // Acceptance from the published table: the mean tau of the matching rows, or the default
 // alpha (said so) when none match.
 void use_published(Config* c) {
@@ -208,7 +258,7 @@ void use_published(Config* c) {
                                            fields::format_number(c->temperature) +
                                            " (the source's own sampling)"
                                      : std::string();
-  if ((m.family != Family::pld && trace_tau(c)) || model_card_tau(c)) {
+  if ((m.family != Family::pld && trace_tau(c)) || model_card_tau(c) || mtp_positions_tau(c)) {
     a.note += unadjusted;
     return;
   }
@@ -276,6 +326,7 @@ void use_published(Config* c) {
   if (pub.row_ids.size() > 1) {
     a.band_low = paper_acceptance(*c, medusa ? pub.scale_min : pub.top1_min);
     a.band_high = paper_acceptance(*c, medusa ? pub.scale_max : pub.top1_max);
+    a.spread_label += ", rescaled to this draft";
   }
   a.note +=
       "; this config drafts another tree, so its tau is the one of the acceptance that "

@@ -175,9 +175,9 @@ Expected<TauResult> expected_tau(const Config& c) {
   out.tau = tree::expect_tree(draft, matrix).expected_tau;
   if (a.guessed) out.from_data = false;
   if (!a.band_high.empty()) {
-    // A published tau rescaled to this draft (config/paper_tree.hpp): the rows' spread is the
-    // tau of the acceptance of their lowest and highest tau on this draft (an EAGLE-2/3 tree
-    // regrown under each, as the dynamic tree follows the draft's confidence).
+    // A default's spread as two acceptances (a published tau rescaled to this draft,
+    // config/paper_tree.hpp; a model card's range per position): the tau of each on this draft
+    // (an EAGLE-2/3 tree regrown under each, as the dynamic tree follows the draft's confidence).
     auto tau_at = [&](const std::vector<std::vector<double>>& rows) {
       const tree::AcceptanceMatrix m{rows};
       if (!dynamic) return tree::expect_tree(draft, m).expected_tau;
@@ -189,13 +189,14 @@ Expected<TauResult> expected_tau(const Config& c) {
     out.has_band = true;
     out.tau_p5 = tau_at(a.band_low);
     out.tau_p95 = tau_at(a.band_high);
-    out.band_label = a.spread_label + ", rescaled to this draft";
+    out.band_label = a.spread_label;
   }
   if (!fallback_note.empty()) {
     out.source = fallback_note;
     return out;
   }
-  if (a.published && a.kind == Acceptance::Kind::matrix) {
+  if (a.published &&
+      (a.kind == Acceptance::Kind::matrix || a.kind == Acceptance::Kind::per_position)) {
     out.source = a.note;
     return out;
   }
