@@ -231,10 +231,10 @@ bool mtp_positions_tau(Config* c) {
     a.note = "conditional acceptance per position from " + glm_source + beyond;
     return true;
   }
+  // The band's two ends as matrices, built as per_position acceptances are.
   for (double first : {0.85, 0.90}) {
-    std::vector<std::vector<double>> rows;
-    for (double x : rates(first)) rows.push_back(tree::geometric_rank_row(x));
-    (first < 0.875 ? a.band_low : a.band_high) = rows;
+    auto ends = tree::acceptance_from_per_position(rates(first), "acceptance.per_position");
+    if (ends.ok()) (first < 0.875 ? a.band_low : a.band_high) = ends.value().rows;
   }
   a.spread_label = "over the report's 85–90% second-token acceptance";
   a.note =

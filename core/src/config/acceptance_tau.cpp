@@ -119,9 +119,14 @@ Expected<TauResult> expected_tau(const Config& c) {
     if (!mat.ok()) return mat.error();
     matrix = mat.value();
   }
+  // EAGLE-2/3's tree grows from the draft's confidence: one generator for the acceptance and for
+  // each end of a default's spread.
+  auto grow = [&](const tree::AcceptanceMatrix& acceptance) {
+    return tree::eagle2_tree(acceptance, static_cast<int>(m.total_token), static_cast<int>(m.depth),
+                             static_cast<int>(m.top_k));
+  };
   if (dynamic) {
-    auto t = tree::eagle2_tree(matrix, static_cast<int>(m.total_token), static_cast<int>(m.depth),
-                               static_cast<int>(m.top_k));
+    auto t = grow(matrix);
     if (!t.ok()) {
       Error e = t.error();
       e.field = "method." + e.field;
@@ -181,9 +186,7 @@ Expected<TauResult> expected_tau(const Config& c) {
     auto tau_at = [&](const std::vector<std::vector<double>>& rows) {
       const tree::AcceptanceMatrix m{rows};
       if (!dynamic) return tree::expect_tree(draft, m).expected_tau;
-      auto t =
-          tree::eagle2_tree(m, static_cast<int>(c.method.total_token),
-                            static_cast<int>(c.method.depth), static_cast<int>(c.method.top_k));
+      auto t = grow(m);
       return t.ok() ? tree::expect_tree(t.value(), m).expected_tau : out.tau;
     };
     out.has_band = true;
