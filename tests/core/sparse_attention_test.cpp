@@ -123,4 +123,23 @@ TEST(SparseAttention, CustomKeysNeedTheIndexerAndMla) {
 }
 
 }  // namespace
+TEST(SparseAttention, ConfigJsonWithoutTheQLatentIsRefused) {
+  // Found by the eval fuzzer (its normalize oracle): a DeepSeek-V3.2 config.json whose
+  // q_lora_rank was misspelled read into a model whose normalized form the model's own keys then
+  // refused (the indexer reads the q latent). The config.json reader now refuses it, naming it.
+  json hf = json::parse(fixture_text("deepseek-v3.2.json"));
+  hf.erase("q_lora_rank");
+  json config = {{"target", hf}, {"hardware", "h200-sxm"}, {"gpus", 8}, {"dtype", "fp8"}};
+  const Response r = run("eval", config.dump());
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.error.field, "target.q_lora_rank");
+  // With it, normalize is idempotent: its output reads back to itself.
+  config["target"] = json::parse(fixture_text("deepseek-v3.2.json"));
+  const Response once = run("normalize", config.dump());
+  ASSERT_TRUE(once.ok) << once.error.describe();
+  const Response twice = run("normalize", once.output);
+  ASSERT_TRUE(twice.ok) << twice.error.describe();
+  EXPECT_EQ(once.output, twice.output);
+}
+
 }  // namespace speccalc

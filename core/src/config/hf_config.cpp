@@ -380,10 +380,14 @@ bool read_moe(const json& o, const std::string& path, const TypeSpec& t, ModelAr
   return true;
 }
 
+// The lightning indexer reads MLA's q latent (wq_b), so a DSA model needs q_lora_rank > 0, as
+// the model's own fields require (config.cpp): a config.json without it is refused here, never
+// read into a model its normalized form could not parse back.
 bool read_dsa(const json& o, const std::string& path, ModelArch* m, Error* err) {
   return required_int(o, "index_n_heads", path, 1, 1024, &m->index_n_heads, err) &&
          required_int(o, "index_head_dim", path, 1, 4096, &m->index_head_dim, err) &&
-         required_int(o, "index_topk", path, 1, 1 << 24, &m->index_topk, err);
+         required_int(o, "index_topk", path, 1, 1 << 24, &m->index_topk, err) &&
+         required_int(o, "q_lora_rank", path, 1, 65536, &m->q_lora_rank, err);
 }
 
 bool read_mla(const json& o, const std::string& path, ModelArch* m, Error* err) {
