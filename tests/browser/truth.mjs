@@ -109,6 +109,49 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
     });
   }
 
+  await test("the τ card says where τ comes from, in the core's words, and marks an assumed τ", async () => {
+    const cases = [
+      // No published EAGLE-3 rows for Qwen3-32B: the default acceptance is assumed.
+      [
+        {
+          target: 'qwen3-32b',
+          hardware: 'h100-sxm',
+          runtime: 'vllm',
+          method: { family: 'eagle3' },
+        },
+        false,
+      ],
+      // Vicuna-7B's EAGLE-1 rows on EAGLE-1's default tree: published.
+      [{ target: 'vicuna-7b-v1.3', hardware: 'a100-80gb-sxm', method: { family: 'eagle1' } }, true],
+      // An acceptance the user gives.
+      [EAGLE_DEPTH6, true],
+    ];
+    for (const [config, fromData] of cases) {
+      const { expected } = await open(page, url, config);
+      eq(expected.tau_from_data, fromData, `the CLI's tau_from_data for ${config.target}`);
+      const shown = await page.evaluate(() => {
+        const node = document.querySelector('[data-testid=tau-basis]');
+        return {
+          text: node.textContent,
+          title: node.title,
+          fromData: node.dataset.fromData,
+          color: getComputedStyle(node).color,
+          warn: getComputedStyle(document.documentElement).getPropertyValue('--warn').trim(),
+        };
+      });
+      eq(shown.text, expected.tau_basis, `${config.target}: the core's tau_basis`);
+      eq(shown.title, expected.tau_source, `${config.target}: the full source in the title`);
+      eq(shown.fromData, String(fromData), `${config.target}: marked as from data or not`);
+      const rgb = (hex) =>
+        `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+      if (fromData) assert(shown.color !== rgb(shown.warn), 'a τ from data is not a warning');
+      else {
+        eq(shown.color, rgb(shown.warn), 'an assumed τ is shown in the warning colour');
+        assert(/^assumed: /.test(shown.text), `an assumed τ says so: ${shown.text}`);
+      }
+    }
+  });
+
   await test('the batch chart drops batches that do not fit and never claims they pay off', async () => {
     await open(page, url, VERDICTS.infeasible);
     await revealCharts(page);

@@ -223,6 +223,46 @@ TEST(AcceptancePublished, TauTheDraftCannotReachFallsBack) {
       << tau.value().source;
 }
 
+TEST(AcceptancePublished, EveryTauSaysWhereItComesFromInAFewWords) {
+  // The tau card's words (tau_basis) and whether tau rests on data, one case per origin.
+  struct Case {
+    const char* config;
+    const char* basis;  // its start
+    bool from_data;
+  };
+  const Case cases[] = {
+      // No sps rows for llama2-chat-7b with vicuna-68m (the test above): the default, a guess.
+      {R"({"target":"llama2-chat-7b","method":{"family":"sps","k":4}})",
+       "assumed: per-token acceptance 0.7, no published data", false},
+      // PLD on Vicuna-7B: 7 rows (12.74 / 7, the test above), drafted as the rows were.
+      {R"({"target":"vicuna-7b-v1.3","method":"pld"})", "published: mean of 7 rows", true},
+      // Medusa on Vicuna-7B with a chain of 5 heads: the rows ran mc_sim_7b_63.
+      {R"({"target":"vicuna-7b-v1.3","method":{"family":"medusa","heads":5,"choices":[[0],[0,0],[0,0,0],[0,0,0,0],[0,0,0,0,0]]}})",
+       "published: mean of", true},
+      // The vLLM n-gram traces of Llama-3.1-8B (the test above).
+      {R"({"target":"llama3.1-8b-instruct","method":{"family":"pld","k":3}})",
+       "measured: mean of the vLLM n-gram traces at k = 3", true},
+      // DeepSeek-V3's report, k = 1.
+      {R"({"target":"deepseek-v3","hardware":"h200-sxm","gpus":8,"method":{"family":"mtp","k":1}})",
+       "reported: DeepSeek-V3's 85–90% second-token acceptance", true},
+      // What the user gives.
+      {R"({"method":{"family":"sps","k":4},"acceptance":{"alpha":0.8}})", "as configured", true},
+      // PLD's published tau 1.82 with k = 0: beyond the draft's reach, the default is used.
+      {R"({"target":"vicuna-7b-v1.3","method":{"family":"pld","k":0}})", "assumed: ", false},
+  };
+  for (const Case& k : cases) {
+    const Config c = parse_ok(k.config);
+    auto tau = expected_tau(c);
+    ASSERT_TRUE(tau.ok()) << k.config;
+    EXPECT_EQ(tau.value().basis.rfind(k.basis, 0), 0u) << k.config << " -> " << tau.value().basis;
+    EXPECT_EQ(tau.value().from_data, k.from_data) << k.config;
+  }
+  // A rescaled default says so.
+  const Config medusa = parse_ok(cases[2].config);
+  EXPECT_NE(expected_tau(medusa).value().basis.find("rescaled from the paper's tree"),
+            std::string::npos);
+}
+
 TEST(AcceptancePublished, ExplicitFormAndBadValue) {
   const Config c =
       parse_ok(R"({"target":"vicuna-7b-v1.3","method":"pld","acceptance":{"published":true}})");

@@ -163,6 +163,8 @@ struct Acceptance {
   // Omitted acceptance with no data for this method and target: the default alpha, a guess.
   bool guessed = false;
   std::string note;  // where the numbers came from (rows, workload), for the assumptions list
+  // The note in a few words, for the result's tau card (empty: the acceptance as configured).
+  std::string basis;
 };
 
 struct DTypes {

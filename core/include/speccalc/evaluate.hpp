@@ -23,6 +23,7 @@ struct MemorySummary {
 struct Evaluation {
   double tau = 1;          // expected tokens per cycle per sequence, bonus token included
   std::string tau_source;  // how tau was obtained
+  std::string tau_basis;   // the same in a few words, for the result's tau card
   int64_t max_tokens_per_cycle = 1;
   PassCost baseline;            // one autoregressive decode pass (one token per sequence)
   PassCost draft;               // all draft work of one cycle

@@ -107,6 +107,8 @@ bool parse_workload(const json& v, const std::string& path, Config* c, Error* er
   if (c->method.family == Family::eagle3)
     a.note +=
         "; the traces' EAGLE-head column used for EAGLE-3 (EAGLE-3 heads usually accept more)";
+  a.basis = "measured: " + w->name + " traces (" + table.value().target + ", " +
+            table.value().engine + ")";
   return true;
 }
 
@@ -156,6 +158,8 @@ bool trace_tau(Config* c) {
   a.tau_p5 = low;
   a.tau_p95 = high;
   a.spread_label = "over requests (lowest p5 to highest p95 of the traced workloads)";
+  a.basis = "measured: mean of the vLLM " + std::string(eagle ? "EAGLE-head" : "n-gram") +
+            " traces at k = " + std::to_string(k);
   const std::string family = family_name(m.family);
   a.note =
       (eagle ? "tau from the vLLM EAGLE-head traces (chains of k, as vLLM drafts)"
@@ -189,6 +193,7 @@ bool model_card_tau(Config* c) {
   a.tau_p95 = 1.90;
   a.tau = (a.tau_p5 + a.tau_p95) / 2;
   a.spread_label = "over the report's 85–90% second-token acceptance";
+  a.basis = "reported: DeepSeek-V3's 85–90% second-token acceptance";
   a.note = "tau " + fields::format_number(a.tau) +
            " = 1 + the second-token acceptance 85-90% (midpoint) the DeepSeek-V3 Technical "
            "Report gives for its MTP module (arXiv 2412.19437, section 5.4.3), k = 1";
@@ -229,6 +234,8 @@ bool mtp_positions_tau(Config* c) {
               : std::string();
   if (glm) {
     a.note = "conditional acceptance per position from " + glm_source + beyond;
+    a.basis = "measured: per position (SpecDecode-Bench, k = 3)" +
+              std::string(m.k > 3 ? "; later positions assumed" : "");
     return true;
   }
   // The band's two ends as matrices, built as per_position acceptances are.
@@ -237,6 +244,7 @@ bool mtp_positions_tau(Config* c) {
     if (ends.ok()) (first < 0.875 ? a.band_low : a.band_high) = ends.value().rows;
   }
   a.spread_label = "over the report's 85–90% second-token acceptance";
+  a.basis = "reported: first position 85–90% (DeepSeek-V3); later positions assumed";
   a.note =
       "first position 0.875, the midpoint of the 85-90% second-token acceptance the "
       "DeepSeek-V3 Technical Report gives for its MTP module (arXiv 2412.19437, section "
@@ -269,8 +277,10 @@ void use_published(Config* c) {
   PublishedTau pub =
       c->target_preset ? published_tau(family, c->target.id, m.draft, sampled) : PublishedTau{};
   std::string temperature_note;
+  bool greedy_rows = false;
   if (sampled && !pub.found && c->target_preset) {
     pub = published_tau(family, c->target.id, m.draft, false);
+    greedy_rows = pub.found;
     if (pub.found)
       temperature_note =
           "; no published rows at temperature > 0 for this method and model: "
@@ -290,6 +300,8 @@ void use_published(Config* c) {
   }
   if (!pub.found) {
     a.guessed = true;
+    a.basis = "assumed: per-token acceptance " + fields::format_number(kDefaultAlpha) +
+              ", no published data for this method and model";
     a.note = "no published tau for " + what +
              " (core/data/published.json); default per-token "
              "acceptance alpha " +
@@ -305,6 +317,11 @@ void use_published(Config* c) {
   }
   std::string ids;
   for (const auto& id : pub.row_ids) ids += (ids.empty() ? "" : ", ") + id;
+  a.basis = "published: mean of " + std::to_string(pub.row_ids.size()) + " row" +
+            (pub.row_ids.size() == 1 ? "" : "s") +
+            (!sampled      ? ""
+             : greedy_rows ? " (greedy rows)"
+                           : " (rows at temperature 1)");
   a.note = "tau " + fields::format_significant(a.tau) + " = mean of " +
            std::to_string(pub.row_ids.size()) + " published " + pub.rule + " rows for " + what +
            " (core/data/published.json: " + ids + ")";
@@ -323,6 +340,7 @@ void use_published(Config* c) {
   // to this draft (a chain of 3 reaches fewer tokens than a 60-node tree at the same acceptance).
   a.kind = Acceptance::Kind::matrix;
   a.p = std::move(implied);
+  a.basis += ", rescaled from the paper's tree to this draft";
   if (pub.row_ids.size() > 1) {
     a.band_low = paper_acceptance(*c, medusa ? pub.scale_min : pub.top1_min);
     a.band_high = paper_acceptance(*c, medusa ? pub.scale_max : pub.top1_max);

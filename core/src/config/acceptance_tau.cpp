@@ -89,11 +89,13 @@ Expected<TauResult> expected_tau(const Config& c) {
   TauResult out;
   const MethodConfig& m = c.method;
   const Acceptance& a = c.acceptance;
+  out.basis = a.basis.empty() ? "as configured" : a.basis;
 
   if (m.family == Family::ar) {
     out.tau = 1;
     out.max_tokens = 1;
     out.source = "plain decoding yields one token per step";
+    out.basis = "plain decoding: one token per step";
     return out;
   }
   Expected<tree::Tree> static_draft = static_draft_tree(m);
@@ -146,6 +148,8 @@ Expected<TauResult> expected_tau(const Config& c) {
     a_used.alpha = kDefaultAlpha;
     tau_given = false;
     out.from_data = false;
+    out.basis = "assumed: per-token acceptance " + fields::format_number(kDefaultAlpha) +
+                " (the published tau is beyond this draft's reach)";
     if (!dynamic) {
       auto mat = acceptance_matrix(a_used);
       if (!mat.ok()) return mat.error();

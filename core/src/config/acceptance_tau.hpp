@@ -13,6 +13,7 @@ struct TauResult {
   double tau = 1;
   int64_t max_tokens = 1;         // the most tokens one cycle can yield (longest draft path + 1)
   std::string source;             // which model produced tau, for the assumptions list
+  std::string basis;              // where tau comes from in a few words (the result's tau card)
   tree::Tree tree;                // the verified tree for tree methods (empty otherwise)
   tree::AcceptanceMatrix matrix;  // the acceptance matrix used (empty when tau was given)
   // Per-request spread of tau when it came from a workload preset ({"workload": id}):

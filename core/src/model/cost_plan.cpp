@@ -395,7 +395,10 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
   }
   const TauResult* tau = tau_;
   e.tau = tau->tau;
-  if (text) e.tau_source = tau->source;
+  if (text) {
+    e.tau_source = tau->source;
+    e.tau_basis = tau->basis;
+  }
   e.max_tokens_per_cycle = tau->max_tokens;
 
   const CycleWork work =

@@ -290,6 +290,8 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
   roofline_text(out.value("roofline"), config, e.runtime);
   strings_text(out.value("assumptions"), e.assumptions);
   out.string("tau_source", e.tau_source);
+  out.string("tau_basis", e.tau_basis);
+  out.boolean("tau_from_data", e.tau_from_data);
   out.raw("config", config_to_json(config).dump());
   if (family_has_draft_passes(config.method.family)) {
     // Where the draft runs, as priced: the export writes the same placement.

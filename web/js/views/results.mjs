@@ -45,6 +45,11 @@ export class ResultsView {
     this.showBand(result.band, infeasible);
     this.showFidelity(result.fidelity, infeasible);
     setOutput($('#o-tau', this.root), result.tau, fmt.tau(result.tau));
+    // Where τ comes from, in the core's few words; an assumed τ (no data) is marked.
+    const basis = $('#o-tau-basis', this.root);
+    basis.textContent = result.tau_basis;
+    basis.title = result.tau_source;
+    basis.dataset.fromData = String(result.tau_from_data);
     setOutput(
       $('#o-tps', this.root),
       result.tokens_per_s,
