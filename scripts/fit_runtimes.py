@@ -30,19 +30,7 @@ def main():
     by_id = {p["id"]: p for p in fit["profiles"]}
     for prof in table["profiles"]:
         r = by_id.get(prof["id"])
-        if only and prof["id"] not in only and prof.get("params_from") not in only:
-            continue
-        if not r and prof.get("params_from") in by_id:
-            # A profile with no data of its own (mlx) takes another's fitted efficiencies and
-            # host time, keeping its own kernel-regime constants; fitted_on says so.
-            src = by_id[prof["params_from"]]
-            keep = {k: prof["params"].get(k, 0) for k in ("matvec_max_rows", "matmul_tile_rows", "kernels_per_layer",
-                                                             "gemm_kernels_per_layer", "kernels_per_pass")}
-            prof["params"] = {k: float(f"{v:.6g}") for k, v in src["params"].items()}
-            prof["params"].update(keep)
-            prof["fitted_on"] = (f"not fitted: no plain-decoding timings of this stack are stored; takes "
-                                 f"{prof['params_from']}'s fitted efficiencies and host time (same GPUs, "
-                                 f"its own kernel switch points). Calibrate with your own mlx_lm timings.")
+        if only and prof["id"] not in only:
             continue
         if not r:
             continue

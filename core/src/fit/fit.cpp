@@ -352,6 +352,15 @@ const std::vector<FitSpec>& fit_specs() {
        {{"kv_bw_efficiency", "bw_efficiency"}},
        "",
        true},
+      // MLX: mlx_lm / LM Studio decode steps on five chips and one prefill-sized forward fix the
+      // streaming bandwidth, the tiles' compute and the host time per step; no stored MLX timing
+      // has 2-16 tokens per forward, so the matrix-vector kernels' per-row compute and the
+      // overlap stay llama.cpp-metal's (same GPUs).
+      {"mlx",
+       {"bw_efficiency", "flops_efficiency", "pass_overhead_s"},
+       {{"kv_bw_efficiency", "bw_efficiency"}},
+       "llama.cpp-metal",
+       true},
   };
   return specs;
 }
