@@ -13,7 +13,7 @@ import os
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PATH = os.path.join(ROOT, "core", "data", "engine-measurements.json")
 SOURCES = ("mlx-examples-issue1029", "mlx-examples-pr1069", "lmstudio-mlx-engine-issue103",
-           "lmstudio-mlx-engine-pr83")
+           "lmstudio-mlx-engine-pr83", "mlx-issue3852")
 obs = []
 
 
@@ -81,6 +81,29 @@ mlx_step("mlx-m3pro-qwen7b-4bit-tg", "lmstudio-mlx-engine-pr83", "qwen2.5-7b", "
          "lmstudio-ai/mlx-engine PR #83: M3 Pro 36GB, Qwen2.5-7B-Instruct-4bit, 29.21 t/s without speculative "
          "decoding (context 256 assumed)")
 
+
+# One quantized matrix multiply timed alone, by rows (ml-explore/mlx issue #3852, ARahim3,
+# 2026-07-16: M4 Pro, applegpu_g16s, mlx 0.32.0, macOS 15.6; medians of 5 trials, 20 warm calls
+# per eval). Affine 4-bit, group 128: 4 bits + a bf16 scale and bias per 128 weights = 4.25 bits.
+# The table gives the one-row time and each row count's multiple of it; a row's `measured` is
+# that multiple (a large matrix alone streams faster than a model's mix of them, so the one-row
+# times are not fitted on; they are in the cites). These fix how MLX's
+# matrix-vector kernels (qmv) grow with rows, which no whole-model MLX timing stored shows; the
+# 32-row multiply runs the tiles (qmm). The 10-row column is left out: it costs exactly what 32
+# rows do (4.5x), a tile's cost, while the code read (mlx/backend/metal/quantized.cpp
+# get_qmv_batch_limit, mlx @846d176: 13 for this chip class and shape, qmv below it) would run
+# qmv there; which kernel that build ran at 10 rows is not known.
+M4_PRO_MM = {"target": "qwen3-8b", "hardware": "apple-m4-pro", "gpus": 1, "runtime": "mlx", "batch": 1,
+             "context": 0, "dtype": {"weights": "mlx_4bit", "kv": "fp16"}}
+for shape, k, n, one_ms, multiples in [
+        ("ffn", 5120, 17408, 0.198, [(1, 1.0), (2, 0.99), (3, 1.13), (4, 1.43), (5, 1.75), (8, 2.84), (32, 4.5)]),
+        ("lm-head", 5120, 248320, 2.725, [(1, 1.0), (2, 1.01), (3, 1.14), (4, 1.47), (5, 1.85), (8, 3.03)])]:
+    for rows, x in multiples:
+        if rows == 1:
+            continue  # the unit the others are multiples of
+        add(f"mlx-m4pro-qmm-4bit-{shape}-m{rows}", "mlx-issue3852", "mlx", "matmul", M4_PRO_MM, x,
+            f"ml-explore/mlx issue #3852: M4 Pro, quantized_matmul {k}->{n}, 4-bit g128, M={rows}: "
+            f"{x}x of {one_ms} ms", tokens=rows, matmul={"k": k, "n": n, "weight_bits": 4.25})
 
 with open(PATH) as f:
     table = json.load(f)

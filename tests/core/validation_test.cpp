@@ -301,8 +301,15 @@ TEST(Validation, UnknownKeysAreRefusedEverywhere) {
       "layer_overhead_s, step_overhead_s, seq_overhead_s, cycle_overhead_s, "
       "tree_overhead_s, proposer_cycle_s, eagle3_step_overhead_s, allreduce_latency_s, "
       "matvec_max_rows, matvec_flops_efficiency, "
-      "matmul_tile_rows, kernel_floor_s, kernels_per_layer, gemm_kernels_per_layer, "
+      "matmul_tile_rows, matvec_overlap, kernel_floor_s, kernels_per_layer, "
+      "gemm_kernels_per_layer, "
       "kernels_per_pass, method_op_s, host_sync_s, baseline_layer_syncs"));
+  // Shares of the shorter time hidden under the longer are 0..1 (overlap 5 was accepted and
+  // subtracted four times the shorter time from each kernel's).
+  EXPECT_TRUE(IsError("eval", R"({"runtime": {"profile": "vllm", "overlap": 5}})",
+                      "runtime.overlap", "must be between 0.0 and 1.0, got 5.0"));
+  EXPECT_TRUE(IsError("eval", R"({"runtime": {"profile": "mlx", "matvec_overlap": -0.1}})",
+                      "runtime.matvec_overlap", "must be between 0.0 and 1.0, got -0.1"));
   EXPECT_TRUE(
       IsError("eval", R"({"acceptance": {"beta": 0.5}})", "acceptance.beta",
               "unknown field; expected one of: tau, alpha, per_position, p, medusa, workload, "

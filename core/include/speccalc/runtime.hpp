@@ -49,6 +49,12 @@ struct RuntimeParams {
   double matvec_max_rows = 0;
   double matvec_flops_efficiency = 0;
   double matmul_tile_rows = 0;
+  // In the matrix-vector regime, the share of the rows' arithmetic past the first row that
+  // runs under the weight stream: 0 = every further row adds its compute after the stream
+  // (llama.cpp's kernels: their tables grow linearly from one token), 1 = all rows' compute
+  // overlaps the stream and shows only once it exceeds it (MLX's qmv: a second row is free,
+  // ml-explore/mlx issue #3852). time = additive - matvec_overlap x (additive - overlapped).
+  double matvec_overlap = 0;
   // GPU-side floor: a kernel holds the GPU at least kernel_floor_s even when a CUDA graph
   // replays it (in-graph launch latency, ramp-up, tail). Per decoder layer a pass runs
   // gemm_kernels_per_layer GEMMs and kernels_per_layer other kernels (norms, rotary,

@@ -26,6 +26,22 @@ Work forward_work(const Config& c, const Placement& place, int64_t tokens) {
   return decoder_work(c.target, c.target.num_layers, 1, tokens, 0, 1, c.dtype, place.target);
 }
 
+// A "matmul" row: one multiply of `rows` input rows by a k x n weight matrix stored at `bits`
+// per weight, timed alone (no layers, no pass around it): its bytes are the weights once, its
+// FLOPs 2 k n per row, in the GEMM class where the engine's kernel regimes price it. The row's
+// measured value is its time as a multiple of the same multiply with one row: a large matrix
+// alone streams faster than a whole model's mix of matrices does, so the one-row time would
+// pull the profile's bandwidth away from its decode steps; the multiple is what the kernel
+// regimes (rows per kernel, per-row compute, its overlap with the stream) decide.
+Work matmul_work(const Observation& o, int64_t rows) {
+  Work w;
+  KernelWork& g = w[Kernel::gemm];
+  g.flops = 2.0 * o.matmul_k * o.matmul_n * static_cast<double>(rows);
+  g.weights_bytes = o.matmul_k * o.matmul_n * o.matmul_weight_bits / 8.0;
+  g.rows = static_cast<double>(rows);
+  return w;
+}
+
 FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
   FastPass f;
   const double bw = m.bandwidth_bytes_s();
@@ -70,6 +86,13 @@ double fast_time(const FastPass& f, const RuntimeParams& p, double layer_syncs =
   return f.passes * (device + p.pass_overhead_s + std::max(0.0, launch - device));
 }
 
+// A matmul's time: its GEMM kernel alone, no floor, no host time per pass.
+double fast_gemm_time(const FastPass& f, const RuntimeParams& p) {
+  const int i = static_cast<int>(Kernel::gemm);
+  const double mem = f.weights_s[i] / p.bw_efficiency;
+  return matmul_kernel_time_s(mem, matmul_compute_s(f.flops_s[i], 1.0, f.rows[i], p), f.rows[i], p);
+}
+
 }  // namespace
 
 Expected<Observation> make_observation(const json& doc, const Catalog& catalog, Observation o,
@@ -88,6 +111,10 @@ Expected<Observation> make_observation(const json& doc, const Catalog& catalog, 
   if (o.kind == "forward") {
     o.forward_tokens = tokens;
     o.baseline = fast_pass(forward_work(c, place, tokens), target, 1);
+  } else if (o.kind == "matmul") {
+    o.forward_tokens = tokens;
+    o.baseline = fast_pass(matmul_work(o, tokens), target, 1);
+    o.verify = fast_pass(matmul_work(o, 1), target, 1);  // the one-row multiply it is a multiple of
   } else {
     o.baseline = fast_pass(w.baseline.work, target, 1);
   }
@@ -129,7 +156,7 @@ Range param_range(const std::string& name) {
   // One PyTorch op from Python costs the host at least a kernel launch: 2.5 us net per launch
   // measured with nsys (docs/host-ops.md); 50 us is a slow CPU's dispatch with Python around it.
   if (name == "method_op_s") return {2.5e-6, 5e-5};
-  if (name == "overlap") return {0.0, 1.0};
+  if (name == "overlap" || name == "matvec_overlap") return {0.0, 1.0};
   return {0.0, 0.05};
 }
 
@@ -187,6 +214,7 @@ double objective(const std::vector<double>& x, const void* raw) {
 }  // namespace
 
 double predict_fast(const Observation& o, const RuntimeParams& p) {
+  if (o.kind == "matmul") return fast_gemm_time(o.baseline, p) / fast_gemm_time(o.verify, p);
   const RuntimeParams& dp = o.draft_fitted ? p : o.config.method.draft_profile.params;
   const double step = p.step_overhead_s + static_cast<double>(o.config.batch) * p.seq_overhead_s;
   const double baseline_step =
@@ -210,6 +238,14 @@ Expected<double> predict_full(const Observation& o, const RuntimeParams& p) {
   c.runtime.overrides.clear();
   c.runtime.measured_decode_step_s = 0;
   if (o.draft_fitted) c.method.draft_profile.params = p;
+  if (o.kind == "matmul") {
+    // The full model's GEMM kernel time for the multiply over its one-row time (time_pass,
+    // kernel by kernel).
+    const Machine m = machine_for(c, p);
+    const int g = static_cast<int>(Kernel::gemm);
+    return time_pass(matmul_work(o, o.forward_tokens), m).kernels[g].time_s /
+           time_pass(matmul_work(o, 1), m).kernels[g].time_s;
+  }
   if (o.kind == "forward") {
     // First-token latency: one forward over the prompt (its own tokens as context) + a step.
     const Machine m = machine_for(c, p);
@@ -260,6 +296,15 @@ Expected<std::vector<Observation>> load_observations(const Catalog& catalog,
     o.measured_low = e.value("measured_low", 0.0);
     o.measured_high = e.value("measured_high", 0.0);
     o.cite = e.value("cite", "");
+    if (o.kind == "matmul") {
+      const json& mm = e.value("matmul", json::object());
+      o.matmul_k = mm.value("k", 0.0);
+      o.matmul_n = mm.value("n", 0.0);
+      o.matmul_weight_bits = mm.value("weight_bits", 0.0);
+      if (o.matmul_k <= 0 || o.matmul_n <= 0 || o.matmul_weight_bits <= 0)
+        return make_error("", "internal error: engine measurement " + o.id +
+                                  ": a matmul row needs matmul.k, .n and .weight_bits");
+    }
     auto made = make_observation(e["config"], catalog, o, e.value("tokens", int64_t{0}));
     if (!made.ok())
       return make_error("", "internal error: engine measurement " + o.id + ": " +
@@ -353,11 +398,13 @@ const std::vector<FitSpec>& fit_specs() {
        "",
        true},
       // MLX: mlx_lm / LM Studio decode steps on five chips and one prefill-sized forward fix the
-      // streaming bandwidth, the tiles' compute and the host time per step; no stored MLX timing
-      // has 2-16 tokens per forward, so the matrix-vector kernels' per-row compute and the
-      // overlap stay llama.cpp-metal's (same GPUs).
+      // streaming bandwidth, the tiles' compute and the host time per step; MLX's own
+      // quantized_matmul timings by rows (issue #3852) fix its matrix-vector kernels' per-row
+      // compute and how much of it hides under the weight stream. The tiles' overlap stays
+      // llama.cpp-metal's (same GPUs).
       {"mlx",
-       {"bw_efficiency", "flops_efficiency", "pass_overhead_s"},
+       {"bw_efficiency", "flops_efficiency", "pass_overhead_s", "matvec_flops_efficiency",
+        "matvec_overlap"},
        {{"kv_bw_efficiency", "bw_efficiency"}},
        "llama.cpp-metal",
        true},
@@ -388,9 +435,11 @@ FitResult fit_stage(const FitSpec& spec, std::vector<const Observation*> obs,
   for (const auto& name : spec.params) {
     const double v = runtime_param_value(start, name);
     x0.push_back(v);
-    step.push_back(
-        v > 0 ? 0.2 * v
-              : (name.find("efficiency") != std::string::npos || name == "overlap" ? 0.1 : 1e-4));
+    step.push_back(v > 0 ? 0.2 * v
+                         : (name.find("efficiency") != std::string::npos || name == "overlap" ||
+                                    name == "matvec_overlap"
+                                ? 0.1
+                                : 1e-4));
   }
   int evals = 0;
   std::vector<double> x = nelder_mead(x0, step, objective, &ctx, 4000, &evals);

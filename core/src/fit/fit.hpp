@@ -35,14 +35,18 @@ struct FastPass {
 
 struct Observation {
   std::string id, source, profile, kind,
-      cite;  // kind: speedup | speedup_range | decode_step | spec_cycle | forward
+      cite;  // kind: speedup | speedup_range | decode_step | spec_cycle | forward | matmul
   double measured = 0;
   // Checks the fits never see (engine-measurements.json `check_only`): rows kept to validate a
   // profile or a family, and ranges (kind speedup_range: the source gives low..high only).
   bool check_only = false;
   double measured_low = 0, measured_high = 0;
   double tau = 1;
-  int64_t forward_tokens = 0;  // kind forward: prompt tokens
+  int64_t forward_tokens = 0;  // kind forward: prompt tokens; kind matmul: the matmul's rows
+  // kind matmul (one quantized matrix multiply timed on its own, e.g. MLX's quantized_matmul;
+  // measured = its time as a multiple of the one-row multiply's): input width k, output width
+  // n and the weight format's bits per weight (scales included).
+  double matmul_k = 0, matmul_n = 0, matmul_weight_bits = 0;
   Config config;
   // Precomputed for the fast path.
   FastPass baseline, verify;

@@ -41,6 +41,7 @@ constexpr ParamField kParams[] = {
     {"matvec_max_rows", &RuntimeParams::matvec_max_rows, Shown::regime},
     {"matvec_flops_efficiency", &RuntimeParams::matvec_flops_efficiency, Shown::regime},
     {"matmul_tile_rows", &RuntimeParams::matmul_tile_rows, Shown::regime},
+    {"matvec_overlap", &RuntimeParams::matvec_overlap, Shown::regime},
     {"kernel_floor_s", &RuntimeParams::kernel_floor_s, Shown::floor},
     {"kernels_per_layer", &RuntimeParams::kernels_per_layer, Shown::floor},
     {"gemm_kernels_per_layer", &RuntimeParams::gemm_kernels_per_layer, Shown::floor},
@@ -87,7 +88,11 @@ double matmul_kernel_time_s(double memory_s, double compute_s, double rows,
                             const RuntimeParams& p) {
   if (!in_matvec_regime(rows, p)) return kernel_time_s(memory_s, compute_s, p.overlap);
   const double per_row = compute_s / rows;
-  return std::max(memory_s, per_row) + per_row * (rows - 1.0);
+  // Additive: the first row's dot products ride on the stream, each further row adds its own.
+  // Overlapped: every row's arithmetic runs under the stream until it outlasts it.
+  const double additive = std::max(memory_s, per_row) + per_row * (rows - 1.0);
+  const double overlapped = std::max(memory_s, compute_s);
+  return additive - p.matvec_overlap * (additive - overlapped);
 }
 
 double small_kernel_floor_s(double layers, const RuntimeParams& p) {
