@@ -66,7 +66,8 @@ GPU_IDS = {
 # The keys of a supplement GPU that core/src/data/presets.cpp reads (plus its first source).
 EMBEDDED_GPU_KEYS = ["id", "name", "vendor", "fp16_tflops", "fp8_tflops", "fp4_tflops", "fp4_formats",
                      "mem_GB", "mem_bw_GBps", "interconnect_GBps", "host_link_GBps", "host_link",
-                     "unified_memory", "usable_memory_fraction", "gpus_per_node", "network_GBps"]
+                     "unified_memory", "usable_memory_fraction", "gpus_per_node", "network_GBps",
+                     "apple_gpu_generation", "apple_gpu_ultra"]
 
 
 def first_source(src):

@@ -357,6 +357,68 @@ TEST(LocalEngines, MlxMatrixVectorRowsRideTheWeightStream) {
   EXPECT_GT(verify_over_step("llama.cpp-metal", "q4_0"), 1.5);
 }
 
+// MLX picks its small-batch kernels by the Apple GPU (mlx quantized.cpp, v0.32.1): for matrices
+// wider than 4096 the vector kernel takes up to 12 rows on generation 15+ (M3, M4) chips other
+// than an Ultra, 11 on an Ultra, 5 on M1/M2-class ones; qmv_wide (rows sharing each weight
+// load, the fitted matvec_overlap) only from generation 15. A config's own override still wins,
+// and a device without a generation (a custom one) keeps the profile's values.
+TEST(LocalEngines, MlxKernelsFollowTheAppleGpu) {
+  const RuntimeParams& profile = load_catalog().value().find_runtime("mlx")->params;
+  auto runtime_on = [](const json& hardware, const json& runtime = "mlx") {
+    const json e = eval_ok(json{{"target", "qwen3-8b"},
+                                {"hardware", hardware},
+                                {"runtime", runtime},
+                                {"dtype", "mlx_4bit"},
+                                {"method", {{"family", "sps"}, {"draft", "qwen3-0.6b"}, {"k", 2}}},
+                                {"acceptance", {{"alpha", 0.7}}}});
+    return std::make_pair(e["runtime"], e["assumptions"]);
+  };
+  struct Chip {
+    const char* id;
+    double rows;
+    bool wide;
+  };
+  for (const Chip& chip : {Chip{"apple-m1-pro", 5, false}, Chip{"apple-m2-ultra", 11, false},
+                           Chip{"apple-m3-ultra", 11, true}, Chip{"apple-m4-pro", 12, true}}) {
+    const auto [r, assumptions] = runtime_on(chip.id);
+    EXPECT_EQ(r["matvec_max_rows"].get<double>(), chip.rows) << chip.id;
+    EXPECT_EQ(r["matvec_overlap"].get<double>(), chip.wide ? profile.matvec_overlap : 0.0)
+        << chip.id;
+    bool said = false;
+    for (const auto& a : assumptions)
+      said = said || a.get<std::string>().find(chip.wide ? "runs qmv_wide, whose rows share"
+                                                         : "no qmv_wide on this generation") !=
+                         std::string::npos;
+    EXPECT_TRUE(said) << chip.id;
+  }
+  // The config's override wins over the chip's rule.
+  EXPECT_EQ(runtime_on("apple-m4-pro", json{{"profile", "mlx"}, {"matvec_max_rows", 3}})
+                .first["matvec_max_rows"]
+                .get<double>(),
+            3.0);
+  // A custom Apple device carries no generation: the profile's own values.
+  const json custom = {{"name", "my Mac"},       {"vendor", "Apple"},
+                       {"mem_gb", 64},           {"mem_bw_gbps", 273},
+                       {"fp16_tflops", 7.53},    {"interconnect_gbps", 0},
+                       {"unified_memory", true}, {"usable_memory_fraction", 0.75}};
+  const auto [r, assumptions] = runtime_on(custom);
+  EXPECT_EQ(r["matvec_max_rows"].get<double>(), profile.matvec_max_rows);
+  EXPECT_EQ(r["matvec_overlap"].get<double>(), profile.matvec_overlap);
+  // What it means: a 3-token verify of Qwen3-8B 4-bit costs more decode steps on an M1 Pro (each
+  // row added) than on an M4 Pro (rows under the stream).
+  auto verify_over_step = [](const char* chip) {
+    const json e = eval_ok(json{{"target", "qwen3-8b"},
+                                {"hardware", chip},
+                                {"runtime", "mlx"},
+                                {"dtype", "mlx_4bit"},
+                                {"method", {{"family", "sps"}, {"draft", "qwen3-0.6b"}, {"k", 2}}},
+                                {"acceptance", {{"alpha", 0.7}}}});
+    return e["verify"]["time_s"].get<double>() / e["baseline"]["time_s"].get<double>();
+  };
+  EXPECT_GT(verify_over_step("apple-m1-pro"), 1.3);
+  EXPECT_LT(verify_over_step("apple-m4-pro"), 1.15);
+}
+
 TEST(LocalEngines, LlamaCppTakesADraftWhosePaddedVocabularyDiffersBy128AtMost) {
   // llama.cpp common/speculative.cpp: SPEC_VOCAB_MAX_SIZE_DIFFERENCE 128. Gemma-3-1B's
   // 262,144-token table and Gemma-3-27B's padded 262,208 differ by 64: llama.cpp runs the pair,

@@ -144,6 +144,10 @@ struct Gpu {
   // caps memory_utilization at that fraction. Discrete GPUs: false and 1.
   bool unified_memory = false;
   double usable_memory_fraction = 1;
+  // Apple GPUs: the Metal architecture generation (M1 13, M2 14, M3 15, M4 16; 0 = not an
+  // Apple preset) and whether the chip is an Ultra. MLX picks its small-batch kernels by both.
+  int64_t apple_gpu_generation = 0;
+  bool apple_gpu_ultra = false;
   std::string vendor = "NVIDIA";
   std::string citation;
 };

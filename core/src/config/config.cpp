@@ -14,6 +14,7 @@
 #include "config/load_parse.hpp"
 #include "config/method_parse.hpp"
 #include "config/tree_input.hpp"
+#include "engines/mlx_chip_kernels.hpp"
 #include "speccalc/tree.hpp"
 #include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_presets.hpp"
@@ -423,6 +424,9 @@ bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* er
     return false;
   }
   r.resolved = profile->params;
+  // MLX's small-batch kernels follow the Apple GPU (its generation and size), before any
+  // override of the config's own.
+  if (r.profile == "mlx") apply_mlx_chip_kernels(c->hardware, &r.resolved);
   for (const auto& o : r.overrides) *runtime_param(r.resolved, o.first) = o.second;
   c->engine = *profile;  // the dtype check reads the engine's formats
   return true;

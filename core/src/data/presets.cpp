@@ -251,6 +251,8 @@ Expected<Catalog> parse_catalog() {
     g.unified_memory = e.value("unified_memory", false);
     if (e.contains("usable_memory_fraction") && e["usable_memory_fraction"].is_number())
       g.usable_memory_fraction = e["usable_memory_fraction"].get<double>();
+    g.apple_gpu_generation = e.value("apple_gpu_generation", int64_t{0});
+    g.apple_gpu_ultra = e.value("apple_gpu_ultra", false);
     g.citation = first_source(e);
     c.gpus.push_back(g);
   }

@@ -5,6 +5,7 @@
 
 #include "config/acceptance_tau.hpp"
 #include "config/json_fields.hpp"
+#include "engines/mlx_chip_kernels.hpp"
 #include "model/cycle_time.hpp"
 #include "model/draft_length.hpp"
 #include "model/memory.hpp"
@@ -187,6 +188,10 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
       (r.layer_overhead_s > 0 ? "; kernel launches " + fields::format_seconds(r.layer_overhead_s) +
                                     " per layer overlap the GPU's work"
                               : ""));
+  if (config.engine.id == "mlx") {
+    const std::string chip = mlx_chip_kernels_text(config.hardware, r);
+    if (!chip.empty()) out->push_back(chip);
+  }
   if (!config.engine.validated)
     out->push_back("no published speculative measurement validates the '" + config.engine.id +
                    "' profile: " + config.engine.validated_by);
