@@ -2,8 +2,9 @@
 """Adds the MLX plain-decoding observations (issue 22) to core/data/engine-measurements.json.
 
 Idempotent: removes the rows of its own sources, appends them again, writes the file in the same
-format (indent 1). A separate script because import_engine_measurements.py no longer reproduces
-the whole file (later rows were added to the JSON directly); this one touches only its rows.
+format (indent 1), _meta kept. A separate script because import_engine_measurements.py no longer
+reproduces the whole file (later rows were added to the JSON directly, _meta.generated_by says
+which); this one touches only its rows.
 
 Rerun: python3 scripts/import_mlx_timings.py, then python3 scripts/fit_runtimes.py (twice).
 """
