@@ -6,10 +6,13 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "config/acceptance_parse.hpp"
 #include "config/acceptance_tau.hpp"
 #include "config/config_json.hpp"
 #include "config/link_codec.hpp"
+#include "speccalc/api.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/published.hpp"
 #include "speccalc/published_tau.hpp"
@@ -261,6 +264,27 @@ TEST(AcceptancePublished, EveryTauSaysWhereItComesFromInAFewWords) {
   const Config medusa = parse_ok(cases[2].config);
   EXPECT_NE(expected_tau(medusa).value().basis.find("rescaled from the paper's tree"),
             std::string::npos);
+}
+
+// The verdict's reason carries an assumed acceptance too (the headline is read before the card):
+// Qwen3-32B has no published EAGLE-3 row, so its default is the assumed alpha 0.7 and the
+// reason says so; a given alpha and a published tau add nothing.
+TEST(AcceptancePublished, AVerdictOnAnAssumedAcceptanceSaysSo) {
+  auto reason = [](const std::string& config) {
+    const Response r = run("eval", config);
+    EXPECT_TRUE(r.ok) << config;
+    return nlohmann::json::parse(r.output)["verdict_reason"].get<std::string>();
+  };
+  const std::string assumed = reason(
+      R"({"target":"qwen3-32b","hardware":"h100-sxm","runtime":"vllm","method":{"family":"eagle3"}})");
+  EXPECT_NE(assumed.find("The acceptance behind it is assumed: per-token acceptance 0.7"),
+            std::string::npos)
+      << assumed;
+  for (
+      const char* config :
+      {R"({"target":"qwen3-32b","hardware":"h100-sxm","runtime":"vllm","method":{"family":"eagle3"},"acceptance":{"alpha":0.7}})",
+       R"({"target":"vicuna-7b-v1.3","hardware":"a100-80gb-sxm","method":{"family":"eagle1"}})"})
+    EXPECT_EQ(reason(config).find("assumed"), std::string::npos) << config;
 }
 
 TEST(AcceptancePublished, ExplicitFormAndBadValue) {

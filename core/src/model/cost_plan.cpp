@@ -342,6 +342,9 @@ void set_verdict(const Config& config, bool text, Evaluation* e) {
   } else {
     e->verdict_reason = x + "x, slower than plain decoding on this setup.";
   }
+  // A verdict on an assumed acceptance says so where the verdict is read, not only on the card.
+  if (e->memory.fits && config.method.family != Family::ar && !e->tau_from_data)
+    e->verdict_reason += " The acceptance behind it is " + e->tau_basis + ".";
 }
 
 }  // namespace
