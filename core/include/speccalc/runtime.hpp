@@ -176,5 +176,8 @@ double runtime_param_value(const RuntimeParams& p, std::string_view name);  // 0
 // A cost of one engine's own code path for a method (proposer_cycle_s, eagle3_step_overhead_s):
 // never copied to another profile as a prior.
 bool is_method_path_param(std::string_view name);
+// A share of a shorter time hidden under a longer one (overlap, matvec_overlap): 0..1 wherever
+// it is given or fitted.
+bool is_share_param(std::string_view name);
 
 }  // namespace speccalc

@@ -12,6 +12,10 @@
 
 namespace speccalc {
 
+std::string assumed_alpha_basis(const std::string& why) {
+  return "assumed: per-token acceptance " + fields::format_number(kDefaultAlpha) + why;
+}
+
 using fields::json;
 
 namespace {
@@ -300,8 +304,7 @@ void use_published(Config* c) {
   }
   if (!pub.found) {
     a.guessed = true;
-    a.basis = "assumed: per-token acceptance " + fields::format_number(kDefaultAlpha) +
-              ", no published data for this method and model";
+    a.basis = assumed_alpha_basis(", no published data for this method and model");
     a.note = "no published tau for " + what +
              " (core/data/published.json); default per-token "
              "acceptance alpha " +

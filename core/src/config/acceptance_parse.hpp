@@ -3,6 +3,8 @@
 // the method's k, and an omitted acceptance looks up the published tau of method x target.
 #pragma once
 
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "config/config_json.hpp"
@@ -12,6 +14,9 @@ namespace speccalc {
 
 // Default per-token acceptance when neither the config nor the published table gives one.
 constexpr double kDefaultAlpha = 0.7;
+
+// The tau card's words for a tau resting on kDefaultAlpha, with why no data gave it.
+std::string assumed_alpha_basis(const std::string& why);
 
 // Reads doc["acceptance"] into c->acceptance. Forms: {"tau"}, {"alpha"}, {"per_position"},
 // {"p"}, {"medusa"}, {"workload"}, {"published": true}; omitted = {"published": true}.

@@ -148,8 +148,7 @@ Expected<TauResult> expected_tau(const Config& c) {
     a_used.alpha = kDefaultAlpha;
     tau_given = false;
     out.from_data = false;
-    out.basis = "assumed: per-token acceptance " + fields::format_number(kDefaultAlpha) +
-                " (the published tau is beyond this draft's reach)";
+    out.basis = assumed_alpha_basis(" (the published tau is beyond this draft's reach)");
     if (!dynamic) {
       auto mat = acceptance_matrix(a_used);
       if (!mat.ok()) return mat.error();

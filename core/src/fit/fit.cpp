@@ -156,7 +156,7 @@ Range param_range(const std::string& name) {
   // One PyTorch op from Python costs the host at least a kernel launch: 2.5 us net per launch
   // measured with nsys (docs/host-ops.md); 50 us is a slow CPU's dispatch with Python around it.
   if (name == "method_op_s") return {2.5e-6, 5e-5};
-  if (name == "overlap" || name == "matvec_overlap") return {0.0, 1.0};
+  if (is_share_param(name)) return {0.0, 1.0};
   return {0.0, 0.05};
 }
 
@@ -435,11 +435,10 @@ FitResult fit_stage(const FitSpec& spec, std::vector<const Observation*> obs,
   for (const auto& name : spec.params) {
     const double v = runtime_param_value(start, name);
     x0.push_back(v);
-    step.push_back(v > 0 ? 0.2 * v
-                         : (name.find("efficiency") != std::string::npos || name == "overlap" ||
-                                    name == "matvec_overlap"
-                                ? 0.1
-                                : 1e-4));
+    step.push_back(
+        v > 0
+            ? 0.2 * v
+            : (name.find("efficiency") != std::string::npos || is_share_param(name) ? 0.1 : 1e-4));
   }
   int evals = 0;
   std::vector<double> x = nelder_mead(x0, step, objective, &ctx, 4000, &evals);

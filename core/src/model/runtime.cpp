@@ -72,6 +72,8 @@ bool is_method_path_param(std::string_view name) {
   return false;
 }
 
+bool is_share_param(std::string_view name) { return name == "overlap" || name == "matvec_overlap"; }
+
 double runtime_param_value(const RuntimeParams& p, std::string_view name) {
   for (const ParamField& f : kParams)
     if (name == f.name) return p.*f.field;
