@@ -107,7 +107,8 @@ Expected<Observation> make_observation(const json& doc, const Catalog& catalog, 
   const Machine target = machine_for(c, c.runtime.resolved);
   const Machine draft = draft_machine_for(c, c.method.draft_profile.params);
   const Placement place = placement_for(c, target.tensor_parallel);
-  const CycleWork w = cycle_work(c, place, o.tau, method_shape(c, o.tau), true);
+  const CycleWork w = cycle_work(
+      c, place, o.tau, method_shape(c, o.tau, tau.value().tree, tau.value().matrix), true);
   if (o.kind == "forward") {
     o.forward_tokens = tokens;
     o.baseline = fast_pass(forward_work(c, place, tokens), target, 1);

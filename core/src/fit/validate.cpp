@@ -117,7 +117,7 @@ json row_config(const PublishedRow& r, const ValidateOptions& o, double measured
     for (const auto& [name, value] : params) runtime[name] = value;
   }
   if (measured_step_s > 0) runtime["measured_decode_step_s"] = measured_step_s;
-  return json{
+  json doc = json{
       {"target", r.target_id},
       {"hardware", r.hardware_id},
       {"gpus", r.gpus},
@@ -127,6 +127,9 @@ json row_config(const PublishedRow& r, const ValidateOptions& o, double measured
       {"dtype", {{"weights", r.weights_dtype.empty() ? "fp16" : r.weights_dtype}, {"kv", "fp16"}}},
       {"method", method},
       {"acceptance", r.tau ? json{{"tau", *r.tau}} : json{{"alpha", 0.7}}}};
+  // Sampled rows run the methods' sampling paths (model/sampler_ops.hpp).
+  if (r.temperature && *r.temperature > 0) doc["temperature"] = *r.temperature;
+  return doc;
 }
 
 Expected<double> predict(const json& config_doc, const Catalog& catalog) {

@@ -23,7 +23,7 @@ double decode_step_s(const Config& config, int64_t batch, const RuntimeParams& p
   const PassWork p = target_pass(c, place.target, 1, 1);
   const double host_s = p.on_host ? time_host_pass(p.host_work, m).time_s : 0.0;
   return time_pass(p.work, m, params.baseline_layer_syncs).time_s + host_s +
-         method_host_s(decode_host_ops(), params) + params.step_overhead_s +
+         method_host_s(decode_host_ops(config.temperature), params) + params.step_overhead_s +
          static_cast<double>(batch) * params.seq_overhead_s;
 }
 
@@ -374,7 +374,7 @@ Expected<CostPlan> CostPlan::compile(const Config& config, TauMemo* memo, bool b
     plan.own_tau_ = std::make_shared<const TauResult>(std::move(fresh.value()));
     plan.tau_ = plan.own_tau_.get();
   }
-  plan.shape_ = method_shape(config, plan.tau_->tau);
+  plan.shape_ = method_shape(config, plan.tau_->tau, plan.tau_->tree, plan.tau_->matrix);
   return plan;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/method_cost.hpp"
+#include "model/sampler_ops.hpp"
 
 namespace speccalc {
 
@@ -49,7 +50,10 @@ double published_baseline_layer_syncs(const std::string& source_id, const std::s
   return eagle_code && eagle_row ? kKvCacheSyncsPerLayer : 0.0;
 }
 
-HostOps decode_host_ops() { return HostOps{kDecodeOps, kDecodeSyncs, 0}; }
+HostOps decode_host_ops(double temperature) {
+  const HostOps sampling = decode_sampling_host_ops(temperature);
+  return HostOps{kDecodeOps + sampling.ops, kDecodeSyncs + sampling.syncs, 0};
+}
 
 HostOps method_host_ops(const Config& c, double tau, const TreeShape& t) {
   const MethodConfig& m = c.method;

@@ -27,8 +27,9 @@ struct HostOps {
 // without choices). Zero for families no implementation was counted.
 struct TreeShape;
 HostOps method_host_ops(const Config& c, double tau, const TreeShape& tree);
-// Per token of plain decoding in HF transformers' greedy loop (Spec-Bench's baseline).
-HostOps decode_host_ops();
+// Per token of plain decoding in HF transformers' loop (Spec-Bench's baseline): greedy, plus
+// its sampler's work at `temperature` > 0 (sampler_ops.hpp).
+HostOps decode_host_ops(double temperature);
 
 // Syncs per layer of the baseline a published source measured its speedups against: the
 // EAGLE papers' baseline (SafeAILab/EAGLE eagle/evaluation/gen_baseline_answer_*.py,

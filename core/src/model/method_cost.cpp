@@ -1,6 +1,7 @@
 #include "model/method_cost.hpp"
 
 #include "config/json_fields.hpp"
+#include "model/sampler_ops.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -577,10 +578,14 @@ void eagle_cycle(const CycleContext& x) {
 
 }  // namespace
 
-MethodShape method_shape(const Config& c, double tau) {
+MethodShape method_shape(const Config& c, double tau, const tree::Tree& verified_tree,
+                         const tree::AcceptanceMatrix& acceptance) {
   MethodShape s;
   if (!c.method.choices.empty()) s.tree = tree_shape(c.method.choices);
   s.host_ops = method_host_ops(c, tau, s.tree);
+  const HostOps sampling = sampling_host_ops(c, tau, verified_tree, acceptance);
+  s.host_ops.ops += sampling.ops;
+  s.host_ops.syncs += sampling.syncs;
   return s;
 }
 
@@ -676,7 +681,7 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau, const 
       eagle_cycle(x);
       break;
   }
-  out.baseline_host_ops = decode_host_ops();
+  out.baseline_host_ops = decode_host_ops(c.temperature);
   if (out.has_verify) out.host_ops = shape.host_ops;
   out.gpu_proposer = out.has_verify && family_has_draft_passes(c.method.family);
   out.memory.state_bytes_per_seq = linear_state_bytes_per_seq(

@@ -10,6 +10,7 @@
 
 #include "speccalc/config.hpp"
 #include "speccalc/cost.hpp"
+#include "speccalc/tree.hpp"
 
 namespace speccalc {
 
@@ -92,9 +93,12 @@ TreeShape tree_shape(const Choices& choices);
 // its tree and its host work per cycle. A cost plan (cost_plan.hpp) computes it once per setup.
 struct MethodShape {
   TreeShape tree;    // of method.choices (empty for methods without a tree)
-  HostOps host_ops;  // method_host_ops(config, tau)
+  HostOps host_ops;  // method_host_ops(config, tau) + sampling_host_ops at temperature > 0
 };
-MethodShape method_shape(const Config& config, double tau);
+// `verified_tree` and `acceptance`: the tau model's tree and matrix when known (TauResult);
+// empty, the sampler's walk derives them from the method and tau.
+MethodShape method_shape(const Config& config, double tau, const tree::Tree& verified_tree = {},
+                         const tree::AcceptanceMatrix& acceptance = {});
 
 // `tau` (tokens per cycle, bonus included) sets how many accepted tokens the draft's first
 // pass re-reads each cycle. `shape` = method_shape(config, tau); `text` false leaves out the
