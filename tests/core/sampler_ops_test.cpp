@@ -155,5 +155,25 @@ TEST(SamplerOps, GreedyAddsNothingAndSamplingSlowsEagerTreeCodeOnly) {
   EXPECT_DOUBLE_EQ(speedup("vllm", chain, 1), speedup("vllm", chain, 0));
 }
 
+TEST(SamplerOps, TheResultSaysWhatSamplingCostsHere) {
+  auto says = [](const std::string& runtime) {
+    const json e = test::eval_ok(
+        R"({"target":"vicuna-7b-v1.3","hardware":"rtx-3090","acceptance":{"tau":3.5},)"
+        R"("method":{"family":"eagle1"},"temperature":0.7,"runtime":")" +
+        runtime + R"("})");
+    for (const json& a : e["assumptions"])
+      if (a.get<std::string>().rfind("sampling at temperature 0.7", 0) == 0)
+        return a.get<std::string>();
+    return std::string();
+  };
+  EXPECT_NE(says("hf-eager").find("the research code's sampler adds"), std::string::npos);
+  EXPECT_NE(says("vllm").find("fused GPU kernels"), std::string::npos);
+  // Greedy says nothing about sampling.
+  const json greedy = test::eval_ok(
+      R"({"target":"vicuna-7b-v1.3","hardware":"rtx-3090","runtime":"hf-eager","method":"eagle1"})");
+  for (const json& a : greedy["assumptions"])
+    EXPECT_EQ(a.get<std::string>().rfind("sampling at", 0), std::string::npos);
+}
+
 }  // namespace
 }  // namespace speccalc

@@ -1,5 +1,7 @@
 #include "model/cost_plan.hpp"
 
+#include "model/sampler_ops.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -9,6 +11,7 @@
 #include "model/cycle_time.hpp"
 #include "model/draft_length.hpp"
 #include "model/memory.hpp"
+#include "model/sampler_ops.hpp"
 
 namespace speccalc {
 
@@ -471,6 +474,28 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
       "tau counts the bonus token: tokens per cycle per sequence = accepted drafts + 1; " +
       e.tau_source);
   add_setup_assumptions(config, e, &e.assumptions);
+  if (config.temperature > 0 && config.method.family != Family::ar) {
+    // What sampling costs here: host work in research code, nothing priced in fused engines.
+    const HostOps s = sampling_host_ops(config, tau->tau, tau->tree, tau->matrix);
+    const double s_host = method_host_s(s, e.runtime);
+    const std::string t = "sampling at temperature " + fields::format_number(config.temperature);
+    if (s_host > 0) {
+      e.assumptions.push_back(
+          t + ": the research code's sampler adds " + fields::format_significant(s.ops) +
+          " ops and " + fields::format_significant(s.syncs) + " syncs of host work a cycle (" +
+          fields::format_seconds(s_host) +
+          ", in the bookkeeping above) beyond its greedy path, and " +
+          fields::format_seconds(method_host_s(decode_host_ops(config.temperature), e.runtime) -
+                                 method_host_s(decode_host_ops(0), e.runtime)) +
+          " a token of plain decoding (docs/host-ops.md, \"Sampling at T > 0\")");
+    } else {
+      e.assumptions.push_back(t + ": no host work priced for the sampler (" +
+                              (method_host_s(HostOps{1, 1, 0}, e.runtime) > 0
+                                   ? std::string("no sampled path of this method was counted")
+                                   : std::string("this engine samples in fused GPU kernels")) +
+                              ")");
+    }
+  }
   if (e.has_draft_length) {
     e.assumptions.push_back(
         "variable draft length (llama.cpp --draft-p-min " +
