@@ -82,6 +82,9 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
           good: css.getPropertyValue('--good').trim(),
           bad: css.getPropertyValue('--bad').trim(),
           speedup: document.querySelector('[data-testid=speedup]').textContent,
+          times: ['#o-tps', '#o-cycle', '#o-base-tps'].map(
+            (q) => document.querySelector(q).textContent,
+          ),
         };
       });
       eq(shown.state, state, 'data-state');
@@ -103,6 +106,8 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
           "the core's suggestions",
         );
         assert(shown.suggestions.length > 0, 'infeasible says what would fit');
+        // Nor a rate or a cycle time: a setup that cannot run has none.
+        eq(JSON.stringify(shown.times), JSON.stringify(['—', '—', 'plain decoding: —']), 'times');
       } else {
         eq(shown.suggestions.length, 0, 'no memory suggestions');
       }

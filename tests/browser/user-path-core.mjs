@@ -246,6 +246,52 @@ export async function userPathCoreTests({ url, newPage }) {
     await checkAgainstCli(page, 'num_speculative_tokens 5');
   });
 
+  await test("every family the vLLM form offers opens valid, at the CLI's numbers", async () => {
+    // A new user's walk picked "Retrieval drafter" under vLLM: offered, then stuck on an error
+    // no field could fix (REST's tree on an engine that verifies chains only).
+    await open(page, url, {
+      target: 'llama3.1-8b-instruct',
+      hardware: 'h100-sxm',
+      runtime: 'vllm',
+      method: { family: 'eagle3' },
+    });
+    const offered = await page.$$eval('#f-family option', (o) =>
+      o.filter((x) => !x.disabled).map((x) => x.value),
+    );
+    assert(offered.includes('retrieval'), `retrieval offered under vLLM: ${offered}`);
+    for (const family of offered) {
+      await page.selectOption('#f-family', family);
+      await waitHash(page, new RegExp(`method\\.family=${family}(&|$)`));
+      await noErrors(page, `${family} under vLLM`);
+      await checkAgainstCli(page, `${family} under vLLM`);
+    }
+  });
+
+  await test('clearing the measured decode step goes back to the uncalibrated result', async () => {
+    const config = {
+      target: 'llama3.1-8b-instruct',
+      hardware: 'h100-sxm',
+      runtime: 'vllm',
+      method: { family: 'eagle3' },
+    };
+    await open(page, url, config);
+    const before = cliEvalLink(fragmentOf(page.url())).speedup;
+    await page.fill('#f-measured', '0.02');
+    await page.press('#f-measured', 'Tab');
+    await waitHash(page, /measured_decode_step_s=0\.02/);
+    await noErrors(page, 'calibrated');
+    assert(cliEvalLink(fragmentOf(page.url())).speedup !== before, 'the measurement moves it');
+    await page.fill('#f-measured', '');
+    await page.press('#f-measured', 'Tab');
+    await page.waitForFunction(() => !/measured_decode/.test(location.hash), null, {
+      timeout: 20000,
+    });
+    await waitQuiet(page);
+    await noErrors(page, 'measurement cleared');
+    await checkAgainstCli(page, 'measurement cleared');
+    eq(cliEvalLink(fragmentOf(page.url())).speedup, before, 'the uncalibrated speedup again');
+  });
+
   await test("SGLang EAGLE-3 opens with SGLang's defaults under SGLang's knob names", async () => {
     await open(page, url, {
       target: 'llama3.1-8b-instruct',

@@ -253,7 +253,13 @@ TEST(CostModel, EnginesRunOnlyWhatTheySupport) {
   // vLLM verifies chains: an EAGLE-2 tree (top_k 10) is refused with what to change; its
   // default is the chain vLLM runs (issue 18).
   EXPECT_EQ(eval_error(R"({"runtime":"vllm","method":{"family":"eagle2","top_k":10}})").field,
-            "method");
+            "method.top_k");
+  // REST's token tree likewise names its source; without one, vLLM's retrieval is suffix
+  // decoding (a chain), valid.
+  EXPECT_EQ(
+      eval_error(R"({"runtime":"vllm","method":{"family":"retrieval","source":"rest"}})").field,
+      "method.source");
+  eval_ok(R"({"runtime":"vllm","method":{"family":"retrieval"}})");
   eval_ok(R"({"runtime":"vllm","method":{"family":"eagle2"}})");
   eval_ok(R"({"runtime":"vllm","method":{"family":"eagle2","top_k":1,"depth":5,"total_token":6}})");
   // SGLang has no lookahead decoding.

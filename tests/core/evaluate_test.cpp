@@ -206,5 +206,7 @@ TEST(Evaluate, AssumptionsWriteDurationsWithUnits) {
   EXPECT_EQ(speccalc::fields::format_seconds(6.46498e-05), "64.6 \u00b5s");
   EXPECT_EQ(speccalc::fields::format_seconds(0.0242), "24.2 ms");
   EXPECT_EQ(speccalc::fields::format_seconds(0.9996), "1 s");
+  EXPECT_EQ(speccalc::fields::format_seconds(2.02275e-10), "< 1 ns");  // a fit at its bound 0
+  EXPECT_EQ(speccalc::fields::format_seconds(1.5e-9), "1.5 ns");
   EXPECT_EQ(speccalc::fields::format_seconds(2.5e-9), "2.5 ns");
 }

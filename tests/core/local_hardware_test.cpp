@@ -117,6 +117,29 @@ TEST(LocalHardware, UnifiedMemoryCapsWhatTheGpuMayUse) {
             std::string::npos);
 }
 
+TEST(LocalHardware, TooBigForOneDeviceNeverSuggestsGpusItCannotAdd) {
+  // 405B in fp16 is ~812 GB of weights. On a Mac (MLX runs on one device; unified memory is
+  // one pool) or a CPU no GPU count can fix it; on H100s (80 GB, 72 usable) tensor parallelism
+  // over a count dividing its 128 heads can: 812 / 16 = 51 GB per GPU fits, 812 / 8 does not.
+  auto advice = [](const std::string& hw, const std::string& rt) {
+    const json e = eval_ok(json::parse(R"({"target":"llama3.1-405b-instruct","hardware":")" + hw +
+                                       R"(","runtime":")" + rt + R"("})"));
+    EXPECT_FALSE(e["memory"]["fits"].get<bool>()) << hw;
+    std::string all;
+    for (const json& s : e["memory"]["suggestions"]) all += s.get<std::string>() + " | ";
+    return all;
+  };
+  for (const auto& [hw, rt] :
+       std::vector<std::pair<std::string, std::string>>{{"apple-m4-max", "mlx"},
+                                                        {"apple-m4-max", "llama.cpp-metal"},
+                                                        {"ryzen-9-7950x", "llama.cpp-cpu"}}) {
+    const std::string a = advice(hw, rt);
+    EXPECT_EQ(a.find("GPUs ("), std::string::npos) << hw << " " << rt << ": " << a;
+    EXPECT_NE(a.find("a machine with more memory"), std::string::npos) << a;
+  }
+  EXPECT_NE(advice("h100-sxm", "vllm").find("fit on 16 GPUs (tensor parallel)"), std::string::npos);
+}
+
 TEST(LocalHardware, ACustomUnifiedGpuIsValidatedAndRoundTrips) {
   json hw = {{"fp16_tflops", 10}, {"mem_bw_gbps", 400}, {"mem_gb", 64}};
   hw["unified_memory"] = true;

@@ -60,6 +60,12 @@ Expected<tree::AcceptanceMatrix> sizing_matrix(const Config& c, std::vector<std:
   return tree::acceptance_from_alpha(alpha.value());
 }
 
+// An acceptance from data (the published rows, the vLLM traces, a workload) is looked up for
+// the draft it is used on: the traces give tau at each k, a published tree tau is rescaled to
+// other trees. A candidate with such an acceptance is read again from its JSON, as the config
+// "apply" loads is, so its tau is the one eval gives that draft.
+bool acceptance_per_draft(const Acceptance& a) { return a.published || !a.workload.empty(); }
+
 // Sizing chooses a draft length k for the chain families (sps, pld, mtp, layerskip,
 // streaming, retrieval: their cost reads k) and for every method on an engine that verifies
 // chains only (vLLM); a tree for the tree families elsewhere.
@@ -76,16 +82,25 @@ std::string apply_sets(const Config& c, bool chain) {
         "speedup shown is the evaluation of exactly that setting.";
   else
     what = chain ? "Sets k." : "Sets the tree (choices).";
-  if (c.acceptance.kind == Acceptance::Kind::tau)
+  if (c.acceptance.kind == Acceptance::Kind::tau && !acceptance_per_draft(c.acceptance))
     what +=
         " Your tau was measured on the current draft; applying replaces it with the fitted "
         "acceptance so tau follows the new draft.";
   return what;
 }
 
-// Evaluates config c (its acceptance already the sizing's model) as it is.
-Expected<Candidate> evaluate_config(const Config& c, const Choices& choices, int64_t nodes,
+// Evaluates config c as it is (its acceptance the sizing's model, or looked up again for this
+// draft when it comes from data).
+Expected<Candidate> evaluate_config(const Config& given, const Choices& choices, int64_t nodes,
                                     int64_t depth) {
+  Config c = given;
+  if (acceptance_per_draft(given.acceptance)) {
+    const auto& catalog = load_catalog();
+    if (!catalog.ok()) return catalog.error();
+    auto again = parse_config(config_to_json(given), catalog.value());
+    if (!again.ok()) return again.error();
+    c = std::move(again.value());
+  }
   auto e = evaluate(c);
   if (!e.ok()) return e.error();
   Candidate out;
@@ -345,7 +360,14 @@ Response size(const std::string& input) {
   // Every candidate, the current setting included, is evaluated under the same acceptance
   // model, as the config "apply" loads: the best's speedup is the eval of that config.
   Config c = parsed_config.value();
-  c.acceptance = model;
+  const bool per_draft = acceptance_per_draft(c.acceptance);
+  if (per_draft)
+    notes.push_back("each size is evaluated with the acceptance the data gives that draft (" +
+                    c.acceptance.basis +
+                    " for the current one), as eval does; the fitted alpha above only "
+                    "proposes the shapes");
+  else
+    c.acceptance = model;
 
   auto curve = best_by_nodes(c, matrix.value(), budget, max_depth);
   if (!curve.ok()) return fail(curve.error());
@@ -419,7 +441,7 @@ Response size(const std::string& input) {
   // on the configured draft, so the applied config carries the fitted acceptance instead: tau
   // then follows the new draft.
   const Acceptance& given = parsed_config.value().acceptance;
-  if (given.kind == Acceptance::Kind::tau) {
+  if (given.kind == Acceptance::Kind::tau && !per_draft) {
     out["acceptance_fitted_to_tau"] = given.tau;
     out["apply"]["acceptance"] = acceptance_used;
   }

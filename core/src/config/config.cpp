@@ -957,9 +957,17 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
     return false;
   }
   if (!engine.trees && method_is_tree(m)) {
-    *err = make_error("method", engine.name +
-                                    " verifies chains only (one candidate per position); "
-                                    "use top_k 1 (eagle2/eagle3) or a chain of choices");
+    // Name the field that makes it a tree, so the page can mark it.
+    const bool eagle_topk = m.family == Family::eagle2 || m.family == Family::eagle3;
+    const bool retrieval = m.family == Family::retrieval;
+    *err = make_error(eagle_topk  ? "method.top_k"
+                      : retrieval ? "method.source"
+                                  : "method.choices",
+                      engine.name + " verifies chains only (one candidate per position); " +
+                          (eagle_topk  ? std::string("use top_k 1")
+                           : retrieval ? std::string("use source suffix (suffix decoding drafts a "
+                                                     "chain)")
+                                       : std::string("use a chain of choices")));
     return false;
   }
   if (m.family == Family::mtp && t.mtp_modules <= 0) {

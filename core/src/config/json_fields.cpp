@@ -45,6 +45,8 @@ std::string format_seconds(double s) {
   const double a = std::fabs(s);
   // The unit whose value rounds to [1, 1000) at 3 significant digits.
   if (a == 0) return "0 s";
+  // A fitted time at its bound of 0 lands at 1e-10 s or so: nothing to read in its digits.
+  if (a < 1e-9) return s < 0 ? "> -1 ns" : "< 1 ns";
   if (a < 0.9995e-6) return format_significant(s * 1e9) + " ns";
   if (a < 0.9995e-3) return format_significant(s * 1e6) + " \u00b5s";
   if (a < 0.9995) return format_significant(s * 1e3) + " ms";

@@ -213,7 +213,9 @@ bool parse_retrieval(const json& obj, const Catalog& /*catalog*/, Config* c, Err
   MethodConfig& m = c->method;
   const std::string p = "method";
   m.k = 10;
-  m.source = "rest";
+  // REST's token tree by default; an engine that verifies chains only runs suffix decoding
+  // (vLLM's and SGLang's retrieval drafter, a chain).
+  m.source = c->engine.trees ? "rest" : "suffix";
   if (!fields::read_int(obj, "k", p, 1, ConfigLimits::kMaxTreeNodes, &m.k, err) ||
       !fields::read_string(obj, "source", p, &m.source, err, 32))
     return false;

@@ -198,9 +198,15 @@ void strings_text(std::string& out, const std::vector<std::string>& xs) {
 }
 
 // What the engine is and runs: dump() of {id, name, summary, validated, validated_by, supports}.
-void engine_text(std::string& out, const RuntimeProfile& e) {
+// supports.unavailable: families the engine runs that this target cannot ({family: reason}),
+// so a form can grey them out with the core's words.
+void engine_text(std::string& out, const RuntimeProfile& e, const ModelArch& target) {
   jw::Object supports;
   strings_text(supports.value("families"), e.families);
+  jw::Object unavailable;
+  if (target.mtp_modules <= 0 && e.supports("mtp"))
+    unavailable.string("mtp", "this target has no MTP module");
+  unavailable.write(supports.value("unavailable"));
   supports.boolean("trees", e.trees);
   supports.boolean("tensor_parallel", e.tensor_parallel);
   jw::Object o;
@@ -281,7 +287,7 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
     pass_text(out.value("verify"), e.verify);
   }
   memory_text(out.value("memory"), e.memory);
-  engine_text(out.value("engine"), config.engine);
+  engine_text(out.value("engine"), config.engine, config.target);
   runtime_text(out.value("runtime"), config.runtime.profile, e.runtime);
   runtime_text(out.value("draft_runtime"),
                family_has_draft_passes(config.method.family) ? config.method.draft_profile.id

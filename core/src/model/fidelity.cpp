@@ -1,6 +1,8 @@
 #include "model/fidelity.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "config/families.hpp"
@@ -14,12 +16,40 @@ using nlohmann::json;
 namespace {
 
 // The embedded table, parsed once per process (a compiled-in constant).
-const json& bands() {
-  static const json table = [] {
-    json doc = json::parse(data::validation_bands(), nullptr, false);
-    return doc.is_object() && doc.contains("bands") ? doc["bands"] : json::object();
+const json& validation_table() {
+  static const json doc = [] {
+    json d = json::parse(data::validation_bands(), nullptr, false);
+    return d.is_object() ? d : json::object();
   }();
-  return table;
+  return doc;
+}
+
+const json& bands() {
+  static const json none = json::object();
+  const json& d = validation_table();
+  return d.contains("bands") ? d["bands"] : none;
+}
+
+// Above this the engine's own plain-decoding step times for the target say the model misses
+// there (validate's large-error mark).
+constexpr double kTimeCheckWarnPct = 25;
+
+// The engine's own step-time check for this target that misses most, nearest this batch: the
+// page must not show a featured setup as if nothing contradicted it.
+const json* time_check_miss(const Config& config) {
+  const json& d = validation_table();
+  if (!d.contains("time_checks")) return nullptr;
+  const json* best = nullptr;
+  for (const json& c : d["time_checks"]) {
+    if (c["engine"] != config.runtime.profile || c["target"] != config.target.id ||
+        c["kind"] != "decode_step" || std::abs(c["error_pct"].get<double>()) < kTimeCheckWarnPct)
+      continue;
+    const auto gap = [&](const json& x) {
+      return std::llabs(x["batch"].get<long long>() - config.batch);
+    };
+    if (!best || gap(c) < gap(*best)) best = &c;
+  }
+  return best;
 }
 
 std::string pct(double x) {
@@ -40,13 +70,26 @@ json fidelity_json(const Evaluation& e, const Config& config) {
            {"tau_source", e.tau_source},
            {"profile_source", config.engine.validated_by.empty() ? config.engine.fitted_on
                                                                  : config.engine.validated_by}};
+  std::string miss;
+  if (const json* c = time_check_miss(config)) {
+    const double err = (*c)["error_pct"].get<double>();
+    miss = " " + config.engine.name + "'s own plain decoding of " + config.target.id +
+           " measured " + fields::format_seconds((*c)["measured_s"].get<double>()) +
+           " a step at batch " + std::to_string((*c)["batch"].get<long long>()) + " on " +
+           std::to_string((*c)["gpus"].get<long long>()) + " x " +
+           (*c)["hardware"].get<std::string>() + " where this model predicts " +
+           fields::format_seconds((*c)["predicted_s"].get<double>()) + " (" + pct(err) + " %; " +
+           (*c)["source"].get<std::string>() + ", never fitted): step times here are not trusted.";
+    out["time_check"] = *c;
+  }
   const json& t = bands();
   const json* b = nullptr;
   if (t.contains(engine) && t[engine].contains(family)) b = &t[engine][family];
   if (!b || (*b)["rows"].get<int>() == 0) {
     out["statement"] = "no held-out measurement of " +
                        std::string(family_short_label(config.method.family)) + " under " +
-                       config.engine.name + ": the model's error here is not measured";
+                       config.engine.name + ": the model's error here is not measured" +
+                       (miss.empty() ? "" : "." + miss);
     return out;
   }
   const double mape = (*b)["mape_pct"].get<double>();
@@ -68,7 +111,8 @@ json fidelity_json(const Evaluation& e, const Config& config) {
   out["statement"] = config.engine.name + " + " + family_short_label(config.method.family) +
                      ": held-out error " + pct(mape) + " % over " + std::to_string(rows) +
                      " measured row" + (rows == 1 ? "" : "s") + " (" + direction + " by " +
-                     pct(bias < 0 ? -bias : bias) + " % on average; speccalc validate)";
+                     pct(bias < 0 ? -bias : bias) + " % on average; speccalc validate)" +
+                     (miss.empty() ? "" : "." + miss);
   return out;
 }
 

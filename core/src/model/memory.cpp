@@ -97,9 +97,21 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
       r.suggestions.push_back("Fits at context " + std::to_string(r.max_context) +
                               " or less at this batch.");
   }
-  if (const int64_t g = gpus_for_weights(c, n, usable); g > 0 && fixed >= usable)
-    r.suggestions.push_back("The weights fit on " + std::to_string(g) +
-                            " GPUs (tensor parallel) or more.");
+  // More GPUs only where more can be had: not on a CPU, a Mac's unified memory, or an engine
+  // that runs on one device (MLX).
+  const bool more_gpus =
+      device_noun(c.hardware) == "GPU" && !c.hardware.unified_memory && !c.engine.single_device;
+  if (const int64_t g = more_gpus ? gpus_for_weights(c, n, usable) : 0; g > 0 && fixed >= usable)
+    r.suggestions.push_back("The weights fit on " + std::to_string(g) + " GPUs (" +
+                            (c.engine.tensor_parallel ? "tensor parallel" : "layers split") +
+                            ") or more.");
+  else if (!more_gpus && fixed >= usable)
+    r.suggestions.push_back(
+        "A smaller model, fewer bits per weight or a machine with more memory (" +
+        (c.engine.single_device      ? c.engine.name + " runs on one device"
+         : c.hardware.unified_memory ? std::string("unified memory is one pool: no GPU to add")
+                                     : std::string("a CPU has no GPUs to add")) +
+        ").");
   // fp8 halves 2-byte weights and KV: say so when that alone would make it fit.
   if (dtype_bytes(c.dtype.weights) == 2 && c.hardware.fp8_tflops > 0) {
     MemoryNeed half = n;

@@ -477,8 +477,11 @@ export class InputsView {
     if (this.custom.runtime) {
       const rt = { ...this.custom.runtime };
       if (profile !== CUSTOM) rt.profile = profile;
-      if (measured === '') delete rt.measured_decode_step_s;
-      else rt.measured_decode_step_s = parseScalar(measured);
+      if (measured === '') {
+        // The field is the measurement: the step and the batch it was taken at go together.
+        delete rt.measured_decode_step_s;
+        delete rt.measured_decode_batch;
+      } else rt.measured_decode_step_s = parseScalar(measured);
       config.runtime = rt;
     } else if (measured !== '') {
       config.runtime = { profile, measured_decode_step_s: parseScalar(measured) };
@@ -540,14 +543,16 @@ export class InputsView {
     $('#engine-summary', this.form).title = engine.validated_by;
     // Method options follow what the engine can run (the core's engine.supports.families); the
     // family in use stays selectable so a link that names another still shows.
+    // Families the engine runs but this target cannot (the core's reason) are greyed out too.
     const runs = new Set(engine.supports.families);
+    const unavailable = engine.supports.unavailable || {};
     const family = $('#f-family', this.form);
     for (const o of family.options) {
-      const ok = runs.has(o.value) || o.value === family.value;
+      const label = o.dataset.label || o.textContent;
+      const why = !runs.has(o.value) ? `not in ${engine.name}` : unavailable[o.value];
+      const ok = !why || o.value === family.value;
       o.disabled = !ok;
-      o.textContent = ok
-        ? o.dataset.label || o.textContent
-        : `${o.dataset.label || o.textContent} (not in ${engine.name})`;
+      o.textContent = ok ? label : `${label} (${why})`;
     }
   }
 

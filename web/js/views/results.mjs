@@ -55,9 +55,14 @@ export class ResultsView {
       result.tokens_per_s,
       infeasible ? '—' : fmt.rate(result.tokens_per_s),
     );
-    setOutput($('#o-cycle', this.root), result.cycle_time_s, fmt.seconds(result.cycle_time_s));
+    // A setup that cannot run has no times either: the numbers stay in data-value only.
+    setOutput(
+      $('#o-cycle', this.root),
+      result.cycle_time_s,
+      infeasible ? '—' : fmt.seconds(result.cycle_time_s),
+    );
     $('#o-base-tps', this.root).textContent =
-      `plain decoding: ${fmt.rate(result.baseline_tokens_per_s)}`;
+      `plain decoding: ${infeasible ? '—' : fmt.rate(result.baseline_tokens_per_s)}`;
 
     $('#l-tau', this.root).title = result.tau_definition;
     document.title = `${infeasible ? 'Does not fit' : fmt.speedup(result.speedup)} · SpecCalc`;
