@@ -267,6 +267,33 @@ export async function userPathCoreTests({ url, newPage }) {
     }
   });
 
+  await test("a context beyond the model's positions is refused beside the context field", async () => {
+    await open(page, url, {
+      target: 'llama3.1-8b-instruct',
+      hardware: 'h100-sxm',
+      runtime: 'vllm',
+      method: { family: 'eagle3' },
+    });
+    const before = fragmentOf(page.url());
+    await page.fill('#f-context', '400000');
+    await page.press('#f-context', 'Tab');
+    await page.waitForSelector('[data-testid=field-error]', { timeout: 20000 });
+    const beside = await page.$eval('#f-context', (input) => {
+      const err = input.closest('label, .field, div').querySelector('[data-testid=field-error]');
+      return err ? err.textContent : '';
+    });
+    // The core's words (tests/core/validation_test.cpp derives them from the config.json).
+    assert(beside.includes('configured for at most 131072 tokens'), `beside the field: ${beside}`);
+    eq(fragmentOf(page.url()), before, 'the link keeps the last valid setup');
+    await page.fill('#f-context', '1024');
+    await page.press('#f-context', 'Tab');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=field-error]'), null, {
+      timeout: 20000,
+    });
+    await waitQuiet(page);
+    await noErrors(page, 'context back to 1024');
+  });
+
   await test('clearing the measured decode step goes back to the uncalibrated result', async () => {
     const config = {
       target: 'llama3.1-8b-instruct',

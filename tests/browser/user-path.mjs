@@ -412,7 +412,7 @@ export async function userPathTests({ browser, url, newPage, watch }) {
   });
 
   await test("the batch chart's marks are the core's sweep at the batches that fit", async () => {
-    const link = await open(page, url, { ...SPS, context: 8192 });
+    const link = await open(page, url, { ...SPS, context: 4000 });
     await revealCharts(page);
     await waitMarks(page, 'chart-batch', 'Speedup');
     const batches = JSON.parse(cli(['list', 'ui'])).batch_axis; // what the page sweeps

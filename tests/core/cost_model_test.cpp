@@ -192,10 +192,11 @@ TEST(CostModel, SmallDraftOnAnMhaTargetPaysLessAtLargeBatch) {
 }
 
 TEST(CostModel, MemoryIsAHardLimitAndMaxBatchIsExact) {
-  // Llama-2-7B, batch 128 x 8192 on one A100-80GB: 128 x 8193 x 524,288 bytes = 550 GB of KV.
+  // Llama-2-7B, batch 128 x 4000 on one A100-80GB (its config allows 4096 positions):
+  // 128 x (4000 + 5) x 524,288 bytes = 269 GB of KV.
   const json r =
       eval_ok(R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":"vllm","batch":128,
-                             "context":8192,"method":{"family":"eagle2","top_k":1,"depth":4,"total_token":5}})");
+                             "context":4000,"method":{"family":"eagle2","top_k":1,"depth":4,"total_token":5}})");
   EXPECT_EQ(r["verdict"], "infeasible");
   EXPECT_FALSE(r["memory"]["fits"].get<bool>());
   EXPECT_FALSE(r["memory"]["suggestions"].empty());
@@ -206,7 +207,7 @@ TEST(CostModel, MemoryIsAHardLimitAndMaxBatchIsExact) {
     return eval_ok(
                R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","runtime":"vllm","batch":)" +
                std::to_string(batch) +
-               R"(,"context":8192,"method":{"family":"eagle2","top_k":1,"depth":4,"total_token":5}})")
+               R"(,"context":4000,"method":{"family":"eagle2","top_k":1,"depth":4,"total_token":5}})")
         ["memory"]["fits"]
             .get<bool>();
   };

@@ -22,7 +22,17 @@ using nlohmann::json;
 using test::fixture_text;
 using test::preset;
 
-json fixture(const std::string& name) { return json::parse(fixture_text(name)); }
+json fixture_as_published(const std::string& name) { return json::parse(fixture_text(name)); }
+
+// The fixture as the preset's model publishes it. qwen2.5-7b.json is the base Qwen/Qwen2.5-7B's
+// config (max_position_embeddings 131072); the preset is Qwen2.5-7B-Instruct, whose config.json
+// says 32768 and is otherwise the same ("The current config.json is set for context length up
+// to 32,768 tokens", the Instruct model card; core/data/model-context.json).
+json fixture(const std::string& name) {
+  json cfg = fixture_as_published(name);
+  if (name == "qwen2.5-7b.json") cfg["max_position_embeddings"] = 32768;
+  return cfg;
+}
 
 ModelArch read(const json& cfg) {
   ModelArch m;
@@ -32,7 +42,8 @@ ModelArch read(const json& cfg) {
 }
 
 // Every field the cost model reads, side by side.
-void expect_same_arch(const ModelArch& a, const ModelArch& b, const std::string& what) {
+void expect_same_arch(const ModelArch& a, const ModelArch& b, const std::string& what,
+                      bool same_context = true) {
   EXPECT_EQ(a.num_layers, b.num_layers) << what;
   EXPECT_EQ(a.hidden, b.hidden) << what;
   EXPECT_EQ(a.intermediate, b.intermediate) << what;
@@ -57,6 +68,9 @@ void expect_same_arch(const ModelArch& a, const ModelArch& b, const std::string&
   EXPECT_EQ(a.mtp_modules, b.mtp_modules) << what;
   EXPECT_EQ(a.sliding_window, b.sliding_window) << what;
   EXPECT_EQ(a.sliding_window_layers, b.sliding_window_layers) << what;
+  if (same_context) {
+    EXPECT_EQ(a.max_position_embeddings, b.max_position_embeddings) << what;
+  }
 }
 
 // eval output with the target's identity taken out: the echoed config's `target` (an id for
@@ -342,7 +356,9 @@ TEST(HfConfig, WrappersAndAliasesReadTheirLanguageModel) {
   EXPECT_EQ(kimi.head_dim, 192);
   EXPECT_EQ(kimi.mtp_modules, 0);
   // Kimi-K2.5 (kimi_k25) wraps the same language model in text_config.
-  expect_same_arch(read(fixture("kimi-k2.5.json")), kimi, "kimi-k2.5 text_config");
+  // (K2.5 is configured for 262144 positions, K2 for 131072.)
+  expect_same_arch(read(fixture("kimi-k2.5.json")), kimi, "kimi-k2.5 text_config", false);
+  EXPECT_EQ(read(fixture("kimi-k2.5.json")).max_position_embeddings, 262144);
 }
 
 // Llama-4: no published config.json was readable here, so this one is written in the test from
@@ -353,7 +369,8 @@ json llama4_maverick_like() {
     "text_config": {"model_type": "llama4_text", "num_hidden_layers": 48, "hidden_size": 5120,
       "intermediate_size": 8192, "intermediate_size_mlp": 16384, "num_attention_heads": 40,
       "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 202048, "num_local_experts": 128,
-      "num_experts_per_tok": 1, "interleave_moe_layer_step": 2, "attention_chunk_size": 8192}})");
+      "num_experts_per_tok": 1, "interleave_moe_layer_step": 2, "attention_chunk_size": 8192,
+      "max_position_embeddings": 1048576}})");
 }
 
 TEST(HfConfig, Llama4InterleavedMoeAndChunkedAttentionByHand) {
@@ -388,6 +405,7 @@ TEST(HfConfig, Llama4InterleavedMoeAndChunkedAttentionByHand) {
   json scout = llama4_maverick_like();
   scout["text_config"]["num_local_experts"] = 16;
   scout["text_config"].erase("interleave_moe_layer_step");
+  scout["text_config"]["max_position_embeddings"] = 10485760;  // Scout's 10M context
   EXPECT_EQ(read(scout).first_dense_layers, 0);
   expect_same_arch(read(scout), preset("llama-4-scout"), "llama-4-scout");
   json listed = llama4_maverick_like();

@@ -50,8 +50,11 @@ TEST(Link, EveryFamilyRoundTrips) {
         R"({"method": "hydra", "acceptance": {"per_position": [0.9, 0.5]}})",
         R"({"method": "eagle1", "acceptance": {"p": [[0.5, 0.25], [0.1]]}})",
         R"({"method": {"family": "eagle2", "total_token": 1024, "depth": 64, "top_k": 64}})",
-        R"({"method": "eagle3", "batch": 4096, "context": 1048576, "gpus": 8,
+        R"({"method": "eagle3", "batch": 4096, "context": 4095, "gpus": 8,
             "target": "llama2-chat-70b", "hardware": "h100-sxm"})",
+        // The largest context, on a model configured for more (10M positions).
+        R"({"method": "pld", "batch": 4096, "context": 1048576, "gpus": 8,
+            "target": "llama-4-scout", "hardware": "h100-sxm"})",
         R"({"target": {"name": "my model & co = 100%", "num_layers": 2, "hidden": 64,
                        "intermediate": 128, "heads": 4, "vocab": 100},
             "hardware": {"name": "café GPU #1", "fp16_tflops": 0.001, "mem_bw_gbps": 1e7}})",

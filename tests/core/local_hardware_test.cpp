@@ -110,7 +110,8 @@ TEST(LocalHardware, UnifiedMemoryCapsWhatTheGpuMayUse) {
   EXPECT_TRUE(large["fits"].get<bool>());
   // A lower memory_utilization than the Metal limit is kept, and the message says which.
   config["memory_utilization"] = 0.5;
-  config["context"] = 131072;
+  config["context"] = 32000;  // Qwen2.5-32B-Instruct is configured for 32768 positions
+  config["batch"] = 4;
   const json low = eval_ok(config)["memory"];
   EXPECT_EQ(low["memory_utilization"], 0.5);
   EXPECT_NE(low["suggestions"][0].get<std::string>().find("memory_utilization 50.0% is lower"),

@@ -17,7 +17,8 @@ TEST(Sweep, EveryPointEqualsASeparateEvaluation) {
   const json families = {"sps", "medusa", "eagle2"};
   // Invalid batch/context values take the slow path and must carry eval's exact error.
   const json batches = {1, 16, 0, 5000, 2.5, "x"};
-  const json contexts = {0, 4096, -1};
+  // 4096 is in range but not below Llama-2's 4096 positions: refused on the fast path too.
+  const json contexts = {0, 4000, 4096, -1};
   const json alphas = {0.6, 0.9};
   const json request = {{"config", base},
                         {"axes",
@@ -28,7 +29,7 @@ TEST(Sweep, EveryPointEqualsASeparateEvaluation) {
   const speccalc::Response r = speccalc::run("sweep", request.dump());
   ASSERT_TRUE(r.ok) << r.error.describe();
   const json points = json::parse(r.output)["points"];
-  ASSERT_EQ(points.size(), 3u * 6u * 3u * 2u);
+  ASSERT_EQ(points.size(), 3u * 6u * 4u * 2u);
   std::size_t n = 0, evaluated = 0, refused = 0;
   for (const auto& family : families) {
     for (const auto& batch : batches) {
@@ -75,7 +76,7 @@ TEST(Sweep, EveryPointEqualsASeparateEvaluation) {
   }
   // 3 families x 2 valid batches x 2 valid contexts x 2 alphas evaluate; the rest are refused.
   EXPECT_EQ(evaluated, 24u);
-  EXPECT_EQ(refused, 84u);
+  EXPECT_EQ(refused, 120u);
 }
 
 TEST(Sweep, FullDetailEqualsEvalOutput) {
@@ -100,7 +101,7 @@ TEST(Sweep, CostPlanPointsAreEvalByteForByte) {
   const json families = {"ar",    "sps",    "pld",    "lookahead", "medusa",
                          "hydra", "eagle1", "eagle2", "eagle3"};
   const json batches = {1, 7, 64};
-  const json contexts = {0, 1000, 8192};
+  const json contexts = {0, 1000, 4000};
   for (const bool calibrated : {false, true}) {
     std::size_t refused = 0;
     json base = {{"target", "llama2-chat-7b"}, {"hardware", "a100-80gb-sxm"}};

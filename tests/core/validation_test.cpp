@@ -144,12 +144,19 @@ TEST(Validation, AcceptanceOutOfRangeIsRefusedNotClamped) {
 
 // ---- sizes: batch, context, gpus, k, trees -----------------------------------------------
 
+// Llama-2-7B's shapes as a custom model: no max_position_embeddings, so the largest context is
+// accepted (the preset is configured for 4096 positions and refuses it).
+constexpr const char* kLlama2Shaped =
+    R"("target": {"name": "llama2-7b-shaped", "num_layers": 32, "hidden": 4096,
+                  "intermediate": 11008, "heads": 32, "vocab": 32000})";
+
 TEST(Validation, LargestBatchAndContextStayFinite) {
   for (const char* f : kFamilies) {
-    ExpectFiniteOrRefused(
-        "eval", std::string(R"({"batch": 4096, "context": 1048576, "method": ")") + f + "\"}");
+    ExpectFiniteOrRefused("eval", std::string(R"({"batch": 4096, "context": 1048576, )") +
+                                      kLlama2Shaped + R"(, "method": ")" + f + "\"}");
   }
-  const json r = Ok("eval", R"({"batch": 4096, "context": 1048576, "method": "eagle2"})");
+  const json r = Ok("eval", std::string(R"({"batch": 4096, "context": 1048576, )") + kLlama2Shaped +
+                                R"(, "method": "eagle2"})");
   // 4096 sequences x 1M tokens of llama2-7b KV (2 x 32 layers x 4096 x 2 bytes = 512 KiB per
   // token) is 2.25 PB: far beyond the GPU, which the result must say instead of hiding.
   EXPECT_FALSE(r["memory"]["fits"].get<bool>());
@@ -692,3 +699,53 @@ TEST(Validation, ConfigAndTreeCommandsShareOneAcceptanceAndChoicesReader) {
   EXPECT_EQ(e.error.message, "enter a whole number, not 0.5");
   EXPECT_EQ(t.error.message, e.error.message);
 }
+
+namespace {
+
+std::string context_error(const std::string& who, int64_t max, int64_t context) {
+  return who + " is configured for at most " + std::to_string(max) +
+         " tokens (max_position_embeddings in its config.json): a context of " +
+         std::to_string(context) +
+         " must stay below that, with room for the new tokens. A config.json whose rope scaling "
+         "(YaRN) allows more lifts it";
+}
+
+TEST(Validation, AContextBeyondTheModelsPositionsIsRefused) {
+  // Llama-3.1-8B-Instruct's config.json: "max_position_embeddings": 131072
+  // (core/data/model-context.json). The last context with room for a new token is 131071.
+  const json ok = Ok(
+      "eval", R"({"target": "llama3.1-8b-instruct", "hardware": "h100-sxm", "context": 131071})");
+  EXPECT_EQ(ok["memory"]["max_context"], 131071);  // memory alone would allow more (72 GB)
+  EXPECT_TRUE(IsError("eval",
+                      R"({"target": "llama3.1-8b-instruct", "hardware": "h100-sxm",
+                          "context": 400000})",
+                      "context",
+                      context_error("the target Llama-3.1-8B-Instruct", 131072, 400000)));
+  // Vicuna-7B v1.3: 2048 positions.
+  EXPECT_TRUE(IsError("eval", R"({"target": "vicuna-7b-v1.3", "context": 2048})", "context",
+                      context_error("the target vicuna-7b-v1.3", 2048, 2048)));
+  // The draft reads the same context: TinyLlama-1.1B (2048) under Llama-2-7B (4096).
+  EXPECT_TRUE(IsError("eval",
+                      R"({"target": "llama2-chat-7b", "context": 3000,
+                          "method": {"family": "sps", "draft": "tinyllama-1.1b"}})",
+                      "method.draft",
+                      context_error("the draft TinyLlama-1.1B-Chat-v1.0", 2048, 3000)));
+  // A custom model carries its own limit; a config.json its max_position_embeddings.
+  const std::string custom =
+      R"({"target": {"name": "m", "num_layers": 2, "hidden": 64, "intermediate": 128, "heads": 4,
+                     "vocab": 100, "max_position_embeddings": 1000}, "context": )";
+  Ok("eval", custom + "999}");
+  EXPECT_TRUE(
+      IsError("eval", custom + "1000}", "context", context_error("the target m", 1000, 1000)));
+  EXPECT_TRUE(IsError("eval", R"({"target": {"name": "m", "num_layers": 2, "hidden": 64,
+                          "intermediate": 128, "heads": 4, "vocab": 100,
+                          "max_position_embeddings": -1}})",
+                      "target.max_position_embeddings", "must be between 0 and 134217728, got -1"));
+  const std::string hf =
+      R"({"target": {"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64,
+                     "intermediate_size": 128, "num_attention_heads": 4, "vocab_size": 100,
+                     "max_position_embeddings": 512}, "context": 600})";
+  EXPECT_TRUE(IsError("eval", hf, "context", context_error("the target llama", 512, 600)));
+}
+
+}  // namespace

@@ -58,9 +58,13 @@ function loadTables() {
       params: m.total_params,
       vocab: m.vocab,
       layers: m.num_layers,
+      positions: m.max_position_embeddings || 0,
     })),
     drafts: models.drafts.map((m) => m.id),
     draftVocab: Object.fromEntries(models.drafts.map((m) => [m.id, m.vocab])),
+    draftPositions: Object.fromEntries(
+      models.drafts.map((m) => [m.id, m.max_position_embeddings || 0]),
+    ),
     profiles: Object.fromEntries(rt.profiles.map((p) => [p.id, p])),
     gpus: hw.gpus.map((g) => ({
       id: g.id,
@@ -253,9 +257,11 @@ function oneConfig(rng, tables) {
   let layers = 32;
   let interconnect = 0;
   let smallPreset = false;
+  let positions = 0; // the target's max_position_embeddings (0: no limit)
   if (rng.chance(0.85)) {
     const t = rng.pick(tables.targets);
     cfg.target = t.id;
+    positions = t.positions;
     smallPreset = t.params < 10e9;
     heads = t.heads;
     kvHeads = t.kv_heads;
@@ -305,7 +311,9 @@ function oneConfig(rng, tables) {
     }
   }
   if (rng.chance(0.8)) cfg.batch = rng.chance(0.5) ? rng.int(1, 8) : rng.logInt(1, 4096);
-  if (rng.chance(0.8)) cfg.context = rng.chance(0.1) ? 0 : rng.logInt(1, 131072);
+  // Below the model's configured positions: core refuses the rest (tested in the corpus).
+  const longest = positions > 0 ? Math.min(131072, positions - 1) : 131072;
+  if (rng.chance(0.8)) cfg.context = rng.chance(0.1) ? 0 : rng.logInt(1, longest);
   // A measured step must be slower than the roofline allows (core rejects it otherwise):
   // >= 0.06 s is safe for a <10B preset on any preset GPU at batch <= 8, context <= 8192.
   if (
@@ -361,6 +369,10 @@ function oneConfig(rng, tables) {
   // The default draft (vicuna-68m) has a 32k vocabulary: name one that matches otherwise.
   if (family === 'sps' && !cfg.method.draft && !drafts.includes('vicuna-68m'))
     cfg.method.draft = rng.pick(drafts);
+  // An SpS draft reads the same context: keep it below the draft's positions too.
+  const draftPositions = family === 'sps' ? tables.draftPositions[cfg.method.draft] || 0 : 0;
+  if (draftPositions > 0 && (cfg.context ?? 1024) >= draftPositions)
+    cfg.context = draftPositions - 1;
   if (rng.chance(0.9)) cfg.acceptance = acceptance(rng, maxTauOf(cfg.method));
   if (rng.chance(0.2)) cfg.version = 1;
   return cfg;

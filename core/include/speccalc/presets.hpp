@@ -69,6 +69,9 @@ struct ModelArch {
   int64_t index_n_heads = 0;
   int64_t index_head_dim = 0;
   int64_t index_topk = 0;
+  // The longest context the model is configured for (config.json max_position_embeddings;
+  // core/data/model-context.json cites each preset's). 0: not known, no check.
+  int64_t max_position_embeddings = 0;
   std::string repo_id;                 // Hugging Face repository id ("" for custom models)
   std::string released_weights_dtype;  // dtype of the released weights when not 16-bit ("fp8")
   std::string released_dtype_source;

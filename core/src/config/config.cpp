@@ -56,7 +56,9 @@ bool parse_custom_model_extras(const json& obj, const std::string& path, ModelAr
       !fields::read_bool(obj, "attn_output_gate", path, &m->attn_output_gate, err) ||
       !fields::read_int(obj, "index_n_heads", path, 0, 1024, &m->index_n_heads, err) ||
       !fields::read_int(obj, "index_head_dim", path, 0, 4096, &m->index_head_dim, err) ||
-      !fields::read_int(obj, "index_topk", path, 0, 1 << 24, &m->index_topk, err))
+      !fields::read_int(obj, "index_topk", path, 0, 1 << 24, &m->index_topk, err) ||
+      !fields::read_int(obj, "max_position_embeddings", path, 0, 1 << 27,
+                        &m->max_position_embeddings, err))
     return false;
   if (m->index_topk > 0) {
     // DSA's indexer reads the q latent (wq_b) and sits beside MLA's latent cache.
@@ -167,6 +169,7 @@ bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, 
                            "linear_value_head_dim",
                            "linear_conv_kernel",
                            "attn_output_gate",
+                           "max_position_embeddings",
                            "index_n_heads",
                            "index_head_dim",
                            "index_topk"},
@@ -555,7 +558,8 @@ json model_to_json(const ModelArch& m) {
       {"linear_conv_kernel", m.linear_conv_kernel},
       {"index_n_heads", m.index_n_heads},
       {"index_head_dim", m.index_head_dim},
-      {"index_topk", m.index_topk}};
+      {"index_topk", m.index_topk},
+      {"max_position_embeddings", m.max_position_embeddings}};
   for (const auto& kv : ints)
     if (kv.second != 0) out[kv.first] = kv.second;
   if (m.qk_norm) out["qk_norm"] = true;
@@ -1007,6 +1011,27 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
 }
 }  // namespace
 
+// A context the model is not configured for (config.json max_position_embeddings) cannot
+// run: the engine refuses it (vLLM's max_model_len defaults to it) or the positions extrapolate.
+// The draft model reads the same context.
+bool check_context(const Config& c, Error* err) {
+  auto over = [&](const ModelArch& m, const std::string& field, const std::string& what) {
+    if (m.max_position_embeddings <= 0 || c.context < m.max_position_embeddings) return false;
+    *err = make_error(field, what + " " + m.name + " is configured for at most " +
+                                 std::to_string(m.max_position_embeddings) +
+                                 " tokens (max_position_embeddings in its config.json): a "
+                                 "context of " +
+                                 std::to_string(c.context) +
+                                 " must stay below that, with room for the new tokens. A "
+                                 "config.json whose rope scaling (YaRN) allows more lifts it");
+    return true;
+  };
+  if (over(c.target, "context", "the target")) return false;
+  if (c.method.family == Family::sps && over(c.method.draft_model, "method.draft", "the draft"))
+    return false;
+  return true;
+}
+
 Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
   if (!doc.is_object()) return make_error("", "the config must be a JSON object");
   Error err;
@@ -1035,7 +1060,7 @@ Expected<Config> parse_config(const json& doc, const Catalog& catalog) {
     return err;
   if (c.runtime.measured_decode_step_s > 0 && c.runtime.measured_decode_batch == 0)
     c.runtime.measured_decode_batch = c.batch;  // v1 links: measured at the config's batch
-  if (!check_setup(catalog, &c, &err)) return err;
+  if (!check_setup(catalog, &c, &err) || !check_context(c, &err)) return err;
   return c;
 }
 

@@ -10,6 +10,9 @@
 namespace speccalc {
 
 Expected<Config> parse_config(const nlohmann::json& doc, const Catalog& catalog);
+// False (and *err) when c.context leaves no room within the target's (or an SpS draft's)
+// max_position_embeddings: parse_config's check, for a plan that moves the context itself.
+bool check_context(const Config& c, Error* err);
 nlohmann::json config_to_json(const Config& c);
 // The architecture of a model as the keys a custom "target" object takes.
 nlohmann::json model_to_json(const ModelArch& m);

@@ -498,6 +498,13 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
     *err = not_modeled(path, "mlp_bias", "a bias on the MLP projections");
     return false;
   }
+  // The longest context it is configured for; Gemma-3 27B's text_config leaves it at
+  // Gemma3TextConfig's default, 131072 (transformers configuration_gemma3.py).
+  if (type == "gemma3_text" && !present(o, "max_position_embeddings"))
+    m->max_position_embeddings = 131072;
+  else if (!int_key(o, "max_position_embeddings", path, 1, 1 << 27, &m->max_position_embeddings,
+                    err))
+    return false;
   if (t->mla && !read_mla(o, path, m, err)) return false;
   if ((type == "deepseek_v32" || type == "glm_moe_dsa") && !read_dsa(o, path, m, err)) return false;
   if (!read_moe(o, path, *t, m, err)) return false;

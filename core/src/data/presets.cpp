@@ -190,6 +190,7 @@ ModelArch model_from_table(const json& e) {
   m.linear_value_head_dim = e.value("linear_value_head_dim", int64_t{0});
   m.linear_conv_kernel = e.value("linear_conv_kernel", int64_t{0});
   m.attn_output_gate = e.value("attn_output_gate", false);
+  m.max_position_embeddings = e.value("max_position_embeddings", int64_t{0});
   m.index_n_heads = e.value("index_n_heads", int64_t{0});
   m.index_head_dim = e.value("index_head_dim", int64_t{0});
   m.index_topk = e.value("index_topk", int64_t{0});

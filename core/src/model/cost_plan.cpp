@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "config/acceptance_tau.hpp"
+#include "config/config_json.hpp"
 #include "config/json_fields.hpp"
 #include "engines/mlx_chip_kernels.hpp"
 #include "model/cycle_time.hpp"
@@ -391,6 +392,8 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
     own_->context = context;
   }
   const Config& config = *config_;
+  Error context_error;
+  if (!check_context(config, &context_error)) return context_error;
   const bool text = detail == Detail::full;
   Evaluation e;
   if (calibrate_per_point_) {

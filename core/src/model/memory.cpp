@@ -73,6 +73,11 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
     r.max_context =
         static_cast<int64_t>(std::max(0.0, std::min<double>(l, ConfigLimits::kMaxContext)));
   }
+  // Never past what the model (or an SpS draft) is configured for: eval refuses that.
+  for (const ModelArch* m :
+       {&c.target, c.method.family == Family::sps ? &c.method.draft_model : nullptr})
+    if (m && m->max_position_embeddings > 0)
+      r.max_context = std::min<int64_t>(r.max_context, m->max_position_embeddings - 1);
   if (r.fits) return r;
 
   const std::string pct = fields::format_number(c.memory_utilization * 100) + "%";
