@@ -385,8 +385,9 @@ async function main() {
     await page.fill('#f-data-attention', '');
     await page.fill('#f-expert', '');
     await page.press('#f-expert', 'Tab');
+    // 30 s: CI's 2 shared cores once took longer than 10 s here (a clean-clone run, 3 Dec).
     await page.waitForFunction(() => !/parallelism\./.test(location.hash), null, {
-      timeout: 10000,
+      timeout: 30000,
     });
     await waitQuiet(page);
     const tp = cliEvalLink(fragmentOf(page.url()));

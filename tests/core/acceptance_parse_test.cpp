@@ -260,6 +260,12 @@ TEST(AcceptancePublished, EveryTauSaysWhereItComesFromInAFewWords) {
     EXPECT_EQ(tau.value().basis.rfind(k.basis, 0), 0u) << k.config << " -> " << tau.value().basis;
     EXPECT_EQ(tau.value().from_data, k.from_data) << k.config;
   }
+  // Traces measured at their own sampling: a sampled config's card says tau is not adjusted.
+  const Config sampled = parse_ok(
+      R"({"target":"llama3.1-8b-instruct","method":{"family":"pld","k":3},"temperature":1})");
+  EXPECT_EQ(expected_tau(sampled).value().basis,
+            "measured: mean of the vLLM n-gram traces at k = 3 (the source's sampling, not this "
+            "temperature)");
   // A rescaled default says so.
   const Config medusa = parse_ok(cases[2].config);
   EXPECT_NE(expected_tau(medusa).value().basis.find("rescaled from the paper's tree"),

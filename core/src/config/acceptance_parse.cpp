@@ -270,8 +270,12 @@ void use_published(Config* c) {
                                            fields::format_number(c->temperature) +
                                            " (the source's own sampling)"
                                      : std::string();
+  // The tau card says it too, in its few words.
+  const std::string unadjusted_basis =
+      c->temperature > 0 ? " (the source's sampling, not this temperature)" : std::string();
   if ((m.family != Family::pld && trace_tau(c)) || model_card_tau(c) || mtp_positions_tau(c)) {
     a.note += unadjusted;
+    a.basis += unadjusted_basis;
     return;
   }
   const std::string family = family_name(m.family);
@@ -300,6 +304,7 @@ void use_published(Config* c) {
                            " on " + (c->target_preset ? c->target.id : "a custom target");
   if (!pub.found && m.family == Family::pld && trace_tau(c)) {
     a.note += unadjusted;
+    a.basis += unadjusted_basis;
     return;
   }
   if (!pub.found) {
