@@ -91,7 +91,7 @@ Replay replay_once(const tree::Tree& t, const tree::AcceptanceMatrix& p, bool ea
     for (const auto& path : paths) {
       out.syncs += 1;  // is_eq[j]
       const bool match =
-          std::equal(prefix.begin(), prefix.end(), path.begin()) && path.size() >= prefix.size();
+          path.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), path.begin());
       if (!match) continue;
       out.syncs += 1;                                   // x.item()
       if (static_cast<int>(path.size()) < i) continue;  // -1
