@@ -1203,6 +1203,10 @@ async function main() {
       withBatch.map((r) => [r.config.batch, r.speedup]),
       'published dots on the batch chart',
     );
+    // The caption says where the dots were measured: the sources' engine and GPU.
+    const note = await page.$eval('[data-testid=chart-k] .chart-note', (n) => n.textContent);
+    const where = [...new Set(withK.map((r) => `${r.runtime} on ${r.hardware_id}`))];
+    for (const w of where) assert(note.includes(w), `the k chart names ${w}: ${note}`);
   });
 
   await test('the theme toggle switches to dark', async () => {

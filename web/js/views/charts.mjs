@@ -512,13 +512,18 @@ function measuredDots(measured, family, xOf) {
     if (m.family !== family || !m.config) continue;
     const x = xOf(m.config);
     if (typeof x === 'number' && Number.isFinite(x))
-      out.push({ x, y: m.speedup, label: m.label, hardware: m.hardware });
+      out.push({ x, y: m.speedup, label: m.label, hardware: m.hardware, runtime: m.runtime });
   }
   return out;
 }
 
 function measuredNote(dots) {
   if (!dots.length) return '';
-  const gpus = [...new Set(dots.map((d) => d.hardware).filter(Boolean))];
-  return ` Dots: ${dots.length} published measurement${dots.length === 1 ? '' : 's'} for this model and method (measured on ${gpus.join(', ') || "the sources' GPUs"}, with the sources' own acceptance).`;
+  // Where each was measured: the source's engine and GPU, which may be neither of yours.
+  const where = [
+    ...new Set(
+      dots.map((d) => [d.runtime, d.hardware].filter(Boolean).join(' on ')).filter(Boolean),
+    ),
+  ];
+  return ` Dots: ${dots.length} published measurement${dots.length === 1 ? '' : 's'} for this model and method (measured with ${where.join('; ') || "the sources' engines and GPUs"}, with the sources' own acceptance).`;
 }

@@ -306,6 +306,7 @@ export class TablesView {
         config: configFromRow(r),
         label: `${r.source_id || r.source} ${r.table}, ${r.dataset}`,
         hardware: r.hardware_id || r.hardware,
+        runtime: r.runtime,
       }));
       this.measuredCache = { target: targetId, rows };
       return rows;
