@@ -102,8 +102,10 @@ export async function loadTests({ url, newPage }) {
       await cellsOf(page, '[data-testid=load-schedule] tbody tr'),
       want.schedule.map((seg) => [
         `${fmt.plain(seg.from_rps)} – ${fmt.plain(seg.to_rps)}`,
-        `${fmt.plain(seg.from_in_flight)} – ${fmt.plain(seg.to_in_flight)}`,
-        seg.choice === 'off' ? "don't speculate" : seg.choice,
+        seg.from_in_flight === undefined
+          ? '—'
+          : `${fmt.plain(seg.from_in_flight)} – ${fmt.plain(seg.to_in_flight)}`,
+        seg.label,
       ]),
       'schedule cells',
     );

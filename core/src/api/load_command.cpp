@@ -284,13 +284,20 @@ json schedule_json(const std::vector<double>& rates, const std::vector<LoadOptio
     const std::string choice = best < 0 ? "over_capacity" : options[best].name;
     if (!out.empty() && out.back()["choice"] == choice) {
       out.back()["to_rps"] = x;
-      out.back()["to_in_flight"] = best_in_flight;
+      if (best >= 0) out.back()["to_in_flight"] = best_in_flight;
       continue;
     }
-    json seg = json{{"from_rps", x}, {"to_rps", x}, {"choice", choice}};
-    if (best >= 0) seg["k"] = options[best].k;
-    seg["from_in_flight"] = best_in_flight;
-    seg["to_in_flight"] = best_in_flight;
+    // `label`: the choice in words for a table; a segment no setting keeps up with has no
+    // requests-in-flight range (nothing reaches a steady state there).
+    const std::string label = best < 0          ? "over capacity: no setting keeps up"
+                              : choice == "off" ? "don't speculate"
+                                                : choice;
+    json seg = json{{"from_rps", x}, {"to_rps", x}, {"choice", choice}, {"label", label}};
+    if (best >= 0) {
+      seg["k"] = options[best].k;
+      seg["from_in_flight"] = best_in_flight;
+      seg["to_in_flight"] = best_in_flight;
+    }
     out.push_back(seg);
   }
   return out;

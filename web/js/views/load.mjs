@@ -321,9 +321,12 @@ export class LoadView {
                   text: `${fmt.plain(seg.from_rps)} – ${fmt.plain(seg.to_rps)}`,
                 }),
                 el('td', {
-                  text: `${fmt.plain(seg.from_in_flight)} – ${fmt.plain(seg.to_in_flight)}`,
+                  text:
+                    seg.from_in_flight === undefined
+                      ? '—'
+                      : `${fmt.plain(seg.from_in_flight)} – ${fmt.plain(seg.to_in_flight)}`,
                 }),
-                el('td', { text: seg.choice === 'off' ? "don't speculate" : seg.choice }),
+                el('td', { text: seg.label }),
               ),
             ),
           ),
