@@ -1,7 +1,5 @@
 #include "model/cost_plan.hpp"
 
-#include "model/sampler_ops.hpp"
-
 #include <algorithm>
 #include <cmath>
 
@@ -479,7 +477,7 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
   add_setup_assumptions(config, e, &e.assumptions);
   if (config.temperature > 0 && config.method.family != Family::ar) {
     // What sampling costs here: host work in research code, nothing priced in fused engines.
-    const HostOps s = sampling_host_ops(config, tau->tau, tau->tree, tau->matrix);
+    const HostOps& s = shape_.sampling_ops;
     const double s_host = method_host_s(s, e.runtime);
     const std::string t = "sampling at temperature " + fields::format_number(config.temperature);
     if (s_host > 0) {

@@ -583,9 +583,9 @@ MethodShape method_shape(const Config& c, double tau, const tree::Tree& verified
   MethodShape s;
   if (!c.method.choices.empty()) s.tree = tree_shape(c.method.choices);
   s.host_ops = method_host_ops(c, tau, s.tree);
-  const HostOps sampling = sampling_host_ops(c, tau, verified_tree, acceptance);
-  s.host_ops.ops += sampling.ops;
-  s.host_ops.syncs += sampling.syncs;
+  s.sampling_ops = sampling_host_ops(c, tau, verified_tree, acceptance);
+  s.host_ops.ops += s.sampling_ops.ops;
+  s.host_ops.syncs += s.sampling_ops.syncs;
   return s;
 }
 

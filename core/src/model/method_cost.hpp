@@ -92,8 +92,9 @@ TreeShape tree_shape(const Choices& choices);
 // What cycle_work takes from the method that batch and context do not change: the shape of
 // its tree and its host work per cycle. A cost plan (cost_plan.hpp) computes it once per setup.
 struct MethodShape {
-  TreeShape tree;    // of method.choices (empty for methods without a tree)
-  HostOps host_ops;  // method_host_ops(config, tau) + sampling_host_ops at temperature > 0
+  TreeShape tree;        // of method.choices (empty for methods without a tree)
+  HostOps host_ops;      // method_host_ops(config, tau) + sampling_ops
+  HostOps sampling_ops;  // sampling_host_ops at temperature > 0 (its own line in the result)
 };
 // `verified_tree` and `acceptance`: the tau model's tree and matrix when known (TauResult);
 // empty, the sampler's walk derives them from the method and tau.
