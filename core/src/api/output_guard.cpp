@@ -3,13 +3,12 @@
 #include <cstring>
 
 #include "api/commands.hpp"
+#include "api/null_scan.hpp"
 #include "config/json_fields.hpp"
 
 namespace speccalc {
 
 namespace {
-
-using fields::json;
 
 // Where a command documents null (or echoes the caller's values, which may be null).
 bool null_allowed(const std::string& command, const std::string& path) {
@@ -34,36 +33,23 @@ bool checked(const std::string& command) {
   return false;
 }
 
-// Depth-first search for a null outside the allowed paths; returns its path via *where.
-bool find_null(const std::string& command, const json& v, const std::string& path,
-               std::string* where) {
-  if (v.is_null()) {
-    if (null_allowed(command, path)) return false;
-    *where = path.empty() ? "(the whole output)" : path;
-    return true;
-  }
-  if (v.is_object()) {
-    for (auto it = v.begin(); it != v.end(); ++it)
-      if (find_null(command, it.value(), fields::join(path, it.key()), where)) return true;
-  } else if (v.is_array()) {
-    for (std::size_t i = 0; i < v.size(); ++i)
-      if (find_null(command, v[i], path + "[" + std::to_string(i) + "]", where)) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 Response guard_output(const std::string& command, Response r) {
   // Fast path: nlohmann writes NaN and Inf as the bare word null, so no "null" means no NaN.
   if (!r.ok || !checked(command) || r.output.find("null") == std::string::npos) return r;
-  // Outputs are at most a few levels deep; a sweep of full results is the deepest (~8).
-  json doc = json::parse(r.output, nullptr, /*allow_exceptions=*/false);
+  // The text is walked, not parsed: no document, no number converted (api/null_scan.hpp).
   std::string where;
-  if (doc.is_discarded()) {
-    where = "(output is not valid JSON)";
-  } else if (!find_null(command, doc, "", &where)) {
-    return r;
+  switch (first_refused_null(
+      r.output, [&](const std::string& path) { return null_allowed(command, path); }, &where)) {
+    case NullScan::none:
+      return r;
+    case NullScan::invalid:
+      where = "(output is not valid JSON)";
+      break;
+    case NullScan::found:
+      if (where.empty()) where = "(the whole output)";
+      break;
   }
   return commands::fail(
       make_error("", "internal error: command '" + command + "' produced a non-finite number at " +
