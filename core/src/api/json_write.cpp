@@ -5,7 +5,11 @@
 #include <charconv>
 #include <cmath>
 
-#include <nlohmann/json.hpp>
+#include "api/json_hot_code.hpp"
+
+// The one instantiation of each (api/json_hot_code.hpp says why).
+template char* nlohmann::detail::to_chars<double>(char*, const char*, double);
+template class nlohmann::detail::serializer<nlohmann::json>;
 
 namespace speccalc::json_write {
 namespace {
