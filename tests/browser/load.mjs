@@ -94,6 +94,13 @@ export async function loadTests({ url, newPage }) {
     const summary = await page.textContent('[data-testid=load-summary]');
     assert(summary.includes(fmt.plain(want.plain.capacity_rps)), `plain capacity in "${summary}"`);
     assert(summary.includes(fmt.plain(want.crossover.rate_rps)), `crossover in "${summary}"`);
+    // It opens with the core's verdict at the chosen rate and the two TPOTs the core gives there.
+    const v = want.at_load;
+    const verdict =
+      v.state === 'pays' || v.state === 'loses'
+        ? `At ${fmt.plain(want.plain.at.rate_rps)} requests/s speculation ${v.state === 'pays' ? 'pays' : 'does not pay'}: TPOT ${fmt.seconds(want.speculative.at.tpot_s)} against ${fmt.seconds(want.plain.at.tpot_s)} plain (${fmt.speedup(v.tpot_speedup)})`
+        : `At ${fmt.plain(want.plain.at.rate_rps)} requests/s: ${v.what}`;
+    assert(summary.startsWith(verdict), `"${summary}" opens with "${verdict}"`);
     const sched = await page.$$eval('[data-testid=load-schedule] tbody tr', (trs) =>
       trs.map((t) => t.dataset.choice),
     );

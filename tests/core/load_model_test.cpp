@@ -142,11 +142,21 @@ TEST(LoadModel, CrossoverExistsAndRisesWithTau) {
         "load", eagle_chain({{"tau", tau}}, {{"rate_rps", 0.98 * x}, {"workload", "gsm8k"}}));
     EXPECT_LT(below["speculative"]["at"]["tpot_s"].get<double>(),
               below["plain"]["at"]["tpot_s"].get<double>());
+    // The verdict at the chosen rate agrees with the crossover's bisection (another search):
+    // it pays below, not above, and its ratio is the two TPOTs' at that rate.
+    EXPECT_EQ(below["at_load"]["state"], "pays") << "tau " << tau;
+    EXPECT_NEAR(below["at_load"]["tpot_speedup"].get<double>(),
+                below["plain"]["at"]["tpot_s"].get<double>() /
+                    below["speculative"]["at"]["tpot_s"].get<double>(),
+                1e-12);
+    EXPECT_GT(below["at_load"]["tpot_speedup"].get<double>(), 1.0);
     const json above = run_ok(
         "load", eagle_chain({{"tau", tau}}, {{"rate_rps", 1.02 * x}, {"workload", "gsm8k"}}));
     const json& s = above["speculative"]["at"];
     EXPECT_TRUE(s["state"] == "over_capacity" ||
                 s["tpot_s"].get<double>() >= above["plain"]["at"]["tpot_s"].get<double>());
+    EXPECT_NE(above["at_load"]["state"], "pays") << "tau " << tau;
+    EXPECT_NE(above["at_load"]["state"], "only_speculative_keeps_up") << "tau " << tau;
   }
 }
 
@@ -191,6 +201,8 @@ TEST(LoadModel, WhatCannotBeServedIsAStateNotANumber) {
   EXPECT_EQ(big["plain"]["at"]["limit"].get<std::string>().rfind("memory", 0), 0u);
   EXPECT_FALSE(big["plain"]["at"].contains("tpot_s"));
   EXPECT_EQ(big["plain"]["capacity_rps"], 0.0);
+  EXPECT_EQ(big["at_load"]["state"], "neither_keeps_up");
+  EXPECT_FALSE(big["at_load"].contains("tpot_speedup"));
   // 1000 requests of 8000 prompt tokens in flight on an 8B model: their KV cache (8005 mean
   // context tokens x 128 KiB each, ~1 GB per sequence) exceeds the ~56 GB left beside the weights.
   const json many = run_ok(

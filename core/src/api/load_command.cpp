@@ -209,6 +209,31 @@ json crossover_json(const LoadOption& plain, const LoadOption& spec, const LoadR
                "plain decoding's (or it no longer keeps up)"}};
 }
 
+// The verdict at the load the user chose (the rate, or the concurrency): the two setups' time
+// per output token there, or which of them keeps up.
+json at_load_json(const LoadPoint& plain, const LoadPoint& spec, bool by_concurrency) {
+  const bool p_ok = plain.state == LoadState::steady, s_ok = spec.state == LoadState::steady;
+  json out = json{{"load", by_concurrency ? "concurrency" : "rate"}};
+  if (p_ok && s_ok) {
+    const bool pays = spec.tpot_s < plain.tpot_s;
+    out["state"] = pays ? "pays" : "loses";
+    // Plain decoding's TPOT over speculative decoding's: > 1 when speculation pays.
+    out["tpot_speedup"] = plain.tpot_s / spec.tpot_s;
+    out["what"] = std::string("speculative decoding's time per output token is ") +
+                  (pays ? "lower" : "not lower") + " than plain decoding's";
+  } else if (p_ok) {
+    out["state"] = "only_plain_keeps_up";
+    out["what"] = "speculative decoding cannot keep up; plain decoding does";
+  } else if (s_ok) {
+    out["state"] = "only_speculative_keeps_up";
+    out["what"] = "plain decoding cannot keep up; speculative decoding does";
+  } else {
+    out["state"] = "neither_keeps_up";
+    out["what"] = "neither setup keeps up";
+  }
+  return out;
+}
+
 // The smallest latency any option reaches: one request alone (rate -> 0).
 struct Minimums {
   double tpot_s = 0, ttft_s = 0, e2e_s = 0;
@@ -396,6 +421,7 @@ Expected<json> load_report(const Config& config, const Catalog& catalog, bool fu
     out["speculative"] = option_json(s_opt, spec_cap, spec_at);
     cross = crossover_json(p_opt, s_opt, r, plain_cap, spec_cap);
     out["crossover"] = cross;
+    out["at_load"] = at_load_json(plain_at, spec_at, l.concurrency > 0);
   }
   if (!full) return out;
 

@@ -8,6 +8,20 @@ import { ChartSlot, color, markerPlugin } from './chart-kit.mjs';
 import * as fmt from '../format.mjs';
 
 // The form's fields, as config keys of the load block (the core validates them).
+// The core's verdict at the chosen load (at_load): what speculation does at the rate (or
+// concurrency) the user set, with the two TPOTs the core computed there.
+function atLoad(out) {
+  const v = out.at_load;
+  if (!v) return null;
+  const where =
+    out.mode === 'concurrency'
+      ? `At ${fmt.plain(out.plain.at.in_flight)} requests in flight`
+      : `At ${fmt.plain(out.plain.at.rate_rps)} requests/s`;
+  if (v.state === 'pays' || v.state === 'loses')
+    return `${where} speculation ${v.state === 'pays' ? 'pays' : 'does not pay'}: TPOT ${fmt.seconds(out.speculative.at.tpot_s)} against ${fmt.seconds(out.plain.at.tpot_s)} plain (${fmt.speedup(v.tpot_speedup)})`;
+  return `${where}: ${v.what}`;
+}
+
 const FIELDS = [
   ['rate_rps', 'Request rate (requests/s)'],
   ['input_tokens', 'Mean prompt (tokens)'],
@@ -193,6 +207,7 @@ export class LoadView {
     const p = out.plain;
     const s = out.speculative;
     const bits = [
+      atLoad(out),
       `Plain decoding serves up to ${fmt.plain(p.capacity_rps)} requests/s`,
       s ? `speculative (${s.name}, τ ${fmt.tau(s.tau)}) up to ${fmt.plain(s.capacity_rps)}` : null,
       cross !== null
