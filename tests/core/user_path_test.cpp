@@ -255,6 +255,12 @@ void check_sizing(const json& config) {
   EXPECT_NEAR(ok("eval", here)["speedup"].get<double>(), current, 1e-12 * current);
   EXPECT_EQ(s["current_is_best"].get<bool>(),
             current >= best || s["apply"]["method"] == ok("normalize", here)["method"]);
+  // The best's draft as drawn and exported: its choices, which tree-expect (another command,
+  // the exact tree walk) prices at the best's tau; empty choices gave a bare root and tau 1.
+  ASSERT_EQ(s["best"]["choices"].size(), s["best"]["nodes"].get<std::size_t>()) << s["best"].dump();
+  const json t =
+      ok("tree-expect", json{{"choices", s["best"]["choices"]}, {"acceptance", s["acceptance"]}});
+  EXPECT_NEAR(t["expected_tau"].get<double>(), s["best"]["tau"].get<double>(), 1e-9);
 }
 
 TEST(Sizing, Eagle3OnVllmIsCostedAsEagle3) {
@@ -266,6 +272,20 @@ TEST(Sizing, Eagle3OnVllmIsCostedAsEagle3) {
   // A chain of 3 is in the search: the best is at least the k = 3 point of the curve, which is
   // the current setting itself.
   EXPECT_NEAR(s["curve"][2]["speedup"].get<double>(), s["current"]["speedup"].get<double>(), 1e-12);
+}
+
+TEST(Sizing, AChainThatIsAlreadyTheBestKeepsItsChain) {
+  // DeepSeek-V3's MTP at k = 3 on SGLang (the walk): the current setting wins the sizing, and
+  // the best must still be the chain of 3 it is.
+  const json c = {{"target", "deepseek-v3"},
+                  {"hardware", "h200-sxm"},
+                  {"gpus", 8},
+                  {"dtype", "fp8"},
+                  {"runtime", "sglang"},
+                  {"method", {{"family", "mtp"}, {"k", 3}}}};
+  check_sizing(c);
+  const json s = ok("size", json{{"config", c}, {"batches", {1}}});
+  EXPECT_EQ(s["best"]["choices"], json::parse("[[0],[0,0],[0,0,0]]")) << s["best"].dump();
 }
 
 TEST(Sizing, Eagle2AndEagle3TreesOnSglang) {

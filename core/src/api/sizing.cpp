@@ -241,6 +241,10 @@ Expected<Candidate> current_candidate(const Config& c) {
     nodes = static_cast<int64_t>(choices.size());
     depth = 0;
     for (const auto& path : choices) depth = std::max<int64_t>(depth, path.size());
+  } else {
+    // A chain of k: its choices, so a current setting that wins is shown and exported as the
+    // chain it is (they were left empty: the page drew a bare root and tree-expect gave tau 1).
+    choices = tree::chain_tree(static_cast<int>(m.k)).choices();
   }
   return evaluate_config(c, choices, nodes, depth);
 }
