@@ -218,9 +218,14 @@ Response calibrate_measured(const std::string& input) {
       if (out) *out = e.value();
       return e.value().cycle_time_s / e.value().tau;
     };
-    double lo = std::log(1e-6), hi = std::log(99.0);  // the config field allows 1e-6..100 s
+    // The config field allows 1e-6..100 s, and a calibration at most 100 x the profile's own
+    // step (model/cost_plan.cpp): the search stays just inside both.
+    const double slowest_s = std::min(99.0, 99.9 * after.value().baseline_step_s);
+    double lo = std::log(1e-6), hi = std::log(slowest_s);
     if (tpot_at(std::exp(hi), nullptr) < m.tpot_s)
-      return fail(make_error("tpot_s", "is slower than any plain-decode step up to 99 s explains"));
+      return fail(make_error("tpot_s", "is slower than any plain-decode step up to " +
+                                           fields::format_seconds(slowest_s) +
+                                           " (100 x this engine profile's) explains"));
     for (int i = 0; i < 200 && hi - lo > 1e-12; ++i) {
       const double mid = (lo + hi) / 2;
       const double t = tpot_at(std::exp(mid), nullptr);
