@@ -216,6 +216,34 @@ TEST(Calibrate, MeasuredStepNamesItsBatchAndHoldsAcrossASweep) {
   EXPECT_GT(eval_ok(base + "64}")["baseline_step_s"].get<double>(), 0.009);
 }
 
+TEST(Calibrate, ASlowerStackIsUniformlySlowerSoADraftKeepsItsShare) {
+  // One GPU, no offload: every term of a pass scales by the same s (memory and compute time by
+  // the efficiencies / s, host overheads and the kernel floor x s), so each pass's time is s x
+  // its uncalibrated time and the speedup is unchanged. A 1B draft for an 8B target on
+  // llama.cpp (host overheads ~0) was priced at 14 x its pass when the whole gap went to them.
+  const std::string base =
+      R"({"target":"llama3.1-8b-instruct","hardware":"rtx-4090","dtype":{"weights":"q4_k_m"},
+      "method":{"family":"sps","draft":"llama3.2-1b","k":4},"acceptance":{"alpha":0.7},"runtime":)";
+  const json plain = eval_ok(base + R"("llama.cpp-cuda"})");
+  const double step = plain["baseline_step_s"].get<double>();
+  const double s = 0.036 / step;
+  ASSERT_GT(s, 2.0);  // the walk's measurement: well above the profile's step
+  const json cal =
+      eval_ok(base + R"({"profile":"llama.cpp-cuda","measured_decode_step_s":0.036}})");
+  EXPECT_NEAR(cal["baseline_step_s"].get<double>(), 0.036, 1e-9);
+  EXPECT_NEAR(cal["draft"]["time_per_pass_s"].get<double>(),
+              s * plain["draft"]["time_per_pass_s"].get<double>(),
+              1e-6 * s * plain["draft"]["time_per_pass_s"].get<double>());
+  EXPECT_NEAR(cal["speedup"].get<double>(), plain["speedup"].get<double>(),
+              1e-6 * plain["speedup"].get<double>());
+  // Milliseconds typed as seconds: refused with the unit, never fitted.
+  const speccalc::Response r =
+      speccalc::run("eval", base + R"({"profile":"llama.cpp-cuda","measured_decode_step_s":36}})");
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.error.field, "runtime.measured_decode_step_s");
+  EXPECT_NE(r.error.message.find("it is in seconds"), std::string::npos) << r.error.message;
+}
+
 }  // namespace
 
 // The family table (config/families.hpp) drives parsing and `list methods`: every family the
