@@ -236,6 +236,15 @@ TEST(Fidelity, AFeaturedSetupWhoseEngineStepTimesMissSaysSo) {
             std::string::npos);
   const json vl = run_ok("eval", base + R"(vllm"})")["fidelity"];
   EXPECT_FALSE(vl.contains("time_check"));
+  // Calibrated to the user's own measured step, the warning gives way to what was done (the
+  // walk: the page kept saying "not trusted" after the user had calibrated).
+  const std::string cal =
+      base.substr(0, base.size() - 1) +
+      R"({"profile":"sglang","measured_decode_step_s":0.0388,"measured_decode_batch":8}})";
+  const std::string st = run_ok("eval", cal)["fidelity"]["statement"];
+  EXPECT_EQ(st.find("not trusted"), std::string::npos) << st;
+  EXPECT_NE(st.find("calibrated to your measured 38.8 ms plain decode step"), std::string::npos)
+      << st;
 }
 
 TEST(Fidelity, EvalCarriesTheHeldOutErrorOfItsEngineAndFamilyAsABand) {

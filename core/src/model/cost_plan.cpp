@@ -380,6 +380,9 @@ void set_verdict(const Config& config, bool text, Evaluation* e) {
     // The page heads the verdict with its state ("Speculation pays off"): the reason gives
     // the number without repeating it.
     e->verdict_reason = x + "x the plain decoding speed on this setup.";
+  } else if (x == "1") {
+    // Equal to two decimals (k = 0 drafts nothing): not slower, and not worth a draft either.
+    e->verdict_reason = "1x: no faster than plain decoding on this setup.";
   } else {
     e->verdict_reason = x + "x, slower than plain decoding on this setup.";
   }

@@ -79,7 +79,13 @@ json fidelity_json(const Evaluation& e, const Config& config) {
            std::to_string((*c)["gpus"].get<long long>()) + " x " +
            (*c)["hardware"].get<std::string>() + " where this model predicts " +
            fields::format_seconds((*c)["predicted_s"].get<double>()) + " (" + pct(err) + " %; " +
-           (*c)["source"].get<std::string>() + ", never fitted): step times here are not trusted.";
+           (*c)["source"].get<std::string>() + ", never fitted): " +
+           (config.runtime.measured_decode_step_s > 0
+                ? "here step times are calibrated to your measured " +
+                      fields::format_seconds(config.runtime.measured_decode_step_s) +
+                      " plain decode step instead."
+                : "step times here are not trusted; a measured decode step of yours calibrates "
+                  "them.");
     out["time_check"] = *c;
   }
   const json& t = bands();
