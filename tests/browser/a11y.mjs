@@ -21,6 +21,8 @@ const CONFIG = {
   hardware: 'a100-80gb-sxm',
   method: { family: 'sps', draft: 'llama-68m', k: 4 },
   acceptance: { alpha: 0.7 },
+  // The under-load view with its schedule table (the walk: it widened the page at 390 px).
+  load: { rate_rps: 2, workload: 'sharegpt' },
 };
 // A workload acceptance: the speedup band is shown beside the speedup, the form's definition
 // under its input.
@@ -68,6 +70,8 @@ async function showEverything(page) {
     null,
     { timeout: 60000 },
   );
+  await page.evaluate(() => document.querySelector('#load-view').scrollIntoView());
+  await page.waitForSelector('[data-testid=load-schedule] tbody tr', { timeout: 60000 });
   await page.evaluate(() => document.querySelector('#data-view').scrollIntoView());
   await page.waitForSelector('[data-testid=published-table]', { timeout: 60000 });
   await waitQuiet(page);

@@ -126,7 +126,7 @@ export async function loadTests({ url, newPage }) {
       () => document.querySelector('[data-for="load.rate_rps"] .field-error').textContent !== '',
     );
     const msg = await page.textContent('[data-for="load.rate_rps"] .field-error');
-    assert(/rate_rps/.test(msg), `error beside the field: ${msg}`);
+    assert(/^Request rate: /.test(msg), `error beside the field, named by its label: ${msg}`);
     await page.fill('#l-rate_rps', '3');
     await page.click('#load-form button[type=submit]');
     await page.waitForFunction(() => decodeURIComponent(location.hash).includes('load.rate_rps=3'));

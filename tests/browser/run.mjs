@@ -377,9 +377,9 @@ async function main() {
     }));
     assert(err.beside, `error beside the attention-groups field: ${JSON.stringify(err)}`);
     eq(
-      `parallelism.data_attention: ${err.text.replace(/^parallelism\.data_attention: /, '')}`,
+      `parallelism.data_attention: ${err.text.replace(/^Attention groups: /, '')}`,
       message,
-      "the core's message",
+      "the core's message under the field's label",
     );
     // Blank both: plain tensor parallelism over 16 GPUs, which the CLI says does not fit.
     await page.fill('#f-data-attention', '');
@@ -585,7 +585,8 @@ async function main() {
     });
     eq(err.for, 'batch', 'error placed at batch');
     assert(err.besideBatch, 'message sits in the batch field');
-    assert(/^batch: /.test(err.text), `message names the field: ${err.text}`);
+    // Named by its label, not the config key (the walk: 'method.k' meant nothing to a user).
+    assert(/^Batch: /.test(err.text), `message names the field by its label: ${err.text}`);
     const after = await shownResult(page);
     eq(after.speedup, before.speedup, 'last good result kept');
     assert(await page.isVisible('[data-testid=stale]'), 'stale marker shown');

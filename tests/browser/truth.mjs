@@ -467,13 +467,13 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
       for: e.dataset.errorFor,
     }));
     eq(err.for, 'batch', 'beside the batch input');
-    eq(err.text, 'batch: enter a whole number', 'plain words');
+    eq(err.text, 'Batch: enter a whole number', 'plain words, the label');
     await page.selectOption('#f-hardware', '__custom__');
     await page.fill('#f-hardware-json', '{"mem_bw_gbps": 1000,');
     await page.press('#f-hardware-json', 'Tab');
     await page.waitForFunction(
       () =>
-        /^hardware: is not valid JSON/.test(
+        /^Custom GPU, JSON: is not valid JSON/.test(
           document.querySelector('[data-testid=field-error]')?.textContent || '',
         ),
       null,

@@ -110,7 +110,7 @@ export async function userPathTests({ browser, url, newPage, watch }) {
       };
     });
     eq(err.for, 'method.draft', 'error placed at the draft');
-    assert(/^method\.draft: /.test(err.text), `names the field: ${err.text}`);
+    assert(/^Draft model: /.test(err.text), `names the field by its label: ${err.text}`);
     assert(err.inView, `the error is in view ${err.dbg} ${err.text}`);
     eq(fragmentOf(page.url()), before, 'an invalid form leaves the link alone');
     await page.selectOption('#f-family', 'eagle3');

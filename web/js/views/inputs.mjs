@@ -585,13 +585,21 @@ export class InputsView {
       const visible = !node.closest('[hidden]');
       if (covers && visible && (!best || f.length >= best.dataset.field.length)) best = node;
     }
-    const text = path ? `${path}: ${error.message}` : error.message;
     if (!best) {
       const top = $('#form-error', this.form);
-      top.textContent = text;
+      top.textContent = path ? `${path}: ${error.message}` : error.message;
       top.hidden = false;
       return false;
     }
+    // Beside its own input the error is named by the label the user reads ("Batch", not
+    // "batch"; the label's words before any parenthesis); an error deeper than the input (a key
+    // inside a JSON editor, method.choices[2][0]) keeps the core's path, which is the user's own.
+    const label = this.form.querySelector(`label[for="${best.id}"]`);
+    const name = label ? label.textContent.split('(')[0].replace(/\s+/g, ' ').trim() : '';
+    const text =
+      path === best.dataset.field && name
+        ? `${name}: ${error.message}`
+        : `${path}: ${error.message}`;
     const msgId = `err-${best.id}`;
     const msg = el('p', {
       class: 'field-error',

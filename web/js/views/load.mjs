@@ -150,7 +150,12 @@ export class LoadView {
       const box =
         this.form.querySelector(`[data-for="${field}"]`) || this.form.querySelector('.field');
       box.classList.add('invalid');
-      $('.field-error', box).textContent = describeError(e);
+      // Beside its own field, named by the field's label (as the main form does); elsewhere the
+      // core's path.
+      const own = field && box.dataset.for === field ? $('label', box) : null;
+      $('.field-error', box).textContent = own
+        ? `${own.textContent.split('(')[0].trim()}: ${e.message}`
+        : describeError(e);
       this.section.dataset.state = 'error';
       return;
     }
@@ -208,7 +213,7 @@ export class LoadView {
     const s = out.speculative;
     const bits = [
       atLoad(out),
-      `Plain decoding serves up to ${fmt.plain(p.capacity_rps)} requests/s`,
+      `plain decoding serves up to ${fmt.plain(p.capacity_rps)} requests/s`,
       s ? `speculative (${s.name}, τ ${fmt.tau(s.tau)}) up to ${fmt.plain(s.capacity_rps)}` : null,
       cross !== null
         ? `speculation stops paying above ${fmt.plain(cross)} requests/s`
@@ -219,7 +224,8 @@ export class LoadView {
         ? `TPOT ≤ ${fmt.seconds(slo)} holds up to ${fmt.plain(p.max_rate_meeting_slo_rps)} requests/s plain${s ? `, ${fmt.plain(s.max_rate_meeting_slo_rps)} speculative` : ''}`
         : null,
     ].filter(Boolean);
-    this.summary.textContent = `${bits.join('; ')}.`;
+    const text = bits.join('; ');
+    this.summary.textContent = `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
     const series = [
       {},
@@ -310,38 +316,43 @@ export class LoadView {
     if (out.schedule) {
       this.out.append(
         el('h3', { text: 'Schedule by load' }),
+        // Scrolls inside its own box on a phone instead of widening the page (the walk: 454 px).
         el(
-          'table',
-          { 'data-testid': 'load-schedule' },
+          'div',
+          { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Schedule by load' },
           el(
-            'thead',
-            {},
+            'table',
+            { 'data-testid': 'load-schedule' },
             el(
-              'tr',
+              'thead',
               {},
-              ...['requests/s', 'in flight', 'choice'].map((h) =>
-                el('th', { scope: 'col', text: h }),
-              ),
-            ),
-          ),
-          el(
-            'tbody',
-            {},
-            ...out.schedule.map((seg) =>
               el(
                 'tr',
-                { 'data-choice': seg.choice },
-                el('th', {
-                  scope: 'row',
-                  text: `${fmt.plain(seg.from_rps)} – ${fmt.plain(seg.to_rps)}`,
-                }),
-                el('td', {
-                  text:
-                    seg.from_in_flight === undefined
-                      ? '—'
-                      : `${fmt.plain(seg.from_in_flight)} – ${fmt.plain(seg.to_in_flight)}`,
-                }),
-                el('td', { text: seg.label }),
+                {},
+                ...['requests/s', 'in flight', 'choice'].map((h) =>
+                  el('th', { scope: 'col', text: h }),
+                ),
+              ),
+            ),
+            el(
+              'tbody',
+              {},
+              ...out.schedule.map((seg) =>
+                el(
+                  'tr',
+                  { 'data-choice': seg.choice },
+                  el('th', {
+                    scope: 'row',
+                    text: `${fmt.plain(seg.from_rps)} – ${fmt.plain(seg.to_rps)}`,
+                  }),
+                  el('td', {
+                    text:
+                      seg.from_in_flight === undefined
+                        ? '—'
+                        : `${fmt.plain(seg.from_in_flight)} – ${fmt.plain(seg.to_in_flight)}`,
+                  }),
+                  el('td', { text: seg.label }),
+                ),
               ),
             ),
           ),
