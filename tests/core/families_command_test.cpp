@@ -82,6 +82,19 @@ TEST(Families, EachFamilyAtItsOwnPublishedAcceptanceNotTheUsers) {
             std::string::npos);
   EXPECT_NE(absent.at("layerskip")["reason"].get<std::string>().find("no acceptance from data"),
             std::string::npos);
+  // Only the user's own family's reason says what the bar 'yours' is instead.
+  EXPECT_EQ(absent.at("eagle3")["reason"].get<std::string>().find("'yours'"), std::string::npos);
+  {
+    json own = cfg;
+    own["method"] = {{"family", "eagle3"}};
+    own.erase("acceptance");
+    const std::string why =
+        by_family(run_ok("families", own.dump())["absent"]).at("eagle3")["reason"];
+    EXPECT_NE(why.find("no published eagle3 head"), std::string::npos) << why;
+    EXPECT_NE(why.find("the bar 'yours' is your own setting, its acceptance assumed"),
+              std::string::npos)
+        << why;
+  }
   // Every family is either drawn or named absent, never both, never dropped (ar aside).
   const json methods = run_ok("list", "methods");
   EXPECT_EQ(fams.size() + absent.size(), methods.size() - 1);

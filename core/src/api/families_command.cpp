@@ -82,8 +82,17 @@ Response families(const std::string& config_json) {
 
   json present = json::array();
   json absent = json::array();
-  auto skip = [&absent](const char* id, const std::string& reason) {
-    absent.push_back(json{{"family", id}, {"reason", reason}});
+  // The user's own family is drawn anyway (the bar "yours"): where the comparison leaves it
+  // out, the reason says what that bar is, so the two do not read as a contradiction (the walk).
+  const std::string own_id = family_name(u.method.family);
+  const std::string own_basis = own.value().tau_basis;
+  auto skip = [&](const char* id, const std::string& reason) {
+    absent.push_back(
+        json{{"family", id},
+             {"reason",
+              reason + (own_id == id
+                            ? "; the bar 'yours' is your own setting, its acceptance " + own_basis
+                            : std::string())}});
   };
   const std::string target_name = u.target_preset ? u.target.name : "this custom target";
   json base = config_to_json(u);
