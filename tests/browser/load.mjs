@@ -54,6 +54,16 @@ export async function loadTests({ url, newPage }) {
     const tpot = await marksOf(page, 'chart-load-tpot');
     samePoints(tpot['plain TPOT'], at(plain.tpot_s), 'plain TPOT');
     samePoints(tpot['speculative TPOT'], at(speculative.tpot_s), 'speculative TPOT');
+    // The vertical lines, where the core puts them: the chosen rate and the crossover.
+    for (const [marks, chart] of [
+      [tpot, 'TPOT'],
+      [await marksOf(page, 'chart-load-throughput'), 'throughput'],
+    ]) {
+      eq((marks['your rate'] || []).length, 1, `${chart}: one 'your rate' line`);
+      eq(marks['your rate'][0][0], want.plain.at.rate_rps, `${chart}: at the chosen rate`);
+      eq((marks.crossover || []).length, 1, `${chart}: one crossover line`);
+      eq(marks.crossover[0][0], want.crossover.rate_rps, `${chart}: at the core's crossover`);
+    }
     const tput = await marksOf(page, 'chart-load-throughput');
     samePoints(tput['plain tokens/s'], at(plain.output_tokens_per_s), 'plain tokens/s');
     samePoints(

@@ -190,6 +190,8 @@ export function markerPlugin(getX, label, cssVar = '--bad') {
           const x = getX();
           if (x === null || x === undefined) return;
           const left = u.valToPos(x, 'x', true);
+          // Recorded under its label (a test reads where it was drawn, not only that it exists).
+          if (!drawnMark(u, label, x, null, left, u.bbox.top + 1)) return;
           const { ctx } = u;
           ctx.save();
           ctx.strokeStyle = color(cssVar);

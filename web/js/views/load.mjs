@@ -207,6 +207,9 @@ export class LoadView {
     const cross =
       out.crossover && out.crossover.state === 'stops_paying' ? out.crossover.rate_rps : null;
     const slo = out.inputs.slo.tpot_s ?? null;
+    // The rate the user chose, where the summary's verdict is read (the core's point; none when
+    // a concurrency was given instead).
+    const chosen = out.mode === 'rate' ? out.plain.at.rate_rps : null;
     this.section.dataset.crossover = cross === null ? '' : String(cross);
     this.section.dataset.sloTpot = slo === null ? '' : String(slo);
     const p = out.plain;
@@ -254,7 +257,11 @@ export class LoadView {
           { label: 'requests/s' },
           { label: 'TPOT (s)', values: (u, v) => v.map((x) => fmt.seconds(x)) },
         ],
-        plugins: [markerPlugin(() => cross, 'crossover'), sloLine(() => slo, 'TPOT target')],
+        plugins: [
+          markerPlugin(() => cross, 'crossover'),
+          markerPlugin(() => chosen, 'your rate', '--accent'),
+          sloLine(() => slo, 'TPOT target'),
+        ],
       },
       data,
     );
@@ -291,7 +298,10 @@ export class LoadView {
           { label: 'output tokens/s (all users)' },
           { label: 'per user', side: 1, scale: 'user', grid: { show: false } },
         ],
-        plugins: [markerPlugin(() => cross, 'crossover')],
+        plugins: [
+          markerPlugin(() => cross, 'crossover'),
+          markerPlugin(() => chosen, 'your rate', '--accent'),
+        ],
       },
       tputData,
     );
