@@ -537,9 +537,11 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
     eq(rows['Batch × context'][2], 'true', 'batch marked as different');
     eq(rows.Model[2], 'false', 'model not marked');
     // Every row, A and B, is the core's two results as the page words them.
+    // Hardware by the preset's name as the core lists it (the walk: "8 × h200-sxm").
+    const gpuName = new Map(JSON.parse(cli(['list', 'hardware'])).map((g) => [g.id, g.name]));
     const text = (r) => ({
       Model: r.config.target,
-      Hardware: `${r.config.gpus} × ${r.config.hardware}`,
+      Hardware: `${r.config.gpus} × ${gpuName.get(r.config.hardware)}`,
       Engine: r.engine.name,
       'Batch × context': `${r.config.batch} × ${r.config.context}`,
       'τ from': r.tau_source,

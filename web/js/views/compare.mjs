@@ -18,10 +18,10 @@ function valueText(v) {
 
 // [label, text of one result] in display order: the setup first, then the outcome. `labels`
 // holds the core's names (list methods: each family's label and param_labels; list
-// acceptance: each form's label).
+// acceptance: each form's label; list hardware: each preset's name).
 const rows = (labels) => [
   ['Model', (r) => name(r.config.target)],
-  ['Hardware', (r) => `${r.config.gpus} × ${name(r.config.hardware)}`],
+  ['Hardware', (r) => `${r.config.gpus} × ${labels.hardware(r.config.hardware)}`],
   ['Engine', (r) => r.engine.name],
   ['Batch × context', (r) => `${r.config.batch} × ${r.config.context}`],
   ['Method', (r) => labels.family(r.config.method.family)],
@@ -59,14 +59,16 @@ export class CompareView {
     this.body = $('.compare-body', root);
     $('#compare-start', root).addEventListener('click', onStart);
     this.actions = { onStop, onSwap };
-    this.setLabels({ methods: [], acceptance: [] });
+    this.setLabels({ methods: [], acceptance: [], hardware: [] });
   }
 
   // The core's names for families, their keys and the acceptance forms.
-  setLabels({ methods, acceptance }) {
+  setLabels({ methods, acceptance, hardware = [] }) {
     const fam = new Map(methods.map((m) => [m.id, m]));
     const acc = new Map(acceptance.map((f) => [f.id, f.label]));
+    const gpu = new Map(hardware.map((g) => [g.id, g.name]));
     this.rows = rows({
+      hardware: (h) => (typeof h === 'string' ? gpu.get(h) || h : 'custom'),
       family: (id) => fam.get(id)?.label || id,
       param: (id, key) => fam.get(id)?.param_labels?.[key] || key,
       acceptance: (id) => acc.get(id) || id,
