@@ -186,6 +186,27 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
     );
   });
 
+  await test("an MoE target's batch chart says why its speedup dips and rises (the core's note)", async () => {
+    const moe = {
+      target: 'deepseek-v3',
+      hardware: 'h200-sxm',
+      gpus: 8,
+      dtype: 'fp8',
+      runtime: 'sglang',
+      method: { family: 'mtp', k: 1 },
+    };
+    await open(page, url, moe);
+    await revealCharts(page);
+    const sweep = cliRun('sweep', {
+      config: cliEvalLink(fragmentOf(page.url())).config,
+      axis: 'batch',
+      values: JSON.parse(cli(['list', 'ui'])).batch_axis,
+    });
+    eq((sweep.notes || []).length, 1, 'the CLI sweep has the MoE note');
+    const note = await page.$eval('[data-testid=chart-batch] .chart-note', (e) => e.textContent);
+    assert(note.includes(sweep.notes[0]), `the chart's note carries it: ${note}`);
+  });
+
   await test("Engine control: the core's engines, their summary and a badge where unvalidated", async () => {
     await open(page, url, VERDICTS.pays);
     const listed = JSON.parse(cli(['list', 'runtimes'])).map((r) => r.id);

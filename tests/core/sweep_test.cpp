@@ -218,4 +218,45 @@ TEST(Sweep, BestIsTheFastestPointThatFitsInMemory) {
   EXPECT_TRUE(json::parse(n.output)["best"].is_null());
 }
 
+TEST(Sweep, AnMoeBatchSweepSaysWhyItsSpeedupDipsAndADenseOneDoesNot) {
+  const json moe = {{"target", "deepseek-v3"},
+                    {"hardware", "h200-sxm"},
+                    {"gpus", 8},
+                    {"dtype", "fp8"},
+                    {"runtime", "sglang"},
+                    {"method", {{"family", "mtp"}, {"k", 1}}}};
+  auto sweep = [](const json& config) {
+    const speccalc::Response r = speccalc::run(
+        "sweep", json{{"config", config}, {"axis", "batch"}, {"values", {1, 8, 64}}}.dump());
+    EXPECT_TRUE(r.ok) << r.error.describe();
+    return json::parse(r.output);
+  };
+  const json s = sweep(moe);
+  ASSERT_EQ(s["notes"].size(), 1u) << s.dump();
+  // What the note says, on the model's own passes: the verify pass costs the most relative to
+  // a decode step at the middle batch (uniform routing: 8 of 256 experts per token, so a decode
+  // step at batch 8 reads 256 (1 - (248/256)^8) = 57.4 experts a layer and the 16-token verify
+  // 102.0 (x 1.78), against 8 -> 15.8 (x 1.97 of a smaller share) at batch 1 and 222.4 -> 251.6
+  // (x 1.13) at batch 64).
+  auto ratio = [&](int batch) {
+    json c = moe;
+    c["batch"] = batch;
+    const speccalc::Response r = speccalc::run("eval", c.dump());
+    EXPECT_TRUE(r.ok) << r.error.describe();
+    const json e = json::parse(r.output);
+    return e["verify"]["time_s"].get<double>() / e["baseline"]["time_s"].get<double>();
+  };
+  EXPECT_GT(ratio(8), ratio(1));
+  EXPECT_GT(ratio(8), ratio(64));
+  // A dense target, a one-value axis other than batch, and plain decoding: no note.
+  json dense = moe;
+  dense["target"] = "llama3.1-70b-instruct";
+  dense["method"] = {{"family", "eagle3"}};
+  dense.erase("dtype");
+  EXPECT_FALSE(sweep(dense).contains("notes"));
+  json plain = moe;
+  plain["method"] = "ar";
+  EXPECT_FALSE(sweep(plain).contains("notes"));
+}
+
 }  // namespace

@@ -302,7 +302,9 @@ export class ChartsView {
     const memory = tooBig.length
       ? ` From batch ${tooBig[0]} the setup does not fit in GPU memory (dropped from the chart).`
       : '';
-    slot.setNote(`${pays}${memory}${measuredNote(dots)}`);
+    // The core's notes on this sweep's shape (an MoE target's verify vs decode by batch).
+    const notes = (raw.meta.notes || []).map((n) => ` ${n}.`).join('');
+    slot.setNote(`${pays}${memory}${notes}${measuredNote(dots)}`);
     slot.setTable(
       ['Batch', 'Speedup', 'Tokens/s, speculative', 'Tokens/s, plain', 'Fits in memory'],
       points.map((p) => [
