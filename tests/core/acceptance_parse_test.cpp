@@ -3,6 +3,7 @@
 // Expected values are copied from the data files named in each comment.
 #include <gtest/gtest.h>
 #include <cctype>
+#include <cmath>
 
 #include <string>
 
@@ -14,6 +15,7 @@
 #include "config/link_codec.hpp"
 #include "speccalc/api.hpp"
 #include "speccalc/config.hpp"
+#include "speccalc/presets.hpp"
 #include "speccalc/published.hpp"
 #include "speccalc/published_tau.hpp"
 
@@ -184,15 +186,20 @@ TEST(AcceptancePublished, PldOnVicuna7b) {
   EXPECT_NEAR(c.acceptance.tau, 12.74 / 7, 1e-12);
 }
 
-TEST(AcceptancePublished, FallsBackToTheDefaultAndSaysSo) {
-  // No sps rows for llama2-chat-7b with vicuna-68m.
+TEST(AcceptancePublished, FallsBackToTheDraftSizeDefaultAndSaysSo) {
+  // No sps rows for llama2-chat-7b with vicuna-68m: the default follows the draft's size, the
+  // line 0.9126 + 0.0975 log10(draft / target total parameters) (config/draft_size_alpha.hpp).
   const Config c = parse_ok(R"({"target":"llama2-chat-7b","method":{"family":"sps","k":4}})");
   EXPECT_EQ(c.acceptance.kind, Acceptance::Kind::alpha);
-  EXPECT_EQ(c.acceptance.alpha, kDefaultAlpha);
+  const double ratio = static_cast<double>(count_params(c.method.draft_model).total) /
+                       static_cast<double>(count_params(c.target).total);
+  const double alpha = 0.9126 + 0.0975 * std::log10(ratio);
+  EXPECT_NEAR(c.acceptance.alpha, alpha, 1e-12);
+  EXPECT_TRUE(c.acceptance.guessed);
   auto tau = expected_tau(c);
   ASSERT_TRUE(tau.ok());
-  // Chain closed form at alpha 0.7, k 4: (1 - 0.7^5) / 0.3 = 2.7731.
-  EXPECT_NEAR(tau.value().tau, (1 - 0.16807) / 0.3, 1e-12);
+  // Chain closed form at that alpha, k 4: (1 - alpha^5) / (1 - alpha).
+  EXPECT_NEAR(tau.value().tau, (1 - std::pow(alpha, 5)) / (1 - alpha), 1e-12);
   EXPECT_NE(
       tau.value().source.find("no published tau for sps with draft vicuna-68m on llama2-chat-7b"),
       std::string::npos)
@@ -234,9 +241,9 @@ TEST(AcceptancePublished, EveryTauSaysWhereItComesFromInAFewWords) {
     bool from_data;
   };
   const Case cases[] = {
-      // No sps rows for llama2-chat-7b with vicuna-68m (the test above): the default, a guess.
+      // No sps rows for llama2-chat-7b with vicuna-68m (the test above): the draft-size default.
       {R"({"target":"llama2-chat-7b","method":{"family":"sps","k":4}})",
-       "assumed: per-token acceptance 0.7, no published data", false},
+       "assumed from the draft's size: per-token acceptance 0.718", false},
       // PLD on Vicuna-7B: 7 rows (12.74 / 7, the test above), drafted as the rows were.
       {R"({"target":"vicuna-7b-v1.3","method":"pld"})", "published: mean of 7 rows", true},
       // Medusa on Vicuna-7B with a chain of 5 heads: the rows ran mc_sim_7b_63.
@@ -302,8 +309,9 @@ TEST(AcceptancePublished, ExplicitFormAndBadValue) {
 }
 
 TEST(AcceptancePublished, ResolvedFormIsWhatTreeCommandsTake) {
-  EXPECT_EQ(resolved_acceptance_json(parse_ok(R"({"method":{"family":"sps","k":4}})").acceptance),
-            nlohmann::json({{"alpha", 0.7}}));
+  const Config sps = parse_ok(R"({"method":{"family":"sps","k":4}})");
+  EXPECT_EQ(resolved_acceptance_json(sps.acceptance),
+            nlohmann::json({{"alpha", sps.acceptance.alpha}}));
   EXPECT_EQ(
       resolved_acceptance_json(
           parse_ok(

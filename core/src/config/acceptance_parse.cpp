@@ -2,9 +2,11 @@
 
 #include <algorithm>
 
+#include "config/draft_size_alpha.hpp"
 #include "config/json_fields.hpp"
 #include "config/paper_tree.hpp"
 #include "config/tree_input.hpp"
+#include "speccalc/presets.hpp"
 #include "speccalc/published_tau.hpp"
 #include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_presets.hpp"
@@ -306,6 +308,33 @@ void use_published(Config* c) {
     a.note += unadjusted;
     a.basis += unadjusted_basis;
     return;
+  }
+  if (!pub.found && m.family == Family::sps && !m.draft.empty()) {
+    // A draft model with no published tau on this target: the default follows its size.
+    const double target_params = static_cast<double>(count_params(c->target).total);
+    const double draft_params = static_cast<double>(count_params(m.draft_model).total);
+    if (target_params > 0 && draft_params > 0) {
+      const DraftSizeAlpha d = draft_size_alpha(draft_params / target_params);
+      a.guessed = true;
+      a.alpha = d.alpha;
+      auto rows = [](double alpha) {
+        auto mat = tree::acceptance_from_alpha(alpha, "acceptance.alpha");
+        return mat.ok() ? mat.value().rows : std::vector<std::vector<double>>{};
+      };
+      a.band_low = rows(std::max(0.01, d.low));
+      a.band_high = rows(d.high);
+      a.spread_label = "as far as the draft-size default may be off (alpha " +
+                       fields::format_significant(std::max(0.01, d.low)) + "–" +
+                       fields::format_significant(d.high) + ")";
+      a.basis = "assumed from the draft's size: per-token acceptance " +
+                fields::format_significant(d.alpha) + " for a draft " +
+                fields::format_significant(d.ratio) + " x the target's parameters" +
+                (d.clamped ? " (outside the fitted sizes: the nearest end)" : "") +
+                ", no published data for this pair";
+      a.note = "no published tau for " + what + " (core/data/published.json); " +
+               draft_size_alpha_source() + "; not from data for this pair";
+      return;
+    }
   }
   if (!pub.found) {
     a.guessed = true;
