@@ -18,6 +18,12 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A field's name as the user reads it in its label: the words before any parenthesis ("Request
+// rate (requests/s)" -> "Request rate"), for naming the field in an error beside it.
+export function labelName(label) {
+  return label ? label.textContent.split('(')[0].replace(/\s+/g, ' ').trim() : '';
+}
+
 export function $(selector, root = document) {
   return root.querySelector(selector);
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "config/json_fields.hpp"
+
 namespace speccalc {
 namespace {
 
@@ -58,11 +60,14 @@ DraftSizeAlpha draft_size_alpha(double ratio) {
 }
 
 std::string draft_size_alpha_source() {
+  // The numbers from the constants above, so the sentence cannot drift from the line.
   return "alpha from the draft's size against the target's (total parameters): the line through "
-         "Leviathan et al. (arXiv 2211.17192) Table 3's 10 greedy target/draft pairs, alpha = "
-         "0.9126 + 0.0975 log10(draft / target), ratios 100M/137B to 800M/11B (outside: the end "
-         "value); it may be 0.16 too high (Vicuna-68M for Vicuna-7B, a weak draft) or 0.085 too "
-         "low";
+         "Leviathan et al. (arXiv 2211.17192) Table 3's 10 greedy target/draft pairs, alpha = " +
+         fields::format_number(kIntercept) + " + " + fields::format_number(kSlopePerDecade) +
+         " log10(draft / target), ratios 100M/137B to 800M/11B (outside: the end value); it may "
+         "be " +
+         fields::format_number(kBelow) + " too high (Vicuna-68M for Vicuna-7B, a weak draft) or " +
+         fields::format_number(kAbove) + " too low";
 }
 
 }  // namespace speccalc

@@ -1,7 +1,7 @@
 // The setup form: shows a normalized config, reads the user's edits back into a config, and shows
 // core validation errors beside the field they name. It validates nothing itself: text that is not
 // a number is passed to the core as a string so the core's message explains what is wrong.
-import { el, $, clear } from '../dom.mjs';
+import { el, $, clear, labelName } from '../dom.mjs';
 import { SpecCalcError, callJson } from '../api.mjs';
 
 const CUSTOM = '__custom__';
@@ -594,8 +594,7 @@ export class InputsView {
     // Beside its own input the error is named by the label the user reads ("Batch", not
     // "batch"; the label's words before any parenthesis); an error deeper than the input (a key
     // inside a JSON editor, method.choices[2][0]) keeps the core's path, which is the user's own.
-    const label = this.form.querySelector(`label[for="${best.id}"]`);
-    const name = label ? label.textContent.split('(')[0].replace(/\s+/g, ' ').trim() : '';
+    const name = labelName(this.form.querySelector(`label[for="${best.id}"]`));
     const text =
       path === best.dataset.field && name
         ? `${name}: ${error.message}`

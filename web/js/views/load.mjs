@@ -2,12 +2,11 @@
 // output tokens/s against the request rate for plain and speculative decoding, the TPOT SLO
 // line and the crossover rate marked, the schedule by rate. Loaded on demand (the controller
 // imports this module when the section comes into view). Every number is a core output field.
-import { el, $, clear } from '../dom.mjs';
+import { el, $, clear, labelName } from '../dom.mjs';
 import { callJson, describeError, SpecCalcError } from '../api.mjs';
 import { ChartSlot, color, markerPlugin } from './chart-kit.mjs';
 import * as fmt from '../format.mjs';
 
-// The form's fields, as config keys of the load block (the core validates them).
 // The core's verdict at the chosen load (at_load): what speculation does at the rate (or
 // concurrency) the user set, with the two TPOTs the core computed there.
 function atLoad(out) {
@@ -22,6 +21,7 @@ function atLoad(out) {
   return `${where}: ${v.what}`;
 }
 
+// The form's fields, as config keys of the load block (the core validates them).
 const FIELDS = [
   ['rate_rps', 'Request rate (requests/s)'],
   ['input_tokens', 'Mean prompt (tokens)'],
@@ -152,10 +152,8 @@ export class LoadView {
       box.classList.add('invalid');
       // Beside its own field, named by the field's label (as the main form does); elsewhere the
       // core's path.
-      const own = field && box.dataset.for === field ? $('label', box) : null;
-      $('.field-error', box).textContent = own
-        ? `${own.textContent.split('(')[0].trim()}: ${e.message}`
-        : describeError(e);
+      const name = field && box.dataset.for === field ? labelName($('label', box)) : '';
+      $('.field-error', box).textContent = name ? `${name}: ${e.message}` : describeError(e);
       this.section.dataset.state = 'error';
       return;
     }
