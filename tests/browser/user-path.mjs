@@ -168,6 +168,43 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     await ctx.close();
   });
 
+  // An answer to an older edit must not write over a newer one. CI once saw it (3 Dec): one
+  // field's change was still being evaluated when another field was edited; the answer came back
+  // inside the debounce, refilled the second field (no longer focused) with the link's value, and
+  // the debounced read then sent that value, so the edit was lost for good.
+  await test('an edit made while an earlier edit is still being evaluated is kept, not refilled by the older answer', async () => {
+    await open(page, url, SPS);
+    const before = cliDecode(fragmentOf(page.url()));
+    assert(before.context !== 2048 && before.batch !== 4, 'the edits change both fields');
+    const kept = await page.evaluate(async () => {
+      const root = document.documentElement;
+      const calls = () => Number(root.dataset.workerCalls || 0);
+      const batch = document.querySelector('#f-batch');
+      const context = document.querySelector('#f-context');
+      // Edit 1: batch, committed (a change event evaluates at once).
+      const posted = calls();
+      batch.value = '4';
+      batch.dispatchEvent(new Event('change', { bubbles: true }));
+      // Wait until edit 1's evaluation is in the worker...
+      while (calls() === posted) await new Promise((r) => setTimeout(r, 1));
+      // ...then edit 2, typed (debounced 300 ms), while edit 1's answer is on its way back.
+      context.value = '2048';
+      context.dispatchEvent(new Event('input', { bubbles: true }));
+      // Edit 1's answer arrives well inside the debounce (a plain eval takes milliseconds).
+      await new Promise((r) => setTimeout(r, 150));
+      return context.value;
+    });
+    eq(kept, '2048', 'the field still holds what was typed after the older answer came back');
+    await page.waitForFunction(() => /(^|&)context=2048(&|$)/.test(location.hash), null, {
+      timeout: 10000,
+    });
+    await waitQuiet(page);
+    const after = cliDecode(fragmentOf(page.url()));
+    eq(after.batch, 4, 'edit 1 in the link');
+    eq(after.context, 2048, 'edit 2 in the link');
+    eq(await page.inputValue('#f-context'), '2048', 'and in the form');
+  });
+
   // ---- issue 18 item 12: a phone shows the result and the main inputs on one screen --------
 
   await test('at 390 px the headline speedup and the model and GPU inputs are in the first screen', async () => {

@@ -189,6 +189,9 @@ let editTimer = null;
 let lastEditField = null;
 function onEdit({ field, immediate }) {
   clearTimeout(editTimer);
+  // An evaluation still in flight answers a form the user has since changed: drop its answer
+  // (it would refill this edit's field once the field loses focus); this edit's own follows.
+  ++state.seq;
   // A family or acceptance-mode switch must be read as such even if a text edit is pending.
   if (lastEditField !== 'method.family' && lastEditField !== 'acceptance') lastEditField = field;
   else if (field === 'method.family' || field === 'acceptance') lastEditField = field;
@@ -212,8 +215,12 @@ function onEdit({ field, immediate }) {
         config.memory_utilization = state.config.memory_utilization;
       if (state.config?.offload?.target_weights && !config.offload)
         config.offload = state.config.offload;
-      // A setup edit is carried by the core to a config that runs (inputs.carry).
-      inputs.carry(config, changed, state.config).then((carried) => evaluate(carried));
+      // A setup edit is carried by the core to a config that runs (inputs.carry); a later edit
+      // made while the core carries this one supersedes it.
+      const edit = state.seq;
+      inputs.carry(config, changed, state.config).then((carried) => {
+        if (edit === state.seq) evaluate(carried);
+      });
     },
     immediate ? 0 : EDIT_DELAY_MS,
   );
