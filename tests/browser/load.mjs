@@ -141,4 +141,30 @@ export async function loadTests({ url, newPage }) {
     await page.click('#load-form button[type=submit]');
     await page.waitForFunction(() => decodeURIComponent(location.hash).includes('load.rate_rps=3'));
   });
+
+  await test("under load: a TPOT target of 20 (meant as 20 ms, read as 20 s per token) gets the core's note in the summary", async () => {
+    const typed = { ...CONFIG, load: { ...CONFIG.load, slo: { tpot_s: 20 } } };
+    const want = JSON.parse(cli(['run', 'load', '-'], JSON.stringify(typed)));
+    // Hand check of the core's arithmetic: 20 ms is 20 / 1000 = 0.02 s.
+    eq(want.notes.length, 1, 'the core says so once');
+    assert(want.notes[0].endsWith('a 20 ms target is 0.02'), want.notes[0]);
+    await openLoad(page, url, CONFIG);
+    await page.fill('#l-slo-tpot_s', '20');
+    await page.click('#load-form button[type=submit]');
+    await page.waitForFunction(() =>
+      decodeURIComponent(location.hash).includes('load.slo.tpot_s=20'),
+    );
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=load]').dataset.sloTpot === '20',
+    );
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=load]').dataset.state === 'done',
+    );
+    const summary = await page.textContent('[data-testid=load-summary]');
+    const note = want.notes[0];
+    assert(
+      summary.endsWith(`${note.charAt(0).toUpperCase()}${note.slice(1)}.`),
+      `the summary ends with the core's note: "${summary}"`,
+    );
+  });
 }

@@ -295,3 +295,39 @@ TEST(LoadModel, DefaultsFollowTheGpuAndTheWorkload) {
 }
 
 }  // namespace
+
+// A TPOT target is in seconds per output token. One above the TPOT either setup reaches at its
+// capacity rate (TPOT grows with the rate: its slowest steady point) never binds and is said so;
+// one of 1 s or more most likely meant milliseconds ("20" for 20 ms), and the note gives the value
+// to type (20 / 1000 = 0.02).
+TEST(LoadModel, ATpotTargetThatNeverBindsIsSaid) {
+  const json tau = {{"tau", 3.0}};
+  const json at = run_ok("load", eagle_chain(tau, {{"rate_rps", 2}, {"workload", "sharegpt"}}));
+  ASSERT_TRUE(at.contains("notes"));
+  EXPECT_EQ(at["notes"], json::array()) << "no SLO: nothing to say";
+  // The slowest steady TPOT: each setup's TPOT just below its own capacity rate.
+  double slowest_tpot_s = 0;
+  for (const char* option : {"plain", "speculative"}) {
+    const double cap = at[option]["capacity_rps"].get<double>();
+    const json near = run_ok(
+        "load", eagle_chain(tau, {{"rate_rps", cap * (1 - 1e-9)}, {"workload", "sharegpt"}}));
+    ASSERT_EQ(near[option]["at"]["state"], "steady") << option;
+    slowest_tpot_s = std::max(slowest_tpot_s, near[option]["at"]["tpot_s"].get<double>());
+  }
+  ASSERT_GT(slowest_tpot_s, 0.005);  // an 8B model at its capacity: milliseconds, not seconds
+  ASSERT_LT(slowest_tpot_s, 1.0);
+  auto notes = [&](double tpot_s) {
+    return run_ok("load", eagle_chain(tau, {{"rate_rps", 2},
+                                            {"workload", "sharegpt"},
+                                            {"slo", {{"tpot_s", tpot_s}}}}))["notes"];
+  };
+  EXPECT_EQ(notes(slowest_tpot_s * 0.99), json::array()) << "binds near capacity";
+  const json above = notes(slowest_tpot_s * 1.01);
+  ASSERT_EQ(above.size(), 1u);
+  EXPECT_NE(above[0].get<std::string>().find("never binds"), std::string::npos) << above;
+  EXPECT_EQ(above[0].get<std::string>().find(" ms target is"), std::string::npos) << above;
+  const json typed_ms = notes(20);
+  ASSERT_EQ(typed_ms.size(), 1u);
+  EXPECT_NE(typed_ms[0].get<std::string>().find("a 20 ms target is 0.02"), std::string::npos)
+      << typed_ms;
+}

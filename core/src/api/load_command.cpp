@@ -259,6 +259,33 @@ Error below_minimum(const char* field, double slo, double minimum) {
                                "speculative decoding)");
 }
 
+// What the user's SLO means on this setup, said where a number alone would mislead. A TPOT target
+// above the TPOT either setup reaches at its capacity rate (the slowest steady step: TPOT grows
+// with the rate) never binds; one of 1 s or more is most likely milliseconds typed into this
+// seconds field (a serving TPOT target is tens of milliseconds: "20" meant as 20 ms reads as 20 s
+// per token).
+json slo_notes(const LoadSlo& slo,
+               const std::vector<std::pair<const LoadOption*, double>>& options_at_capacity,
+               const LoadRequests& r) {
+  json notes = json::array();
+  if (!(slo.tpot_s > 0)) return notes;
+  double slowest_tpot_s = 0;
+  for (const auto& [o, capacity] : options_at_capacity) {
+    const LoadPoint p = solve_at_rate(*o, r, LoadSlo{}, capacity);
+    if (p.state == LoadState::steady) slowest_tpot_s = std::max(slowest_tpot_s, p.tpot_s);
+  }
+  if (!(slowest_tpot_s > 0) || slo.tpot_s <= slowest_tpot_s) return notes;
+  std::string note =
+      "the TPOT target (" + fields::format_seconds(slo.tpot_s) +
+      " per output token) is above the TPOT at any load this setup serves (at most " +
+      fields::format_seconds(slowest_tpot_s) + ", at its capacity): it never binds";
+  if (slo.tpot_s >= 1)
+    note += "; the field is in seconds: a " + fields::format_significant(slo.tpot_s) +
+            " ms target is " + fields::format_number(slo.tpot_s / 1000);
+  notes.push_back(note);
+  return notes;
+}
+
 json curve_json(const std::vector<double>& rates, const LoadOption& o, const LoadRequests& r,
                 const LoadSlo& slo) {
   json tpot = json::array(), ttft = json::array(), e2e = json::array(), tps = json::array(),
@@ -423,6 +450,8 @@ Expected<json> load_report(const Config& config, const Catalog& catalog, bool fu
     out["crossover"] = cross;
     out["at_load"] = at_load_json(plain_at, spec_at, l.concurrency > 0);
   }
+  out["notes"] = spec_method ? slo_notes(l.slo, {{&p_opt, plain_cap}, {&s_opt, spec_cap}}, r)
+                             : slo_notes(l.slo, {{&p_opt, plain_cap}}, r);
   if (!full) return out;
 
   // The curve: points evenly spaced up to curve_max_rps (default 1.2 x the larger capacity).

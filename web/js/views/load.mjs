@@ -26,7 +26,7 @@ const FIELDS = [
   ['rate_rps', 'Request rate (requests/s)'],
   ['input_tokens', 'Mean prompt (tokens)'],
   ['output_tokens', 'Mean output (tokens)'],
-  ['slo.tpot_s', 'TPOT target (s, optional)'],
+  ['slo.tpot_s', 'TPOT target (s per token, optional)'],
   ['slo.ttft_s', 'TTFT target (s, optional)'],
 ];
 
@@ -225,8 +225,9 @@ export class LoadView {
         ? `TPOT ≤ ${fmt.seconds(slo)} holds up to ${fmt.plain(p.max_rate_meeting_slo_rps)} requests/s plain${s ? `, ${fmt.plain(s.max_rate_meeting_slo_rps)} speculative` : ''}`
         : null,
     ].filter(Boolean);
-    const text = bits.join('; ');
-    this.summary.textContent = `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+    // The core's notes on the inputs (a TPOT target that never binds, in seconds) follow.
+    const sentence = (t) => `${t.charAt(0).toUpperCase()}${t.slice(1)}.`;
+    this.summary.textContent = [bits.join('; '), ...out.notes].map(sentence).join(' ');
 
     const series = [
       {},
