@@ -151,6 +151,12 @@ export async function localTests({ url, newPage }) {
     assert(/runtime: llama\.cpp-metal/.test(notes), `carry notes: "${notes}"`);
     await noFieldError(page, 'Apple hardware');
     await checkAgainstCli(page, 'Apple hardware');
+    // A Mac's memory is one pool: the core's words (memory.device, memory.pool), not "GPU".
+    const mem = cliEvalLink(fragmentOf(page.url())).memory;
+    eq(`${mem.device}, ${mem.pool}`, 'chip, unified memory', 'the core says chip, unified memory');
+    eq(await page.textContent('#memory-title'), 'Memory per chip', 'memory title');
+    const line = await page.textContent('[data-testid=memory]');
+    assert(/on this chip\)/.test(line) && !/GPU/.test(line), `memory line: "${line}"`);
     // From the starter to llama.cpp on CUDA: the engine's default hardware comes along.
     await openConfig(page, url, ui.starter);
     await pick(page, '#f-runtime', 'llama.cpp-cuda', 'runtime=llama.cpp-cuda');

@@ -141,6 +141,31 @@ TEST(LocalHardware, TooBigForOneDeviceNeverSuggestsGpusItCannotAdd) {
   EXPECT_NE(advice("h100-sxm", "vllm").find("fit on 16 GPUs (tensor parallel)"), std::string::npos);
 }
 
+// A Mac's memory is one pool the CPU, the GPU and the operating system share: the result calls
+// the device a chip and the memory unified (not "GPU memory", which a new user read as a
+// separate VRAM), in the memory block, the verdict and the suggestions (which still say what
+// share the GPU may use: Metal's working-set limit); a discrete GPU keeps "GPU", a CPU "CPU".
+TEST(LocalHardware, UnifiedMemoryIsCalledSo) {
+  auto memory = [](const std::string& hw, const std::string& rt, const std::string& target) {
+    return eval_ok(json{{"target", target}, {"hardware", hw}, {"runtime", rt}});
+  };
+  const json mac = memory("apple-m4-max", "mlx", "llama3.1-8b-instruct");
+  EXPECT_EQ(mac["memory"]["device"], "chip");
+  EXPECT_EQ(mac["memory"]["pool"], "unified memory");
+  const json big = memory("apple-m4-max", "mlx", "llama3.1-405b-instruct");
+  EXPECT_EQ(big["verdict"], "infeasible");
+  const std::string reason = big["verdict_reason"].get<std::string>();
+  EXPECT_NE(reason.find("does not fit in unified memory"), std::string::npos) << reason;
+  const std::string first = big["memory"]["suggestions"][0].get<std::string>();
+  EXPECT_NE(first.find("GB per chip needed"), std::string::npos) << first;
+  EXPECT_EQ(first.find("per GPU"), std::string::npos) << first;
+  const json rtx = memory("rtx-4090", "llama.cpp-cuda", "llama3.1-8b-instruct");
+  EXPECT_EQ(rtx["memory"]["device"], "GPU");
+  EXPECT_EQ(rtx["memory"]["pool"], "GPU memory");
+  const json cpu = memory("ryzen-9-7950x", "llama.cpp-cpu", "llama3.1-8b-instruct");
+  EXPECT_EQ(cpu["memory"]["pool"], "CPU memory");
+}
+
 TEST(LocalHardware, ACustomUnifiedGpuIsValidatedAndRoundTrips) {
   json hw = {{"fp16_tflops", 10}, {"mem_bw_gbps", 400}, {"mem_gb", 64}};
   hw["unified_memory"] = true;

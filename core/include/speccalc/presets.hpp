@@ -190,7 +190,11 @@ std::string draft_ids(const Catalog& c);
 std::string gpu_ids(const Catalog& c);
 
 // What the user calls the device whose memory and speed a config uses: "CPU" for a CPU
-// (vendor "CPU", the llama.cpp CPU engine), else "GPU" (Apple silicon's GPU included).
+// (vendor "CPU", the llama.cpp CPU engine), "chip" for one package whose CPU and GPU share one
+// memory (unified_memory: Apple silicon, GB10), else "GPU".
 std::string device_noun(const Gpu& g);
+// The memory a setup must fit in, as a user names it: "CPU memory", "unified memory" (shared
+// with the CPU and the operating system: hence its usable fraction) or "GPU memory".
+std::string memory_noun(const Gpu& g);
 
 }  // namespace speccalc

@@ -393,7 +393,7 @@ Response size(const std::string& input) {
   if (!best_fit) {
     const std::string device = device_noun(c.hardware);
     return fail(make_error(
-        "config", "no draft size fits in " + device + " memory at batch " +
+        "config", "no draft size fits in " + memory_noun(c.hardware) + " at batch " +
                       std::to_string(c.batch) + " and context " + std::to_string(c.context) +
                       ": lower the batch or context" + (device == "GPU" ? ", or add GPUs" : "")));
   }

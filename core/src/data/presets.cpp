@@ -275,7 +275,15 @@ const Expected<Catalog>& load_catalog() {
 
 std::string target_ids(const Catalog& c) { return ids(c.targets); }
 std::string draft_ids(const Catalog& c) { return ids(c.drafts); }
-std::string device_noun(const Gpu& g) { return g.vendor == "CPU" ? "CPU" : "GPU"; }
+std::string device_noun(const Gpu& g) {
+  if (g.vendor == "CPU") return "CPU";
+  return g.unified_memory ? "chip" : "GPU";
+}
+
+std::string memory_noun(const Gpu& g) {
+  if (g.vendor == "CPU") return "CPU memory";
+  return g.unified_memory ? "unified memory" : "GPU memory";
+}
 
 std::string gpu_ids(const Catalog& c) {
   std::string s;

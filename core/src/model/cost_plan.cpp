@@ -372,8 +372,8 @@ void set_verdict(const Config& config, bool text, Evaluation* e) {
   if (!e->memory.fits) {
     // The numbers and what would fit are in memory.suggestions (the page lists them with it).
     e->verdict_reason =
-        "This setup does not fit in " + device_noun(config.hardware) +
-        " memory, so no speedup applies; what would fit is listed with the memory breakdown.";
+        "This setup does not fit in " + memory_noun(config.hardware) +
+        ", so no speedup applies; what would fit is listed with the memory breakdown.";
   } else if (config.method.family == Family::ar) {
     e->verdict_reason = "Plain decoding: the baseline every speculative method is compared with.";
   } else if (e->speedup > 1.0) {
@@ -508,7 +508,8 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
                            m.max_batch,
                            m.max_context,
                            m.suggestions,
-                           device_noun(config.hardware)};
+                           device_noun(config.hardware),
+                           memory_noun(config.hardware)};
   e.fits_in_memory = m.fits;
   set_verdict(config, text, &e);
   if (!text) return e;

@@ -223,6 +223,7 @@ void memory_text(std::string& out, const MemorySummary& m) {
   jw::Object o;
   o.number("capacity_gb_per_gpu", m.capacity_gb);
   o.string("device", m.device);
+  o.string("pool", m.pool);
   o.number("usable_gb_per_gpu", m.usable_gb);
   o.number("memory_utilization", m.utilization);
   o.number("weights_gb_per_gpu", m.weights_gb);

@@ -107,7 +107,7 @@ export function showKernels(box, result, passes) {
   }
 }
 
-// Memory per device (GPU, or CPU under the CPU engine) against what the engine may use and its
+// Memory per device (the core's memory.device: GPU, CPU or a unified-memory chip) against what the engine may use and its
 // capacity.
 export function showMemory(box, mem) {
   clear(box);

@@ -17,8 +17,8 @@ const PASSES = [
 const HEADS = {
   pays: 'Speculation pays off',
   loses: 'Speculation does not pay off here',
-  // {device}: the core's memory.device ("GPU", or "CPU" under the CPU engine).
-  infeasible: 'Does not fit in {device} memory: no speedup to report',
+  // {pool}: the core's memory.pool ("GPU memory", "CPU memory" or "unified memory").
+  infeasible: 'Does not fit in {pool}: no speedup to report',
   baseline: 'Plain decoding (no speculation)',
 };
 
@@ -146,8 +146,8 @@ export class ResultsView {
     box.dataset.state = result.verdict;
     box.className = `verdict ${result.verdict}`;
     $('#verdict-head', this.root).textContent = HEADS[result.verdict].replace(
-      '{device}',
-      result.memory.device,
+      '{pool}',
+      result.memory.pool,
     );
     $('#verdict-reason', this.root).textContent = result.verdict_reason;
     const list = clear($('#verdict-suggestions', this.root));
