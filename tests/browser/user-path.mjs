@@ -227,6 +227,34 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     await ctx.close();
   });
 
+  await test("at 390 px the clipped τ basis opens on a tap and reads the core's whole tau_basis", async () => {
+    const { ctx, page: p } = await phonePage(browser, watch);
+    // SpS with a 0.6B draft and no published pair: the basis is a long sentence.
+    const link = await open(p, url, {
+      target: 'qwen3-8b',
+      hardware: 'apple-m4-pro',
+      runtime: 'llama.cpp-metal',
+      method: { family: 'sps', draft: 'qwen3-0.6b', k: 4 },
+    });
+    const want = cliEvalLink(link).tau_basis;
+    const box = () =>
+      p.$eval('[data-testid=tau-basis]', (n) => ({
+        text: n.textContent,
+        clipped: n.scrollWidth > n.clientWidth + 1,
+        expanded: n.getAttribute('aria-expanded'),
+      }));
+    const closed = await box();
+    eq(closed.text, want, "the core's tau_basis");
+    eq(closed.clipped, true, 'one clipped line at first (the inputs stay on the first screen)');
+    await p.click('[data-testid=tau-basis]');
+    const open_ = await box();
+    eq(open_.expanded, 'true', 'opened');
+    eq(open_.clipped, false, 'the whole text shows');
+    await p.click('[data-testid=tau-basis]');
+    eq((await box()).clipped, true, 'a second tap closes it');
+    await ctx.close();
+  });
+
   await test('at 390 px the families chart labels do not overlap', async () => {
     const { ctx, page: p } = await phonePage(browser, watch);
     await open(p, url, SPS);

@@ -30,6 +30,11 @@ function setOutput(node, value, text) {
 export class ResultsView {
   constructor(root) {
     this.root = root;
+    // The τ basis is clipped to one line on a phone; a tap opens or closes the whole text.
+    const basis = $('#o-tau-basis', root);
+    basis.addEventListener('click', () =>
+      basis.setAttribute('aria-expanded', String(basis.getAttribute('aria-expanded') !== 'true')),
+    );
   }
 
   show(result) {
