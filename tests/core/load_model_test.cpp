@@ -331,3 +331,30 @@ TEST(LoadModel, ATpotTargetThatNeverBindsIsSaid) {
   EXPECT_NE(typed_ms[0].get<std::string>().find("a 20 ms target is 0.02"), std::string::npos)
       << typed_ms;
 }
+
+// The schedule's segments end where their choice really changes, not at the curve's grid points:
+// a new user read "plain decoding serves up to 9.95 requests/s" above a schedule whose last row
+// ended at 9.9 and whose "over capacity" began at 10.07. With a measured tau the schedule weighs
+// plain decoding against the configured draft only, so its steady part ends at the larger of
+// the two capacities the output gives, and each segment starts where the one before ends.
+TEST(LoadModel, ScheduleEndsAtTheCapacityNotTheGrid) {
+  const json out =
+      run_ok("load", eagle_chain({{"tau", 3.0}},
+                                 {{"rate_rps", 2}, {"workload", "sharegpt"}, {"curve_points", 7}}));
+  const json& sched = out["schedule"];
+  ASSERT_GE(sched.size(), 2u);
+  const double capacity = std::max(out["plain"]["capacity_rps"].get<double>(),
+                                   out["speculative"]["capacity_rps"].get<double>());
+  EXPECT_EQ(sched.back()["choice"], "over_capacity");
+  const double last_steady_to = sched[sched.size() - 2]["to_rps"].get<double>();
+  EXPECT_NEAR(last_steady_to, capacity, 1e-9 * capacity);
+  EXPECT_NEAR(sched.back()["from_rps"].get<double>(), capacity, 1e-9 * capacity);
+  for (std::size_t i = 1; i < sched.size(); ++i) {
+    const double from = sched[i]["from_rps"].get<double>();
+    EXPECT_NEAR(from, sched[i - 1]["to_rps"].get<double>(), 1e-9 * from) << i;
+  }
+  // 7 grid points up to 1.2 x capacity are 0.17 x capacity apart: on the grid alone the last
+  // steady row ended at 5/7 x 1.2 = 0.86 x capacity (the next point, 6/7 x 1.2 = 1.03 x, is over).
+  const double grid_step = 1.2 * capacity / 7;
+  EXPECT_GT(std::fabs(last_steady_to - 5 * grid_step), 0.1 * capacity);
+}

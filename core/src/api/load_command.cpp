@@ -317,38 +317,80 @@ json curve_json(const std::vector<double>& rates, const LoadOption& o, const Loa
 
 // By rate: the option with the lowest TPOT among those in steady state (every steady option
 // serves the same tokens per second at a given rate, so latency decides).
+// The lowest-TPOT option at rate x: its index (-1 when none keeps up) and its point there.
+struct Choice {
+  int index = -1;
+  LoadPoint point;
+};
+Choice choice_at(const std::vector<LoadOption>& options, const LoadRequests& r, double x) {
+  const LoadSlo none;
+  Choice best;
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    const LoadPoint p = solve_at_rate(options[i], r, none, x);
+    if (p.state != LoadState::steady) continue;
+    if (best.index < 0 || p.tpot_s < best.point.tpot_s) best = Choice{static_cast<int>(i), p};
+  }
+  return best;
+}
+
+// Where the choice made at `inside` stops holding between inside and outside (the grid found it
+// at inside and another at outside): bisection to 1e-12 relative. Returns the last rate that
+// still has the choice (and that choice's point there).
+Choice edge_of(const std::vector<LoadOption>& options, const LoadRequests& r, double inside,
+               double outside, int index, double* edge_rps) {
+  Choice keep = choice_at(options, r, inside);
+  for (int i = 0; i < 200 && std::fabs(outside - inside) > 1e-12 * std::fabs(outside); ++i) {
+    const double mid = 0.5 * (inside + outside);
+    const Choice c = choice_at(options, r, mid);
+    if (c.index == index) {
+      inside = mid;
+      keep = c;
+    } else {
+      outside = mid;
+    }
+  }
+  *edge_rps = inside;
+  return keep;
+}
+
 json schedule_json(const std::vector<double>& rates, const std::vector<LoadOption>& options,
                    const LoadRequests& r) {
+  // The grid's samples, merged into runs of one choice.
+  struct Run {
+    int index;
+    std::size_t first, last;  // grid indices
+  };
+  std::vector<Run> runs;
+  for (std::size_t g = 0; g < rates.size(); ++g) {
+    const int index = choice_at(options, r, rates[g]).index;
+    if (!runs.empty() && runs.back().index == index)
+      runs.back().last = g;
+    else
+      runs.push_back(Run{index, g, g});
+  }
+  // Each run's ends moved from the grid to where its choice really starts and stops (so the
+  // last steady run ends at the capacity the summary gives, not at the grid point before it);
+  // a choice too narrow for the grid stays a gap between two runs rather than being claimed.
   json out = json::array();
-  const LoadSlo none;
-  for (double x : rates) {
-    int best = -1;
-    double best_tpot = 0, best_in_flight = 0;
-    for (std::size_t i = 0; i < options.size(); ++i) {
-      const LoadPoint p = solve_at_rate(options[i], r, none, x);
-      if (p.state != LoadState::steady) continue;
-      if (best < 0 || p.tpot_s < best_tpot) {
-        best = static_cast<int>(i);
-        best_tpot = p.tpot_s;
-        best_in_flight = p.in_flight;
-      }
-    }
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const Run& run = runs[i];
+    double from = rates[run.first], to = rates[run.last];
+    Choice at_from = choice_at(options, r, from), at_to = choice_at(options, r, to);
+    if (i > 0) at_from = edge_of(options, r, from, rates[runs[i - 1].last], run.index, &from);
+    if (i + 1 < runs.size())
+      at_to = edge_of(options, r, to, rates[runs[i + 1].first], run.index, &to);
+    const int best = run.index;
     const std::string choice = best < 0 ? "over_capacity" : options[best].name;
-    if (!out.empty() && out.back()["choice"] == choice) {
-      out.back()["to_rps"] = x;
-      if (best >= 0) out.back()["to_in_flight"] = best_in_flight;
-      continue;
-    }
     // `label`: the choice in words for a table; a segment no setting keeps up with has no
     // requests-in-flight range (nothing reaches a steady state there).
     const std::string label = best < 0          ? "over capacity: no setting keeps up"
                               : choice == "off" ? "don't speculate"
                                                 : choice;
-    json seg = json{{"from_rps", x}, {"to_rps", x}, {"choice", choice}, {"label", label}};
+    json seg = json{{"from_rps", from}, {"to_rps", to}, {"choice", choice}, {"label", label}};
     if (best >= 0) {
       seg["k"] = options[best].k;
-      seg["from_in_flight"] = best_in_flight;
-      seg["to_in_flight"] = best_in_flight;
+      seg["from_in_flight"] = at_from.point.in_flight;
+      seg["to_in_flight"] = at_to.point.in_flight;
     }
     out.push_back(seg);
   }
