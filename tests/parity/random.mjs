@@ -326,14 +326,16 @@ function oneConfig(rng, tables) {
   ) {
     cfg.runtime.measured_decode_step_s = rng.real(0.06, 1);
   }
-  // An engine bound to some vendors (runtimes.json vendors) runs on one of them; a
+  // An engine bound to some vendors (runtimes.json vendors) runs on one of them, one without a
+  // list on any GPU (a CPU device runs only under the engine that names it, llama.cpp-cpu); a
   // single-device engine on one GPU.
   const bound = tables.profiles[profile];
   const vendor = presetGpu
     ? tables.gpus.find((g) => g.id === cfg.hardware).vendor
     : (cfg.hardware.vendor ?? 'NVIDIA');
-  if (bound.vendors && !bound.vendors.includes(vendor)) {
-    const fits = tables.gpus.filter((g) => bound.vendors.includes(g.vendor));
+  const runsOn = (v) => (bound.vendors ? bound.vendors.includes(v) : v !== 'CPU');
+  if (!runsOn(vendor)) {
+    const fits = tables.gpus.filter((g) => runsOn(g.vendor));
     cfg.hardware = rng.pick(fits).id;
     delete cfg.gpus;
   }
