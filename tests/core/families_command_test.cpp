@@ -260,6 +260,25 @@ TEST(Fidelity, AFeaturedSetupWhoseEngineStepTimesMissSaysSo) {
       << st;
 }
 
+TEST(Fidelity, ACheckOnACustomModelWarnsNoOtherCustomModel) {
+  // The M5 check of TinyLlama-1.1B (a config.json target, id "custom") misses by more than the
+  // warning's 25 %; another custom model on the same engine is not that model.
+  const json checks = json::parse(speccalc::data::validation_bands())["time_checks"];
+  bool custom_miss = false;
+  for (const json& c : checks)
+    custom_miss |= c["engine"] == "llama.cpp-metal" && c["target"] == "custom" &&
+                   std::abs(c["error_pct"].get<double>()) > 25;
+  ASSERT_TRUE(custom_miss);
+  const json f =
+      run_ok("eval", R"({"target":{"model_type":"llama",)"
+                     R"("hidden_size":2048,"intermediate_size":5632,)"
+                     R"("num_attention_heads":32,"num_hidden_layers":22,)"
+                     R"("num_key_value_heads":4,"vocab_size":32000},)"
+                     R"("hardware":"apple-m4-pro","runtime":"llama.cpp-metal","method":"pld",)"
+                     R"("dtype":"q4_0","batch":1})")["fidelity"];
+  EXPECT_FALSE(f.contains("time_check")) << f.dump();
+}
+
 TEST(Fidelity, EvalCarriesTheHeldOutErrorOfItsEngineAndFamilyAsABand) {
   const json bands = json::parse(speccalc::data::validation_bands())["bands"];
   const json e = run_ok("eval", run_ok("list", "ui")["starter"].dump());

@@ -388,7 +388,7 @@ const std::vector<FitSpec>& fit_specs() {
       // counts are the engines' code constants (runtimes.json kernel_regimes_source).
       {"llama.cpp-metal",
        {"bw_efficiency", "matvec_flops_efficiency", "flops_efficiency", "overlap",
-        "pass_overhead_s"},
+        "pass_overhead_s", "kernel_floor_s"},
        {{"kv_bw_efficiency", "bw_efficiency"}},
        "",
        true},
@@ -405,7 +405,7 @@ const std::vector<FitSpec>& fit_specs() {
       // llama.cpp-metal's (same GPUs).
       {"mlx",
        {"bw_efficiency", "flops_efficiency", "pass_overhead_s", "matvec_flops_efficiency",
-        "matvec_overlap"},
+        "matvec_overlap", "kernel_floor_s"},
        {{"kv_bw_efficiency", "bw_efficiency"}},
        "llama.cpp-metal",
        true},
