@@ -125,7 +125,11 @@ export async function localTests({ url, newPage }) {
     await checkAgainstCli(page, 'my computer');
     const verdict = await page.$eval('#verdict', (v) => v.dataset.state);
     eq(verdict, want.verdict, 'verdict state');
-    eq(await page.textContent('[data-testid=verdict-reason]'), want.verdict_reason, 'verdict');
+    eq(
+      await page.textContent('[data-testid=verdict-reason]'),
+      want.verdict_caveat ? `${want.verdict_reason} ${want.verdict_caveat}` : want.verdict_reason,
+      "verdict: the core's reason and its caveat, if any",
+    );
     eq(
       await page.$eval('[data-testid=tokens-per-s]', (o) => o.dataset.value),
       String(want.tokens_per_s),

@@ -89,7 +89,13 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
         };
       });
       eq(shown.state, state, 'data-state');
-      eq(shown.reason, expected.verdict_reason, "the core's reason");
+      eq(
+        shown.reason,
+        expected.verdict_caveat
+          ? `${expected.verdict_reason} ${expected.verdict_caveat}`
+          : expected.verdict_reason,
+        "the core's reason (and its caveat, if any)",
+      );
       const rgb = (hex) =>
         `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
       if (state === 'pays') eq(shown.headColor, rgb(shown.good), 'pays is green');

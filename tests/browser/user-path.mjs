@@ -375,6 +375,39 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     eq((verdict.match(/pays off/g) || []).length, 1, `"pays off" once in: ${verdict}`);
   });
 
+  await test("a verdict the numbers do not settle reads 'probably' with the core's caveat; a settled one does not", async () => {
+    // DeepSeek-V3 MTP on SGLang: the engine's own decode of the model measured 33 ms a step
+    // where the model predicts ~5 ms (a time check), so the core adds verdict_caveat.
+    const ds = {
+      target: 'deepseek-v3',
+      hardware: 'h200-sxm',
+      gpus: 8,
+      runtime: 'sglang',
+      dtype: { weights: 'fp8' },
+      method: { family: 'mtp', k: 1 },
+    };
+    const link = await open(page, url, ds);
+    const want = cliEvalLink(link);
+    eq(want.verdict, 'pays', 'the CLI: pays');
+    assert(/not trusted/.test(want.verdict_caveat), `the CLI's caveat: ${want.verdict_caveat}`);
+    eq(
+      await page.textContent('#verdict-head'),
+      'Speculation probably pays off, not certainly',
+      'head',
+    );
+    eq(
+      await page.textContent('#verdict-reason'),
+      `${want.verdict_reason} ${want.verdict_caveat}`,
+      "the core's reason, then its caveat",
+    );
+    eq(await page.$eval('#verdict', (v) => v.dataset.uncertain), 'true', 'marked');
+    // SpS with a measured tau far from break-even: no caveat, the plain head.
+    const settled = await open(page, url, SPS);
+    eq(cliEvalLink(settled).verdict_caveat, undefined, 'the CLI: no caveat');
+    eq(await page.textContent('#verdict-head'), 'Speculation pays off', 'head');
+    eq(await page.$eval('#verdict', (v) => v.dataset.uncertain), 'false', 'not marked');
+  });
+
   await test('NVL GPUs: the GPU-to-GPU link is the NVLink bridge, not PCIe', async () => {
     // Datasheets (nvidia.com/en-us/data-center/h100, /h200): H100 NVL NVLink 600 GB/s and
     // H200 NVL NVLink 900 GB/s, both bidirectional; per direction that is 300 and 450 GB/s.

@@ -260,6 +260,58 @@ TEST(Fidelity, AFeaturedSetupWhoseEngineStepTimesMissSaysSo) {
       << st;
 }
 
+// A pays / loses verdict carries verdict_caveat exactly when the output's own numbers allow the
+// other answer: the held-out band (fidelity.speedup_low..high) or the acceptance's spread
+// (band.speedup_p5..p95) crosses 1x, or the engine's own step-time check of the model misses
+// and no measured step calibrates it. A walk found "Speculation pays off" under a card that said
+// the step times were off by 84 % (DeepSeek-V3 on SGLang), and a Mac's 1.05x "pays" over a range
+// of 0.82-1.19x.
+TEST(Fidelity, AVerdictTheNumbersDoNotSettleSaysSo) {
+  auto crosses = [](const json& lo, const json& hi) {
+    return lo.is_number() && hi.is_number() && lo.get<double>() < 1 && hi.get<double>() > 1;
+  };
+  int with = 0, without = 0;
+  auto check = [&](const json& config) {
+    const json e = run_ok("eval", config.dump());
+    const json& f = e["fidelity"];
+    const bool band =
+        e.contains("band") && crosses(e["band"]["speedup_p5"], e["band"]["speedup_p95"]);
+    const bool held_out = f.contains("speedup_low") && crosses(f["speedup_low"], f["speedup_high"]);
+    const bool calibrated = e["config"]["runtime"].is_object() &&
+                            e["config"]["runtime"].contains("measured_decode_step_s");
+    const bool untrusted = f.contains("time_check") && !calibrated;
+    const bool expect = band || held_out || untrusted;
+    EXPECT_EQ(e.contains("verdict_caveat"), expect) << config.dump();
+    (expect ? with : without)++;
+    const std::string caveat = e.value("verdict_caveat", std::string());
+    if (held_out) {
+      EXPECT_NE(caveat.find("held-out error"), std::string::npos) << caveat;
+    }
+    if (untrusted) {
+      EXPECT_NE(caveat.find("not trusted"), std::string::npos) << caveat;
+    }
+  };
+  // SpS on HF eager (held-out error ~3 %) at taus around the break-even point.
+  for (double tau : {1.3, 1.4, 1.45, 1.5, 1.55, 1.6, 1.8, 2.5})
+    check(json{{"target", "vicuna-7b-v1.3"},
+               {"hardware", "a100-80gb-sxm"},
+               {"runtime", "hf-eager"},
+               {"method", {{"family", "sps"}, {"draft", "vicuna-68m"}, {"k", 4}}},
+               {"acceptance", {{"tau", tau}}}});
+  // The Mac example (acceptance from the draft's size, with its spread) and DeepSeek-V3 on SGLang
+  // (its own decode measured 33 ms a step), plain and calibrated.
+  check(run_ok("list", "ui")["examples"][3]["config"]);
+  const json ds =
+      json::parse(R"({"target":"deepseek-v3","hardware":"h200-sxm","gpus":8,"runtime":"sglang",)"
+                  R"("dtype":{"weights":"fp8"},"method":{"family":"mtp","k":1}})");
+  check(ds);
+  json cal = ds;
+  cal["runtime"] = json{{"profile", "sglang"}, {"measured_decode_step_s", 0.033}};
+  check(cal);
+  EXPECT_GE(with, 3);
+  EXPECT_GE(without, 3);
+}
+
 TEST(Fidelity, ACheckOnACustomModelWarnsNoOtherCustomModel) {
   // The M5 check of TinyLlama-1.1B (a config.json target, id "custom") misses by more than the
   // warning's 25 %; another custom model on the same engine is not that model.

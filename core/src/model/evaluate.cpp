@@ -313,7 +313,13 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
                          : config.engine.name + "'s default: " + config.engine.draft_tp_source);
     placement.write(out.value("draft_placement"));
   }
-  if (config.method.family != Family::ar) out.raw("fidelity", fidelity_json(e, config).dump());
+  if (config.method.family != Family::ar) {
+    const json fidelity = fidelity_json(e, config);
+    out.raw("fidelity", fidelity.dump());
+    // Present only where the verdict may be the other one (most results have no caveat).
+    const std::string caveat = verdict_caveat(e, config, fidelity);
+    if (!caveat.empty()) out.string("verdict_caveat", caveat);
+  }
   if (e.has_band) {
     jw::Object band;
     band.string("what", "the spread of tau (" + e.band_label +

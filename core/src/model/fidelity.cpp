@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "config/families.hpp"
 #include "config/json_fields.hpp"
@@ -123,6 +124,39 @@ json fidelity_json(const Evaluation& e, const Config& config) {
                      pct(bias < 0 ? -bias : bias) + " % on average; speccalc validate)" +
                      (miss.empty() ? "" : "." + miss);
   return out;
+}
+
+std::string verdict_caveat(const Evaluation& e, const Config& config, const json& fidelity) {
+  if (e.verdict != "pays" && e.verdict != "loses") return "";
+  const bool pays = e.verdict == "pays";
+  const std::string other = pays ? "a loss" : "a gain";
+  auto range = [](double lo, double hi) {
+    return fields::format_significant(lo) + "-" + fields::format_significant(hi) + "x";
+  };
+  std::vector<std::string> why;
+  if (fidelity.contains("speedup_low") && fidelity["speedup_low"].get<double>() < 1 &&
+      fidelity["speedup_high"].get<double>() > 1)
+    why.push_back(
+        "the model's held-out error on " + config.engine.name + " + " +
+        family_short_label(config.method.family) + " puts it at " +
+        range(fidelity["speedup_low"].get<double>(), fidelity["speedup_high"].get<double>()) +
+        ", which includes " + other);
+  if (e.has_band && e.speedup_p5 < 1 && e.speedup_p95 > 1)
+    why.push_back("over the spread of its acceptance, " + e.band_label + ", it reads " +
+                  range(e.speedup_p5, e.speedup_p95) + ", which includes " + other);
+  if (fidelity.contains("time_check") && !(config.runtime.measured_decode_step_s > 0)) {
+    const json& c = fidelity["time_check"];
+    why.push_back(config.engine.name + "'s own plain decoding of this model measured " +
+                  fields::format_seconds(c["measured_s"].get<double>()) +
+                  " a step where this model predicts " +
+                  fields::format_seconds(c["predicted_s"].get<double>()) +
+                  ", so its step times and tokens/s are not trusted here (a measured decode "
+                  "step of yours calibrates them)");
+  }
+  if (why.empty()) return "";
+  std::string out = "Not certain: ";
+  for (std::size_t i = 0; i < why.size(); ++i) out += (i ? "; " : "") + why[i];
+  return out + ".";
 }
 
 }  // namespace speccalc

@@ -15,4 +15,11 @@ namespace speccalc {
 // no held-out row measures this engine and family.
 nlohmann::json fidelity_json(const Evaluation& e, const Config& config);
 
+// Why a pays / loses verdict may be the other one, in a sentence ("" when nothing says so): a
+// speedup range that crosses 1x (the model's held-out error in `fidelity`, or the spread of an
+// assumed or measured acceptance in the evaluation's band), or step times the engine's own
+// measurement of this model contradicts (fidelity's time_check, not calibrated away).
+std::string verdict_caveat(const Evaluation& e, const Config& config,
+                           const nlohmann::json& fidelity);
+
 }  // namespace speccalc

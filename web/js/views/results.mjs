@@ -21,6 +21,11 @@ const HEADS = {
   infeasible: 'Does not fit in {pool}: no speedup to report',
   baseline: 'Plain decoding (no speculation)',
 };
+// The same verdicts when the core's verdict_caveat says the other answer is within reach.
+const UNCERTAIN_HEADS = {
+  pays: 'Speculation probably pays off, not certainly',
+  loses: 'Speculation probably does not pay off here',
+};
 
 function setOutput(node, value, text) {
   node.textContent = text;
@@ -150,11 +155,18 @@ export class ResultsView {
     const box = $('#verdict', this.root);
     box.dataset.state = result.verdict;
     box.className = `verdict ${result.verdict}`;
-    $('#verdict-head', this.root).textContent = HEADS[result.verdict].replace(
-      '{pool}',
-      result.memory.pool,
-    );
-    $('#verdict-reason', this.root).textContent = result.verdict_reason;
+    // The core's caveat (verdict_caveat) where the numbers behind a pays / loses verdict also
+    // allow the other answer: the head says "probably", the caveat follows the reason.
+    const caveat = result.verdict_caveat || '';
+    box.dataset.uncertain = String(caveat !== '');
+    box.classList.toggle('uncertain', caveat !== '');
+    $('#verdict-head', this.root).textContent = (
+      (caveat && UNCERTAIN_HEADS[result.verdict]) ||
+      HEADS[result.verdict]
+    ).replace('{pool}', result.memory.pool);
+    $('#verdict-reason', this.root).textContent = caveat
+      ? `${result.verdict_reason} ${caveat}`
+      : result.verdict_reason;
     const list = clear($('#verdict-suggestions', this.root));
     const suggestions = result.verdict === 'infeasible' ? result.memory.suggestions : [];
     for (const s of suggestions) list.append(el('li', { text: s }));
