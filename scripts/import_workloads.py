@@ -14,6 +14,27 @@ NAMES = {"sharegpt": "ShareGPT", "cnn": "CNN/DailyMail", "gsm8k": "GSM8K",
          "instructcoder": "InstructCoder"}
 
 
+def eagle3_ratio():
+    """tau of an EAGLE-3 head over an EAGLE(-1) head's at each chain length k, both measured on
+    the same stack and target (vLLM V1, Llama-3.1-8B-Instruct, MT-Bench, batch 1; vLLM issue
+    #20780 in production-engines.json). The traces above measured an EAGLE head only."""
+    rows = json.loads((SHARED / "production-engines.json").read_text())["vllm_issue_20780"]
+    by = {(r["method"], r["k"]): r["tau"] for r in rows["rows"]}
+    ks = sorted(k for (m, k) in by if m == "EAGLE-3" and ("EAGLE-1", k) in by)
+    ratio = {k: round(by[("EAGLE-3", k)] / by[("EAGLE-1", k)], 6) for k in ks}
+    # k = 1..8 as the traces: outside the measured k (2..7) the nearest measured ratio.
+    by_k = [ratio[min(ks, key=lambda m: abs(m - k))] for k in range(1, 9)]
+    return {
+        "tau_ratio_by_k": by_k,
+        "measured_k": ks,
+        "what": "tau of an EAGLE-3 head / tau of an EAGLE(-1) head, chain of k, k = 1..8 (outside "
+                "the measured k the nearest measured ratio); applied to the traces' EAGLE-head "
+                "column when the method is EAGLE-3",
+        "source": "vLLM issue #20780: vLLM V1, Llama-3.1-8B-Instruct, MT-Bench, batch 1",
+        "setup": rows["source"] + "; " + rows["setup"],
+    }
+
+
 def main():
     src = json.loads((SHARED / SOURCE_FILE).read_text())
     workloads = []
@@ -42,7 +63,8 @@ def main():
             "hardware": src["hardware"], "engine": src["engine"],
             "source_file": "shared/data/" + SOURCE_FILE,
         },
-        "workloads": workloads}, indent=1) + "\n")
+        "workloads": workloads,
+        "eagle3_vs_eagle_head": eagle3_ratio()}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -204,6 +204,23 @@ export async function coreOwnedTests({ url, newPage }) {
     eq(shown.oracle, b.oracle.speedup, 'oracle speedup');
     eq(shown.k, b.best_fixed_k.k, 'best fixed k');
     assert(shown.text.includes(`oracle proposer: ${showSpeedup(b.oracle.speedup)}`), shown.text);
+    // EAGLE-3 on the EAGLE-head traces: fixed chains only, the core's note instead of an oracle.
+    const e3 = {
+      ...config,
+      method: { family: 'eagle3', depth: 3, total_token: 4, top_k: 1 },
+      acceptance: { workload: 'gsm8k' },
+    };
+    await open(page, url, e3);
+    const b3 = JSON.parse(cli(['bounds', '-'], JSON.stringify(e3))).bounds;
+    eq(b3.oracle, undefined, 'the core gives no oracle for EAGLE-3');
+    await page.waitForFunction(
+      (k) => document.querySelector('[data-testid=trace-bounds]').dataset.bestK === k,
+      String(b3.best_fixed_k.k),
+      { timeout: 20000 },
+    );
+    const line = await page.textContent('[data-testid=trace-bounds]');
+    assert(line.includes(b3.note), `the core's note shown: ${line}`);
+    assert(!/undefined|NaN/.test(line), line);
     await open(page, url, EAGLE);
     eq(
       await page.$eval('[data-testid=trace-bounds]', (n) => n.hidden),

@@ -36,6 +36,13 @@ std::map<std::string, json> by_family(const json& list) {
 constexpr double kTraceTauK3 = (2.2542 + 2.3285 + 2.3908 + 2.3483) / 4;  // 2.33045
 constexpr double kTraceLowK3 = 1.695;                                    // lowest p5
 constexpr double kTraceHighK3 = 3.3;                                     // highest p95
+// The traces measured an EAGLE head; an EAGLE-3 head at k = 3 accepts 2.79 / 2.29 of it on the
+// same stack and target (vLLM issue #20780, MT-Bench: EAGLE-3 AL 2.79, EAGLE-1 AL 2.29 at K = 3).
+// A spread end is held at k + 1 = 4 (every draft accepted): 3.3 x 1.218 = 4.02 -> 4.
+constexpr double kEagle3RatioK3 = 2.79 / 2.29;
+constexpr double kEagle3TauK3 = kTraceTauK3 * kEagle3RatioK3;  // 2.839
+constexpr double kEagle3LowK3 = kTraceLowK3 * kEagle3RatioK3;  // 2.065
+constexpr double kEagle3HighK3 = 4;
 
 // Prompt lookup on Vicuna-7B: the 7 greedy published rows eagle2-084..089 and specbench-649,
 // tau 1.68, 1.87, 1.99, 1.31, 2.72, 1.44, 1.73.
@@ -129,9 +136,15 @@ TEST(Families, VllmEagle3IncludesTheUsersMethodAndTracesForChains) {
   EXPECT_EQ(out["yours"]["family"], "eagle3");
   const auto fams = by_family(out["families"]);
   ASSERT_TRUE(fams.count("eagle3")) << out.dump();
-  EXPECT_NEAR(fams.at("eagle3")["tau"].get<double>(), kTraceTauK3, 1e-12);
-  EXPECT_NEAR(fams.at("eagle3")["spread"]["tau_low"].get<double>(), kTraceLowK3, 1e-12);
-  EXPECT_NEAR(fams.at("eagle3")["spread"]["tau_high"].get<double>(), kTraceHighK3, 1e-12);
+  // The ratio is stored to 6 decimals (workloads.json): 1.218341.
+  EXPECT_NEAR(fams.at("eagle3")["tau"].get<double>(), kEagle3TauK3, 1e-5);
+  EXPECT_NEAR(fams.at("eagle3")["spread"]["tau_low"].get<double>(), kEagle3LowK3, 1e-5);
+  EXPECT_NEAR(fams.at("eagle3")["spread"]["tau_high"].get<double>(), kEagle3HighK3, 1e-12);
+  // EAGLE-1 keeps the traces as measured, and the EAGLE-3 head now ranks above it (as #20780
+  // measured at k = 3: 1.73x against 1.65x), where the borrowed EAGLE-head column put it last.
+  ASSERT_TRUE(fams.count("eagle1"));
+  EXPECT_NEAR(fams.at("eagle1")["tau"].get<double>(), kTraceTauK3, 1e-12);
+  EXPECT_GT(fams.at("eagle3")["speedup"].get<double>(), fams.at("eagle1")["speedup"].get<double>());
   // vLLM does not run lookahead, and Llama-3.1-8B has no Medusa head.
   const auto absent = by_family(out["absent"]);
   EXPECT_TRUE(absent.count("lookahead"));
@@ -145,7 +158,8 @@ TEST(Families, BadConfigNamesTheField) {
 }
 
 // The starter (issue 18 item 8): Llama-3.1-8B on one H100 under the validated vLLM profile,
-// EAGLE-3 as a chain of 3, tau = the traces' mean at k = 3 (no alpha override), fits, pays.
+// EAGLE-3 as a chain of 3, tau = the traces' mean at k = 3 scaled to an EAGLE-3 head (no alpha
+// override), fits, pays.
 TEST(UiExamples, StarterIsTheValidatedVllmEagle3SetupAtItsTracedAcceptance) {
   const json ui = run_ok("list", "ui");
   const json& s = ui["starter"];
@@ -157,8 +171,9 @@ TEST(UiExamples, StarterIsTheValidatedVllmEagle3SetupAtItsTracedAcceptance) {
   EXPECT_TRUE(e["engine"]["validated"].get<bool>());
   EXPECT_EQ(e["config"]["method"]["family"], "eagle3");
   EXPECT_EQ(e["config"]["method"]["top_k"], 1);
-  EXPECT_NEAR(e["tau"].get<double>(), kTraceTauK3, 1e-12);
+  EXPECT_NEAR(e["tau"].get<double>(), kEagle3TauK3, 1e-5);
   EXPECT_NE(e["tau_source"].get<std::string>().find("workloads.json"), std::string::npos);
+  EXPECT_NE(e["tau_source"].get<std::string>().find("#20780"), std::string::npos);
   EXPECT_EQ(e["verdict"], "pays");
   EXPECT_TRUE(e["memory"]["fits"].get<bool>());
 }

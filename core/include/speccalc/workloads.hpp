@@ -39,6 +39,10 @@ struct WorkloadTable {
   std::string target;  // model preset the traces were measured on
   std::string engine;
   std::string hardware;
+  // tau of an EAGLE-3 head over the traced EAGLE head's at chain length k ([k - 1], k = 1..8),
+  // measured on the same stack and target (vLLM issue #20780); empty when the table has none.
+  std::vector<double> eagle3_ratio_by_k;
+  std::string eagle3_ratio_source;
   const Workload* find(const std::string& id) const;
   std::string ids() const;  // comma-separated, for error messages
 };

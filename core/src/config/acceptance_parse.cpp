@@ -76,6 +76,25 @@ bool workload_column(const MethodConfig& m, bool* eagle, int64_t* k, Error* err)
   return true;
 }
 
+// An EAGLE-3 head on the traces' EAGLE-head column: tau and its spread times the ratio of the two
+// heads' tau at this k, measured on the same stack and target (workloads.json
+// eagle3_vs_eagle_head: vLLM issue #20780, MT-Bench), a spread end held at k + 1 (every draft
+// accepted). Returns the sentence that says so ("" for other families).
+std::string scale_for_eagle3(const WorkloadTable& t, const MethodConfig& m, int64_t k,
+                             Acceptance* a) {
+  if (m.family != Family::eagle3 || t.eagle3_ratio_by_k.size() != 8 || k < 1 || k > 8) return "";
+  const double r = t.eagle3_ratio_by_k[static_cast<std::size_t>(k - 1)];
+  const double top = static_cast<double>(k + 1);
+  a->tau = std::min(top, a->tau * r);
+  if (a->tau_p5 > 0) a->tau_p5 = std::min(top, a->tau_p5 * r);
+  if (a->tau_p50 > 0) a->tau_p50 = std::min(top, a->tau_p50 * r);
+  if (a->tau_p95 > 0) a->tau_p95 = std::min(top, a->tau_p95 * r);
+  return "; EAGLE-3: the traces measured an EAGLE head, so tau and its spread are x" +
+         fields::format_significant(r) +
+         ", an EAGLE-3 head's tau over an EAGLE head's at k = " + std::to_string(k) +
+         " on the same stack and target (" + t.eagle3_ratio_source + ")";
+}
+
 bool parse_workload(const json& v, const std::string& path, Config* c, Error* err) {
   auto table = load_workloads();
   if (!table.ok()) {
@@ -110,11 +129,15 @@ bool parse_workload(const json& v, const std::string& path, Config* c, Error* er
            table.value().source + ")";
   if (c->target.id != table.value().target)
     a.note += "; applied to " + c->target.name + " as if its acceptance were the same";
-  if (c->method.family == Family::eagle3)
-    a.note +=
-        "; the traces' EAGLE-head column used for EAGLE-3 (EAGLE-3 heads usually accept more)";
+  const std::string eagle3 = scale_for_eagle3(table.value(), c->method, k, &a);
+  if (!eagle3.empty()) {
+    // The note's numbers above are the EAGLE head's, as traced; the scaled ones are a's.
+    a.note += eagle3 + ": tau " + fields::format_significant(a.tau) + ", p5/p50/p95 " +
+              fields::format_significant(a.tau_p5) + "/" + fields::format_significant(a.tau_p50) +
+              "/" + fields::format_significant(a.tau_p95);
+  }
   a.basis = "measured: " + w->name + " traces (" + table.value().target + ", " +
-            table.value().engine + ")";
+            table.value().engine + ")" + (eagle3.empty() ? "" : ", scaled to an EAGLE-3 head");
   return true;
 }
 
@@ -163,24 +186,27 @@ bool trace_tau(Config* c) {
   a.tau = sum / static_cast<double>(table.value().workloads.size());
   a.tau_p5 = low;
   a.tau_p95 = high;
+  const double traced_tau = a.tau;
+  const std::string eagle3 = scale_for_eagle3(table.value(), m, k, &a);
   a.spread_label = "over requests (lowest p5 to highest p95 of the traced workloads)";
   a.basis = "measured: mean of the vLLM " + std::string(eagle ? "EAGLE-head" : "n-gram") +
-            " traces at k = " + std::to_string(k);
+            " traces at k = " + std::to_string(k) +
+            (eagle3.empty() ? "" : ", scaled to an EAGLE-3 head");
   const std::string family = family_name(m.family);
   a.note =
       (eagle ? "tau from the vLLM EAGLE-head traces (chains of k, as vLLM drafts)"
              : "no published tau for pld on " + c->target.id) +
-      "; tau " + fields::format_number(a.tau) + " = mean over the vLLM " +
+      "; tau " + fields::format_number(traced_tau) + " = mean over the vLLM " +
       (eagle ? "EAGLE-head" : "n-gram") + " traces of " + names + " at k = " + std::to_string(k) +
       (chain_k > 8
            ? " (the traces stop at k = 8; a lower bound for k = " + std::to_string(chain_k) + ")"
            : std::string()) +
       ", per-request spread " + fields::format_number(low) + "-" + fields::format_number(high) +
       " (core/data/workloads.json, " + table.value().source + ")" +
-      (m.family == Family::eagle3
-           ? "; the traces' EAGLE-head column used for EAGLE-3 (EAGLE-3 heads usually accept "
-             "more)"
-           : std::string());
+      (eagle3.empty() ? std::string()
+                      : eagle3 + ": tau " + fields::format_significant(a.tau) + ", spread " +
+                            fields::format_significant(a.tau_p5) + "-" +
+                            fields::format_significant(a.tau_p95));
   return true;
 }
 

@@ -47,6 +47,14 @@ Expected<WorkloadTable> parse_workloads() {
   t.target = meta.value("target", "");
   t.engine = meta.value("engine", "");
   t.hardware = meta.value("hardware", "");
+  if (doc.contains("eagle3_vs_eagle_head")) {
+    const json& r = doc["eagle3_vs_eagle_head"];
+    for (const auto& x : r.value("tau_ratio_by_k", json::array()))
+      if (x.is_number()) t.eagle3_ratio_by_k.push_back(x.get<double>());
+    if (t.eagle3_ratio_by_k.size() != 8)
+      return make_error("", "internal error: eagle3_vs_eagle_head lacks a ratio for k = 1..8");
+    t.eagle3_ratio_source = r.value("source", "");
+  }
   for (const auto& w : doc["workloads"]) {
     Workload out;
     out.id = w.value("id", "");

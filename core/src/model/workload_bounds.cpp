@@ -200,10 +200,18 @@ Expected<json> workload_bounds(const Config& c, const Evaluation& e,
   const bool eagle = c.method.family != Family::pld;
   const WorkloadProposer& p = eagle ? w->eagle : w->ngram;
 
+  // An EAGLE-3 head on the EAGLE-head traces: each k's tau times the two heads' measured ratio
+  // (as the acceptance itself, config/acceptance_parse.cpp scale_for_eagle3).
+  const bool eagle3 =
+      c.method.family == Family::eagle3 && table.value().eagle3_ratio_by_k.size() == kTracedK;
   json fixed = json::array();
   json best;
   for (int64_t k = 1; k <= kTracedK; ++k) {
-    const double tau = p.tau_by_k[k - 1];
+    const double tau =
+        eagle3 ? std::min(static_cast<double>(k + 1),
+                          p.tau_by_k[k - 1] *
+                              table.value().eagle3_ratio_by_k[static_cast<std::size_t>(k - 1)])
+               : p.tau_by_k[k - 1];
     const ChainTime t = chain_time(c, e, k, tau);
     const double speedup = tau * t.baseline_step_s / t.cycle_s();
     json row = json{{"k", k}, {"tau", tau}, {"cycle_time_s", t.cycle_s()}, {"speedup", speedup}};
@@ -218,6 +226,13 @@ Expected<json> workload_bounds(const Config& c, const Evaluation& e,
                   {"proposer", eagle ? "eagle" : "ngram"},
                   {"fixed_k", fixed},
                   {"best_fixed_k", best}};
+  if (eagle3) {
+    out["note"] =
+        "EAGLE-3: each fixed chain's tau is the EAGLE-head trace's times an EAGLE-3 head's "
+        "measured ratio to it at that k; no oracle or best-of-two bound (the traces hold an EAGLE "
+        "head's per-token acceptance, not an EAGLE-3 head's)";
+    return out;
+  }
   const TraceModelChoice mine = choose_trace_model(p);
   if (!mine.ok) {
     out["note"] = "no trace model fits this proposer's data: no oracle or best-of-two bound";

@@ -98,9 +98,10 @@ export class ResultsView {
       node.textContent = '';
       return;
     }
+    // No oracle where the core has none for this proposer (its note says why).
     const parts = [
       `best fixed k = ${bounds.best_fixed_k.k}: ${fmt.speedup(bounds.best_fixed_k.speedup)}`,
-      `oracle proposer: ${fmt.speedup(bounds.oracle.speedup)}`,
+      bounds.oracle ? `oracle proposer: ${fmt.speedup(bounds.oracle.speedup)}` : bounds.note,
     ];
     const two = bounds.best_of_two && bounds.best_of_two.speedup;
     if (two)
@@ -109,7 +110,7 @@ export class ResultsView {
       );
     node.textContent = `Traces (${bounds.workload}): ${parts.join(' · ')}`;
     node.title = bounds.what;
-    node.dataset.oracle = String(bounds.oracle.speedup);
+    node.dataset.oracle = bounds.oracle ? String(bounds.oracle.speedup) : '';
     node.dataset.bestK = String(bounds.best_fixed_k.k);
   }
 
