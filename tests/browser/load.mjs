@@ -142,6 +142,43 @@ export async function loadTests({ url, newPage }) {
     await page.waitForFunction(() => decodeURIComponent(location.hash).includes('load.rate_rps=3'));
   });
 
+  await test("under load: a TTFT target below what the setup reaches is refused beside its field; a reachable one is named in the summary with the core's rates", async () => {
+    await openLoad(page, url, CONFIG);
+    await page.fill('#l-slo-tpot_s', '');
+    await page.fill('#l-slo-ttft_s', '0.001');
+    await page.click('#load-form button[type=submit]');
+    await page.waitForFunction(
+      () => document.querySelector('[data-for="load.slo.ttft_s"] .field-error').textContent !== '',
+    );
+    const msg = await page.textContent('[data-for="load.slo.ttft_s"] .field-error');
+    let cliMsg = '';
+    try {
+      cli(
+        ['run', 'load', '-'],
+        JSON.stringify({ ...CONFIG, load: { ...CONFIG.load, slo: { ttft_s: 0.001 } } }),
+      );
+    } catch (e) {
+      cliMsg = String(e.stderr)
+        .trim()
+        .replace(/^speccalc: error: load\.slo\.ttft_s: /, '');
+    }
+    assert(/below the physical minimum/.test(cliMsg), `the CLI refuses it: ${cliMsg}`);
+    eq(msg, `TTFT target: ${cliMsg}`, "the core's message beside the field, under its label");
+    const typed = { ...CONFIG, load: { ...CONFIG.load, slo: { ttft_s: 0.02 } } };
+    const want = JSON.parse(cli(['run', 'load', '-'], JSON.stringify(typed)));
+    await page.fill('#l-slo-ttft_s', '0.02');
+    await page.click('#load-form button[type=submit]');
+    await page.waitForFunction(() =>
+      decodeURIComponent(location.hash).includes('load.slo.ttft_s=0.02'),
+    );
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=load]').dataset.state === 'done',
+    );
+    const summary = await page.textContent('[data-testid=load-summary]');
+    const sentence = `TTFT ≤ ${fmt.seconds(0.02)} holds up to ${fmt.plain(want.plain.max_rate_meeting_slo_rps)} requests/s plain, ${fmt.plain(want.speculative.max_rate_meeting_slo_rps)} speculative`;
+    assert(summary.includes(sentence), `"${summary}" names the TTFT target: "${sentence}"`);
+  });
+
   await test("under load: a TPOT target of 20 (meant as 20 ms, read as 20 s per token) gets the core's note in the summary", async () => {
     const typed = { ...CONFIG, load: { ...CONFIG.load, slo: { tpot_s: 20 } } };
     const want = JSON.parse(cli(['run', 'load', '-'], JSON.stringify(typed)));

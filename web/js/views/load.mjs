@@ -144,7 +144,9 @@ export class LoadView {
     this.clearErrors();
     const load = this.block();
     try {
-      await callJson('normalize', { ...this.config, load });
+      // The load command itself: it also refuses a target below what the setup can reach (a
+      // TTFT of 1 ms), which normalize cannot know; its message then sits beside the field.
+      await callJson('load', { ...this.config, load });
     } catch (e) {
       const field = e instanceof SpecCalcError ? e.field : '';
       const box =
@@ -205,6 +207,12 @@ export class LoadView {
     const cross =
       out.crossover && out.crossover.state === 'stops_paying' ? out.crossover.rate_rps : null;
     const slo = out.inputs.slo.tpot_s ?? null;
+    // Every target the user set, as the core read it (max_rate_meeting_slo_rps meets them all).
+    const targets = [
+      ['TPOT', out.inputs.slo.tpot_s],
+      ['TTFT', out.inputs.slo.ttft_s],
+      ['end-to-end', out.inputs.slo.e2e_s],
+    ].filter(([, v]) => v !== undefined && v !== null);
     // The rate the user chose, where the summary's verdict is read (the core's point; none when
     // a concurrency was given instead).
     const chosen = out.mode === 'rate' ? out.plain.at.rate_rps : null;
@@ -221,8 +229,8 @@ export class LoadView {
         : out.crossover
           ? out.crossover.what
           : null,
-      slo !== null
-        ? `TPOT ≤ ${fmt.seconds(slo)} holds up to ${fmt.plain(p.max_rate_meeting_slo_rps)} requests/s plain${s ? `, ${fmt.plain(s.max_rate_meeting_slo_rps)} speculative` : ''}`
+      targets.length
+        ? `${targets.map(([n, v]) => `${n} ≤ ${fmt.seconds(v)}`).join(' and ')} ${targets.length > 1 ? 'hold' : 'holds'} up to ${fmt.plain(p.max_rate_meeting_slo_rps)} requests/s plain${s ? `, ${fmt.plain(s.max_rate_meeting_slo_rps)} speculative` : ''}`
         : null,
     ].filter(Boolean);
     // The core's notes on the inputs (a TPOT target that never binds, in seconds) follow.
