@@ -151,6 +151,12 @@ export async function loadTests({ url, newPage }) {
       () => document.querySelector('[data-for="load.slo.ttft_s"] .field-error').textContent !== '',
     );
     const msg = await page.textContent('[data-for="load.slo.ttft_s"] .field-error');
+    // The last applied result stays, dimmed: its numbers are not the form's.
+    eq(
+      await page.$eval('#load-summary', (n) => getComputedStyle(n).opacity),
+      '0.5',
+      'the old summary is dimmed',
+    );
     let cliMsg = '';
     try {
       cli(
@@ -175,6 +181,12 @@ export async function loadTests({ url, newPage }) {
       () => document.querySelector('[data-testid=load]').dataset.state === 'done',
     );
     const summary = await page.textContent('[data-testid=load-summary]');
+    // The workload sets the lengths: their fields show the means the core used.
+    eq(
+      await page.getAttribute('#l-input_tokens', 'placeholder'),
+      `${fmt.plain(want.inputs.input_tokens)} (the workload's)`,
+      'mean prompt placeholder',
+    );
     const sentence = `TTFT ≤ ${fmt.seconds(0.02)} holds up to ${fmt.plain(want.plain.max_rate_meeting_slo_rps)} requests/s plain, ${fmt.plain(want.speculative.max_rate_meeting_slo_rps)} speculative`;
     assert(summary.includes(sentence), `"${summary}" names the TTFT target: "${sentence}"`);
   });

@@ -50,7 +50,13 @@ function sloLine(getY, label) {
           ctx.lineTo(u.bbox.left + u.bbox.width, y);
           ctx.stroke();
           ctx.font = `${12 * devicePixelRatio}px system-ui, sans-serif`;
-          ctx.fillText(label, u.bbox.left + 4 * devicePixelRatio, y - 4 * devicePixelRatio);
+          // At the right end, clear of the y axis's ticks and title.
+          const w = ctx.measureText(label).width;
+          ctx.fillText(
+            label,
+            u.bbox.left + u.bbox.width - w - 4 * devicePixelRatio,
+            y - 4 * devicePixelRatio,
+          );
           ctx.restore();
         },
       ],
@@ -217,6 +223,11 @@ export class LoadView {
     // a concurrency was given instead).
     const chosen = out.mode === 'rate' ? out.plain.at.rate_rps : null;
     this.section.dataset.crossover = cross === null ? '' : String(cross);
+    // A workload sets the lengths: its fields show the means the core used, as placeholders.
+    for (const key of ['input_tokens', 'output_tokens'])
+      this.inputs[key].placeholder = this.config?.load?.workload
+        ? `${fmt.plain(out.inputs[key])} (the workload's)`
+        : '';
     this.section.dataset.sloTpot = slo === null ? '' : String(slo);
     const p = out.plain;
     const s = out.speculative;
@@ -262,7 +273,8 @@ export class LoadView {
         scales: { x: { time: false } },
         axes: [
           { label: 'requests/s' },
-          { label: 'TPOT (s)', values: (u, v) => v.map((x) => fmt.seconds(x)) },
+          // The ticks carry their unit ("20 ms"); the axis is wide enough for them.
+          { label: 'TPOT', size: 64, values: (u, v) => v.map((x) => fmt.seconds(x)) },
         ],
         plugins: [
           markerPlugin(() => cross, 'crossover'),
@@ -272,7 +284,9 @@ export class LoadView {
       },
       data,
     );
-    const tputSeries = [{}, { label: 'plain tokens/s', stroke: color('--c1'), width: 2 }];
+    // Below capacity both setups serve every request, so their tokens/s coincide: plain is drawn
+    // wider underneath so both lines stay visible.
+    const tputSeries = [{}, { label: 'plain tokens/s', stroke: color('--c1'), width: 5 }];
     const tputData = [rates, plain.output_tokens_per_s];
     if (spec) {
       tputSeries.push({ label: 'speculative tokens/s', stroke: color('--c2'), width: 2 });
@@ -302,8 +316,8 @@ export class LoadView {
         scales: { x: { time: false } },
         axes: [
           { label: 'requests/s' },
-          { label: 'output tokens/s (all users)' },
-          { label: 'per user', side: 1, scale: 'user', grid: { show: false } },
+          { label: 'output tokens/s (all users)', size: 72 },
+          { label: 'per user', side: 1, scale: 'user', grid: { show: false }, size: 56 },
         ],
         plugins: [
           markerPlugin(() => cross, 'crossover'),
