@@ -348,6 +348,26 @@ async function main() {
     });
   }
 
+  await test('parallelism fields show for a mixture-of-experts target only (the core refuses them on a dense one)', async () => {
+    const runtimes = JSON.parse(cli(['list', 'runtimes']));
+    eq(runtimes.find((r) => r.id === 'sglang').data_expert_parallel, true, 'SGLang runs them');
+    const models = new Map(JSON.parse(cli(['list', 'models'])).map((m) => [m.id, m]));
+    const hidden = () =>
+      page.$$eval('#f-data-attention, #f-expert', (ns) =>
+        ns.map((n) => n.closest('.field').hidden),
+      );
+    eq(models.get('llama3.1-8b-instruct').experts, 1, 'Llama-3.1-8B is dense');
+    await page.goto(
+      `${url}#${cliLink({ target: 'llama3.1-8b-instruct', hardware: 'h100-sxm', runtime: 'sglang', method: { family: 'eagle3' } })}`,
+    );
+    await waitQuiet(page);
+    eq(JSON.stringify(await hidden()), '[true,true]', 'hidden for a dense target');
+    assert(models.get('deepseek-v3').experts > 1, 'DeepSeek-V3 is a mixture of experts');
+    await page.goto(`${url}#${cliLink(CONFIGS.find((c) => c.parallelism))}`);
+    await waitQuiet(page);
+    eq(JSON.stringify(await hidden()), '[false,false]', 'shown for DeepSeek-V3');
+  });
+
   await test('parallelism fields: the link fills them, a bad group count is refused beside the field, blank is plain TP', async () => {
     const config = CONFIGS.find((c) => c.parallelism);
     await page.goto(`${url}#${cliLink(config)}`);

@@ -20,7 +20,7 @@ function valueText(v) {
 // holds the core's names (list methods: each family's label and param_labels; list
 // acceptance: each form's label; list hardware: each preset's name).
 const rows = (labels) => [
-  ['Model', (r) => name(r.config.target)],
+  ['Model', (r) => labels.model(r.config.target)],
   ['Hardware', (r) => `${r.config.gpus} × ${labels.hardware(r.config.hardware)}`],
   ['Engine', (r) => r.engine.name],
   ['Batch × context', (r) => `${r.config.batch} × ${r.config.context}`],
@@ -33,12 +33,16 @@ const rows = (labels) => [
         .map(([k, v]) => `${labels.param(r.config.method.family, k)}: ${valueText(v)}`)
         .join('; '),
   ],
+  // A default acceptance ({published: true}) reads as the core's few words of where it came
+  // from ("assumed: per-token acceptance 0.7, ..."), not as "true"; a given one as given.
   [
     'Acceptance',
     (r) =>
-      Object.entries(r.config.acceptance)
-        .map(([k, v]) => `${labels.acceptance(k)}: ${valueText(v)}`)
-        .join('; '),
+      r.config.acceptance.published
+        ? r.tau_basis
+        : Object.entries(r.config.acceptance)
+            .map(([k, v]) => `${labels.acceptance(k)}: ${valueText(v)}`)
+            .join('; '),
   ],
   // Where τ comes from (the core's tau_source): a default acceptance follows the family.
   ['τ from', (r) => r.tau_source],
@@ -63,11 +67,13 @@ export class CompareView {
   }
 
   // The core's names for families, their keys and the acceptance forms.
-  setLabels({ methods, acceptance, hardware = [] }) {
+  setLabels({ methods, acceptance, hardware = [], models = [] }) {
     const fam = new Map(methods.map((m) => [m.id, m]));
     const acc = new Map(acceptance.map((f) => [f.id, f.label]));
     const gpu = new Map(hardware.map((g) => [g.id, g.name]));
+    const model = new Map(models.map((m) => [m.id, m.name]));
     this.rows = rows({
+      model: (t) => (typeof t === 'string' ? model.get(t) || t : name(t)),
       hardware: (h) => (typeof h === 'string' ? gpu.get(h) || h : 'custom'),
       family: (id) => fam.get(id)?.label || id,
       param: (id, key) => fam.get(id)?.param_labels?.[key] || key,

@@ -222,7 +222,7 @@ export class InputsView {
     set('#f-temperature', config.temperature ?? '');
     set('#f-context', config.context);
     const engineId = typeof rt === 'object' && rt !== null ? rt.profile : rt;
-    this.showEngineFields(engineId);
+    this.showEngineFields(engineId, config.target);
     this.showDtypes(engineId);
     const dt = config.dtype;
     setSelect($('#f-dtype-weights', this.form), typeof dt === 'string' ? dt : String(dt.weights));
@@ -269,13 +269,23 @@ export class InputsView {
 
   // Fields of what only some engines run (parallelism, partial offload: the engine's flag in the
   // core's `list runtimes`) show under those engines, and wherever they hold a value (so the
-  // core's message about it stays in view).
-  showEngineFields(engineId) {
+  // core's message about it stays in view). Data-parallel attention and expert parallelism also
+  // need a mixture-of-experts target (the core's `experts` > 1; it refuses them on a dense one).
+  showEngineFields(engineId, target) {
     const engine = this.runtimes.find((r) => r.id === engineId);
+    const model =
+      typeof target === 'string'
+        ? this.presetLists.target.find((m) => m.id === target)
+        : target && typeof target === 'object'
+          ? target
+          : null;
+    const moe = !model || !(model.experts <= 1);
     for (const node of this.form.querySelectorAll('[data-needs]')) {
       const input = node.querySelector('input');
       const filled = Boolean(input && input.value.trim() !== '');
-      node.hidden = !(engine && engine[node.dataset.needs]) && !filled;
+      const needs = node.dataset.needs;
+      const runs = engine && engine[needs] && (needs !== 'data_expert_parallel' || moe);
+      node.hidden = !runs && !filled;
     }
   }
 
