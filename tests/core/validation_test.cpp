@@ -254,7 +254,7 @@ TEST(Validation, ZeroOrAbsurdCustomGpuNumbersAreRefused) {
       "eval", R"({"hardware": {"fp16_tflops": 100, "mem_bw_gbps": 1000, "fp8_tflops": -1}})",
       "hardware.fp8_tflops", "must be between 0.0 and 1000000.0, got -1.0"));
   EXPECT_TRUE(IsError("eval", R"({"hardware": {"fp16_tflops": "fast", "mem_bw_gbps": 1000}})",
-                      "hardware.fp16_tflops", "must be a number, got a string"));
+                      "hardware.fp16_tflops", "enter a number, not 'fast'"));
   EXPECT_TRUE(IsError("eval", R"({"hardware": {"fp16_tflops": 100}})", "hardware.mem_bw_gbps",
                       "is required for a custom GPU"));
   EXPECT_TRUE(IsError("eval",
@@ -353,7 +353,7 @@ TEST(Validation, WrongTypesNameTheField) {
   EXPECT_TRUE(IsError("eval", R"({"batch": null})", "batch", "enter a whole number, not null"));
   EXPECT_TRUE(IsError("eval", R"({"batch": [1]})", "batch", "enter a whole number, not an array"));
   EXPECT_TRUE(IsError("eval", R"({"acceptance": {"per_position": [0.5, "x"]}})",
-                      "acceptance.per_position[1]", "must be a number, got a string"));
+                      "acceptance.per_position[1]", "enter a number, not 'x'"));
   EXPECT_TRUE(
       IsError("eval", R"({"dtype": 16})", "dtype", "must be a string or an object {weights, kv}"));
   EXPECT_TRUE(IsError("eval", "[]", "", "the config must be a JSON object"));

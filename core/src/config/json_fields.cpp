@@ -273,7 +273,15 @@ bool int_value(const json& v, const std::string& path, int64_t lo, int64_t hi, i
 bool number_value(const json& v, const std::string& path, double lo, double hi, double* out,
                   Error* err) {
   if (!v.is_number()) {
-    *err = make_error(path, "must be a number, got " + describe_type(v));
+    // Text typed into a number field reads as the whole-number fields do: what to type, and
+    // what was typed (the walk: "must be a number, got a string" beside the request rate).
+    if (v.is_string()) {
+      const std::string& text = v.get_ref<const std::string&>();
+      *err = make_error(path, "enter a number" +
+                                  (text.empty() ? std::string() : ", not '" + excerpt(text, 40) + "'"));
+    } else {
+      *err = make_error(path, "must be a number, got " + describe_type(v));
+    }
     return false;
   }
   double value = v.get<double>();
