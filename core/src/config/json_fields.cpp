@@ -277,8 +277,9 @@ bool number_value(const json& v, const std::string& path, double lo, double hi, 
     // what was typed (the walk: "must be a number, got a string" beside the request rate).
     if (v.is_string()) {
       const std::string& text = v.get_ref<const std::string&>();
-      *err = make_error(path, "enter a number" +
-                                  (text.empty() ? std::string() : ", not '" + excerpt(text, 40) + "'"));
+      *err = make_error(
+          path,
+          "enter a number" + (text.empty() ? std::string() : ", not '" + excerpt(text, 40) + "'"));
     } else {
       *err = make_error(path, "must be a number, got " + describe_type(v));
     }
