@@ -282,6 +282,12 @@ TEST(EngineExport, DepthFollowsEachEnginesConvention) {
   EXPECT_EQ(exp["sglang"]["--speculative-num-steps"], 6);
   EXPECT_EQ(exp["sglang"]["--speculative-num-draft-tokens"], 60);
   EXPECT_EQ(exp["eagle"]["depth"], 5);
+  // Said beside the settings (the walk read depth 5 next to --speculative-num-steps 6 as a
+  // mismatch).
+  bool said = false;
+  for (const json& n : exp["notes"])
+    said |= n.get<std::string>().find("5 here is 6 draft levels") != std::string::npos;
+  EXPECT_TRUE(said) << exp["notes"];
   EXPECT_EQ(exp["tensorrt_llm"]["max_draft_len"], 6);
   EXPECT_EQ(exp["tensorrt_llm"]["max_total_draft_tokens"], 59);
   EXPECT_EQ(

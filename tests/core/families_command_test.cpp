@@ -144,6 +144,7 @@ TEST(Families, VllmEagle3IncludesTheUsersMethodAndTracesForChains) {
   // measured at k = 3: 1.73x against 1.65x), where the borrowed EAGLE-head column put it last.
   ASSERT_TRUE(fams.count("eagle1"));
   EXPECT_NEAR(fams.at("eagle1")["tau"].get<double>(), kTraceTauK3, 1e-12);
+  EXPECT_NEAR(fams.at("eagle1")["spread"]["tau_high"].get<double>(), kTraceHighK3, 1e-12);
   EXPECT_GT(fams.at("eagle3")["speedup"].get<double>(), fams.at("eagle1")["speedup"].get<double>());
   // vLLM does not run lookahead, and Llama-3.1-8B has no Medusa head.
   const auto absent = by_family(out["absent"]);

@@ -200,6 +200,46 @@ TEST(LocalEngines, MlxLmTimingsCalibrateTheMlxRuntime) {
   EXPECT_EQ(wrong.error.field, "llama_bench");
   EXPECT_FALSE(parse_mlx_lm("Prompt: 4096 tokens, 900 tokens-per-sec").ok());
   EXPECT_FALSE(parse_mlx_lm("Generation: many tokens, 3 tokens-per-sec").ok());
+  EXPECT_EQ(out["at_bound"], json::array());
+  EXPECT_EQ(out["warning"], "");
+  // A prompt faster than the chip's datasheet allows (Qwen3-8B's 256-token forward: 2 x 8.2e9
+  // FLOPs x 256 = 4.2e12 FLOPs; at 50,000 tokens/s that is 0.005 s, 840 TFLOP/s on a chip of
+  // 17 at fp16): the tiles' efficiency ends at its bound of 1 (the bandwidth's too: the prompt
+  // also streams the weights), the fit cannot meet the rows, and the answer says so.
+  const std::string fast =
+      "Prompt: 256 tokens, 50000.0 tokens-per-sec\nGeneration: 128 tokens, 60.0 tokens-per-sec\n";
+  const json f =
+      json::parse(run("calibrate", json{{"config", cfg}, {"mlx_lm", fast}}.dump()).output);
+  bool flops = false;
+  for (const json& n : f["at_bound"]) flops |= n == "flops_efficiency";
+  EXPECT_TRUE(flops) << f.dump();
+  EXPECT_GT(f["mean_relative_error_pct"].get<double>(), 100);
+  EXPECT_NE(f["warning"].get<std::string>().find("flops_efficiency 1"), std::string::npos)
+      << f["warning"];
+}
+
+// A calibration was measured on one machine: choosing other hardware puts the runtime back to
+// its profile, with a note, instead of pricing the new chip with the old one's timings.
+TEST(LocalEngines, ACalibrationDoesNotFollowTheUserToOtherHardware) {
+  const json cal = {{"target", "qwen3-8b"},
+                    {"hardware", "apple-m4-pro"},
+                    {"runtime", {{"profile", "mlx"}, {"bw_efficiency", 0.6}}},
+                    {"dtype", "mlx_4bit"}};
+  json moved = cal;
+  moved["hardware"] = "apple-m4-max";
+  const Response r =
+      run("carry", json{{"config", moved}, {"changed", "hardware"}, {"previous", cal}}.dump());
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const json out = json::parse(r.output);
+  EXPECT_EQ(out["config"]["runtime"], "mlx");
+  ASSERT_FALSE(out["notes"].empty());
+  EXPECT_NE(out["notes"][0].get<std::string>().find("bw_efficiency"), std::string::npos);
+  // Another edit (the batch) keeps it.
+  json batch = cal;
+  batch["batch"] = 2;
+  const json kept = json::parse(
+      run("carry", json{{"config", batch}, {"changed", "batch"}, {"previous", cal}}.dump()).output);
+  EXPECT_EQ(kept["config"]["runtime"]["bw_efficiency"], 0.6);
 }
 
 TEST(LocalEngines, FormatsVendorsAndKnobsAreChecked) {

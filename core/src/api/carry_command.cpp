@@ -202,6 +202,22 @@ Response carry(const std::string& input) {
     }
   }
 
+  // A calibrated runtime (the profile with fitted efficiencies or a measured decode step) was
+  // measured on the previous machine: on another one it would price that machine's timings, so
+  // the runtime goes back to its profile, said so (the walk: a Mac's calibration stayed in force
+  // after switching to another chip).
+  if (changed == "hardware" && doc.contains("runtime") && doc["runtime"].is_object() &&
+      doc["runtime"].contains("profile") && doc["runtime"]["profile"].is_string() &&
+      doc["runtime"].size() > 1) {
+    std::string keys;
+    for (const auto& [k, v] : doc["runtime"].items())
+      if (k != "profile") keys += (keys.empty() ? "" : ", ") + k;
+    const std::string profile = doc["runtime"]["profile"].get<std::string>();
+    notes.push_back("runtime: " + profile + "'s own profile (your calibration, " + keys +
+                    ", was measured on the previous hardware; calibrate again on this one)");
+    doc["runtime"] = profile;
+  }
+
   for (int round = 0; round < 8; ++round) {
     auto c = parse_config(doc, cat);
     if (c.ok()) {

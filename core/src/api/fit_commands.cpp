@@ -303,6 +303,20 @@ Response calibration_output(const Calibration& cal, const FitResult& r) {
                             {"predicted_before_s", predict_fast(o, c.runtime.resolved)},
                             {"predicted_after_s", predict_fast(o, r.params)}});
   }
+  // A fitted parameter at an end of its range (an efficiency of 1: the datasheet's peak) means
+  // the measurements ask for more than the model allows: said, not passed off as a fit.
+  json at_bound = json::array();
+  std::string warning;
+  for (const std::string& n : r.at_bound) {
+    at_bound.push_back(n);
+    warning += (warning.empty() ? "" : ", ") + n + " " +
+               fields::format_significant(runtime_param_value(r.params, n));
+  }
+  if (!warning.empty())
+    warning = "at the end of its range: " + warning +
+              " (an efficiency of 1 is the datasheet's peak). The measurements ask for more than "
+              "this device and quantization allow: check the hardware preset and the dtype the "
+              "table was measured with";
   json new_config = cal.base;
   new_config["runtime"] = runtime;
   auto check = parse_config(new_config, cal.catalog);
@@ -314,6 +328,8 @@ Response calibration_output(const Calibration& cal, const FitResult& r) {
            {"changes", changes},
            {"fit", fit_rows},
            {"mean_relative_error_pct", 100.0 * r.objective},
+           {"at_bound", at_bound},
+           {"warning", warning},
            {"config", config_to_json(check.value())},
            {"note",
             "paste `runtime` into the config (or open the config's link): every batch of sweeps "

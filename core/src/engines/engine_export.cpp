@@ -546,6 +546,14 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
     notes.push_back(
         "SGLang's --speculative-num-draft-tokens and EAGLE's total_token count the verified "
         "tokens including the last accepted one (draft nodes + 1)");
+  // The walk read EAGLE's depth 3 beside SGLang's --speculative-num-steps 4 as a mismatch.
+  if (out.contains("eagle") && out["eagle"].contains("depth"))
+    notes.push_back(
+        "EAGLE's depth counts the expansion steps after the first draft level (its "
+        "topK_genrate): " +
+        std::to_string(out["eagle"]["depth"].get<int64_t>()) + " here is " +
+        std::to_string(out["eagle"]["depth"].get<int64_t>() + 1) +
+        " draft levels, the same tree as the other engines' settings");
   out["notes"] = notes;
   return out;
 }
