@@ -104,9 +104,13 @@ export async function familiesTests({ url, newPage }) {
         JSON.stringify(core.absent.map((a) => a.family)),
         'absent families',
       );
+      // Each absent family by the core's short label (list methods), with the core's reason.
+      const shortLabel = new Map(
+        JSON.parse(cli(['list', 'methods'])).map((m) => [m.id, m.short_label || m.label]),
+      );
       for (const a of core.absent)
         assert(
-          shown.note.includes(`${a.family} (${a.reason})`),
+          shown.note.includes(`${shortLabel.get(a.family)} (${a.reason})`),
           `note names ${a.family}: ${a.reason}`,
         );
       // Each family's bar is what eval gives that family with no acceptance: not the user's α.

@@ -229,6 +229,15 @@ export async function localTests({ url, newPage }) {
     await checkAgainstCli(page, 'calibrated');
     eq(await page.$eval('#f-runtime', (s) => s.value), 'llama.cpp-cuda', 'engine still shown');
     eq(await page.$eval('#b-table', (t) => t.hidden), false, 'the fit stays on screen');
+    // Setup says the engine is calibrated, with what, and offers the way back (the walk: after
+    // Apply nothing in Setup showed it).
+    eq(await page.$eval('#engine-calibrated', (n) => n.hidden), false, 'calibration shown');
+    const said = await page.textContent('#engine-calibrated-text');
+    for (const c of want.changes) assert(said.includes(c.param), `${c.param} named: ${said}`);
+    await page.click('#engine-reset');
+    await page.waitForFunction((l) => location.hash.slice(1) === l, link, { timeout: 10000 });
+    await waitQuiet(page);
+    eq(await page.$eval('#engine-calibrated', (n) => n.hidden), true, 'back to the profile');
   });
 
   await test("local: llama.cpp's --draft-p-min field prices a variable draft length with the core's numbers", async () => {

@@ -227,6 +227,55 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     await ctx.close();
   });
 
+  await test('at 390 px an edit far below the result shows the new headline at the bottom of the screen', async () => {
+    const { ctx, page: p } = await phonePage(browser, watch);
+    const link = await open(p, url, SPS);
+    const mini = () =>
+      p.$eval('[data-testid=mini-result]', (n) => ({
+        shown: getComputedStyle(n).display !== 'none' && !n.hidden,
+        text: n.textContent,
+      }));
+    eq((await mini()).shown, false, 'not while the headline is in view');
+    await p.$eval('#f-context', (n) => n.scrollIntoView({ block: 'center' }));
+    await p.waitForFunction(() => !document.querySelector('#mini-result').hidden);
+    const want = cliEvalLink(link);
+    let m = await mini();
+    eq(m.shown, true, 'shown while the headline is scrolled away');
+    assert(m.text.startsWith(fmt.speedup(want.speedup)), `the core's speedup: ${m.text}`);
+    await p.fill('#f-context', '2048');
+    await p.press('#f-context', 'Tab');
+    await p.waitForFunction(() => /(^#|&)context=2048(&|$)/.test(location.hash));
+    await waitQuiet(p);
+    const after = cliEvalLink(fragmentOf(p.url()));
+    assert(after.speedup !== want.speedup, 'the edit changed the speedup');
+    m = await mini();
+    assert(m.text.startsWith(fmt.speedup(after.speedup)), `the edit's speedup: ${m.text}`);
+    await p.click('[data-testid=mini-result]');
+    await p.waitForFunction(() => document.querySelector('#mini-result').hidden);
+    await ctx.close();
+  });
+
+  await test('"Skip to results" moves focus and leaves the share link in the address bar', async () => {
+    const link = await open(page, url, SPS);
+    await page.focus('.skip');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement.id === 'results');
+    eq(fragmentOf(page.url()), link, 'the link is still the setup');
+    eq(
+      await page.$eval('[data-testid=banner]', (b) => b.hidden),
+      true,
+      'no "could not open" banner',
+    );
+    // A page opened at #results (a bookmark of the jump) shows the starter, not an error.
+    await page.goto(`${url}#results`);
+    await waitQuiet(page);
+    eq(await page.$eval('[data-testid=banner]', (b) => b.hidden), true, 'no banner at #results');
+    assert(
+      (await page.$eval('[data-testid=speedup]', (o) => o.dataset.value)) !== undefined,
+      'a result',
+    );
+  });
+
   await test("at 390 px the clipped τ basis opens on a tap and reads the core's whole tau_basis", async () => {
     const { ctx, page: p } = await phonePage(browser, watch);
     // SpS with a 0.6B draft and no published pair: the basis is a long sentence.
@@ -592,6 +641,15 @@ export async function userPathTests({ browser, url, newPage, watch }) {
       ]),
       'families values',
     );
+    // The families not shown, each by its short label with the core's reason in a few words
+    // (the walk: ~300 words of sources and file paths under the 70B example's one bar).
+    const note = await page.textContent('[data-testid=chart-families] .chart-note');
+    assert(out.absent.length > 0, 'some family is absent on this setup');
+    for (const a of out.absent) {
+      assert(note.includes(`${short.get(a.family)} (${a.reason})`), `${a.family} listed: ${note}`);
+      if (a.reason.startsWith('no acceptance from data'))
+        assert(!/core\/data\/|\.json/.test(a.reason), `the tau card's words: ${a.reason}`);
+    }
   });
 
   await test("the per-pass table shows the CLI's passes cell by cell", async () => {

@@ -13,8 +13,6 @@ import { CompareView } from './views/compare.mjs';
 import { $, download, el } from './dom.mjs';
 import { InputsView } from './views/inputs.mjs';
 import { ResultsView, resultCsv } from './views/results.mjs';
-import { ChartsView } from './views/charts.mjs';
-import { TablesView } from './views/tables.mjs';
 import { initTheme } from './views/theme.mjs';
 import { onModeChange, startWorker } from './worker/client.mjs';
 
@@ -70,12 +68,32 @@ const state = {
 
 const inputs = new InputsView($('#inputs'), onEdit);
 const results = new ResultsView($('#results'));
-const charts = new ChartsView(document);
-const tables = new TablesView($('#data-view'), {
-  onUse: applyConfig,
-  busy,
-  loadCharts: () => loadChartLibrary(),
-});
+// The charts and the published table sit below the result: their views (and the chart kit)
+// load with their sections, not with the page (issue 14: first load within 250 KB).
+let charts = null;
+async function chartsView() {
+  if (!charts) {
+    const { ChartsView } = await import('./views/charts.mjs');
+    if (!charts) {
+      charts = new ChartsView(document);
+      charts.batchAxis = state.lists.ui.batch_axis; // the batches the core sweeps (list ui)
+    }
+  }
+  return charts;
+}
+let tables = null;
+async function tablesView() {
+  if (!tables) {
+    const { TablesView } = await import('./views/tables.mjs');
+    if (!tables)
+      tables = new TablesView($('#data-view'), {
+        onUse: applyConfig,
+        busy,
+        loadCharts: () => loadChartLibrary(),
+      });
+  }
+  return tables;
+}
 const compare = new CompareView($('#compare'), {
   onStart: startCompare,
   onStop: stopCompare,
@@ -296,13 +314,21 @@ async function drawCharts() {
   };
   // The charts and the tree panel sit below the result: they (and the chart library) wait
   // until the reader scrolls towards them (issue 14: first load within 250 KB).
-  const steps = chartsShown
+  let cv = null;
+  if (chartsShown) {
+    try {
+      cv = await chartsView();
+    } catch (e) {
+      showBanner(`The charts could not load: ${describeError(e)}`);
+    }
+  }
+  const steps = cv
     ? [
         [null, loadChartLibrary],
-        [charts.roofline, () => charts.showRoofline(result)],
-        [charts.k, () => charts.showK(config, state.lists.methods, measured)],
-        [charts.batch, () => charts.showBatch(config, measured)],
-        [charts.families, () => charts.showFamilies(config, state.lists.methods, measured)],
+        [cv.roofline, () => cv.showRoofline(result)],
+        [cv.k, () => cv.showK(config, state.lists.methods, measured)],
+        [cv.batch, () => cv.showBatch(config, measured)],
+        [cv.families, () => cv.showFamilies(config, state.lists.methods, measured)],
         [null, () => treeView().then((view) => view.show(config))],
         [null, startSizing],
       ]
@@ -600,6 +626,12 @@ function whenShown(section, fn) {
 
 async function main() {
   initTheme($('#theme-toggle'));
+  // "Skip to results" moves focus without touching the address bar's fragment (the share link).
+  $('.skip').addEventListener('click', (e) => {
+    e.preventDefault();
+    $('#results-title').scrollIntoView({ block: 'start' });
+    $('#results').focus({ preventScroll: true });
+  });
   onModeChange((mode, reason) => {
     sizingMode = [mode, reason];
     if (sizing) sizing.setWorkerMode(mode, reason);
@@ -626,23 +658,26 @@ async function main() {
     // The core's labels of each family's keys (list methods), beside the form's own.
     inputs.paramLabels = new Map(state.lists.methods.map((m) => [m.id, m.param_labels || {}]));
     showExamples(state.lists.ui.examples || []);
-    charts.batchAxis = state.lists.ui.batch_axis;
     sizingDefaults = state.lists.ui.sizing;
     if (sizing) sizing.setDefaults(sizingDefaults);
+    // A fragment naming an element of the page (the "Skip to results" link's #results) is an
+    // in-page jump, not a share link.
+    const anchor = (f) => /^[a-z][a-z0-9-]*$/i.test(f) && document.getElementById(f) !== null;
     const fragment = currentFragment();
-    if (fragment) await openFragment(fragment);
-    else await evaluate(starterConfig(), { force: true, url: 'replace' });
+    if (fragment && !anchor(fragment)) await openFragment(fragment);
+    else
+      await evaluate(starterConfig(), { force: true, url: anchor(fragment) ? 'none' : 'replace' });
     // A pasted link (hashchange) or Back / Forward through edits (popstate): show that state.
     const follow = () => {
       const f = currentFragment();
-      if (f && f !== state.fragment) openFragment(f);
+      if (f && f !== state.fragment && !anchor(f)) openFragment(f);
     };
     window.addEventListener('hashchange', follow);
     window.addEventListener('popstate', follow);
     // The published table (1.1 MB) and the full module load when their section is first shown.
     whenShown($('#data-view'), () =>
-      tables
-        .init()
+      tablesView()
+        .then((view) => view.init())
         .then(() => {
           tablesLoaded = true;
           if (state.result) scheduleCharts();

@@ -66,7 +66,9 @@ export class BenchView {
     const changes = out.changes
       .map((c) => `${c.param} ${fmt.plain(c.before)} → ${fmt.plain(c.after)}`)
       .join('; ');
-    return `Mean error after calibrating: ${out.mean_relative_error_pct.toFixed(1)} % (${changes}).`;
+    // The core's warning when a fitted value ended at its bound (an efficiency of 1).
+    const warning = out.warning ? ` Caution: ${out.warning}.` : '';
+    return `Mean error after calibrating: ${out.mean_relative_error_pct.toFixed(1)} % (${changes}).${warning}`;
   }
 
   // A config on screen that is neither the one fitted nor the calibrated one: the fit's

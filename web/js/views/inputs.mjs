@@ -101,6 +101,11 @@ export class InputsView {
     this.dtypeEngine = null; // the engine whose dtypes the two dtype selects list
 
     form.addEventListener('submit', (e) => e.preventDefault());
+    // A calibrated runtime (fitted efficiencies from a pasted table) back to its profile.
+    $('#engine-reset', form).addEventListener('click', () => {
+      this.custom.runtime = null;
+      this.onEdit({ field: 'runtime', immediate: true });
+    });
     form.addEventListener('change', (e) => this.handle(e, 'change'));
     form.addEventListener('input', (e) => this.handle(e, 'input'));
   }
@@ -207,6 +212,15 @@ export class InputsView {
       setSelect($('#f-runtime', this.form), String(rt), '');
       set('#f-measured', '');
     }
+    // The profile's parameters the config overrides (a calibration), said under the engine with
+    // a way back; the measured decode step has its own field.
+    const own = new Set(['profile', 'measured_decode_step_s', 'measured_decode_batch']);
+    const overrides =
+      typeof rt === 'object' && rt !== null ? Object.entries(rt).filter(([k]) => !own.has(k)) : [];
+    $('#engine-calibrated', this.form).hidden = overrides.length === 0;
+    $('#engine-calibrated-text', this.form).textContent = overrides.length
+      ? `Calibrated: ${overrides.map(([k, v]) => `${k} ${typeof v === 'number' ? Number(v.toPrecision(3)) : v}`).join(', ')}.`
+      : '';
 
     set('#f-gpus', config.gpus);
     const par = config.parallelism || {};

@@ -35,11 +35,34 @@ function setOutput(node, value, text) {
 export class ResultsView {
   constructor(root) {
     this.root = root;
+    // The headline's twin at the bottom of a phone's screen while the headline is scrolled away
+    // (the form sits below the result there: an edit changed numbers out of sight).
+    this.mini = document.getElementById('mini-result');
+    this.headlineSeen = true;
+    // A button, not a link to #results: the address bar's fragment is the setup's link. It
+    // scrolls to the title (on a phone the result's own box is display: contents, no box to
+    // scroll to).
+    if (this.mini)
+      this.mini.addEventListener('click', () => {
+        $('#results-title', root).scrollIntoView({ block: 'start' });
+        root.focus({ preventScroll: true });
+      });
+    if (this.mini && 'IntersectionObserver' in window) {
+      new IntersectionObserver((entries) => {
+        this.headlineSeen = entries.some((e) => e.isIntersecting);
+        this.showMini();
+      }).observe($('.headline', root));
+    }
     // The τ basis is clipped to one line on a phone; a tap opens or closes the whole text.
     const basis = $('#o-tau-basis', root);
     basis.addEventListener('click', () =>
       basis.setAttribute('aria-expanded', String(basis.getAttribute('aria-expanded') !== 'true')),
     );
+  }
+
+  showMini() {
+    if (!this.mini) return;
+    this.mini.hidden = this.headlineSeen || !this.mini.textContent;
   }
 
   show(result) {
@@ -78,6 +101,10 @@ export class ResultsView {
     document.title = `${infeasible ? 'Does not fit' : fmt.speedup(result.speedup)} · SpecCalc`;
 
     this.showVerdict(result);
+    if (this.mini) {
+      this.mini.textContent = `${$('#o-speedup', this.root).textContent} · ${$('#verdict-head', this.root).textContent} ↑`;
+      this.showMini();
+    }
     this.showPasses(result);
     showCycle($('#cycle', this.root), result.cycle);
     showKernels($('#kernels', this.root), result, PASSES);
