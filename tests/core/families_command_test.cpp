@@ -328,6 +328,26 @@ TEST(Fidelity, AVerdictTheNumbersDoNotSettleSaysSo) {
   EXPECT_GE(without, 3);
 }
 
+// The held-out band says which models its rows measured when this one is not among them: the
+// 70B example borrows the band of vLLM EAGLE-3's 8B rows (the walk: unsaid).
+TEST(Fidelity, ABandBorrowedFromOtherModelsSaysSo) {
+  const json bands = json::parse(speccalc::data::validation_bands())["bands"];
+  const json& ids = bands["vllm"]["eagle3"]["targets"];
+  ASSERT_TRUE(ids.is_array());
+  const json ui = run_ok("list", "ui");
+  const json example = ui["examples"][0]["config"];
+  ASSERT_EQ(example["target"], "llama3.1-70b-instruct");
+  ASSERT_NE(std::find(ids.begin(), ids.end(), json("llama3.1-8b-instruct")), ids.end());
+  ASSERT_EQ(std::find(ids.begin(), ids.end(), example["target"]), ids.end());
+  const json big = run_ok("eval", example.dump())["fidelity"];
+  EXPECT_NE(big["statement"].get<std::string>().find("not on this model"), std::string::npos)
+      << big["statement"];
+  EXPECT_EQ(big["targets"], ids);
+  const json own = run_ok("eval", ui["starter"].dump())["fidelity"];
+  EXPECT_EQ(own["statement"].get<std::string>().find("not on this model"), std::string::npos);
+  EXPECT_FALSE(own.contains("targets"));
+}
+
 TEST(Fidelity, ACheckOnACustomModelWarnsNoOtherCustomModel) {
   // The M5 check of TinyLlama-1.1B (a config.json target, id "custom") misses by more than the
   // warning's 25 %; another custom model on the same engine is not that model.

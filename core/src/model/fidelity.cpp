@@ -118,11 +118,24 @@ json fidelity_json(const Evaluation& e, const Config& config) {
   out["speedup_high"] = e.speedup / hi_factor;
   const std::string direction = bias > 0 ? "over-predicted" : "under-predicted";
   // The statement reads the family by its label (EAGLE-3), the field keeps the id.
+  // The models those rows measured, when this one is not among them: the band is borrowed.
+  std::string borrowed;
+  if (b->contains("targets") && (*b)["targets"].is_array()) {
+    const json& ids = (*b)["targets"];
+    const bool among = config.target_preset &&
+                       std::find(ids.begin(), ids.end(), json(config.target.id)) != ids.end();
+    if (!among) {
+      std::string names;
+      for (const json& id : ids) names += (names.empty() ? "" : ", ") + id.get<std::string>();
+      borrowed = "; measured on " + names + ", not on this model";
+      out["targets"] = ids;
+    }
+  }
   out["statement"] = config.engine.name + " + " + family_short_label(config.method.family) +
                      ": held-out error " + pct(mape) + " % over " + std::to_string(rows) +
                      " measured row" + (rows == 1 ? "" : "s") + " (" + direction + " by " +
-                     pct(bias < 0 ? -bias : bias) + " % on average; speccalc validate)" +
-                     (miss.empty() ? "" : "." + miss);
+                     pct(bias < 0 ? -bias : bias) + " % on average" + borrowed +
+                     "; speccalc validate)" + (miss.empty() ? "" : "." + miss);
   return out;
 }
 
