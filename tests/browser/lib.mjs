@@ -73,6 +73,14 @@ export function cliRun(command, input) {
 export async function openConfig(page, url, config) {
   const link = cliLink(config);
   await page.goto(`${url}#${link}`);
+  // A new fragment on the same page arrives as a hashchange: wait until the page has evaluated
+  // it (the controller's data-fragment) before waiting for quiet, or "quiet" may be the previous
+  // link's. A link the page shows under another canonical form times out here and falls back.
+  await page
+    .waitForFunction((l) => document.documentElement.dataset.fragment === l, link, {
+      timeout: 10000,
+    })
+    .catch(() => {});
   await waitQuiet(page);
   return link;
 }

@@ -59,6 +59,12 @@ function cliRun(command, input) {
 async function open(page, url, config) {
   const link = cliLink(config);
   await page.goto(`${url}#${link}`);
+  // A new fragment on the same page arrives as a hashchange: until the page has evaluated it
+  // (the controller's data-fragment), "quiet" may still be the previous link's (CI, 3 Dec: a
+  // chart note read from the previous config).
+  await page.waitForFunction((l) => document.documentElement.dataset.fragment === l, link, {
+    timeout: 30000,
+  });
   await waitQuiet(page);
   return { link, expected: cliEvalLink(link) };
 }
