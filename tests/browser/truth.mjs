@@ -219,6 +219,50 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
     assert(note.includes(sweep.notes[0]), `the chart's note carries it: ${note}`);
   });
 
+  await test('quiet means the charts show the link just opened, even one opened while the previous drew', async () => {
+    // A link opened while the previous link's charts were still drawing: the page must stay busy
+    // until the new link's charts are drawn (CI, 3 Dec 10:15: a drawing that ended inside the
+    // next one's 150 ms delay ended the busy state, and the batch chart still showed the old
+    // config). The delays sweep that window; each config's mark is the core's own sweep.
+    const moe = {
+      target: 'deepseek-v3',
+      hardware: 'h200-sxm',
+      gpus: 8,
+      dtype: 'fp8',
+      runtime: 'sglang',
+      method: { family: 'mtp', k: 1 },
+    };
+    const batches = JSON.parse(cli(['list', 'ui'])).batch_axis;
+    const mark = (config) => {
+      const sweep = cliRun('sweep', {
+        config: cliEvalLink(cliLink(config)).config,
+        axis: 'batch',
+        values: batches,
+      });
+      return sweep.points
+        .filter((p) => !p.fits_in_memory)
+        .map((p) => String(p.values[0]))
+        .join(',');
+    };
+    const configs = [VERDICTS.infeasible, moe];
+    const marks = configs.map(mark);
+    assert(marks[0] !== marks[1], `the two configs differ in the batches that fit: ${marks}`);
+    await open(page, url, configs[0]);
+    await revealCharts(page);
+    for (let i = 0; i < 12; i += 1) {
+      const next = (i + 1) % 2;
+      const link = cliLink(configs[next]);
+      await page.waitForTimeout(i * 60); // into the previous drawing, from 0 to 660 ms
+      await page.goto(`${url}#${link}`);
+      await page.waitForFunction((l) => document.documentElement.dataset.fragment === l, link, {
+        timeout: 30000,
+      });
+      await waitQuiet(page);
+      const shown = await page.$eval('[data-testid=chart-batch]', (f) => f.dataset.infeasible);
+      eq(shown, marks[next], `after ${i * 60} ms, the batch chart's batches that do not fit`);
+    }
+  });
+
   await test("Engine control: the core's engines, their summary and a badge where unvalidated", async () => {
     await open(page, url, VERDICTS.pays);
     const listed = JSON.parse(cli(['list', 'runtimes'])).map((r) => r.id);

@@ -284,11 +284,16 @@ function scheduleCharts() {
 }
 
 async function drawCharts() {
+  chartTimer = null;
   const seq = ++chartSeq;
   const config = state.config;
   const result = state.result;
+  // The token is released by the latest drawing only, and only while no newer one is waiting
+  // on its timer: a drawing that ends after a new schedule but before its timer fired would
+  // otherwise end the busy state early (CI, 3 Dec 10:15: a chart note read from the previous
+  // config while the new one's drawing was still due).
   const done = () => {
-    if (seq === chartSeq && chartsDone) {
+    if (seq === chartSeq && chartTimer === null && chartsDone) {
       chartsDone();
       chartsDone = null;
     }
