@@ -348,24 +348,43 @@ async function main() {
     });
   }
 
-  await test('parallelism fields show for a mixture-of-experts target only (the core refuses them on a dense one)', async () => {
-    const runtimes = JSON.parse(cli(['list', 'runtimes']));
-    eq(runtimes.find((r) => r.id === 'sglang').data_expert_parallel, true, 'SGLang runs them');
+  await test("parallelism fields show where the core's eval says they apply: a mixture-of-experts target on an engine that runs them", async () => {
     const models = new Map(JSON.parse(cli(['list', 'models'])).map((m) => [m.id, m]));
     const hidden = () =>
       page.$$eval('#f-data-attention, #f-expert', (ns) =>
         ns.map((n) => n.closest('.field').hidden),
       );
+    const cases = [
+      // Llama-3.1-8B is dense (experts 1): the core refuses the fields there.
+      [
+        {
+          target: 'llama3.1-8b-instruct',
+          hardware: 'h100-sxm',
+          runtime: 'sglang',
+          method: { family: 'eagle3' },
+        },
+        false,
+      ],
+      [CONFIGS.find((c) => c.parallelism), true],
+    ];
     eq(models.get('llama3.1-8b-instruct').experts, 1, 'Llama-3.1-8B is dense');
-    await page.goto(
-      `${url}#${cliLink({ target: 'llama3.1-8b-instruct', hardware: 'h100-sxm', runtime: 'sglang', method: { family: 'eagle3' } })}`,
-    );
-    await waitQuiet(page);
-    eq(JSON.stringify(await hidden()), '[true,true]', 'hidden for a dense target');
     assert(models.get('deepseek-v3').experts > 1, 'DeepSeek-V3 is a mixture of experts');
-    await page.goto(`${url}#${cliLink(CONFIGS.find((c) => c.parallelism))}`);
-    await waitQuiet(page);
-    eq(JSON.stringify(await hidden()), '[false,false]', 'shown for DeepSeek-V3');
+    for (const [config, applies] of cases) {
+      const link = cliLink(config);
+      eq(
+        cliEvalLink(link).engine.supports.data_expert_parallel,
+        applies,
+        `${config.target}: the core's flag`,
+      );
+      await page.goto(`${url}#${link}`);
+      await page.waitForFunction((l) => document.documentElement.dataset.fragment === l, link);
+      await waitQuiet(page);
+      eq(
+        JSON.stringify(await hidden()),
+        JSON.stringify([!applies, !applies]),
+        `${config.target}: fields hidden`,
+      );
+    }
   });
 
   await test('parallelism fields: the link fills them, a bad group count is refused beside the field, blank is plain TP', async () => {

@@ -157,5 +157,37 @@ TEST(Parallelism, SetupsThatCannotRunNameTheirField) {
             "parallelism.expert");
 }
 
+// The form shows the data-parallel and expert fields where eval says they apply: the engine
+// runs them (SGLang does, hf-eager does not) and the target is a mixture of experts (the config
+// refuses them on a dense one, the test above); each claim checked by a config that runs.
+TEST(Parallelism, EvalSaysWhereTheParallelismFieldsApply) {
+  const auto supports = [](const std::string& target, const std::string& runtime) {
+    return eval_ok(R"({"target":")" + target + R"(","hardware":"h200-sxm","gpus":8,"runtime":")" +
+                   runtime + R"(","dtype":"fp8","method":"ar"})")["engine"]["supports"];
+  };
+  EXPECT_TRUE(supports("deepseek-v3", "sglang")["data_expert_parallel"].get<bool>());
+  eval_ok(dsv3_16(8, kDp16Ep16));  // and such a setup evaluates
+  EXPECT_FALSE(supports("deepseek-v3", "hf-eager")["data_expert_parallel"].get<bool>());
+  EXPECT_FALSE(supports("llama3.1-70b-instruct", "sglang")["data_expert_parallel"].get<bool>());
+  EXPECT_FALSE(supports("llama3.1-70b-instruct", "sglang")["partial_offload"].get<bool>());
+}
+
+// A runtime that overrides its profile is said so with the parameters replaced, in config order
+// (the page's "Calibrated: ..." line); a plain profile has no such list.
+TEST(Parallelism, EvalListsTheProfileParametersAConfigOverrides) {
+  const std::string base =
+      R"({"target":"llama2-chat-7b","hardware":"a100-80gb-sxm","method":"ar",)";
+  const json plain = eval_ok(base + R"("runtime":"vllm"})");
+  EXPECT_FALSE(plain["engine"].contains("calibrated"));
+  const json measured =
+      eval_ok(base + R"("runtime":{"profile":"vllm","measured_decode_step_s":0.01}})");
+  EXPECT_FALSE(measured["engine"].contains("calibrated"));  // its own field, not an override
+  const json tuned = eval_ok(
+      base + R"("runtime":{"profile":"vllm","bw_efficiency":0.8,"step_overhead_s":0.002}})");
+  EXPECT_EQ(tuned["engine"]["calibrated"],
+            json::parse(R"([{"parameter":"bw_efficiency","value":0.8},)"
+                        R"({"parameter":"step_overhead_s","value":0.002}])"));
+}
+
 }  // namespace
 }  // namespace speccalc

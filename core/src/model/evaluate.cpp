@@ -197,18 +197,25 @@ void strings_text(std::string& out, const std::vector<std::string>& xs) {
   out += ']';
 }
 
-// What the engine is and runs: dump() of {id, name, summary, validated, validated_by, supports}.
-// supports.unavailable: families the engine runs that this target cannot ({family: reason}),
-// so a form can grey them out with the core's words.
-void engine_text(std::string& out, const RuntimeProfile& e, const ModelArch& target) {
+// What the engine is and runs: dump() of {id, name, summary, validated, validated_by, supports,
+// calibrated}. supports.unavailable: families the engine runs that this target cannot
+// ({family: reason}), so a form can grey them out with the core's words. supports' flags are
+// for this config: data_expert_parallel needs the engine's and a mixture-of-experts target
+// (the config refuses it on a dense one), so the form shows those fields only where they
+// apply. calibrated (only where the config overrides the profile): [{parameter, value}] in
+// config order, the profile parameters a calibration or a hand edit replaced.
+void engine_text(std::string& out, const Config& c) {
+  const RuntimeProfile& e = c.engine;
   jw::Object supports;
   strings_text(supports.value("families"), e.families);
   jw::Object unavailable;
-  if (target.mtp_modules <= 0 && e.supports("mtp"))
+  if (c.target.mtp_modules <= 0 && e.supports("mtp"))
     unavailable.string("mtp", "this target has no MTP module");
   unavailable.write(supports.value("unavailable"));
   supports.boolean("trees", e.trees);
   supports.boolean("tensor_parallel", e.tensor_parallel);
+  supports.boolean("partial_offload", e.partial_offload);
+  supports.boolean("data_expert_parallel", e.data_expert_parallel && c.target.experts > 1);
   jw::Object o;
   o.string("id", e.id);
   o.string("name", e.name);
@@ -216,6 +223,18 @@ void engine_text(std::string& out, const RuntimeProfile& e, const ModelArch& tar
   o.boolean("validated", e.validated);
   o.string("validated_by", e.validated_by);
   supports.write(o.value("supports"));
+  if (!c.runtime.overrides.empty()) {
+    std::string& list = o.value("calibrated");
+    list += '[';
+    for (std::size_t i = 0; i < c.runtime.overrides.size(); ++i) {
+      if (i > 0) list += ',';
+      jw::Object item;
+      item.string("parameter", c.runtime.overrides[i].first);
+      item.number("value", c.runtime.overrides[i].second);
+      item.write(list);
+    }
+    list += ']';
+  }
   o.write(out);
 }
 
@@ -288,7 +307,7 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
     pass_text(out.value("verify"), e.verify);
   }
   memory_text(out.value("memory"), e.memory);
-  engine_text(out.value("engine"), config.engine, config.target);
+  engine_text(out.value("engine"), config);
   runtime_text(out.value("runtime"), config.runtime.profile, e.runtime);
   runtime_text(out.value("draft_runtime"),
                family_has_draft_passes(config.method.family) ? config.method.draft_profile.id

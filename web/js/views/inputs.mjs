@@ -212,16 +212,6 @@ export class InputsView {
       setSelect($('#f-runtime', this.form), String(rt), '');
       set('#f-measured', '');
     }
-    // The profile's parameters the config overrides (a calibration), said under the engine with
-    // a way back; the measured decode step has its own field.
-    const own = new Set(['profile', 'measured_decode_step_s', 'measured_decode_batch']);
-    const overrides =
-      typeof rt === 'object' && rt !== null ? Object.entries(rt).filter(([k]) => !own.has(k)) : [];
-    $('#engine-calibrated', this.form).hidden = overrides.length === 0;
-    $('#engine-calibrated-text', this.form).textContent = overrides.length
-      ? `Calibrated: ${overrides.map(([k, v]) => `${k} ${typeof v === 'number' ? Number(v.toPrecision(3)) : v}`).join(', ')}.`
-      : '';
-
     set('#f-gpus', config.gpus);
     const par = config.parallelism || {};
     set('#f-data-attention', par.data_attention ?? '');
@@ -236,7 +226,6 @@ export class InputsView {
     set('#f-temperature', config.temperature ?? '');
     set('#f-context', config.context);
     const engineId = typeof rt === 'object' && rt !== null ? rt.profile : rt;
-    this.showEngineFields(engineId, config.target);
     this.showDtypes(engineId);
     const dt = config.dtype;
     setSelect($('#f-dtype-weights', this.form), typeof dt === 'string' ? dt : String(dt.weights));
@@ -281,25 +270,15 @@ export class InputsView {
     );
   }
 
-  // Fields of what only some engines run (parallelism, partial offload: the engine's flag in the
-  // core's `list runtimes`) show under those engines, and wherever they hold a value (so the
-  // core's message about it stays in view). Data-parallel attention and expert parallelism also
-  // need a mixture-of-experts target (the core's `experts` > 1; it refuses them on a dense one).
-  showEngineFields(engineId, target) {
-    const engine = this.runtimes.find((r) => r.id === engineId);
-    const model =
-      typeof target === 'string'
-        ? this.presetLists.target.find((m) => m.id === target)
-        : target && typeof target === 'object'
-          ? target
-          : null;
-    const moe = !model || !(model.experts <= 1);
+  // Fields of what only some engines run for this config (parallelism, partial offload: the
+  // core's engine.supports flags, data-parallel attention and expert parallelism only for a
+  // mixture-of-experts target) show where they apply, and wherever they hold a value (so the
+  // core's message about it stays in view).
+  showEngineFields(supports) {
     for (const node of this.form.querySelectorAll('[data-needs]')) {
       const input = node.querySelector('input');
       const filled = Boolean(input && input.value.trim() !== '');
-      const needs = node.dataset.needs;
-      const runs = engine && engine[needs] && (needs !== 'data_expert_parallel' || moe);
-      node.hidden = !runs && !filled;
+      node.hidden = !supports[node.dataset.needs] && !filled;
     }
   }
 
@@ -558,6 +537,14 @@ export class InputsView {
   // (the core's `engine` of the evaluated config).
   showEngine(engine) {
     $('#engine-text', this.form).textContent = engine.summary;
+    this.showEngineFields(engine.supports);
+    // The profile parameters the config overrides (the core's engine.calibrated), said under the
+    // engine with a way back; the measured decode step has its own field.
+    const calibrated = engine.calibrated || [];
+    $('#engine-calibrated', this.form).hidden = calibrated.length === 0;
+    $('#engine-calibrated-text', this.form).textContent = calibrated.length
+      ? `Calibrated: ${calibrated.map((c) => `${c.parameter} ${Number(c.value.toPrecision(3))}`).join(', ')}.`
+      : '';
     const badge = $('#engine-badge', this.form);
     badge.hidden = engine.validated;
     badge.title = engine.validated
