@@ -88,16 +88,49 @@ TEST(CostModel, Eagle3FusesTheTargetsFeaturesOnlyInTheCyclesFirstForward) {
 TEST(CostModel, MixtralExpectedExpertsGrowWithVerifiedTokens) {
   // E (1 - (1 - k/E)^n) with E = 8, k = 2: n = 1 -> 2; n = 2 -> 8 (1 - 0.5625) = 3.5;
   // n = 4 -> 8 (1 - 0.31640625) = 5.46875.
-  EXPECT_DOUBLE_EQ(expected_experts_touched(8, 2, 1), 2.0);
-  EXPECT_DOUBLE_EQ(expected_experts_touched(8, 2, 2), 3.5);
-  EXPECT_DOUBLE_EQ(expected_experts_touched(8, 2, 4), 5.46875);
-  // A 4-token Mixtral pass reads 3.46875 more experts per layer than a 1-token pass:
-  // 32 layers x 3.46875 = 111 experts of 3 x 4096 x 14336 = 176,160,768 weights, fp16:
-  // 111 x 176,160,768 x 2 = 39,107,690,496 more bytes.
+  // Without repeats (uniform, independent routing) n tokens are n sequences of 1 or 1 of n.
+  EXPECT_DOUBLE_EQ(expected_experts_touched(8, 2, 1, 1, 0.0), 2.0);
+  EXPECT_DOUBLE_EQ(expected_experts_touched(8, 2, 2, 1, 0.0), 3.5);
+  EXPECT_DOUBLE_EQ(expected_experts_touched(8, 2, 1, 2, 0.0), 3.5);
+  EXPECT_DOUBLE_EQ(expected_experts_touched(8, 2, 4, 1, 0.0), 5.46875);
+  EXPECT_DOUBLE_EQ(expected_experts_touched(8, 2, 2, 2, 0.0), 5.46875);
+  // A 4-token Mixtral pass of one sequence, its tokens repeating their routing at r = 0.12:
+  // skip = 0.75 x (0.12 + 0.88 x 0.75)^3 = 0.75 x 0.78^3 = 0.355914, 8 x (1 - 0.355914) =
+  // 5.152688 experts, 3.152688 more per layer than a 1-token pass (3.46875 without repeats):
+  // 32 layers x 3.152688 experts of 3 x 4096 x 14336 = 176,160,768 weights, fp16:
+  // 32 x 3.152688 x 176,160,768 x 2 = 35,544,316,118 more bytes.
   const ModelArch m = target("mixtral-8x7b");
   const double one = decoder_work(m, 32, 1, 1, 1024, 0, DTypes{})[Kernel::gemm].weights_bytes;
   const double four = decoder_work(m, 32, 1, 4, 1024, 0, DTypes{})[Kernel::gemm].weights_bytes;
-  EXPECT_DOUBLE_EQ(four - one, 39107690496.0);
+  EXPECT_NEAR(four - one, 35544316118.04, 1.0);
+}
+
+// A sequence's tokens repeat the previous token's routing with probability r (kRoutingRepeat,
+// from Mixtral's Table 5). Hand calculations, E = 8, k = 2, m = 0.75:
+//   1 sequence of 2 tokens, r = 0.12: skip = 0.75 x (0.12 + 0.88 x 0.75) = 0.75 x 0.78 = 0.585,
+//   8 x (1 - 0.585) = 3.32 (3.5 without repeats, 2 if the second token always repeats);
+//   2 sequences of 2 tokens: 8 x (1 - 0.585^2) = 8 x (1 - 0.342225) = 5.2622;
+//   r = 1: top_k per sequence, 2 sequences: 8 x (1 - 0.75^2) = 3.5.
+// Brute force over the model checks the closed form: every routing of one 3-token sequence,
+// weighted, E = 4, k = 1, r = 0.5 (m = 0.75): 4 x (1 - 0.75 x 0.875^2) = 1.703125.
+TEST(CostModel, ASequencesTokensShareExpertsAtTheStatedRepeatRate) {
+  EXPECT_DOUBLE_EQ(kRoutingRepeat, 0.12);
+  EXPECT_NEAR(expected_experts_touched(8, 2, 1, 2, 0.12), 3.32, 1e-12);
+  EXPECT_NEAR(expected_experts_touched(8, 2, 2, 2, 0.12), 5.2622, 1e-12);
+  EXPECT_NEAR(expected_experts_touched(8, 2, 2, 2, 1.0), 3.5, 1e-12);
+  EXPECT_NEAR(expected_experts_touched(8, 2, 2, 1, 0.7), 3.5, 1e-12);  // 1 token: r moot
+  // Brute force: token 1 picks one of 4 experts; tokens 2, 3 repeat (1/2) or pick any of 4.
+  double expected = 0;
+  for (int a = 0; a < 4; ++a)
+    for (int b = -1; b < 4; ++b)      // -1: repeats a
+      for (int c = -1; c < 4; ++c) {  // -1: repeats token 2's expert
+        const double pb = b < 0 ? 0.5 : 0.5 / 4, pc = c < 0 ? 0.5 : 0.5 / 4;
+        const int eb = b < 0 ? a : b, ec = c < 0 ? eb : c;
+        const int distinct = 1 + (eb != a) + (ec != a && ec != eb);
+        expected += 0.25 * pb * pc * distinct;
+      }
+  EXPECT_NEAR(expected, 1.703125, 1e-12);
+  EXPECT_NEAR(expected_experts_touched(4, 1, 1, 3, 0.5), expected, 1e-12);
 }
 
 TEST(CostModel, TensorParallelSplitsHeadsAndReplicatesKvHeadsBeyondTheirCount) {

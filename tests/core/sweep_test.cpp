@@ -234,9 +234,11 @@ TEST(Sweep, AnMoeBatchSweepSaysWhyItsSpeedupDipsAndADenseOneDoesNot) {
   const json s = sweep(moe);
   ASSERT_EQ(s["notes"].size(), 1u) << s.dump();
   // What the note says, on the model's own passes: the verify pass costs the most relative to
-  // a decode step at the middle batch (uniform routing: 8 of 256 experts per token, so a decode
-  // step at batch 8 reads 256 (1 - (248/256)^8) = 57.4 experts a layer and the 16-token verify
-  // 102.0 (x 1.78), against 8 -> 15.8 (x 1.97 of a smaller share) at batch 1 and 222.4 -> 251.6
+  // a decode step at the middle batch (8 of 256 experts per token, m = 248/256; a sequence's
+  // second token repeats the first's experts at r = 0.12, so it skips a given expert with
+  // probability m (0.12 + 0.88 m) = 0.94211: a decode step at batch 8 reads
+  // 256 (1 - m^8) = 57.4 experts a layer and the 16-token verify 256 (1 - 0.94211^8) = 97.1
+  // (x 1.69), against 8 -> 14.8 (x 1.85 of a smaller share) at batch 1 and 222.4 -> 250.4
   // (x 1.13) at batch 64).
   auto ratio = [&](int batch) {
     json c = moe;

@@ -164,11 +164,16 @@ double kernel_time_s(double memory_s, double compute_s, double overlap) {
   return longer + (1.0 - overlap) * shorter;
 }
 
-double expected_experts_touched(int64_t experts, int64_t top_k, int64_t tokens) {
+double expected_experts_touched(int64_t experts, int64_t top_k, int64_t sequences, int64_t tokens,
+                                double repeat) {
   if (experts <= 1) return 1;
   const double e = static_cast<double>(experts);
-  const double miss = 1.0 - static_cast<double>(top_k) / e;  // one token skips a given expert
-  return e * (1.0 - int_power(miss, tokens));
+  const double miss = 1.0 - static_cast<double>(top_k) / e;  // one fresh token skips an expert
+  // One sequence skips the expert: its first token does, and each next token either repeats
+  // the previous routing (skips it again) or is fresh and skips it with probability miss.
+  const double next_skips = repeat + (1.0 - repeat) * miss;
+  const double sequence_skips = miss * int_power(next_skips, std::max<int64_t>(0, tokens - 1));
+  return e * (1.0 - int_power(sequence_skips, sequences));
 }
 
 Work linear_work(double params, int64_t rows, const DTypes& dtype, Kernel k) {
@@ -217,8 +222,9 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   const double expert_mlp = static_cast<double>(p.mlp_per_expert);
   const double shared = static_cast<double>(m.shared_experts);
   const double experts_read =
-      m.experts > 1 ? expected_experts_touched(m.experts, m.experts_per_token, batch * tokens)
-                    : 0.0;
+      m.experts > 1
+          ? expected_experts_touched(m.experts, m.experts_per_token, batch, tokens, kRoutingRepeat)
+          : 0.0;
   const double active_experts = static_cast<double>(m.experts_per_token);
 
   // Attention projections per GPU: MLA's are counted from the exact parameter count and split

@@ -441,7 +441,9 @@ void mtp_cycle(const CycleContext& x) {
     out.assumptions.push_back(
         t.id + " ships " + std::to_string(t.mtp_modules) + " MTP module(s); " +
         (m.k > t.mtp_modules ? "steps beyond them reuse the last module" : "one per step") +
-        (t.experts > 1 ? "; MoE coverage of the k + 1 verify tokens assumes uniform routing" : ""));
+        (t.experts > 1 ? "; the k + 1 verify tokens of a sequence share experts at Mixtral's "
+                         "measured repeat rate"
+                       : ""));
 }
 
 void layerskip_cycle(const CycleContext& x) {
