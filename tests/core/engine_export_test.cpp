@@ -28,9 +28,14 @@ json ok(const std::string& command, const json& input) {
 // docs/features/speculative_decoding/suffix.md ("method": "suffix").
 // --data-parallel-size and --enable-expert-parallel: docs.vllm.ai DeepSeek-V3 recipe ("DP8+EP")
 // and serving/expert_parallel_deployment.
-const std::set<std::string> kVllmFlags = {"--model", "--tensor-parallel-size",
-                                          "--speculative-config", "--data-parallel-size",
-                                          "--enable-expert-parallel"};
+// --kv-cache-dtype: docs.vllm.ai engine args (CacheDType in vllm/config.py: auto, fp8,
+// fp8_e4m3, fp8_e5m2).
+const std::set<std::string> kVllmFlags = {"--model",
+                                          "--tensor-parallel-size",
+                                          "--speculative-config",
+                                          "--data-parallel-size",
+                                          "--enable-expert-parallel",
+                                          "--kv-cache-dtype"};
 // draft_tensor_parallel_size: vllm/config/speculative.py (SpeculativeConfig), the draft's TP.
 const std::set<std::string> kVllmSpecKeys = {"method",
                                              "model",
@@ -50,6 +55,7 @@ const std::set<std::string> kSglangFlags = {"--model-path",
                                             "--dp-size",
                                             "--enable-dp-attention",
                                             "--ep-size",
+                                            "--kv-cache-dtype",
                                             "--speculative-algorithm",
                                             "--speculative-draft-model-path",
                                             "--speculative-num-steps",
@@ -412,6 +418,14 @@ TEST(EngineExport, DataParallelAttentionAndExpertParallelismAsEachEngineCountsTh
       json::parse(
           exp["vllm"]["--speculative-config"].get<std::string>())["draft_tensor_parallel_size"],
       1);
+  // The placement note says how that 1 is the 16 priced (the walk: "vLLM's
+  // draft_tensor_parallel_size above says it" beside a 1 read as a contradiction).
+  bool said = false;
+  for (const json& n : exp["notes"])
+    said = said || n.get<std::string>().find(
+                       "priced at draft tensor parallelism 16; vLLM's draft_tensor_parallel_size "
+                       "above says it per data-parallel rank (1 x 16 ranks)") != std::string::npos;
+  EXPECT_TRUE(said) << exp["notes"].dump();
   // Each engine's line imports back to the same parallelism.
   for (const char* engine : {"sglang", "vllm"}) {
     std::string line =
@@ -429,6 +443,54 @@ TEST(EngineExport, DataParallelAttentionAndExpertParallelismAsEachEngineCountsTh
               (json{{"tensor", 1}, {"data_attention", 16}, {"expert", 16}}))
         << engine;
   }
+}
+
+// The KV cache's dtype as priced travels to the engine and back (the walk: an fp8 KV cache
+// exported without --kv-cache-dtype, and imported as fp16 with "Imported."). vLLM spells it
+// fp8 (vllm/config.py CacheDType: auto, fp8, fp8_e4m3, fp8_e5m2), SGLang fp8_e4m3.
+TEST(EngineImport, KvCacheDtypeExportsAndImportsBack) {
+  const json config = {{"target", "llama3.1-8b-instruct"},
+                       {"hardware", "h100-sxm"},
+                       {"runtime", "vllm"},
+                       {"dtype", {{"weights", "bf16"}, {"kv", "fp8"}}},
+                       {"method", {{"family", "eagle3"}}}};
+  const json exp = ok("export", config);
+  EXPECT_EQ(exp["vllm"]["--kv-cache-dtype"], "fp8");
+  EXPECT_EQ(exp["sglang"]["--kv-cache-dtype"], "fp8_e4m3");
+  for (const char* engine : {"sglang", "vllm"}) {
+    std::string line =
+        std::string(engine) == "vllm" ? "vllm serve" : "python -m sglang.launch_server";
+    for (auto it = exp[engine].begin(); it != exp[engine].end(); ++it) {
+      if (it.key() == "note") continue;
+      line += " " + it.key();
+      if (it.value() != true)
+        line += " '" +
+                (it.value().is_string() ? it.value().get<std::string>() : it.value().dump()) + "'";
+    }
+    // Imported onto a page holding fp16 throughout: the KV cache becomes fp8, the weights stay.
+    json page = config;
+    page["dtype"] = "fp16";
+    const json got = ok("import-engine", {{"engine", engine}, {"text", line}, {"config", page}});
+    EXPECT_EQ(got["config"]["dtype"], (json{{"kv", "fp8"}, {"weights", "fp16"}})) << engine;
+  }
+  // An fp16 KV cache writes no flag (auto keeps the model's dtype).
+  json fp16 = config;
+  fp16["dtype"] = "bf16";
+  EXPECT_FALSE(ok("export", fp16)["vllm"].contains("--kv-cache-dtype"));
+  // int8: neither engine has it; the export says so.
+  json int8 = config;
+  int8["dtype"] = {{"weights", "bf16"}, {"kv", "int8"}};
+  EXPECT_NE(ok("export", int8)["notes"].dump().find("no int8 KV cache"), std::string::npos);
+  // A value neither engine takes names the flag.
+  const speccalc::Response bad = speccalc::run(
+      "import-engine",
+      json{{"engine", "vllm"},
+           {"text",
+            "vllm serve meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype int4 "
+            "--speculative-config '{\"method\":\"ngram\",\"num_speculative_tokens\":3}'"}}
+          .dump());
+  ASSERT_FALSE(bad.ok);
+  EXPECT_EQ(bad.error.field, "text.--kv-cache-dtype");
 }
 
 TEST(EngineImport, VllmCommandLineAndBareJson) {

@@ -339,6 +339,9 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
     json f = json{{"--model", repo.target}, {"--tensor-parallel-size", tp / groups}};
     if (groups > 1) f["--data-parallel-size"] = groups;
     if (c.expert_parallel) f["--enable-expert-parallel"] = true;
+    // An fp8 KV cache as priced: vLLM's --kv-cache-dtype takes auto, fp8, fp8_e4m3, fp8_e5m2
+    // (vllm/config.py CacheDType); "auto" (the default) keeps the model's dtype.
+    if (c.dtype.kv == DType::fp8) f["--kv-cache-dtype"] = "fp8";
     f["--speculative-config"] = spec.dump();
     return f;
   };
@@ -349,6 +352,8 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
       f["--enable-dp-attention"] = true;
     }
     if (c.expert_parallel) f["--ep-size"] = tp;
+    // SGLang's --kv-cache-dtype takes auto, fp8_e5m2, fp8_e4m3 (python/sglang/srt/server_args.py).
+    if (c.dtype.kv == DType::fp8) f["--kv-cache-dtype"] = "fp8_e4m3";
     for (auto it = flags.begin(); it != flags.end(); ++it) f[it.key()] = it.value();
     return f;
   };
@@ -519,11 +524,19 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
           "batch is the schedule above");
     }
   }
+  if (c.dtype.kv == DType::int8 && (out.contains("vllm") || out.contains("sglang")))
+    notes.push_back(
+        "KV cache: vLLM and SGLang have no int8 KV cache (their --kv-cache-dtype takes auto or "
+        "an fp8 type); the blocks above run it at the model's dtype, a larger cache than priced");
   if (drafts && (out.contains("sglang") || out.contains("tensorrt_llm"))) {
     // SGLang and TensorRT-LLM have no separate draft TP: their drafts run at the target's.
     notes.push_back(
         "draft placement: priced at draft tensor parallelism " + std::to_string(draft_tp) +
-        "; vLLM's draft_tensor_parallel_size above says it. SGLang (--tp-size) and TensorRT-LLM "
+        (groups > 1
+             ? "; vLLM's draft_tensor_parallel_size above says it per data-parallel rank (" +
+                   std::to_string(draft_tp / groups) + " x " + std::to_string(groups) + " ranks)"
+             : std::string("; vLLM's draft_tensor_parallel_size above says it")) +
+        ". SGLang (--tp-size) and TensorRT-LLM "
         "(tensor_parallel_size) run the draft at the target's " +
         std::to_string(tp) + " with no separate setting" +
         (draft_tp == tp ? ", the same placement"

@@ -133,7 +133,23 @@ json chain(int64_t n) {
 struct Imported {
   json config;
   json notes = json::array();
+  std::string kv_dtype;  // the KV cache dtype the flags set ("" = the config's own)
 };
+
+// --kv-cache-dtype as vLLM (auto, fp8, fp8_e4m3, fp8_e5m2) and SGLang (auto, fp8_e5m2,
+// fp8_e4m3) spell it: an fp8 type is the config's fp8 KV cache; auto keeps the config's.
+bool read_kv_cache_dtype(const std::string& value, Imported* out, Error* err) {
+  if (value.empty() || value == "auto") return true;
+  if (value == "fp8" || value == "fp8_e4m3" || value == "fp8_e5m2") {
+    out->kv_dtype = "fp8";
+    if (value == "fp8_e5m2")
+      out->notes.push_back("--kv-cache-dtype fp8_e5m2: imported as an fp8 KV cache (same bytes)");
+    return true;
+  }
+  *err = make_error("text.--kv-cache-dtype",
+                    "'" + value.substr(0, 40) + "' is not one of auto, fp8, fp8_e4m3, fp8_e5m2");
+  return false;
+}
 
 // The served model (a preset when its repository is one; else a note) and the tensor-parallel
 // size as the config's gpus: the same in every engine's flags.
@@ -213,6 +229,7 @@ Expected<Imported> from_vllm(const std::string& text, const json& models) {
     if (!read_parallelism(flag(f, {"--data-parallel-size", "-dp"}), "text.--data-parallel-size",
                           f.count("--enable-expert-parallel") > 0, true, &out, &err))
       return err;
+    if (!read_kv_cache_dtype(flag(f, {"--kv-cache-dtype"}), &out, &err)) return err;
   }
   auto doc = fields::parse_document(spec_text, "text.--speculative-config", 4);
   if (!doc.ok()) return doc.error();
@@ -303,6 +320,7 @@ Expected<Imported> from_sglang(const std::string& text, const json& models) {
   const bool ep = !flag(f, {"--ep-size", "--ep", "--expert-parallel-size"}).empty();
   if (!read_parallelism(dp_attention ? dp : "", "text.--dp-size", ep, false, &out, &err))
     return err;
+  if (!read_kv_cache_dtype(flag(f, {"--kv-cache-dtype"}), &out, &err)) return err;
   json m;
   if (algo == "SUFFIX") {
     // Suffix decoding: --speculative-num-draft-tokens is the most it drafts per step
@@ -399,6 +417,14 @@ Response import_engine(const std::string& input) {
   json config = in.contains("config") && in["config"].is_object() ? in["config"] : json::object();
   for (auto it = got.value().config.begin(); it != got.value().config.end(); ++it)
     config[it.key()] = it.value();
+  // The KV dtype alone: the weights' dtype stays the config's (a string names both).
+  if (!got.value().kv_dtype.empty()) {
+    json dtype = config.contains("dtype") ? config["dtype"] : json::object();
+    if (dtype.is_string()) dtype = json{{"weights", dtype}, {"kv", dtype}};
+    if (!dtype.is_object()) dtype = json::object();
+    dtype["kv"] = got.value().kv_dtype;
+    config["dtype"] = dtype;
+  }
   const auto& catalog = load_catalog();
   if (!catalog.ok()) return fail(catalog.error());
   auto parsed = parse_config_text(config.dump(), catalog.value());
