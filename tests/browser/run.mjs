@@ -880,8 +880,17 @@ async function main() {
           : document.querySelector('[data-testid=banner]').textContent,
         scripts: document.querySelectorAll('script').length,
         injected: document.querySelectorAll('img[src=x], svg[onload], b').length,
+        stale: document.querySelector('[data-testid=stale]').hidden
+          ? ''
+          : document.querySelector('[data-testid=stale]').textContent,
       }));
       await p.close();
+      // The result under the banner is the starting setup's, and says so.
+      eq(
+        state.stale,
+        "(the starting setup's result, not the link's: it could not be opened)",
+        'tag',
+      );
       eq(state.pwned, false, 'payload ran');
       assert(
         state.banner.startsWith('This link could not be opened'),

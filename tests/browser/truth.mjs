@@ -92,6 +92,7 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
           times: ['#o-tps', '#o-cycle', '#o-base-tps'].map(
             (q) => document.querySelector(q).textContent,
           ),
+          cycleHint: document.querySelector('#cycle .hint').textContent,
         };
       });
       eq(shown.state, state, 'data-state');
@@ -121,7 +122,15 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
         assert(shown.suggestions.length > 0, 'infeasible says what would fit');
         // Nor a rate or a cycle time: a setup that cannot run has none.
         eq(JSON.stringify(shown.times), JSON.stringify(['—', '—', 'plain decoding: —']), 'times');
+        // The cycle bar below says its time is what a cycle would take (the walk: "—" in the
+        // card above "Cycle: 44.5 ms" in the bar).
+        eq(
+          shown.cycleHint,
+          `If it fit in memory (it does not), one draft-verify round of the whole batch would take ${fmt.seconds(expected.cycle.total_s)}.`,
+          'cycle hint',
+        );
       } else {
+        assert(shown.cycleHint.startsWith('Cycle: '), `cycle hint: ${shown.cycleHint}`);
         eq(shown.suggestions.length, 0, 'no memory suggestions');
       }
     });

@@ -476,6 +476,27 @@ TEST(TablesCommand, NamesEachModelOnce) {
   EXPECT_GE(vicuna_spellings.size(), 4u);
 }
 
+// The model filter takes any part of a published name or of a preset id, in any case (the
+// walk: "llama3.1-8b" found nothing, "llama3.1-8b-instruct" 45 rows): every row whose preset id
+// starts with the typed prefix is found by it, counted from the unfiltered JSON rows.
+TEST(TablesCommand, ModelFilterMatchesPartOfAPresetId) {
+  const Response all = run("tables", R"({"format": "json"})");
+  ASSERT_TRUE(all.ok) << all.error.describe();
+  int64_t want = 0;
+  for (const auto& r : nlohmann::json::parse(all.output))
+    if (r["target_id"].is_string() &&
+        r["target_id"].get<std::string>().rfind("llama3.1-8b", 0) == 0)
+      ++want;
+  ASSERT_GT(want, 0);
+  const Response typed = run("tables", R"({"model": "LLAMA3.1-8B", "format": "json"})");
+  ASSERT_TRUE(typed.ok) << typed.error.describe();
+  int64_t got = 0;
+  for (const auto& r : nlohmann::json::parse(typed.output))
+    got += r["target_id"].is_string() &&
+           r["target_id"].get<std::string>().rfind("llama3.1-8b", 0) == 0;
+  EXPECT_EQ(got, want);
+}
+
 TEST(TablesCommand, ComparableRowsOfOnePresetWithTheBestOfEachFamily) {
   // The rows the charts set beside a result: exactly this preset, a latency speedup, not
   // superseded, a reproducing config. Counted here from the raw table and the plain JSON rows.

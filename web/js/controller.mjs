@@ -262,8 +262,18 @@ async function openFragment(fragment) {
     // A link that cannot be opened: say why, keep (or load) a working calculator, and leave
     // the address bar alone until the user edits something.
     showBanner(`This link could not be opened — ${describeError(e)}`);
-    if (!state.result) await evaluate(starterConfig(), { force: true, url: 'none' });
+    const had = state.result !== null;
+    if (!had) await evaluate(starterConfig(), { force: true, url: 'none' });
     if (e instanceof SpecCalcError) inputs.showError(e);
+    // The result shown is not the link's setup (the walk: a broken link under an untagged 1.79x
+    // read as the shared setup's result).
+    if (state.result)
+      results.setStale(
+        true,
+        had
+          ? "(the previous setup's result: the link could not be opened)"
+          : "(the starting setup's result, not the link's: it could not be opened)",
+      );
   } finally {
     done();
   }

@@ -77,14 +77,6 @@ class RowReader {
 
 char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
-bool equals_ignore_case(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
 bool contains_ignore_case(const std::string& haystack, const std::string& needle) {
   if (needle.size() > haystack.size()) return false;
   for (std::size_t start = 0; start + needle.size() <= haystack.size(); ++start) {
@@ -95,10 +87,25 @@ bool contains_ignore_case(const std::string& haystack, const std::string& needle
   return false;
 }
 
-// An empty filter matches everything; otherwise substring of the original or exact id.
+bool equals_ignore_case(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+// An empty filter matches everything; otherwise a substring of the original (any case) or the
+// exact id ("eagle1" is the EAGLE-1 paper, not also its README's rows).
 bool field_matches(const std::string& filter, const std::string& original, const std::string& id) {
   if (filter.empty()) return true;
   return contains_ignore_case(original, filter) || (!id.empty() && equals_ignore_case(id, filter));
+}
+
+// A model also by any part of its preset id (the walk: "llama3.1-8b", the start of a preset id,
+// matched nothing, since the published names read "LLaMA-3.1-8B-Instruct").
+bool model_matches(const std::string& filter, const std::string& original, const std::string& id) {
+  return field_matches(filter, original, id) || contains_ignore_case(id, filter);
 }
 
 }  // namespace
@@ -170,7 +177,7 @@ Expected<std::vector<PublishedRow>> load_published(std::string_view json_text) {
 
 bool matches(const PublishedRow& row, const TableQuery& q) {
   return field_matches(q.method, row.method, row.family) &&
-         field_matches(q.model, row.target_model, row.target_id) &&
+         model_matches(q.model, row.target_model, row.target_id) &&
          field_matches(q.dataset, row.dataset, std::string()) &&
          field_matches(q.source, row.source, row.source_id) &&
          field_matches(q.hardware, row.hardware, row.hardware_id);

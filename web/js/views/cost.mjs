@@ -31,7 +31,9 @@ function legendItem(label, cls, text, value) {
 }
 
 // The stacked cycle-time bar: draft, verify, engine overhead, communication (sums to the cycle).
-export function showCycle(box, cycle) {
+// A setup that does not fit has no real cycle: its parts are still shown (where the time
+// would go), said as what one cycle would take if it fit.
+export function showCycle(box, cycle, { infeasible = false } = {}) {
   clear(box);
   const bar = el('div', { class: 'stack', 'aria-hidden': 'true' });
   const legend = el('ul', { class: 'legend', 'data-testid': 'cycle-legend' });
@@ -51,7 +53,9 @@ export function showCycle(box, cycle) {
     legend,
     el('p', {
       class: 'hint',
-      text: `Cycle: ${fmt.seconds(cycle.total_s)} for one draft-verify round of the whole batch.`,
+      text: infeasible
+        ? `If it fit in memory (it does not), one draft-verify round of the whole batch would take ${fmt.seconds(cycle.total_s)}.`
+        : `Cycle: ${fmt.seconds(cycle.total_s)} for one draft-verify round of the whole batch.`,
     }),
   );
 }

@@ -106,7 +106,7 @@ export class ResultsView {
       this.showMini();
     }
     this.showPasses(result);
-    showCycle($('#cycle', this.root), result.cycle);
+    showCycle($('#cycle', this.root), result.cycle, { infeasible });
     showKernels($('#kernels', this.root), result, PASSES);
     showMemory($('#memory', this.root), result.memory);
     $('#memory-title', this.root).textContent = `Memory per ${result.memory.device}`;
@@ -265,8 +265,13 @@ export class ResultsView {
     else body.append(engineBlocks(exp, 'engine-settings-blocks'));
   }
 
-  setStale(stale) {
-    $('#stale', this.root).hidden = !stale;
+  // A result that is not the form's or the link's setup, marked with why: the last valid
+  // result under an invalid field (the default words), or another setup under a link that could
+  // not be opened.
+  setStale(stale, why = '(last valid result; fix the highlighted field)') {
+    const tag = $('#stale', this.root);
+    tag.hidden = !stale;
+    tag.textContent = why;
     this.root.classList.toggle('is-stale', stale);
   }
 }

@@ -276,7 +276,9 @@ export class SizingView {
       // judge whether they agree (tests/browser/run.mjs checks that they do).
       const hint = el('p', {
         class: 'hint',
-        text: `τ of this tree from tree-expect: ${fmt.tau(labels.expect.expected_tau)}; the sizing: ${fmt.tau(best.tau)}; acceptance ${labels.fitted ? `fitted to the measured τ: ${describeAcceptance(labels.acceptance)}` : 'as configured'}.`,
+        text: labels.fitted
+          ? `The sizing's τ ${fmt.tau(best.tau)} is measured; the probabilities drawn come from one per-token acceptance fitted to it (${describeAcceptance(labels.acceptance)}), whose τ on this ${chain ? 'chain' : 'tree'} is ${fmt.tau(labels.expect.expected_tau)} (tree-expect).`
+          : `τ of this ${chain ? 'chain' : 'tree'} from tree-expect: ${fmt.tau(labels.expect.expected_tau)}; the sizing: ${fmt.tau(best.tau)}; acceptance as configured.`,
       });
       hint.dataset.expectTau = String(labels.expect.expected_tau);
       hint.dataset.sizingTau = String(best.tau);
