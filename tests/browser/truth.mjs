@@ -353,6 +353,17 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
       ]),
       'cycle parts',
     );
+    // A part that takes no time reads "none" (the walk: "Communication: 0 s" on one GPU).
+    const cycleTexts = await page.$$eval('[data-testid=cycle-legend] li', (l) =>
+      l.map((x) => x.textContent),
+    );
+    cycle.forEach((v, i) =>
+      eq(
+        cycleTexts[i].endsWith(': none'),
+        v === 0,
+        `"${cycleTexts[i]}" says none iff its part is 0`,
+      ),
+    );
     // The parts sum to the cycle (core contract), so the drawn segments fill the bar.
     const bar = await page.$eval('[data-testid=cycle] .stack', (b) => ({
       width: b.getBoundingClientRect().width,

@@ -172,8 +172,13 @@ export async function userPathCoreTests({ url, newPage }) {
     await noErrors(page, 'after the target edit');
     const after = cliDecode(fragmentOf(page.url()));
     eq(after.method.draft, 'llama3.2-1b', 'the draft with the 128,256-token vocabulary');
-    const notes = await page.$eval('[data-testid=carry-notes]', (e) => e.textContent);
-    assert(notes.includes('method.draft'), `notes: ${notes}`);
+    const notes = await page.$eval('[data-testid=carry-notes]', (e) => ({
+      text: e.textContent,
+      under: e.closest('.field')?.dataset.for ?? null,
+    }));
+    assert(notes.text.includes('method.draft'), `notes: ${notes.text}`);
+    // Under the field edited, where the reader is (the walk: only beside the method, far below).
+    eq(notes.under, 'target', 'the notes sit in the target field');
     await checkAgainstCli(page, 'after the target edit');
     await page.selectOption('#f-family', 'eagle3');
     await waitHash(page, /method\.family=eagle3/);

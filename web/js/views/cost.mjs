@@ -46,7 +46,10 @@ export function showCycle(box, cycle, { infeasible = false } = {}) {
     // A share of the bar (flex-grow would fill only that fraction when the parts sum below 1).
     seg.style.width = `${(100 * cycle[key]) / cycle.total_s}%`;
     bar.append(seg);
-    legend.append(legendItem(label, cls, fmt.seconds(cycle[key]), cycle[key]));
+    // A part that takes no time (no GPU-to-GPU traffic on one GPU) reads "none", not "0 s".
+    legend.append(
+      legendItem(label, cls, cycle[key] > 0 ? fmt.seconds(cycle[key]) : 'none', cycle[key]),
+    );
   }
   box.append(
     bar,

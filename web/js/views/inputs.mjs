@@ -332,14 +332,16 @@ export class InputsView {
     if (!carried.includes(changed)) return config;
     try {
       const out = await callJson('carry', { config, changed, previous: previous || undefined });
-      this.showCarryNotes(out.notes);
+      this.showCarryNotes(out.notes, changed);
       return out.config;
     } catch {
       return config;
     }
   }
 
-  showCarryNotes(notes) {
+  // The core's notes on what an edit carried along, under the field that was edited (the walk:
+  // a target change that switched the method said so only beside the method, far below).
+  showCarryNotes(notes, changed = 'method.family') {
     let box = $('#carry-notes', this.form);
     if (!box) {
       box = el('p', {
@@ -348,7 +350,20 @@ export class InputsView {
         role: 'status',
         'data-testid': 'carry-notes',
       });
-      $('#family-summary', this.form).after(box);
+    }
+    const ids = {
+      target: '#f-target',
+      hardware: '#f-hardware',
+      gpus: '#f-gpus',
+      runtime: '#f-runtime',
+      'method.family': '#f-family',
+    };
+    const field = $(ids[changed] || ids['method.family'], this.form)?.closest('.field');
+    if (changed === 'method.family' || !field) {
+      const summary = $('#family-summary', this.form);
+      if (box.previousElementSibling !== summary) summary.after(box);
+    } else if (box.parentElement !== field) {
+      field.append(box); // inside the field: a .row's grid keeps its cells
     }
     box.textContent = notes.length ? `Also changed: ${notes.join('; ')}.` : '';
     box.hidden = !notes.length;
