@@ -242,6 +242,22 @@ TEST(LocalEngines, ACalibrationDoesNotFollowTheUserToOtherHardware) {
   EXPECT_EQ(kept["config"]["runtime"]["bw_efficiency"], 0.6);
 }
 
+// A move to an engine that does not run the config's dtypes resets both to its defaults, and
+// the note says so for each (the walk: a q8_0 KV cache became fp16 on a move to MLX, unsaid).
+TEST(LocalEngines, CarryingTheDtypesSaysWhatTheKvCacheBecomes) {
+  const Response r = run("carry", R"({"config": {"target": "qwen3-8b", "hardware": "apple-m4-pro",
+      "runtime": "mlx", "dtype": {"weights": "q4_k_m", "kv": "q8_0"}, "method": "ar"},
+      "changed": "runtime"})");
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const json out = json::parse(r.output);
+  EXPECT_EQ(out["config"]["dtype"], (json{{"kv", "fp16"}, {"weights", "mlx_4bit"}}));
+  ASSERT_FALSE(out["notes"].empty());
+  EXPECT_EQ(out["notes"][0].get<std::string>().rfind(
+                "dtype: mlx_4bit weights, fp16 KV cache (was q8_0) (", 0),
+            0u)
+      << out["notes"].dump();
+}
+
 TEST(LocalEngines, FormatsVendorsAndKnobsAreChecked) {
   json c = rtx3090_sps(3);
   c["runtime"] = "vllm";

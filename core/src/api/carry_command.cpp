@@ -152,7 +152,17 @@ bool carry_setup(const Catalog& cat, const std::string& changed, const Error& er
   }
   if ((f == "dtype.weights" || f == "dtype.kv") && doc->contains("dtype")) {
     const std::string w = dtype_name(engine_default_weights(engine->weight_formats));
-    notes->push_back("dtype: " + w + " weights (" + err.message + ")");
+    // The KV cache goes back to fp16 too: say so where it was something else (the walk: a
+    // q8_0 cache turned fp16 on a move to MLX, unsaid).
+    const json& old = (*doc)["dtype"];
+    const std::string old_kv = old.is_string() ? old.get<std::string>()
+                               : old.is_object() && old.contains("kv") && old["kv"].is_string()
+                                   ? old["kv"].get<std::string>()
+                                   : std::string("fp16");
+    notes->push_back(
+        "dtype: " + w + " weights" +
+        (old_kv != "fp16" ? ", fp16 KV cache (was " + old_kv.substr(0, 16) + ")" : std::string()) +
+        " (" + err.message + ")");
     (*doc)["dtype"] = json{{"weights", w}, {"kv", "fp16"}};
     return true;
   }
