@@ -3,9 +3,12 @@
 // never a null pointer dereferenced.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "config/config_json.hpp"
+#include "speccalc/api.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/presets.hpp"
 
@@ -38,4 +41,16 @@ TEST(ConfigDefaults, DefaultsAreTheDocumentedPresets) {
 }
 
 }  // namespace
+// A whole number too large to hold is out of range, said with the range (the walk: typing
+// 99999999999999999999 in Batch read "enter a whole number, not 1e+20"); a negative one too.
+TEST(ConfigDefaults, HugeAndNegativeWholeNumbersAreOutOfRange) {
+  for (const char* typed : {"99999999999999999999", "1e20", "-3"}) {
+    const Response r = run("eval", std::string(R"({"batch":)") + typed + "}");
+    ASSERT_FALSE(r.ok) << typed;
+    EXPECT_EQ(r.error.field, "batch");
+    EXPECT_EQ(r.error.message.rfind("must be between 1 and 4096, got ", 0), 0u)
+        << typed << ": " << r.error.message;
+  }
+}
+
 }  // namespace speccalc

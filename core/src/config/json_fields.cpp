@@ -247,6 +247,13 @@ bool int_value(const json& v, const std::string& path, int64_t lo, int64_t hi, i
   } else if (v.is_number_float() && std::isfinite(v.get<double>()) &&
              std::floor(v.get<double>()) == v.get<double>() && std::fabs(v.get<double>()) < 9e15) {
     value = static_cast<int64_t>(v.get<double>());  // 4.0 is accepted as 4
+  } else if (v.is_number_float() && std::isfinite(v.get<double>()) &&
+             std::floor(v.get<double>()) == v.get<double>()) {
+    // A whole number too large to hold (1e20 typed as 99999999999999999999): out of range, not
+    // "enter a whole number" (the walk).
+    *err = make_error(path, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) +
+                                ", got " + format_number(v.get<double>()));
+    return false;
   } else {
     // Plain words for the form (issue 12): what to type, and what was typed when it was text.
     std::string got;
