@@ -565,6 +565,22 @@ TEST(EvalTree, ChainHandCalculation) {
                                       {"method", {{"family", "sps"}, {"k", 4}}}});
   EXPECT_TRUE(given["node_prob"].is_null());
   EXPECT_EQ(given["tau"], 2.5);
+  EXPECT_EQ(given["acceptance"], "tau given directly: no per-node acceptance");
+}
+
+// A tau from data is named as the result's tau card names it, and a chain gets no word about a
+// tree's shape (the walk: the starter's panel said "tau given directly: the tree's shape is
+// EAGLE-2's" under a headline whose tau came from the vLLM traces).
+TEST(EvalTree, ATauFromDataIsNamedAsTheResultNamesIt) {
+  const speccalc::Response ui = speccalc::run("list", "ui");
+  ASSERT_TRUE(ui.ok) << ui.error.describe();
+  const json starter = json::parse(ui.output)["starter"];
+  const json result = ok("eval", starter);
+  const json tree = ok("eval-tree", starter);
+  ASSERT_EQ(starter["method"]["top_k"], 1);  // a chain
+  EXPECT_EQ(tree["acceptance"],
+            result["tau_basis"].get<std::string>() + ": no per-node acceptance");
+  EXPECT_DOUBLE_EQ(tree["tau"].get<double>(), result["tau"].get<double>());
 }
 
 // ---- Local engines (issue 22, item 5): llama-server, LM Studio, Ollama, mlx_lm ----

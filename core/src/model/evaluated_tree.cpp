@@ -41,13 +41,19 @@ Expected<json> evaluated_tree(const Config& config) {
   out["nodes"] = t.tree.size();
   out["depth"] = t.tree.max_depth();
   out["acceptance"] = acceptance_words(config.acceptance);
+  // A tau with no per-node acceptance (given, or from data such as the vLLM traces) is named as
+  // the result's tau card names it (the walk: "tau given directly" under a headline that said
+  // the tau was measured).
+  const bool tau_only = config.acceptance.kind == Acceptance::Kind::tau;
+  if (tau_only && !config.acceptance.note.empty() && !t.basis.empty())
+    out["acceptance"] = t.basis + ": no per-node acceptance";
   if (config.method.family == Family::eagle2 || config.method.family == Family::eagle3) {
     out["eagle_depth"] = config.method.depth - 1;
-    if (config.acceptance.kind == Acceptance::Kind::tau) {
-      out["acceptance"] =
-          "tau given directly: the tree's shape is EAGLE-2's under alpha = 0.7; "
-          "no per-node acceptance";
-    }
+    // A dynamic tree's shape needs per-node acceptance: without one it is EAGLE-2's under the
+    // default alpha (a chain's shape is the chain).
+    if (tau_only && config.method.top_k > 1)
+      out["acceptance"] = out["acceptance"].get<std::string>() +
+                          "; the tree's shape is EAGLE-2's under alpha = 0.7";
   }
   if (config.acceptance.kind == Acceptance::Kind::tau || config.method.family == Family::ar) {
     out["node_prob"] = nullptr;
