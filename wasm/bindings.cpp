@@ -13,8 +13,12 @@
 
 namespace {
 
-// What speccalc_run returns: seven 32-bit words JS reads at fixed offsets (bind() in
+// What speccalc_run returns: nine 32-bit words JS reads at fixed offsets (bind() in
 // speccalc-api.mjs), then the response that owns the bytes they point to.
+// output_non_ascii_begin/end: the span of the output from its first byte >= 0x80 to just after
+// its last (begin = end = output_bytes when it is all ASCII). JS decodes the ASCII on either
+// side apart from that span: one "µ" in an 8 KB eval output otherwise sends all of it through
+// Node's slow UTF-8 path (8.2 us against 1.2 us in three pieces, Node 20).
 struct Result {
   uint32_t ok;
   const char* output;
@@ -23,6 +27,8 @@ struct Result {
   uint32_t field_bytes;
   const char* message;
   uint32_t message_bytes;
+  uint32_t output_non_ascii_begin;
+  uint32_t output_non_ascii_end;
   speccalc::Response response;
 };
 static_assert(sizeof(void*) == 4, "speccalc-api.mjs reads 32-bit pointers");
@@ -38,6 +44,14 @@ Result* make_result(speccalc::Response r) {
   out->field_bytes = static_cast<uint32_t>(k.error.field.size());
   out->message = k.error.message.data();
   out->message_bytes = static_cast<uint32_t>(k.error.message.size());
+  const std::string& o = k.output;
+  std::size_t begin = 0;
+  while (begin < o.size() && static_cast<unsigned char>(o[begin]) < 0x80) ++begin;
+  std::size_t end = o.size();
+  if (begin < o.size())
+    while (end > begin && static_cast<unsigned char>(o[end - 1]) < 0x80) --end;
+  out->output_non_ascii_begin = static_cast<uint32_t>(begin);
+  out->output_non_ascii_end = static_cast<uint32_t>(begin < o.size() ? end : o.size());
   return out;
 }
 

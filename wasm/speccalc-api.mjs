@@ -50,7 +50,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 // bindings.cpp's C functions as JS functions of strings. Strings cross as UTF-8 bytes copied
-// into and out of the module's memory; a result is seven 32-bit words (struct Result).
+// into and out of the module's memory; a result is nine 32-bit words (struct Result).
 /**
  * @param {SpecCalcModule} mod
  * @returns {BoundCore}
@@ -82,13 +82,21 @@ export function bind(mod) {
   const text = (at, n) => (n === 0 ? '' : decoder.decode(mod.HEAPU8.subarray(at, at + n)));
   // Read after the call: memory may have grown, and Module.HEAPU8/HEAPU32 are the new views.
   /** @type {(result: number) => Uint32Array} */
-  const words = (result) => mod.HEAPU32.subarray(result >> 2, (result >> 2) + 7);
+  const words = (result) => mod.HEAPU32.subarray(result >> 2, (result >> 2) + 9);
+  // The output in up to three pieces: the ASCII before and after its non-ASCII span decode on
+  // the fast path (bindings.cpp, Result).
+  /** @type {(w: Uint32Array) => string} */
+  const outputText = (w) => {
+    const [at, n, begin, end] = [w[1], w[2], w[7], w[8]];
+    if (begin >= n) return text(at, n);
+    return text(at, begin) + text(at + begin, end - begin) + text(at + end, n - end);
+  };
   /** @type {(result: number) => Result} */
   const take = (result) => {
     const w = words(result);
     const out = {
       ok: w[0] !== 0,
-      output: text(w[1], w[2]),
+      output: outputText(w),
       field: text(w[3], w[4]),
       message: text(w[5], w[6]),
     };

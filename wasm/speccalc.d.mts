@@ -5,7 +5,7 @@ export interface SpecCalcModule {
   HEAPU32: Uint32Array;
   _malloc(bytes: number): number;
   _free(pointer: number): void;
-  // bindings.cpp: each returns a pointer to struct Result (seven 32-bit words).
+  // bindings.cpp: each returns a pointer to struct Result (nine 32-bit words).
   _speccalc_run(
     command: number,
     commandLength: number,

@@ -38,6 +38,29 @@ await check('OutputIsTheCoreTextUntouched', async () => {
   expect((await api.call('tree-preset', 'eagle1')) === direct, 'call() changed the output');
 });
 
+// The output decodes in up to three pieces around its non-ASCII span (bindings.cpp): the text
+// equals one UTF-8 decode of its bytes, for outputs all ASCII, with one non-ASCII character
+// and with several far apart (checked from runBytes, the same bytes undecoded).
+await check('OutputInPiecesEqualsOneDecodeOfItsBytes', async () => {
+  const decoder = new TextDecoder();
+  const cases = [
+    ['tree-preset', 'eagle1'],
+    ['eval', JSON.stringify({ target: 'llama2-chat-7b', hardware: 'a100-80gb-sxm', method: 'ar' })],
+    [
+      'eval',
+      JSON.stringify({ target: 'llama3.1-8b-instruct', hardware: 'h100-sxm', runtime: 'vllm' }),
+    ],
+  ];
+  let nonAscii = 0;
+  for (const [command, input] of cases) {
+    const text = first.run(command, input, '').output;
+    const bytes = first.runBytes(command, input, '').bytes;
+    expect(text === decoder.decode(bytes), `${command}: pieces differ from one decode`);
+    if (bytes.some((b) => b >= 0x80)) nonAscii++;
+  }
+  expect(nonAscii >= 2, `the cases include non-ASCII outputs (${nonAscii})`);
+});
+
 await check('InputErrorIsSpecCalcErrorWithField', async () => {
   try {
     await api.call('eval', '{"batch": 0}');
