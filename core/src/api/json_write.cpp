@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 #include "api/json_hot_code.hpp"
 
@@ -86,10 +87,20 @@ void key(std::string& out, std::string_view name, bool first) {
   out.append("\":", 2);
 }
 
-// Values are appended to values_ in member order, so each member's text ends where the next
-// one's begins (or at the buffer's end): write() sets the ends before sorting.
+// Members are appended to values_ in order, each as its whole `"key":value` text, so each ends
+// where the next begins (or at the buffer's end): write() sets the ends before sorting. The key
+// is written here in one step and write() copies each member in one piece: in WASM each
+// std::string append is a call into libc++ (a profile of eval: 12.5 % of its time in append).
 std::string& Object::value(std::string_view k) {
-  members_.push_back(Member{k, values_.size(), 0});
+  const std::size_t at = values_.size();
+  members_.push_back(Member{k, at, 0});
+  values_.resize(at + k.size() + 3);
+  char* p = &values_[at];
+  *p++ = '"';
+  std::memcpy(p, k.data(), k.size());
+  p += k.size();
+  *p++ = '"';
+  *p = ':';
   return values_;
 }
 
@@ -117,12 +128,19 @@ void Object::write(std::string& out) {
       return static_cast<unsigned char>(a.key[0]) < static_cast<unsigned char>(b.key[0]);
     return a.key < b.key;
   });
-  out += '{';
-  for (std::size_t i = 0; i < members_.size(); ++i) {
-    key(out, members_[i].key, i == 0);
-    out.append(values_.data() + members_[i].begin, members_[i].end - members_[i].begin);
+  // {m1,m2,...}: the members' text and a comma between each, written in one resize.
+  const std::size_t n = members_.size();
+  const std::size_t at = out.size();
+  out.resize(at + values_.size() + (n > 0 ? n - 1 : 0) + 2);
+  char* p = &out[at];
+  *p++ = '{';
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i > 0) *p++ = ',';
+    const std::size_t len = members_[i].end - members_[i].begin;
+    std::memcpy(p, values_.data() + members_[i].begin, len);
+    p += len;
   }
-  out += '}';
+  *p = '}';
 }
 
 void Object::clear() {
