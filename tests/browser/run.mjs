@@ -1094,7 +1094,8 @@ async function main() {
         .waitForFunction(
           () => {
             const e = document.querySelector('[data-for=budget] [data-testid=sizing-error]');
-            return e ? e.textContent : false;
+            const invalid = document.querySelector('#s-budget').getAttribute('aria-invalid');
+            return e ? { text: e.textContent, invalid } : false;
           },
           null,
           { timeout: 60000 },
@@ -1105,7 +1106,13 @@ async function main() {
         es.map((e) => ({ text: e.textContent, inField: !!e.closest('[data-for=budget]') })),
       );
       assert(beside, `message beside the budget input (shown now: ${JSON.stringify(shown)})`);
-      assert(/^budget: /.test(beside), `message names the field: ${beside}`);
+      // Named by the label the user reads, as the main form names its fields, and marked
+      // invalid for screen readers (the walk: "budget:", the core's key).
+      assert(
+        /^Largest tree, draft nodes: /.test(beside.text),
+        `message names the field by its label: ${beside.text}`,
+      );
+      eq(beside.invalid, 'true', 'the budget input is aria-invalid with its message');
     } finally {
       // Put the budget back even when the check failed, so later tests size normally.
       await page.fill('#s-budget', String(SIZING.budget));

@@ -3,7 +3,7 @@
 // and τ curves over the node count, the best tree with each node's acceptance probability
 // (tree-expect), the schedule by batch, and the engine settings to paste. "Apply best" writes
 // the choice into the config. Every number is a field of a core output.
-import { el, $, clear } from '../dom.mjs';
+import { el, $, clear, labelName } from '../dom.mjs';
 import { callJson, describeError, SpecCalcError } from '../api.mjs';
 import { heavyJson } from '../worker/client.mjs';
 import { ChartSlot, color, markerPlugin, oneLine, tauSeries, tauAxis } from './chart-kit.mjs';
@@ -146,6 +146,11 @@ export class SizingView {
 
   clearErrors() {
     for (const n of this.section.querySelectorAll('.field-error')) n.remove();
+    for (const input of [this.budget, this.depth]) {
+      if (!input) continue;
+      input.removeAttribute('aria-invalid');
+      input.removeAttribute('aria-describedby');
+    }
   }
 
   // The core's message: beside budget / max depth when it names them, else in place of results.
@@ -153,14 +158,21 @@ export class SizingView {
     const field = e instanceof SpecCalcError ? e.field : '';
     const input = field === 'budget' ? this.budget : field === 'max_depth' ? this.depth : null;
     if (input) {
+      // Named by the label the user reads ("Draft nodes", not "budget"), marked invalid for
+      // screen readers, as the main form does (the walk).
+      const name = labelName(this.section.querySelector(`label[for="${input.id}"]`));
+      const id = `err-${input.id}`;
       input.closest('.field').append(
         el('p', {
           class: 'field-error',
+          id,
           role: 'alert',
           'data-testid': 'sizing-error',
-          text: describeError(e),
+          text: name ? `${name}: ${e.message}` : describeError(e),
         }),
       );
+      input.setAttribute('aria-invalid', 'true');
+      input.setAttribute('aria-describedby', id);
       return;
     }
     // Not a mistake in the sizing inputs (e.g. a method with nothing to size): said plainly,
