@@ -52,6 +52,16 @@ const EAGLE_DEPTH6 = {
   acceptance: { alpha: 0.8 },
 };
 
+// An MoE target whose batch sweep carries the core's note (DeepSeek-V3 MTP on 8 H200s, SGLang).
+const DEEPSEEK_MTP = {
+  target: 'deepseek-v3',
+  hardware: 'h200-sxm',
+  gpus: 8,
+  dtype: 'fp8',
+  runtime: 'sglang',
+  method: { family: 'mtp', k: 1 },
+};
+
 function cliRun(command, input) {
   return JSON.parse(cli(['run', command, '-'], JSON.stringify(input)));
 }
@@ -208,14 +218,7 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
   });
 
   await test("an MoE target's batch chart says why its speedup dips and rises (the core's note)", async () => {
-    const moe = {
-      target: 'deepseek-v3',
-      hardware: 'h200-sxm',
-      gpus: 8,
-      dtype: 'fp8',
-      runtime: 'sglang',
-      method: { family: 'mtp', k: 1 },
-    };
+    const moe = DEEPSEEK_MTP;
     await open(page, url, moe);
     await revealCharts(page);
     const sweep = cliRun('sweep', {
@@ -233,14 +236,7 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
     // until the new link's charts are drawn (CI, 3 Dec 10:15: a drawing that ended inside the
     // next one's 150 ms delay ended the busy state, and the batch chart still showed the old
     // config). The delays sweep that window; each config's mark is the core's own sweep.
-    const moe = {
-      target: 'deepseek-v3',
-      hardware: 'h200-sxm',
-      gpus: 8,
-      dtype: 'fp8',
-      runtime: 'sglang',
-      method: { family: 'mtp', k: 1 },
-    };
+    const moe = DEEPSEEK_MTP;
     const batches = JSON.parse(cli(['list', 'ui'])).batch_axis;
     const mark = (config) => {
       const sweep = cliRun('sweep', {

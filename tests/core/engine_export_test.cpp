@@ -396,6 +396,20 @@ TEST(EngineImport, SglangExportImportsBackToTheSameMethod) {
   EXPECT_EQ(got["config"]["method"]["top_k"], 8);
 }
 
+// An export's block for one engine as the command line a user would paste back ("note" aside;
+// a switch written as a bare flag, every other value quoted).
+std::string command_line(const json& exp, const std::string& engine) {
+  std::string line = engine == "vllm" ? "vllm serve" : "python -m sglang.launch_server";
+  for (auto it = exp[engine].begin(); it != exp[engine].end(); ++it) {
+    if (it.key() == "note") continue;
+    line += " " + it.key();
+    if (it.value() != true)
+      line +=
+          " '" + (it.value().is_string() ? it.value().get<std::string>() : it.value().dump()) + "'";
+  }
+  return line;
+}
+
 TEST(EngineExport, DataParallelAttentionAndExpertParallelismAsEachEngineCountsThem) {
   // 16 GPUs in 16 attention groups with experts spread over all 16: SGLang counts all GPUs in
   // --tp-size and the groups in --dp-size; vLLM counts one rank's GPUs in -tp (16 / 16 = 1).
@@ -428,15 +442,7 @@ TEST(EngineExport, DataParallelAttentionAndExpertParallelismAsEachEngineCountsTh
   EXPECT_TRUE(said) << exp["notes"].dump();
   // Each engine's line imports back to the same parallelism.
   for (const char* engine : {"sglang", "vllm"}) {
-    std::string line =
-        std::string(engine) == "vllm" ? "vllm serve" : "python -m sglang.launch_server";
-    for (auto it = exp[engine].begin(); it != exp[engine].end(); ++it) {
-      if (it.key() == "note") continue;
-      line += " " + it.key();
-      if (it.value() != true)
-        line += " '" +
-                (it.value().is_string() ? it.value().get<std::string>() : it.value().dump()) + "'";
-    }
+    const std::string line = command_line(exp, engine);
     const json got = ok("import-engine", {{"engine", engine}, {"text", line}});
     EXPECT_EQ(got["config"]["gpus"], 16) << engine;
     EXPECT_EQ(got["config"]["parallelism"],
@@ -458,15 +464,7 @@ TEST(EngineImport, KvCacheDtypeExportsAndImportsBack) {
   EXPECT_EQ(exp["vllm"]["--kv-cache-dtype"], "fp8");
   EXPECT_EQ(exp["sglang"]["--kv-cache-dtype"], "fp8_e4m3");
   for (const char* engine : {"sglang", "vllm"}) {
-    std::string line =
-        std::string(engine) == "vllm" ? "vllm serve" : "python -m sglang.launch_server";
-    for (auto it = exp[engine].begin(); it != exp[engine].end(); ++it) {
-      if (it.key() == "note") continue;
-      line += " " + it.key();
-      if (it.value() != true)
-        line += " '" +
-                (it.value().is_string() ? it.value().get<std::string>() : it.value().dump()) + "'";
-    }
+    const std::string line = command_line(exp, engine);
     // Imported onto a page holding fp16 throughout: the KV cache becomes fp8, the weights stay.
     json page = config;
     page["dtype"] = "fp16";
