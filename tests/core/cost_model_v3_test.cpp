@@ -225,11 +225,40 @@ TEST(Fit, ReportsItsBoundsAndTheRowsOnAStatedGpu) {
       EXPECT_TRUE(param_at_bound(name.get<std::string>(), p["params"][name.get<std::string>()]));
     if (p["id"] == "hf-eager") {
       // Spec-Bench's 10 predicted rows (an RTX 3090 it names), EAGLE-1's one row on the A100
-      // its maintainer named, and the 6 measured decode steps: 17 of 476.
-      EXPECT_EQ(p["stated_hardware_observations"], 17);
-      EXPECT_EQ(p["observations"], 476);
+      // its maintainer named, the 6 measured decode steps and EAGLE's 70B cycle on the same
+      // named 4 x A100: 18 of 480 (Medusa's three cycle times name no A100 variant).
+      EXPECT_EQ(p["stated_hardware_observations"], 18);
+      EXPECT_EQ(p["observations"], 480);
     }
   }
+}
+
+// Research code's cycle times, not only its speedups: Medusa's own MT-bench runs (wall time over
+// loop iterations of its answer files) and EAGLE's 70B run. Each stored time is the division
+// written out here, and the fitted hf-eager profile prices each within 16 % (in-sample; what the
+// model still misses is the GPU-bound verify of the 33B: docs/cost-model.md, "Fit").
+TEST(Fit, ResearchCodesCycleTimesAreTheirRunFilesAndArePriced) {
+  const struct {
+    const char* id;
+    double seconds;
+  } runs[] = {{"medusa-run-7b", 431.9 / 16898},    // Medusa vicuna-7b: 431.9 s, 16,898 steps
+              {"medusa-run-13b", 598.5 / 16583},   // vicuna-13b: 598.5 s, 16,583 steps
+              {"medusa-run-33b", 1485.1 / 21487},  // vicuna-33b: 1,485.1 s, 21,487 steps
+              {"eagle-70b-cycle", 3.66 / 21.79}};  // EAGLE 70B: 3.66 tokens a cycle at 21.79 tok/s
+  const json table = json::parse(std::string(data::engine_measurements()));
+  int found = 0;
+  for (const auto& run_row : runs)
+    for (const auto& o : table["observations"]) {
+      if (o["id"] != run_row.id) continue;
+      ++found;
+      EXPECT_EQ(o["profile"], "hf-eager");
+      EXPECT_EQ(o["kind"], "spec_cycle");
+      EXPECT_NEAR(o["measured"].get<double>(), run_row.seconds, 1e-4) << run_row.id;
+      const json e = json::parse(run("eval", o["config"].dump()).output);
+      const double predicted = e["cycle_time_s"].get<double>();
+      EXPECT_NEAR(predicted / run_row.seconds, 1.0, 0.16) << run_row.id << ": " << predicted;
+    }
+  EXPECT_EQ(found, 4);
 }
 
 TEST(Validate, EachSourceShowsItsHeldOutAndInSampleErrorAndIsFlaggedOverTheLimit) {
