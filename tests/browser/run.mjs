@@ -607,6 +607,65 @@ async function main() {
     );
   });
 
+  await test("a draft of your own: its config.json in the draft's box prices as its preset (issue 20)", async () => {
+    // meta-llama/Llama-3.2-3B's config.json as published (tests/fixtures/hf-config) pasted as
+    // the SpS draft of Llama-3.1-8B: the shown speedup equals the CLI's for the preset
+    // llama3.2-3b; the link carries the draft's keys; a model the reader does not know is
+    // refused beside the box, naming the config.json key.
+    const base = {
+      target: 'llama3.1-8b-instruct',
+      hardware: 'h100-sxm',
+      runtime: 'vllm',
+      acceptance: { alpha: 0.7 },
+    };
+    const presetLink = cliLink({ ...base, method: { family: 'sps', draft: 'llama3.2-3b', k: 3 } });
+    await page.goto(`${url}#${presetLink}`);
+    await waitQuiet(page);
+    const preset = cliEvalLink(presetLink);
+    const text = fs.readFileSync(
+      path.join(repo, 'tests/fixtures/hf-config/llama3.2-3b.json'),
+      'utf8',
+    );
+    await page.selectOption('#f-method-draft', '__custom__');
+    await page.waitForSelector('#f-method-draft-json', { state: 'visible' });
+    // Chosen from a preset, the box starts from that preset's keys: the same draft, the same result.
+    const start = JSON.parse(await page.inputValue('#f-method-draft-json'));
+    eq(start.num_layers, 28, 'the box starts from llama3.2-3b (28 layers)');
+    await page.fill('#f-method-draft-json', text);
+    await page.press('#f-method-draft-json', 'Tab');
+    await page.waitForFunction(
+      () =>
+        /method\.draft\.num_layers=28(&|$)/.test(location.hash) &&
+        /method\.draft\.max_position_embeddings=/.test(location.hash),
+      null,
+      { timeout: 10000 },
+    );
+    await waitQuiet(page);
+    await checkAgainstCli(page, 'pasted draft config.json');
+    const shown = await shownResult(page);
+    eq(
+      Number(shown.speedup),
+      preset.speedup,
+      'the config.json draft prices as the preset llama3.2-3b',
+    );
+    eq(
+      await page.$eval('#f-method-draft', (e) => e.value),
+      '__custom__',
+      'the select says "your own draft"',
+    );
+    await page.fill('#f-method-draft-json', text.replace('"llama"', '"jamba"'));
+    await page.press('#f-method-draft-json', 'Tab');
+    await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
+    const err = await page.$eval('[data-testid=field-error]', (e) => ({
+      text: e.textContent,
+      inDraft: !!e.closest('[data-for="method.draft"]'),
+    }));
+    assert(
+      err.inDraft && /method\.draft\.model_type/.test(err.text),
+      `error beside the draft's box: ${JSON.stringify(err)}`,
+    );
+  });
+
   await test("an invalid value shows the core's message beside its field and keeps the last result", async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
     await waitQuiet(page);

@@ -84,9 +84,10 @@ using Choices = std::vector<std::vector<int>>;  // EAGLE/Medusa tree paths (0-ba
 struct MethodConfig {
   Family family = Family::ar;
   // sps
-  std::string draft;      // draft preset id
-  ModelArch draft_model;  // resolved from the catalog
-  int64_t k = 0;          // sps/pld: drafted tokens per cycle (verify covers k + 1 tokens)
+  std::string draft;         // draft preset id (a custom draft: its name, or "custom draft")
+  ModelArch draft_model;     // resolved from the catalog, or read from the config's object
+  bool draft_preset = true;  // false: `draft` was an object (model keys or a config.json)
+  int64_t k = 0;             // sps/pld: drafted tokens per cycle (verify covers k + 1 tokens)
   // llama.cpp's variable draft length (sps chains on llama.cpp only): the draft stops at the
   // first position whose top probability is below draft_p_min (--draft-p-min) and a draft
   // shorter than draft_min (--draft-min) is thrown away; both 0 (llama.cpp's defaults,

@@ -260,7 +260,8 @@ Response carry(const std::string& input) {
       probe["method"] = json{{"family", "ar"}};
       auto pc = parse_config(probe, cat);
       const std::string draft = pc.ok() ? compatible_draft(cat, pc.value()) : "";
-      if (!draft.empty() && draft != method.value("draft", "")) {
+      const bool same = method.contains("draft") && method["draft"] == json(draft);
+      if (!draft.empty() && !same) {
         notes.push_back("method.draft: " + draft + " (" + err.message + ")");
         method = json{{"family", "sps"}, {"draft", draft}};
         continue;

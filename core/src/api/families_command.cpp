@@ -55,7 +55,10 @@ json summary(const Evaluation& e, const Config& c) {
 // verifies chains only, an EAGLE chain of 3 (top_k 1; vLLM's num_speculative_tokens = 3).
 json method_for(const FamilySpec& f, const Config& user, const Catalog& catalog) {
   json m = json{{"family", f.id}};
-  if (f.family == Family::sps) m["draft"] = draft_for(user, catalog);
+  if (f.family == Family::sps)
+    m["draft"] = user.method.family == Family::sps && !user.method.draft_preset
+                     ? model_to_json(user.method.draft_model)  // the user's own draft
+                     : json(draft_for(user, catalog));
   if (!user.engine.trees) {
     if (f.family == Family::eagle2 || f.family == Family::eagle3)
       m.update(json{{"total_token", 4}, {"depth", 3}, {"top_k", 1}});

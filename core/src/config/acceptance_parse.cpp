@@ -310,11 +310,14 @@ void use_published(Config* c) {
   // Sampled requests take the rows measured at temperature 1; where none are stored, the
   // greedy rows, said so (sampling usually accepts fewer tokens than greedy decoding).
   const bool sampled = c->temperature > 0;
+  // Published rows name preset models: a custom target or an SpS draft of your own has none
+  // (even one named like a preset).
+  const bool presets = c->target_preset && (m.family != Family::sps || m.draft_preset);
   PublishedTau pub =
-      c->target_preset ? published_tau(family, c->target.id, m.draft, sampled) : PublishedTau{};
+      presets ? published_tau(family, c->target.id, m.draft, sampled) : PublishedTau{};
   std::string temperature_note;
   bool greedy_rows = false;
-  if (sampled && !pub.found && c->target_preset) {
+  if (sampled && !pub.found && presets) {
     pub = published_tau(family, c->target.id, m.draft, false);
     greedy_rows = pub.found;
     if (pub.found)

@@ -246,9 +246,7 @@ bool parse_target(const json& doc, const Catalog& catalog, Config* c, Error* err
   }
   if (it->is_object()) {
     c->target_preset = false;
-    // A Hugging Face config.json as published, or SpecCalc's own model keys.
-    if (is_hf_config(*it)) return model_from_hf_config(*it, "target", &c->target, err);
-    return parse_custom_model(*it, "target", &c->target, err);
+    return parse_model_object(*it, "target", &c->target, err);
   }
   *err =
       make_error("target", "must be a preset id or an object, got " + fields::describe_type(*it));
@@ -523,6 +521,12 @@ json choices_json(const MethodConfig& m) {
 }
 
 }  // namespace
+
+bool parse_model_object(const json& obj, const std::string& path, ModelArch* m, Error* err) {
+  // A Hugging Face config.json as published, or SpecCalc's own model keys.
+  if (is_hf_config(obj)) return model_from_hf_config(obj, path, m, err);
+  return parse_custom_model(obj, path, m, err);
+}
 
 json model_to_json(const ModelArch& m) {
   json out = json{{"name", m.name},
@@ -998,7 +1002,8 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
       m.draft_model.vocab > t.vocab ? m.draft_model.vocab - t.vocab : t.vocab - m.draft_model.vocab;
   if (m.family == Family::sps && vocab_gap > engine.draft_vocab_max_difference) {
     *err = make_error("method.draft",
-                      m.draft_model.id + " has a " + std::to_string(m.draft_model.vocab) +
+                      (m.draft_preset ? m.draft_model.id : "your draft (" + m.draft + ")") +
+                          " has a " + std::to_string(m.draft_model.vocab) +
                           "-token vocabulary and " + t.id + " a " + std::to_string(t.vocab) +
                           "-token one: a draft model must share the target's tokenizer" +
                           (engine.draft_vocab_max_difference > 0
@@ -1114,7 +1119,7 @@ json config_to_json(const Config& c) {
     case Family::ar:
       break;
     case Family::sps:
-      method["draft"] = m.draft;
+      method["draft"] = m.draft_preset ? json(m.draft) : model_to_json(m.draft_model);
       method["k"] = m.k;
       if (m.sps_tree == MethodConfig::SpsTree::choices) method["choices"] = m.choices;
       if (m.sps_tree == MethodConfig::SpsTree::optimal) {

@@ -16,6 +16,10 @@ bool check_context(const Config& c, Error* err);
 nlohmann::json config_to_json(const Config& c);
 // The architecture of a model as the keys a custom "target" object takes.
 nlohmann::json model_to_json(const ModelArch& m);
+// A model given as an object at `path` (the target, an SpS draft): a Hugging Face config.json as
+// published (it has `model_type`) or the keys model_to_json writes.
+bool parse_model_object(const nlohmann::json& obj, const std::string& path, ModelArch* m,
+                        Error* err);
 // A GPU as the keys a custom "hardware" object takes.
 nlohmann::json gpu_to_json(const Gpu& g);
 

@@ -30,6 +30,8 @@ bool is_string_key(const std::string& key) {
                                             "method.draft_runtime",
                                             "target.name",
                                             "target.released_dtype",
+                                            "method.draft.name",
+                                            "method.draft.released_dtype",
                                             "hardware.name",
                                             "hardware.vendor",
                                             "acceptance.medusa",

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "config/config_json.hpp"
 #include "config/families.hpp"
 #include "config/json_fields.hpp"
 #include "config/tree_input.hpp"
@@ -153,9 +154,24 @@ bool parse_sps(const json& obj, const Catalog& catalog, Config* c, Error* err) {
   MethodConfig& m = c->method;
   const std::string p = "method";
   m.draft = "vicuna-68m";
+  m.draft_preset = true;
   m.k = local_default_k(c->engine.id, 4);
-  if (!fields::read_string(obj, "draft", p, &m.draft, err, 64) ||
-      !fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err) ||
+  // A draft of your own: SpecCalc's model keys or its Hugging Face config.json, as for the target.
+  const auto given = obj.find("draft");
+  if (given != obj.end() && given->is_object()) {
+    m.draft_preset = false;
+    if (!parse_model_object(*given, "method.draft", &m.draft_model, err)) return false;
+    m.draft = m.draft_model.name.empty() ? "custom draft" : m.draft_model.name;
+  } else if (given != obj.end() && !given->is_string()) {
+    *err = make_error("method.draft",
+                      "must be a draft preset id or a model object (SpecCalc's model keys or a "
+                      "Hugging Face config.json), got " +
+                          fields::describe_type(*given));
+    return false;
+  } else if (!fields::read_string(obj, "draft", p, &m.draft, err, 64)) {
+    return false;
+  }
+  if (!fields::read_int(obj, "k", p, 0, ConfigLimits::kMaxK, &m.k, err) ||
       !fields::read_number(obj, "draft_p_min", p, 0.0, 0.999, &m.draft_p_min, err) ||
       !fields::read_int(obj, "draft_min", p, 0, ConfigLimits::kMaxK, &m.draft_min, err))
     return false;
@@ -165,6 +181,7 @@ bool parse_sps(const json& obj, const Catalog& catalog, Config* c, Error* err) {
                           "): a draft is never longer than k, so every draft would be thrown away");
     return false;
   }
+  if (!m.draft_preset) return parse_sps_tree(obj, &m, err);
   // A target preset may also serve as the draft (70B targets drafted by a 7B chat model).
   const ModelArch* draft = catalog.find_draft(m.draft);
   if (!draft) draft = catalog.find_target(m.draft);

@@ -74,7 +74,8 @@ EngineRepos engine_repos(const Config& c) {
   }
   const Family f = c.method.family;
   if (f == Family::sps) {
-    out.draft = model_repo(models, "drafts", c.method.draft);
+    // A draft of your own has no repository here, even one named like a preset.
+    out.draft = c.method.draft_preset ? model_repo(models, "drafts", c.method.draft) : "";
     if (out.draft.empty()) {
       out.draft = "PATH/TO/DRAFT-MODEL";
       out.missing.push_back(

@@ -262,7 +262,7 @@ void sps_cycle(const CycleContext& x) {
     p.work = decoder_work(d, d.num_layers, B, 1, L, 1, c.dtype, ds);
     p.passes = m.k;
     out.draft.push_back(p);
-    if (x.text) out.draft_name = "draft model " + d.id + " (1 token per pass)";
+    if (x.text) out.draft_name = "draft model " + m.draft + " (1 token per pass)";
     x.set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
   } else {
     // Level-batched tree drafting: one pass per tree level over the nodes expanded there
@@ -276,7 +276,7 @@ void sps_cycle(const CycleContext& x) {
       out.draft.push_back(p);
     }
     if (x.text)
-      out.draft_name = "draft model " + d.id + " (" + std::to_string(shape.parents.size()) +
+      out.draft_name = "draft model " + m.draft + " (" + std::to_string(shape.parents.size()) +
                        " level-batched passes over a " + std::to_string(shape.total_nodes) +
                        "-node tree)";
     x.set_verify(shape.total_nodes + 1, "target verify over the draft tree + root",

@@ -88,6 +88,7 @@ export class InputsView {
     this.form = form;
     this.onEdit = onEdit;
     this.drafts = [];
+    this.lastDraft = null; // the draft preset chosen last (what "your own draft" starts from)
     this.runtimes = [];
     this.fieldAlias = {}; // normalized method key -> the engine's own knob shown for it
     this.custom = { target: null, hardware: null, runtime: null };
@@ -383,12 +384,39 @@ export class InputsView {
       force = true;
     }
     for (const [key, value] of entries) {
+      if (prefix === 'method' && key === 'draft') {
+        this.showDraft(container, `${prefix}.${key}`, value, force);
+        continue;
+      }
       const node = [...container.querySelectorAll('[data-field]')].find(
         (n) => n.dataset.field === `${prefix}.${key}`,
       );
       if (!node || (!force && node === document.activeElement)) continue;
       node.value = this.textOf(key, value);
     }
+  }
+
+  // The draft select and its JSON box: a preset id selects it; an object (a draft of your own,
+  // echoed by the core as its model keys) selects "your own" and fills the box.
+  showDraft(container, path, value, force) {
+    const select = container.querySelector(`select[data-field="${path}"]`);
+    const box = container.querySelector(`textarea[data-field="${path}"]`);
+    if (!select || !box) return;
+    const own = typeof value === 'object' && value !== null;
+    if (!own) this.lastDraft = String(value);
+    setSelect(select, own ? CUSTOM : String(value), 'Your own draft (from link/JSON)');
+    box.hidden = !own;
+    if (own && (force || box !== document.activeElement))
+      box.value = JSON.stringify(value, null, 2);
+  }
+
+  // What "your own draft" starts from: the preset chosen before, as model keys (the core's
+  // `list drafts` custom object), to edit or replace with a config.json.
+  draftTemplate() {
+    const item = this.drafts.find((d) => typeof d === 'object' && d.id === this.lastDraft);
+    const out = { ...(item?.custom || {}) };
+    if (out.name) out.name = `${out.name} (custom)`;
+    return out;
   }
 
   textOf(key, value) {
@@ -413,10 +441,32 @@ export class InputsView {
         el('option', { value: 'true', text: 'on' }),
         el('option', { value: 'false', text: 'off' }),
       );
-    } else if (key === 'draft' && typeof value === 'string') {
+    } else if (key === 'draft') {
+      // A preset, or a draft of your own: its model keys or config.json in the box below.
       input = el('select', { id, 'data-field': path });
-      fillSelect(input, this.drafts.length ? this.drafts : [value]);
-      setSelect(input, value);
+      fillSelect(
+        input,
+        this.drafts.length ? this.drafts : typeof value === 'string' ? [value] : [],
+      );
+      input.append(el('option', { value: CUSTOM, text: 'Your own draft (config.json or keys)…' }));
+      const box = el('textarea', {
+        id: `${id}-json`,
+        'data-field': path,
+        'data-kind': 'draft-json',
+        'aria-label': 'Your draft model: its config.json or model keys (JSON)',
+        rows: 6,
+        spellcheck: 'false',
+        autocomplete: 'off',
+      });
+      const field = el(
+        'div',
+        { class: 'field', 'data-for': path },
+        el('label', { for: id, text: label }),
+        input,
+        box,
+      );
+      this.showDraft(field, path, value, true);
+      return field;
     } else if (typeof value === 'object' && value !== null && !isNumberList(value)) {
       input = el('textarea', {
         id,
@@ -537,7 +587,22 @@ export class InputsView {
     for (const node of container.querySelectorAll('[data-field]')) {
       const key = node.dataset.field.slice(prefix.length + 1);
       const kind = node.dataset.kind;
-      if (kind === 'boolean') out[key] = node.value === 'true';
+      if (kind === 'draft-json') {
+        // Read only when "your own draft" is chosen; blank starts from the last preset's keys.
+        if (out[key] !== CUSTOM) continue;
+        const text = node.value.trim();
+        if (!text || node.hidden) out[key] = this.draftTemplate();
+        else {
+          try {
+            out[key] = JSON.parse(text);
+          } catch (e) {
+            throw new SpecCalcError(
+              `${prefix}.${key}`,
+              `is not valid JSON (${e.message}); paste the draft's config.json or keys such as {"num_layers": 16, "hidden": 2048}`,
+            );
+          }
+        }
+      } else if (kind === 'boolean') out[key] = node.value === 'true';
       else if (node.tagName === 'SELECT') out[key] = node.value;
       else if (kind === 'json') out[key] = parseJson(node.value);
       else if (kind === 'list') out[key] = parseList(node.value);
