@@ -14,6 +14,9 @@ ctest --test-dir build --output-on-failure --no-tests=error -j"${SPECCALC_JOBS:-
 step "golden corpus (tests/golden: native and WASM against the committed answers)"
 node scripts/golden.mjs
 
+step "held-out published setups (tests/heldout: every expressible one evaluates and fits)"
+node scripts/heldout_check.mjs --quiet
+
 step "native <-> WASM parity"
 node tests/parity/run.mjs
 
