@@ -664,6 +664,16 @@ async function main() {
       err.inDraft && /method\.draft\.model_type/.test(err.text),
       `error beside the draft's box: ${JSON.stringify(err)}`,
     );
+    // The phone's bottom bar (what shows while the user is down at the field) says the result is
+    // the last valid one, as the result's heading does.
+    const mini = await page.$eval('#mini-result', (e) => ({
+      stale: e.dataset.stale,
+      text: e.textContent,
+    }));
+    assert(
+      mini.stale === 'true' && /\(last valid result\)$/.test(mini.text),
+      `bottom bar marked stale: ${JSON.stringify(mini)}`,
+    );
   });
 
   await test("an invalid value shows the core's message beside its field and keeps the last result", async () => {

@@ -161,7 +161,15 @@ bool parse_sps(const json& obj, const Catalog& catalog, Config* c, Error* err) {
   if (given != obj.end() && given->is_object()) {
     m.draft_preset = false;
     if (!parse_model_object(*given, "method.draft", &m.draft_model, err)) return false;
-    m.draft = m.draft_model.name.empty() ? "custom draft" : m.draft_model.name;
+    // Unnamed (a config.json without _name_or_path, keys without name), it is called what it is
+    // rather than by its model_type ("qwen2") or "custom".
+    if (!given->contains("name") && !given->contains("_name_or_path")) {
+      const auto type = given->find("model_type");
+      m.draft_model.name = type != given->end() && type->is_string()
+                               ? "your draft (" + type->get<std::string>() + " config.json)"
+                               : "your draft";
+    }
+    m.draft = m.draft_model.name;
   } else if (given != obj.end() && !given->is_string()) {
     *err = make_error("method.draft",
                       "must be a draft preset id or a model object (SpecCalc's model keys or a "

@@ -5,7 +5,7 @@
 import { el, $, clear } from '../dom.mjs';
 import * as fmt from '../format.mjs';
 
-const name = (x) => (typeof x === 'string' ? x : 'custom');
+const name = (x) => (typeof x === 'string' && x ? x : 'custom');
 
 // A value as people read it: numbers and lists of numbers as written, a tree (a list of paths)
 // by its size, anything else as compact JSON.
@@ -14,6 +14,13 @@ function valueText(v) {
   if (Array.isArray(v) && v.every(Array.isArray)) return `${v.length} tree paths`;
   if (typeof v === 'object' && v !== null) return JSON.stringify(v);
   return String(v);
+}
+
+// A setting as people read it; a draft of your own by its name, not its keys.
+function settingText(key, v) {
+  if (key === 'draft' && typeof v === 'object' && v !== null)
+    return `${name(v.name ?? v)} (your own)`;
+  return valueText(v);
 }
 
 // [label, text of one result] in display order: the setup first, then the outcome. `labels`
@@ -30,7 +37,7 @@ const rows = (labels) => [
     (r) =>
       Object.entries(r.config.method)
         .filter(([k]) => k !== 'family')
-        .map(([k, v]) => `${labels.param(r.config.method.family, k)}: ${valueText(v)}`)
+        .map(([k, v]) => `${labels.param(r.config.method.family, k)}: ${settingText(k, v)}`)
         .join('; '),
   ],
   // A default acceptance ({published: true}) reads as the core's few words of where it came

@@ -76,8 +76,11 @@ function setSelect(select, value, customLabel) {
     }
   } else {
     if (![...select.options].some((o) => o.value === value)) {
-      // A preset id this build does not list: keep it so the core can name the problem.
-      select.append(el('option', { value, text: value }));
+      // A preset id the list lacks (a build without it, or a target preset serving as a draft):
+      // kept, before any "custom" entry, so the core can name it or price it.
+      const option = el('option', { value, text: value });
+      if (custom) custom.before(option);
+      else select.append(option);
     }
   }
   select.value = value;
@@ -89,6 +92,7 @@ export class InputsView {
     this.onEdit = onEdit;
     this.drafts = [];
     this.lastDraft = null; // the draft preset chosen last (what "your own draft" starts from)
+    this.lastOwnDraft = null; // the last draft of your own the core echoed
     this.runtimes = [];
     this.fieldAlias = {}; // normalized method key -> the engine's own knob shown for it
     this.custom = { target: null, hardware: null, runtime: null };
@@ -404,8 +408,11 @@ export class InputsView {
     if (!select || !box) return;
     const own = typeof value === 'object' && value !== null;
     if (!own) this.lastDraft = String(value);
+    else this.lastOwnDraft = value; // back to "your own" later: the draft pasted, not a preset's
     setSelect(select, own ? CUSTOM : String(value), 'Your own draft (from link/JSON)');
     box.hidden = !own;
+    const hint = container.querySelector(`#${box.id}-hint`);
+    if (hint) hint.hidden = !own;
     if (own && (force || box !== document.activeElement))
       box.value = JSON.stringify(value, null, 2);
   }
@@ -413,6 +420,7 @@ export class InputsView {
   // What "your own draft" starts from: the preset chosen before, as model keys (the core's
   // `list drafts` custom object), to edit or replace with a config.json.
   draftTemplate() {
+    if (this.lastOwnDraft) return this.lastOwnDraft;
     const item = this.drafts.find((d) => typeof d === 'object' && d.id === this.lastDraft);
     const out = { ...(item?.custom || {}) };
     if (out.name) out.name = `${out.name} (custom)`;
@@ -458,12 +466,19 @@ export class InputsView {
         spellcheck: 'false',
         autocomplete: 'off',
       });
+      const hint = el('p', {
+        class: 'hint',
+        id: `${id}-json-hint`,
+        text: "Paste the draft's config.json from its Hugging Face repository, or SpecCalc's model keys; the result updates when you leave the box.",
+      });
+      box.setAttribute('aria-describedby', hint.id);
       const field = el(
         'div',
         { class: 'field', 'data-for': path },
         el('label', { for: id, text: label }),
         input,
         box,
+        hint,
       );
       this.showDraft(field, path, value, true);
       return field;

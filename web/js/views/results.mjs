@@ -273,6 +273,13 @@ export class ResultsView {
     tag.hidden = !stale;
     tag.textContent = why;
     this.root.classList.toggle('is-stale', stale);
+    // The phone's bottom bar is what shows while the user is down at the field: it says so too.
+    if (this.mini) {
+      this.mini.classList.toggle('is-stale', stale);
+      this.mini.dataset.stale = String(stale);
+      const text = this.mini.textContent.replace(/ \(last valid result\)$/, '');
+      this.mini.textContent = stale && text ? `${text} (last valid result)` : text;
+    }
   }
 }
 
