@@ -84,7 +84,7 @@ using Choices = std::vector<std::vector<int>>;  // EAGLE/Medusa tree paths (0-ba
 struct MethodConfig {
   Family family = Family::ar;
   // sps
-  std::string draft;         // draft preset id (a custom draft: its name, or "custom draft")
+  std::string draft;         // draft preset id (a draft of your own: its name, or "your draft ...")
   ModelArch draft_model;     // resolved from the catalog, or read from the config's object
   bool draft_preset = true;  // false: `draft` was an object (model keys or a config.json)
   int64_t k = 0;             // sps/pld: drafted tokens per cycle (verify covers k + 1 tokens)

@@ -417,8 +417,9 @@ export class InputsView {
       box.value = JSON.stringify(value, null, 2);
   }
 
-  // What "your own draft" starts from: the preset chosen before, as model keys (the core's
-  // `list drafts` custom object), to edit or replace with a config.json.
+  // What "your own draft" starts from: the last draft of your own the core echoed, else the
+  // preset chosen before as model keys (the core's `list drafts` custom object), to edit or
+  // replace with a config.json.
   draftTemplate() {
     if (this.lastOwnDraft) return this.lastOwnDraft;
     const item = this.drafts.find((d) => typeof d === 'object' && d.id === this.lastDraft);
@@ -603,7 +604,7 @@ export class InputsView {
       const key = node.dataset.field.slice(prefix.length + 1);
       const kind = node.dataset.kind;
       if (kind === 'draft-json') {
-        // Read only when "your own draft" is chosen; blank starts from the last preset's keys.
+        // Read only when "your own draft" is chosen; blank starts from draftTemplate().
         if (out[key] !== CUSTOM) continue;
         const text = node.value.trim();
         if (!text || node.hidden) out[key] = this.draftTemplate();
