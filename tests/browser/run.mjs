@@ -676,6 +676,52 @@ async function main() {
     );
   });
 
+  await test('compare: a target and a draft of your own read by their names, not "custom" or their keys', async () => {
+    // Llama-3.1-8B as its config.json keys (the target) drafted by Llama-3.2-3B's config.json:
+    // A and B name both as the core echoes them, each marked "(your own)".
+    const draft = JSON.parse(
+      fs.readFileSync(path.join(repo, 'tests/fixtures/hf-config/llama3.2-3b.json'), 'utf8'),
+    );
+    const target = JSON.parse(cli(['list', 'models'])).find(
+      (m) => m.id === 'llama3.1-8b-instruct',
+    ).custom;
+    const link = cliLink({
+      target: { ...target, name: 'my-8b' },
+      hardware: 'h100-sxm',
+      runtime: 'vllm',
+      method: { family: 'sps', draft, k: 3 },
+      acceptance: { alpha: 0.7 },
+    });
+    const r = cliEvalLink(link);
+    await page.goto(`${url}#${link}`);
+    await waitQuiet(page);
+    await page.click('[data-testid=compare-start]');
+    await page.waitForFunction((l) => location.hash === `#${l}&compare&${l}`, link, {
+      timeout: 10000,
+    });
+    await waitQuiet(page);
+    const rows = await page.$$eval('[data-testid=compare-table] tbody tr', (rs) =>
+      Object.fromEntries(
+        rs.map((x) => [x.dataset.row, [x.cells[1].textContent, x.cells[2].textContent]]),
+      ),
+    );
+    eq(rows.Model[0], `${r.config.target.name} (your own)`, 'A: the target by its name');
+    eq(rows.Model[1], rows.Model[0], 'B: the same');
+    const draftLabel = JSON.parse(cli(['list', 'methods'])).find((m) => m.id === 'sps').param_labels
+      .draft;
+    assert(
+      rows['Method settings'][0].includes(
+        `${draftLabel}: ${r.config.method.draft.name} (your own)`,
+      ),
+      `A: the draft by its name: ${rows['Method settings'][0]}`,
+    );
+    assert(
+      !/[{}]/.test(rows['Method settings'][0]) && !/custom/.test(rows.Model[0]),
+      `no keys or "custom" shown: ${JSON.stringify(rows)}`,
+    );
+    await page.click('[data-testid=compare-stop]');
+  });
+
   await test("an invalid value shows the core's message beside its field and keeps the last result", async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
     await waitQuiet(page);

@@ -80,7 +80,8 @@ export class CompareView {
     const gpu = new Map(hardware.map((g) => [g.id, g.name]));
     const model = new Map(models.map((m) => [m.id, m.name]));
     this.rows = rows({
-      model: (t) => (typeof t === 'string' ? model.get(t) || t : name(t)),
+      // A model of your own (keys or a config.json) by the name the core echoed.
+      model: (t) => (typeof t === 'string' ? model.get(t) || t : `${name(t.name ?? t)} (your own)`),
       hardware: (h) => (typeof h === 'string' ? gpu.get(h) || h : 'custom'),
       family: (id) => fam.get(id)?.label || id,
       param: (id, key) => fam.get(id)?.param_labels?.[key] || key,
