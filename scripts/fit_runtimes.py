@@ -39,9 +39,12 @@ def main():
         tied = ", ".join(f"{a} = {b}" for a, b in r["tied"].items())
         prior = (f" Parameters not fitted here are {r['priors_from']}'s fitted values." if r["priors_from"]
                  else " Parameters not fitted here keep their stated prior values.")
+        alone = "".join(f"; {param} fitted alone on the {kind} rows, the others held"
+                        for param, kind in r.get("fitted_alone", {}).items())
         prof["fitted_on"] = (f"`speccalc fit` (scripts/fit_runtimes.py): {', '.join(r['fitted'])} fitted"
                              + (f" ({tied})" if tied else "") + f" on {r['observations']} observations ({sources})"
                              + (", step times only (speedup rows held out)" if prof["id"] == "vllm" else "")
+                             + alone
                              + f"; mean relative error {r['mean_relative_error_pct']:.2f}%."
                              + prior)
     with open(path, "w") as f:

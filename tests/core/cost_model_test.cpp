@@ -183,12 +183,17 @@ TEST(CostModel, A128TokenForwardOfA7BOnAnA100CostsAtLeast1Point4Steps) {
 
 TEST(CostModel, SmallDraftPassUnderAGraphEngineIsCheap) {
   // vicuna-68m: 136 MB of weights -> 0.08 ms at 2039 GB/s x 0.8; a graph replay adds a fraction
-  // of a millisecond, never the 1.43 ms the v1 "compiled" profile charged per pass.
+  // of a millisecond, never the 1.43 ms the v1 "compiled" profile charged per pass. vLLM's
+  // draft-model path also runs its sampler and input preparation on the host once per drafted
+  // token (draft_model_step_s, fitted on SpecDecode-Bench's draft-pass ratios): the graphed
+  // pass is cheap, that host step is not, and it is all the difference.
   for (const char* runtime : {"vllm", "sglang", "tensorrt-llm", "compiled"}) {
     const json r = eval_ok(
         std::string(R"({"target":"vicuna-7b-v1.3","hardware":"a100-80gb-sxm","runtime":")") +
         runtime + R"(","method":{"family":"sps","draft":"vicuna-68m","k":4}})");
-    EXPECT_LE(r["draft"]["time_per_pass_s"].get<double>(), 0.6e-3) << runtime;
+    const double step = r["draft_runtime"].value("draft_model_step_s", 0.0);
+    EXPECT_LE(r["draft"]["time_per_pass_s"].get<double>() - step, 0.6e-3) << runtime;
+    EXPECT_EQ(step > 0, std::string(runtime) == "vllm") << runtime;
   }
 }
 
@@ -212,10 +217,12 @@ TEST(CostModel, GraphDraftingIsNeverSlowerThanEager) {
 TEST(CostModel, SmallDraftOnAnMhaTargetPaysLessAtLargeBatch) {
   // Vicuna-7B has 32 KV heads (MHA): at batch 100 each verify token's attention reads the whole
   // KV of its sequence and the k + 1 verify tokens multiply the GEMM FLOPs by 100 x 5: the
-  // verify pass is no longer almost free, so the speedup falls (it rose in v1).
+  // verify pass is no longer almost free, so the speedup falls (it rose in v1). Priced on a graph
+  // engine without a per-draft-token host step (SGLang): vLLM's draft-model path pays one
+  // (draft_model_step_s) per step whatever the batch, which batching amortizes.
   auto at = [](int batch) {
     return eval_ok(
-        R"({"target":"vicuna-7b-v1.3","hardware":"a100-80gb-sxm","runtime":"vllm","batch":)" +
+        R"({"target":"vicuna-7b-v1.3","hardware":"a100-80gb-sxm","runtime":"sglang","batch":)" +
         std::to_string(batch) +
         R"(,"method":{"family":"sps","draft":"vicuna-68m","k":4},"acceptance":{"alpha":0.7}})");
   };

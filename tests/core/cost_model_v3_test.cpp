@@ -313,6 +313,66 @@ TEST(EnginePaths, ProposerCostIsPerCycleForGpuDraftersOnly) {
               eval_ok(vllm_with(pld, 0, 0))["baseline_step_s"].get<double>(), 1e-15);
 }
 
+TEST(EnginePaths, DraftModelStepIsPaidOncePerDraftModelForwardOnly) {
+  // vLLM's draft-model path: a chain of k = 4 runs 4 draft forwards, 4 x 1 ms more per cycle;
+  // EAGLE and n-gram drafting pay none of it, nor does plain decoding's step.
+  auto with = [](const std::string& method, double step_s) {
+    return R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","batch":1,"context":512,)"
+           R"("runtime":{"profile":"vllm","draft_model_step_s":)" +
+           std::to_string(step_s) + R"(},"method":)" + method + R"(,"acceptance":{"tau":2.5}})";
+  };
+  const std::string sps = R"({"family":"sps","draft":"llama3.2-1b","k":4})";
+  EXPECT_NEAR(cycle_s(with(sps, 1e-3)) - cycle_s(with(sps, 0)), 4e-3, 1e-12);
+  for (const char* m :
+       {R"({"family":"eagle1","choices":[[0],[0,0],[0,0,0]]})", R"({"family":"pld","k":3})"})
+    EXPECT_NEAR(cycle_s(with(m, 1e-3)), cycle_s(with(m, 0)), 1e-15) << m;
+  EXPECT_NEAR(eval_ok(with(sps, 1e-3))["baseline_step_s"].get<double>(),
+              eval_ok(with(sps, 0))["baseline_step_s"].get<double>(), 1e-15);
+}
+
+TEST(Fit, DraftModelStepIsFittedAloneOnSpecDecodeBenchsDraftForwardShare) {
+  // SpecDecode-Bench (shared/data production-engines.json): "the draft forward pass takes about
+  // 12.5% of the target forward pass on Llama-3-70B and about 37.5% on 8B targets"; its time
+  // breakdown for Qwen3-8B + Qwen3-0.6B at batch 1 (drafting ~47 %, verification ~42 %, k = 3)
+  // says the same per forward: 47 / 42 / 3 = 0.373.
+  EXPECT_NEAR(0.47 / 0.42 / 3, 0.375, 0.005);
+  const json table = json::parse(std::string(data::engine_measurements()));
+  int rows = 0;
+  for (const auto& o : table["observations"]) {
+    if (o["kind"] != "draft_pass_ratio") continue;
+    ++rows;
+    const double want = o["config"]["target"] == "llama3-instruct-70b" ? 0.125 : 0.375;
+    EXPECT_DOUBLE_EQ(o["measured"].get<double>(), want) << o["id"];
+    // Priced through the whole model: one draft forward with its host step over the verify.
+    const json e = eval_ok(o["config"].dump());
+    const double k = e["config"]["method"]["k"].get<double>();
+    const double ratio =
+        e["draft"]["time_s"].get<double>() / k / e["verify"]["time_s"].get<double>();
+    EXPECT_NEAR(ratio / want, 1.0, 0.25) << o["id"] << ": " << ratio;
+  }
+  EXPECT_EQ(rows, 3);
+  // Fitted alone after the rest: leaving these rows out moves no other vLLM parameter.
+  const auto& catalog = load_catalog();
+  ASSERT_TRUE(catalog.ok());
+  auto obs = load_observations(catalog.value(), data::published());
+  ASSERT_TRUE(obs.ok());
+  const FitSpec* spec = nullptr;
+  for (const auto& s : fit_specs())
+    if (s.profile == "vllm") spec = &s;
+  ASSERT_NE(spec, nullptr);
+  const RuntimeProfile* vllm = catalog.value().find_runtime("vllm");
+  RuntimeParams start = fit_start(*spec, vllm->params);
+  keep_structural_constants(vllm->params, &start);
+  const FitResult all = fit_profile(*spec, obs.value(), start);
+  const FitResult without = fit_profile(*spec, obs.value(), start, "specdecode-bench-draft-model");
+  for (const auto& name : spec->params)
+    EXPECT_DOUBLE_EQ(runtime_param_value(all.params, name),
+                     runtime_param_value(without.params, name))
+        << name;
+  EXPECT_GT(all.params.draft_model_step_s, 5e-4);
+  EXPECT_DOUBLE_EQ(without.params.draft_model_step_s, start.draft_model_step_s);
+}
+
 // Cycle time of a vLLM EAGLE chain of k drafts at issue #20780's setting (stored profile).
 double vllm_eagle_cycle_s(const char* family, int k) {
   const std::string fam = family;

@@ -40,6 +40,12 @@ struct RuntimeParams {
   // costs per step. Fitted on the engine's EAGLE-3 cycle times (vLLM issue #20780); engines
   // without such data keep 0.
   double eagle3_step_overhead_s = 0;
+  // Host time per draft-model forward (SpS) on this engine's draft-model path, beyond the pass
+  // its kernels and pass_overhead_s price: the draft's own sampler and input preparation run
+  // once per drafted token (vLLM v0.10's draft-model worker, vllm/spec_decode/
+  // draft_model_runner.py: compute_logits, sample and advance_step per step). Fitted on
+  // SpecDecode-Bench's stated draft-pass cost against the target's pass; 0 elsewhere.
+  double draft_model_step_s = 0;
   double allreduce_latency_s = 0;  // latency of one tensor-parallel all-reduce
   // Local engines (llama.cpp, MLX) pick a matmul kernel by the rows of a pass (tokens x
   // sequences): up to matvec_max_rows a matrix-vector kernel streams the weights once and

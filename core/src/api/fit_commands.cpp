@@ -44,7 +44,9 @@ Expected<std::vector<std::pair<FitSpec, FitResult>>> fit_all(const Catalog& cata
     // does not fit them keeps its table's values (0 unless its own data fit them).
     for (const char* const* own = runtime_param_names(); *own; ++own)
       if (is_method_path_param(*own) &&
-          std::find(spec.params.begin(), spec.params.end(), *own) == spec.params.end())
+          std::find(spec.params.begin(), spec.params.end(), *own) == spec.params.end() &&
+          std::none_of(spec.own_kind_params.begin(), spec.own_kind_params.end(),
+                       [&](const auto& kp) { return kp.second == *own; }))
         *runtime_param(start, *own) = runtime_param_value(profile->params, *own);
     FitResult r = fit_profile(spec, obs, start);
     fitted[spec.profile] = r.params;
@@ -66,6 +68,12 @@ Response fit(const std::string&, std::string_view published_json) {
   for (const auto& [spec, r] : all.value()) {
     json tied = json::object();
     for (const auto& [a, b] : spec.tied) tied[a] = b;
+    std::vector<std::string> fitted = spec.params;
+    json alone = json::object();  // fitted alone on the rows of one kind, after the rest
+    for (const auto& kp : spec.own_kind_params) {
+      fitted.push_back(kp.second);
+      alone[kp.second] = kp.first;
+    }
     // In-sample error by source, for reading the fit (validate reports the held-out figures).
     std::map<std::string, std::pair<double, int>> by_source;
     for (const auto& o : obs.value()) {
@@ -81,7 +89,8 @@ Response fit(const std::string&, std::string_view published_json) {
     profiles.push_back(json{{"id", spec.profile},
                             {"in_sample_by_source", sources},
                             {"params", params_json(r.params)},
-                            {"fitted", spec.params},
+                            {"fitted", fitted},
+                            {"fitted_alone", alone},
                             {"tied", tied},
                             {"priors_from", spec.priors_from},
                             {"observations", r.observations},

@@ -35,7 +35,8 @@ struct FastPass {
 
 struct Observation {
   std::string id, source, profile, kind,
-      cite;  // kind: speedup | speedup_range | decode_step | spec_cycle | forward | matmul
+      cite;  // kind: speedup | speedup_range | decode_step | spec_cycle | forward | matmul |
+             // draft_pass_ratio (one draft forward, its host step included, over the verify pass)
   double measured = 0;
   // Checks the fits never see (engine-measurements.json `check_only`): rows kept to validate a
   // profile or a family, and ranges (kind speedup_range: the source gives low..high only).
@@ -54,6 +55,7 @@ struct Observation {
   bool has_verify = false, tree = false, draft_fitted = false;
   double host_s = 0;
   int64_t eagle3_steps = 0;         // EAGLE-3 draft forwards per cycle
+  int64_t draft_model_steps = 0;    // draft-model (SpS) forwards per cycle
   bool gpu_proposer = false;        // proposer_cycle_s applies
   HostOps host_ops;                 // the method's own host work per cycle
   HostOps baseline_host_ops;        // the decoding loop's per token (none for a single forward)
@@ -86,6 +88,9 @@ struct FitSpec {
   std::vector<std::pair<std::string, std::string>> tied;  // (param, equals param)
   std::string priors_from;  // profile whose fitted values the rest copy ("" = own)
   bool times_only = false;  // fit on step times only; speedup rows stay held out
+  // (kind, param): rows of that kind fit that one parameter alone, after the main fit and with
+  // its values held; the main fit does not see them.
+  std::vector<std::pair<std::string, std::string>> own_kind_params = {};
 };
 const std::vector<FitSpec>& fit_specs();
 RuntimeParams neutral_start();

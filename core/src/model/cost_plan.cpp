@@ -121,6 +121,7 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params,
     RuntimeParams p = scaled(s);
     p.proposer_cycle_s *= s;
     p.eagle3_step_overhead_s *= s;
+    p.draft_model_step_s *= s;
     p.allreduce_latency_s *= s;
     p.kernel_floor_s *= s;
     p.bw_efficiency /= s;
@@ -258,6 +259,13 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
         " on this engine's EAGLE-3 path (eagle3_step_overhead_s; vLLM's is fitted on issue "
         "#20780's cycle times, where an EAGLE-3 step measured 1.0 ms against EAGLE-1's "
         "0.73 ms at batch 1 on an H100)");
+  if (config.method.family == Family::sps && dr.draft_model_step_s > 0)
+    out->push_back(
+        "each draft-model forward adds " + fields::format_seconds(dr.draft_model_step_s) +
+        " of host work on this engine's draft-model path (draft_model_step_s: its sampler and "
+        "input preparation per drafted token; vLLM's is fitted on SpecDecode-Bench's vLLM "
+        "v0.10.1, where a draft forward cost about 37.5 % of an 8B target's and 12.5 % of "
+        "Llama-3-70B's; that draft path is V0's, and vLLM V1's own may cost less)");
   if (family_has_draft_passes(config.method.family))
     out->push_back("draft passes run under '" + config.method.draft_profile.id + "' on " +
                    std::to_string(config.engine.tensor_parallel

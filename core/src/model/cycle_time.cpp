@@ -34,6 +34,8 @@ CycleTime time_cycle(const CycleWork& w, const Machine& target, const Machine& d
   if (w.draft_host_s > 0) t.draft.add_host_s(w.draft_host_s);
   if (w.eagle3_steps > 0 && draft.runtime.eagle3_step_overhead_s > 0)
     t.draft.add_host_s(static_cast<double>(w.eagle3_steps) * draft.runtime.eagle3_step_overhead_s);
+  if (w.draft_model_steps > 0 && draft.runtime.draft_model_step_s > 0)
+    t.draft.add_host_s(static_cast<double>(w.draft_model_steps) * draft.runtime.draft_model_step_s);
   if (w.has_verify) {
     t.verify.add(time_pass(w.verify.work, target, w.host_ops.verify_syncs_per_layer),
                  w.verify.work);

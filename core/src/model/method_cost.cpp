@@ -262,6 +262,7 @@ void sps_cycle(const CycleContext& x) {
     p.work = decoder_work(d, d.num_layers, B, 1, L, 1, c.dtype, ds);
     p.passes = m.k;
     out.draft.push_back(p);
+    out.draft_model_steps = m.k;
     if (x.text) out.draft_name = "draft model " + m.draft + " (1 token per pass)";
     x.set_verify(m.k + 1, "target verify over k + 1 tokens", m.k + 1);
   } else {
@@ -275,6 +276,7 @@ void sps_cycle(const CycleContext& x) {
       p.tokens_per_pass = n;
       out.draft.push_back(p);
     }
+    out.draft_model_steps = static_cast<int64_t>(shape.parents.size());
     if (x.text)
       out.draft_name = "draft model " + m.draft + " (" + std::to_string(shape.parents.size()) +
                        " level-batched passes over a " + std::to_string(shape.total_nodes) +

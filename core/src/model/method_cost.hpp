@@ -61,13 +61,14 @@ struct CycleWork {
   std::string draft_name;
   PassWork verify;  // the target's pass over the drafted tokens
   std::string verify_name;
-  bool has_verify = true;     // false for plain decoding
-  double draft_host_s = 0;    // CPU drafting (prompt lookup)
-  int64_t eagle3_steps = 0;   // EAGLE-3 draft forwards per cycle (eagle3_step_overhead_s each)
-  bool gpu_proposer = false;  // drafts with a network on the GPU (proposer_cycle_s per cycle)
-  HostOps host_ops;           // the method's own host work per cycle (research code)
-  HostOps baseline_host_ops;  // the plain decoding loop's host work per token
-  bool tree = false;          // verifies a token tree (tree bookkeeping applies)
+  bool has_verify = true;         // false for plain decoding
+  double draft_host_s = 0;        // CPU drafting (prompt lookup)
+  int64_t eagle3_steps = 0;       // EAGLE-3 draft forwards per cycle (eagle3_step_overhead_s each)
+  int64_t draft_model_steps = 0;  // draft-model (SpS) forwards per cycle (draft_model_step_s each)
+  bool gpu_proposer = false;      // drafts with a network on the GPU (proposer_cycle_s per cycle)
+  HostOps host_ops;               // the method's own host work per cycle (research code)
+  HostOps baseline_host_ops;      // the plain decoding loop's host work per token
+  bool tree = false;              // verifies a token tree (tree bookkeeping applies)
   MemoryNeed memory;
   std::vector<std::string> assumptions;
 };

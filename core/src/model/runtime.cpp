@@ -37,6 +37,7 @@ constexpr ParamField kParams[] = {
     {"tree_overhead_s", &RuntimeParams::tree_overhead_s, Shown::always},
     {"proposer_cycle_s", &RuntimeParams::proposer_cycle_s, Shown::method_path},
     {"eagle3_step_overhead_s", &RuntimeParams::eagle3_step_overhead_s, Shown::method_path},
+    {"draft_model_step_s", &RuntimeParams::draft_model_step_s, Shown::method_path},
     {"allreduce_latency_s", &RuntimeParams::allreduce_latency_s, Shown::always},
     {"matvec_max_rows", &RuntimeParams::matvec_max_rows, Shown::regime},
     {"matvec_flops_efficiency", &RuntimeParams::matvec_flops_efficiency, Shown::regime},
@@ -129,7 +130,7 @@ bool shown(Shown group, const RuntimeParams& p) {
     case Shown::baseline_syncs:
       return p.baseline_layer_syncs > 0;
     case Shown::method_path:  // an engine's fitted method-path costs, where it has them
-      return p.proposer_cycle_s > 0 || p.eagle3_step_overhead_s > 0;
+      return p.proposer_cycle_s > 0 || p.eagle3_step_overhead_s > 0 || p.draft_model_step_s > 0;
   }
   return true;
 }
