@@ -191,6 +191,38 @@ export async function loadTests({ url, newPage }) {
     assert(summary.includes(sentence), `"${summary}" names the TTFT target: "${sentence}"`);
   });
 
+  await test('under load: lengths typed beside a workload replace its means, as the core reads them', async () => {
+    // The walk: with a workload chosen, typed prompt and output lengths were dropped on Apply
+    // (and a link that carried them lost them on the next Apply).
+    const typed = { ...CONFIG, load: { ...CONFIG.load, input_tokens: 2000, output_tokens: 100 } };
+    const want = JSON.parse(cli(['run', 'load', '-'], JSON.stringify(typed)));
+    const plainWorkload = JSON.parse(cli(['run', 'load', '-'], JSON.stringify(CONFIG)));
+    assert(
+      want.plain.capacity_rps !== plainWorkload.plain.capacity_rps,
+      "the lengths change the core's capacity",
+    );
+    await openLoad(page, url, CONFIG);
+    await page.fill('#l-input_tokens', '2000');
+    await page.fill('#l-output_tokens', '100');
+    await page.click('#load-form button[type=submit]');
+    await page.waitForFunction(() => {
+      const h = decodeURIComponent(location.hash);
+      return /load\.input_tokens=2000/.test(h) && /load\.output_tokens=100/.test(h);
+    });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=load]').dataset.state === 'done',
+    );
+    const summary = await page.textContent('[data-testid=load-summary]');
+    const capacity = `plain decoding serves up to ${fmt.plain(want.plain.capacity_rps)} requests/s`;
+    assert(summary.includes(capacity), `"${summary}" shows the core's capacity: "${capacity}"`);
+    eq(await page.inputValue('#l-input_tokens'), '2000', 'the typed prompt length stays');
+    // Applying again as it is keeps them.
+    await page.click('#load-form button[type=submit]');
+    await waitQuiet(page);
+    const h = decodeURIComponent(await page.evaluate(() => location.hash));
+    assert(/load\.input_tokens=2000/.test(h), `a second Apply keeps the lengths: ${h}`);
+  });
+
   await test("under load: a TPOT target of 20 (meant as 20 ms, read as 20 s per token) gets the core's note in the summary", async () => {
     const typed = { ...CONFIG, load: { ...CONFIG.load, slo: { tpot_s: 20 } } };
     const want = JSON.parse(cli(['run', 'load', '-'], JSON.stringify(typed)));

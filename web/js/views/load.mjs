@@ -129,11 +129,8 @@ export class LoadView {
       if (key.startsWith('slo.')) (load.slo ||= {})[key.slice(4)] = v;
       else load[key] = v;
     }
-    if (load.workload) {
-      // A workload sets the lengths (the fields show its means).
-      delete load.input_tokens;
-      delete load.output_tokens;
-    }
+    // With a workload, lengths typed here replace its means (the core reads both; an empty
+    // field leaves the workload's, shown as its placeholder).
     for (const key of ['max_num_seqs', 'max_num_batched_tokens'])
       if (this.config?.load?.[key] !== undefined) load[key] = this.config.load[key];
     return load;
@@ -223,7 +220,7 @@ export class LoadView {
     // a concurrency was given instead).
     const chosen = out.mode === 'rate' ? out.plain.at.rate_rps : null;
     this.section.dataset.crossover = cross === null ? '' : String(cross);
-    // A workload sets the lengths: its fields show the means the core used, as placeholders.
+    // A workload's means fill the lengths left empty: their fields show them as placeholders.
     for (const key of ['input_tokens', 'output_tokens'])
       this.inputs[key].placeholder = this.config?.load?.workload
         ? `${fmt.plain(out.inputs[key])} (the workload's)`
