@@ -118,6 +118,17 @@ export async function coreOwnedTests({ url, newPage }) {
     eq(err, 'acceptance.p', 'the error sits beside the matrix');
   });
 
+  await test('the published-acceptance switch offers only the values the core takes', async () => {
+    // The walk: "From published results: off" was offered and always refused ("must be true").
+    const form = FORMS().find((f) => f.id === 'published');
+    eq(JSON.stringify(form.values), '[true]', 'the core takes only true');
+    await open(page, url, { ...EAGLE, acceptance: { published: true } });
+    const options = await page.$$eval('#f-acceptance-published option', (os) =>
+      os.map((o) => [o.value, o.textContent]),
+    );
+    eq(JSON.stringify(options), JSON.stringify([['true', 'on']]), 'one option, on');
+  });
+
   await test('Medusa head-accuracy tables are picked by name, evaluated like the CLI', async () => {
     await open(page, url, { ...EAGLE, method: { family: 'medusa' } });
     await page.selectOption('#f-acc-mode', 'medusa');

@@ -590,6 +590,14 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
       { timeout: 10000 },
     );
     await waitQuiet(page);
+    // And the KV cache in fp8: a precision change is a row of its own.
+    await page.selectOption('#f-dtype-kv', 'fp8');
+    await page.waitForFunction(
+      () => /dtype\.kv=fp8(&|$)/.test(location.hash.split('&compare&')[0]),
+      null,
+      { timeout: 10000 },
+    );
+    await waitQuiet(page);
     const [linkB, other] = fragmentOf(page.url()).split('&compare&');
     eq(other, linkA, 'A is the kept link');
     const b = cliEvalLink(linkB);
@@ -608,6 +616,7 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
         'Model',
         'Hardware',
         'Engine',
+        'Weights / KV cache',
         'Batch × context',
         'Method',
         'Method settings',
@@ -629,6 +638,7 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
     );
     eq(rows['Batch × context'][2], 'true', 'batch marked as different');
     eq(rows.Model[2], 'false', 'model not marked');
+    eq(rows['Weights / KV cache'][2], 'true', 'the fp8 KV cache marked as different');
     // Every row, A and B, is the core's two results as the page words them.
     // Hardware by the preset's name as the core lists it (the walk: "8 × h200-sxm").
     const gpuName = new Map(JSON.parse(cli(['list', 'hardware'])).map((g) => [g.id, g.name]));
@@ -640,6 +650,7 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
       Acceptance: r.config.acceptance.published ? r.tau_basis : undefined,
       Hardware: `${r.config.gpus} × ${gpuName.get(r.config.hardware)}`,
       Engine: r.engine.name,
+      'Weights / KV cache': `${r.config.dtype.weights} / ${r.config.dtype.kv}`,
       'Batch × context': `${r.config.batch} × ${r.config.context}`,
       'τ from': r.tau_source,
       Verdict: r.verdict,

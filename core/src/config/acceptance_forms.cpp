@@ -14,7 +14,9 @@ namespace {
 
 // The forms as text: parsing one literal costs the page's module far less code than building
 // the same objects with initializer lists. The preset forms' choices are added from their
-// tables below. "start" of alpha is kDefaultAlpha (acceptance_parse.hpp).
+// tables below. "start" of alpha is kDefaultAlpha (acceptance_parse.hpp). "values": the only
+// values a form takes, where fewer than its type allows (published: true; acceptance_parse.cpp
+// refuses false, since giving no acceptance is what asks for the published one).
 constexpr const char* kForms = R"json([
 {"id": "alpha", "label": "α — per-token acceptance rate", "start": 0.7,
  "definition": "α: probability that a drafted token is accepted, the same at every position (chains: τ = (1 − α^(k+1)) / (1 − α); trees: the rank-r sibling is accepted with α(1 − α)^r)"},
@@ -28,6 +30,7 @@ constexpr const char* kForms = R"json([
 {"id": "medusa", "label": "Medusa head accuracies (measured table)", "start": "vicuna-7b",
  "definition": "Medusa-1's measured top-1..5 accuracy of each head on Vicuna (FasterDecoding/Medusa medusa_acc.csv) as the matrix p[depth][rank]: head h at depth h + 1, used as the acceptance given the parent was accepted"},
 {"id": "published", "label": "From published results for this method and model", "start": true,
+ "values": [true],
  "definition": "τ = mean of the published rows for this method and model (rows listed in the assumptions); no matching row: the default α"},
 {"id": "workload", "label": "Workload (vLLM acceptance traces)", "start": "sharegpt",
  "definition": "τ measured on this workload in vLLM (SpecDecode-Bench traces) at the method's k (EAGLE head or n-gram proposer), with the per-request p5–p95 spread of τ"}

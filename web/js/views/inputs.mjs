@@ -444,11 +444,13 @@ export class InputsView {
       fillSelect(input, form.choices);
       setSelect(input, String(value));
     } else if (typeof value === 'boolean') {
+      // The values the core takes here (list acceptance: `published` only true; an "off" the
+      // core refuses would be a choice that can never be made).
+      const values = form?.values ?? [true, false];
       input = el(
         'select',
         { id, 'data-field': path, 'data-kind': 'boolean' },
-        el('option', { value: 'true', text: 'on' }),
-        el('option', { value: 'false', text: 'off' }),
+        ...values.map((v) => el('option', { value: String(v), text: v ? 'on' : 'off' })),
       );
     } else if (key === 'draft') {
       // A preset, or a draft of your own: its model keys or config.json in the box below.
