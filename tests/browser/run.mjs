@@ -722,6 +722,26 @@ async function main() {
     await page.click('[data-testid=compare-stop]');
   });
 
+  await test('a number too large for a double reaches the core as typed, never as null', async () => {
+    // The walk: 1e400 in Batch read "enter a whole number, not null" (Infinity sent as JSON null).
+    await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
+    await waitQuiet(page);
+    await page.fill('#f-batch', '1e400');
+    await page.press('#f-batch', 'Tab');
+    await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
+    const text = await page.$eval('[data-testid=field-error]', (e) => e.textContent);
+    let cliMsg = '';
+    try {
+      cli(['eval', '--config', '-'], JSON.stringify({ ...CONFIGS[3], batch: '1e400' }));
+    } catch (e) {
+      cliMsg = String(e.stderr)
+        .trim()
+        .replace(/^speccalc: error: batch: /, '');
+    }
+    assert(/1e400/.test(cliMsg), `the CLI names the text: ${cliMsg}`);
+    eq(text, `Batch: ${cliMsg}`, "the core's message for the text typed");
+  });
+
   await test("an invalid value shows the core's message beside its field and keeps the last result", async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
     await waitQuiet(page);
@@ -738,6 +758,7 @@ async function main() {
       };
     });
     eq(err.for, 'batch', 'error placed at batch');
+    assert(/lots/.test(err.text), `the core names what was typed: ${err.text}`);
     assert(err.besideBatch, 'message sits in the batch field');
     // Named by its label, not the config key (the walk: 'method.k' meant nothing to a user).
     assert(/^Batch: /.test(err.text), `message names the field by its label: ${err.text}`);

@@ -135,6 +135,14 @@ TEST(Validation, AcceptanceOutOfRangeIsRefusedNotClamped) {
   EXPECT_TRUE(
       IsError("eval", R"({"acceptance": {"p": [[0.6, 0.6]]}})", "acceptance.p[0]",
               "sums to 1.2; sibling acceptances are exclusive, so a row sums to at most 1"));
+  // The sum as people write it: 0.6 + 0.5 + 0.3 is 1.4000000000000001 in binary (the walk saw
+  // that printed); six significant digits, so a sum just over 1 still shows why.
+  EXPECT_TRUE(
+      IsError("eval", R"({"acceptance": {"p": [[0.6, 0.5, 0.3]]}})", "acceptance.p[0]",
+              "sums to 1.4; sibling acceptances are exclusive, so a row sums to at most 1"));
+  EXPECT_TRUE(
+      IsError("eval", R"({"acceptance": {"p": [[0.6, 0.4004]]}})", "acceptance.p[0]",
+              "sums to 1.0004; sibling acceptances are exclusive, so a row sums to at most 1"));
   EXPECT_TRUE(IsError("eval", R"({"acceptance": {"per_position": []}})", "acceptance.per_position",
                       "must be a list of 1 to 64 probabilities"));
   EXPECT_TRUE(IsError("eval", R"({"acceptance": {"alpha": 0.5, "tau": 2}})", "acceptance",

@@ -89,7 +89,7 @@ Expected<std::vector<std::vector<double>>> parse_probability_rows(const json& v,
       for (double p : row.value()) sum += p;
       if (sum > 1 + 1e-12) {
         return make_error(at(field, d),
-                          "sums to " + fields::format_number(sum) +
+                          "sums to " + fields::format_significant(sum, 6) +
                               "; sibling acceptances are exclusive, so a row sums to at most 1");
       }
     }

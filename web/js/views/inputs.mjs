@@ -23,10 +23,11 @@ const PARAM_LABELS = {
 };
 const NUMBER_RE = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
-// "4" -> 4, "0.7" -> 0.7; anything else goes to the core unchanged so it can say why it is wrong.
+// "4" -> 4, "0.7" -> 0.7; anything else goes to the core unchanged so it can say why it is wrong
+// (also "1e400": as a number it is Infinity, which JSON can only send as null).
 function parseScalar(text) {
   const s = text.trim();
-  return NUMBER_RE.test(s) ? Number(s) : s;
+  return NUMBER_RE.test(s) && Number.isFinite(Number(s)) ? Number(s) : s;
 }
 
 function parseList(text) {
