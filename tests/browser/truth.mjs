@@ -229,6 +229,11 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
     eq((sweep.notes || []).length, 1, 'the CLI sweep has the MoE note');
     const note = await page.$eval('[data-testid=chart-batch] .chart-note', (e) => e.textContent);
     assert(note.includes(sweep.notes[0]), `the chart's note carries it: ${note}`);
+    // Where the core prices a speedup above 1 at every batch that fits, the note says so as the
+    // prediction it is, never "pays off" beside a verdict that is only probable.
+    eq(sweep.break_even_batch ?? null, null, 'the core prices no break-even here');
+    assert(/predicted speedup stays above 1×/.test(note), `worded as a prediction: ${note}`);
+    assert(!/pays off/.test(note), `no unqualified "pays off": ${note}`);
   });
 
   await test('quiet means the charts show the link just opened, even one opened while the previous drew', async () => {

@@ -293,12 +293,14 @@ export class ChartsView {
     slot.figure.dataset.breakEven = breakEven === null ? 'none' : String(breakEven);
     slot.figure.dataset.infeasible = tooBig.join(',');
     const fitting = points.filter(fits);
+    // Worded as the prediction it is: the verdict above says how sure it is (the walk: "pays off
+    // at every batch" beside a verdict of "probably pays off").
     const pays =
       breakEven === null
         ? fitting.length
-          ? `Speculation pays off at every batch that fits, up to ${fitting[fitting.length - 1].value}.`
+          ? `The predicted speedup stays above 1× at every batch that fits, up to ${fitting[fitting.length - 1].value}.`
           : ''
-        : `Break-even: speculation stops paying off at batch ${breakEven} on this grid.`;
+        : `Break-even: the predicted speedup falls below 1× at batch ${breakEven} on this grid.`;
     const memory = tooBig.length
       ? ` From batch ${tooBig[0]} the setup does not fit in GPU memory (dropped from the chart).`
       : '';
