@@ -302,6 +302,29 @@ TEST(HfConfig, ErrorsReachTheCliAsTheFieldPath) {
   EXPECT_EQ(r.error.field, "target.num_hidden_layers");
 }
 
+TEST(HfConfig, ConfigJsonKeysWithoutModelTypeAskForIt) {
+  // The walk pasted {"hidden_size": 4096} and was told SpecCalc's own key list; a config.json
+  // without its model_type (target or draft) now names the key that is missing.
+  for (const char* path : {"target", "method.draft"}) {
+    json c = fixture("llama3.1-8b.json");
+    c.erase("model_type");
+    json config = json::parse(R"({"method": {"family": "sps"}})");
+    if (std::string(path) == "target")
+      config["target"] = c;
+    else
+      config["method"]["draft"] = c;
+    const Response r = run("eval", config.dump());
+    ASSERT_FALSE(r.ok) << path;
+    EXPECT_EQ(r.error.field, std::string(path) + ".model_type");
+    EXPECT_NE(r.error.message.find("Hugging Face config.json key"), std::string::npos)
+        << r.error.message;
+  }
+  // SpecCalc's own keys are still read as before (max_position_embeddings is shared by both).
+  const Response own = run("eval", R"({"target": {"num_layers": 2, "hidden": 64,
+      "intermediate": 128, "heads": 4, "vocab": 1000, "max_position_embeddings": 4096}})");
+  EXPECT_TRUE(own.ok) << own.error.field << ": " << own.error.message;
+}
+
 TEST(HfConfig, Gemma3DefaultsWhatItsConfigLeavesOut) {
   // Gemma-3 27B's text_config has no vocab_size and no sliding_window_pattern:
   // Gemma3TextConfig's defaults (262_208; every 6th layer global) apply, so 62 - 62 / 6 = 52

@@ -525,6 +525,19 @@ json choices_json(const MethodConfig& m) {
 bool parse_model_object(const json& obj, const std::string& path, ModelArch* m, Error* err) {
   // A Hugging Face config.json as published, or SpecCalc's own model keys.
   if (is_hf_config(obj)) return model_from_hf_config(obj, path, m, err);
+  // Keys only a config.json uses, without its model_type (a part pasted, or a hand-written
+  // one): say what is missing rather than listing SpecCalc's own keys as the fix.
+  if (obj.is_object())
+    for (const char* key :
+         {"hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads",
+          "intermediate_size", "vocab_size", "architectures"})
+      if (obj.contains(key)) {
+        *err = make_error(fields::join(path, "model_type"),
+                          std::string("is required: '") + key +
+                              "' is a Hugging Face config.json key, and SpecCalc reads a "
+                              "config.json by its model_type (paste the whole file)");
+        return false;
+      }
   return parse_custom_model(obj, path, m, err);
 }
 
