@@ -530,6 +530,17 @@ TEST(EngineImport, BadInputNamesTheField) {
       R"({"engine": "vllm", "text": "{\"method\": \"mlp_speculator\", \"num_speculative_tokens\": 3}"})");
   ASSERT_FALSE(s.ok);
   EXPECT_EQ(s.error.field, "text.--speculative-config.method");
+  // A count under 1 is named as typed, not as the SpecCalc field it would become (the walk:
+  // num_speculative_tokens -3 came back as "config.method.depth").
+  for (const char* key : {"num_speculative_tokens", "draft_tensor_parallel_size"}) {
+    json spec = {{"method", "eagle3"}, {"num_speculative_tokens", 3}};
+    spec[key] = -3;
+    const speccalc::Response t =
+        speccalc::run("import-engine", json{{"engine", "vllm"}, {"text", spec.dump()}}.dump());
+    ASSERT_FALSE(t.ok) << key;
+    EXPECT_EQ(t.error.field, std::string("text.--speculative-config.") + key);
+    EXPECT_EQ(t.error.message, "must be at least 1, got -3");
+  }
 }
 
 TEST(EvalTree, TauEqualsTheEvaluationsTau) {

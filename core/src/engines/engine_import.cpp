@@ -121,7 +121,11 @@ Expected<int64_t> whole(const std::string& text, const std::string& field) {
 Expected<int64_t> whole_json(const json& spec, const char* key, const std::string& field) {
   if (!spec.contains(key)) return make_error(field, "is required");
   if (!spec[key].is_number_integer()) return make_error(field, "enter a whole number");
-  return spec[key].get<int64_t>();
+  // Both keys read here count tokens or GPUs: refused under 1 here, under the name the user
+  // gave, not later as the SpecCalc field it becomes (the walk: -3 reported as method.depth).
+  const int64_t v = spec[key].get<int64_t>();
+  if (v < 1) return make_error(field, "must be at least 1, got " + std::to_string(v));
+  return v;
 }
 
 json chain(int64_t n) {
