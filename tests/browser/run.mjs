@@ -536,6 +536,36 @@ async function main() {
     await checkAgainstCli(page, 'plain decoding');
   });
 
+  await test('one bad value in a typed list is named by its place in the list', async () => {
+    // The walk: "acceptance.per_position[1]: ..." beside a field the user typed as "0.8, 1.7".
+    const config = {
+      target: 'llama2-chat-7b',
+      hardware: 'a100-80gb-sxm',
+      method: { family: 'sps', k: 4 },
+      acceptance: { per_position: [0.8, 0.7] },
+    };
+    await page.goto(`${url}#${cliLink(config)}`);
+    await waitQuiet(page);
+    await page.fill('#f-acceptance-per-position', '0.8, 1.7');
+    await page.press('#f-acceptance-per-position', 'Tab');
+    await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
+    const text = await page.$eval('[data-testid=field-error]', (e) => e.textContent);
+    let cliMsg = '';
+    try {
+      cli(
+        ['eval', '--config', '-'],
+        JSON.stringify({ ...config, acceptance: { per_position: [0.8, 1.7] } }),
+      );
+    } catch (e) {
+      cliMsg = String(e.stderr).trim();
+    }
+    const m = /^speccalc: error: acceptance\.per_position\[1\]: (.*)$/.exec(cliMsg);
+    assert(m, `the CLI names the second value: ${cliMsg}`);
+    const label = await page.$eval('label[for="f-acceptance-per-position"]', (l) => l.textContent);
+    assert(text.endsWith(`, value 2: ${m[1]}`), `named by its place: ${text}`);
+    assert(label.startsWith(text.split(',')[0]), `by the field's label "${label}": ${text}`);
+  });
+
   await test('a custom GPU edited as JSON evaluates and lands in the link', async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[0])}`);
     await waitQuiet(page);

@@ -705,10 +705,15 @@ export class InputsView {
     // "batch"; the label's words before any parenthesis); an error deeper than the input (a key
     // inside a JSON editor, method.choices[2][0]) keeps the core's path, which is the user's own.
     const name = labelName(this.form.querySelector(`label[for="${best.id}"]`));
+    // One value of a list typed as "0.8, 0.7, ..." is named by its place in that list (the
+    // walk: "acceptance.per_position[1]"); a JSON editor's deeper paths stay the core's.
+    const item = name && /^\[(\d+)\]$/.exec(path.slice(best.dataset.field.length));
     const text =
       path === best.dataset.field && name
         ? `${name}: ${error.message}`
-        : `${path}: ${error.message}`;
+        : item && best.tagName === 'INPUT'
+          ? `${name}, value ${Number(item[1]) + 1}: ${error.message}`
+          : `${path}: ${error.message}`;
     const msgId = `err-${best.id}`;
     const msg = el('p', {
       class: 'field-error',
