@@ -57,6 +57,22 @@ export function cli(args, input) {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }
+// The CLI's error text (stderr, trimmed) for input it refuses; '' when it accepts it.
+export function cliError(args, input) {
+  try {
+    cli(args, input);
+  } catch (e) {
+    return String(e.stderr).trim();
+  }
+  return '';
+}
+// Types `text` into `selector`, leaves the field and returns the field error the page shows.
+export async function typeForError(page, selector, text) {
+  await page.fill(selector, text);
+  await page.press(selector, 'Tab');
+  await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
+  return page.$eval('[data-testid=field-error]', (e) => e.textContent);
+}
 export function cliLink(config) {
   return cli(['link', '--config', '-'], JSON.stringify(config)).trim().replace(/^#/, '');
 }

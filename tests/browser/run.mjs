@@ -31,6 +31,8 @@ import {
   cliLink,
   cliEvalLink,
   cliDecode,
+  cliError,
+  typeForError,
   waitQuiet,
   fragmentOf,
   shownResult,
@@ -546,19 +548,11 @@ async function main() {
     };
     await page.goto(`${url}#${cliLink(config)}`);
     await waitQuiet(page);
-    await page.fill('#f-acceptance-per-position', '0.8, 1.7');
-    await page.press('#f-acceptance-per-position', 'Tab');
-    await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
-    const text = await page.$eval('[data-testid=field-error]', (e) => e.textContent);
-    let cliMsg = '';
-    try {
-      cli(
-        ['eval', '--config', '-'],
-        JSON.stringify({ ...config, acceptance: { per_position: [0.8, 1.7] } }),
-      );
-    } catch (e) {
-      cliMsg = String(e.stderr).trim();
-    }
+    const text = await typeForError(page, '#f-acceptance-per-position', '0.8, 1.7');
+    const cliMsg = cliError(
+      ['eval', '--config', '-'],
+      JSON.stringify({ ...config, acceptance: { per_position: [0.8, 1.7] } }),
+    );
     const m = /^speccalc: error: acceptance\.per_position\[1\]: (.*)$/.exec(cliMsg);
     assert(m, `the CLI names the second value: ${cliMsg}`);
     const label = await page.$eval('label[for="f-acceptance-per-position"]', (l) => l.textContent);
@@ -756,18 +750,11 @@ async function main() {
     // The walk: 1e400 in Batch read "enter a whole number, not null" (Infinity sent as JSON null).
     await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
     await waitQuiet(page);
-    await page.fill('#f-batch', '1e400');
-    await page.press('#f-batch', 'Tab');
-    await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
-    const text = await page.$eval('[data-testid=field-error]', (e) => e.textContent);
-    let cliMsg = '';
-    try {
-      cli(['eval', '--config', '-'], JSON.stringify({ ...CONFIGS[3], batch: '1e400' }));
-    } catch (e) {
-      cliMsg = String(e.stderr)
-        .trim()
-        .replace(/^speccalc: error: batch: /, '');
-    }
+    const text = await typeForError(page, '#f-batch', '1e400');
+    const cliMsg = cliError(
+      ['eval', '--config', '-'],
+      JSON.stringify({ ...CONFIGS[3], batch: '1e400' }),
+    ).replace(/^speccalc: error: batch: /, '');
     assert(/1e400/.test(cliMsg), `the CLI names the text: ${cliMsg}`);
     eq(text, `Batch: ${cliMsg}`, "the core's message for the text typed");
   });
