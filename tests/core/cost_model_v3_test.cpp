@@ -274,6 +274,18 @@ TEST(Validate, EachSourceShowsItsHeldOutAndInSampleErrorAndIsFlaggedOverTheLimit
     if (flagged) over.push_back(s["source"].get<std::string>());
   }
   EXPECT_EQ(cv["sources_over_limit"].get<std::vector<std::string>>(), over);
+  // Issue 19's targets that hold since the EAGLE papers' 7-13B rows sit on the A100s their
+  // Table 1 caption names (docs/cost-model.md, "Which GPU the EAGLE papers ran on"; on RTX
+  // 3090s Spec-Bench was 28.5 % held out and Hydra 18.7 %): no source held out above 15 %, and
+  // Spec-Bench's visible rows within 10 % in sample.
+  EXPECT_TRUE(over.empty());
+  bool specbench = false;
+  for (const auto& s : cv["by_source"])
+    if (s["source"] == "specbench") {
+      specbench = true;
+      EXPECT_LE(s["in_sample"]["mape_pct"].get<double>(), 10.0);
+    }
+  EXPECT_TRUE(specbench);
 }
 
 }  // namespace
