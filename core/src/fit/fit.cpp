@@ -223,18 +223,15 @@ double predict_fast(const Observation& o, const RuntimeParams& p) {
       fast_time(o.baseline, p, o.kind == "forward" ? 0.0 : o.baseline_layer_syncs) +
       method_host_s(o.baseline_host_ops, p) + step;
   if (o.kind == "decode_step" || o.kind == "forward") return baseline_step;
-  double cycle = step + o.host_s + p.cycle_overhead_s + (o.tree ? p.tree_overhead_s : 0.0) +
-                 method_host_s(o.host_ops, p) + (o.gpu_proposer ? p.proposer_cycle_s : 0.0);
-  for (const FastPass& d : o.draft) cycle += fast_time(d, dp);
-  cycle += static_cast<double>(o.eagle3_steps) * dp.eagle3_step_overhead_s;
-  cycle += static_cast<double>(o.draft_model_steps) * dp.draft_model_step_s;
-  if (o.kind == "draft_pass_ratio") {
-    // One draft-model forward with its host step, over the target's verify pass.
-    double draft = static_cast<double>(o.draft_model_steps) * dp.draft_model_step_s;
-    for (const FastPass& d : o.draft) draft += fast_time(d, dp);
+  // The draft-model forwards with their host steps: a cycle's drafting.
+  double draft = static_cast<double>(o.draft_model_steps) * dp.draft_model_step_s;
+  for (const FastPass& d : o.draft) draft += fast_time(d, dp);
+  if (o.kind == "draft_pass_ratio")  // one draft-model forward over the target's verify pass
     return draft / static_cast<double>(o.draft_model_steps) /
            fast_time(o.verify, p, o.host_ops.verify_syncs_per_layer);
-  }
+  double cycle = step + o.host_s + p.cycle_overhead_s + (o.tree ? p.tree_overhead_s : 0.0) +
+                 method_host_s(o.host_ops, p) + (o.gpu_proposer ? p.proposer_cycle_s : 0.0) +
+                 draft + static_cast<double>(o.eagle3_steps) * dp.eagle3_step_overhead_s;
   if (o.has_verify) cycle += fast_time(o.verify, p, o.host_ops.verify_syncs_per_layer);
   if (o.kind == "spec_cycle") return cycle;
   return o.tau * baseline_step / cycle;
