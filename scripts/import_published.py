@@ -334,8 +334,10 @@ def method_params_for(r, family, source_id, target_id):
         # Spec-Bench eval.sh settings (drafts.json tree_and_draft_defaults.spec_bench_method_settings);
         # EAGLE-2 ran its baselines "with Spec-Bench code" at default settings, and EAGLE-3's
         # baseline rows (V13B) are EAGLE-2's.
+        # EAGLE-2's eval.sh --depth 5 is its topK_genrate loop count: the first forward drafts
+        # one level, the loop 5 more, so 6 drafted levels (method.depth counts levels).
         p = {"eagle1": {"choices": "mc_sim_7b_63"},
-             "eagle2": {"total_token": 60, "depth": 5, "top_k": 10},
+             "eagle2": {"total_token": 60, "depth": 6, "top_k": 10},
              "medusa": {"choices": "mc_sim_7b_63"},
              "hydra": {"choices": "mc_sim_7b_63"},
              "lookahead": {"ngram": 5, "window": 7, "guess": 7},

@@ -42,20 +42,25 @@ TEST(HostOps, TreeShapeCountsNodesAndDistinctParentsPerDepth) {
 }
 
 TEST(HostOps, SpecBenchSettingsCountWhatTheirCodeDoes) {
-  // EAGLE-2 at Spec-Bench's settings (depth 5, total_token 60 = 59 nodes + root), more than one
-  // token accepted: 76 + 29 x 5 levels + 8 (causal mask of the catch-up forward) + 16 + 3 x 59
-  // CPU-side tree ops = 422 ops; 15 syncs; 5 syncs in every verify layer (kv_cache.py).
-  const HostOps e2 = ops_of(R"({"family":"eagle2","depth":5,"top_k":10,"total_token":60})", 4.0);
+  // EAGLE-2 at Spec-Bench's settings (eval.sh's --depth 5: its topK_genrate drafts one level
+  // with the first forward, then 5 in its loop, so 6 drafted levels, method.depth 6;
+  // total_token 60 = 59 nodes + root), more than one token accepted: 76 + 29 x 5 loop steps + 8
+  // (causal mask of the catch-up forward) + 16 + 3 x 59 CPU-side tree ops = 422 ops; 15 syncs;
+  // 5 syncs in every verify layer (kv_cache.py).
+  const HostOps e2 = ops_of(R"({"family":"eagle2","depth":6,"top_k":10,"total_token":60})", 4.0);
   EXPECT_DOUBLE_EQ(e2.ops, 76 + 29 * 5 + 8 + 16 + 3 * 59);
   EXPECT_DOUBLE_EQ(e2.syncs, 15);
   EXPECT_DOUBLE_EQ(e2.verify_syncs_per_layer, 5);
-  // EAGLE-3 on Vicuna (32000-token vocabulary, no d2t map): 28 per level.
-  const HostOps e3 = ops_of(R"({"family":"eagle3","depth":5,"top_k":10,"total_token":60})", 4.0);
+  // EAGLE-3 on Vicuna (32000-token vocabulary, no d2t map): 28 per loop step.
+  const HostOps e3 = ops_of(R"({"family":"eagle3","depth":6,"top_k":10,"total_token":60})", 4.0);
   EXPECT_DOUBLE_EQ(e3.ops, 76 + 28 * 5 + 8 + 16 + 3 * 59);
-  // On a Llama-3 target the head's 32k draft vocabulary maps back to 128k: + 4 + 4 per level.
-  const HostOps e3l = ops_of(R"({"family":"eagle3","depth":5,"top_k":10,"total_token":60})", 4.0,
+  // On a Llama-3 target the head's 32k draft vocabulary maps back to 128k: + 4 + 4 per step.
+  const HostOps e3l = ops_of(R"({"family":"eagle3","depth":6,"top_k":10,"total_token":60})", 4.0,
                              "llama3.1-8b-instruct");
   EXPECT_DOUBLE_EQ(e3l.ops, 76 + 28 * 5 + 8 + 16 + 3 * 59 + 4 + 4 * 5);
+  // One drafted level is the first forward alone: no loop step.
+  const HostOps one = ops_of(R"({"family":"eagle2","depth":1,"top_k":10,"total_token":11})", 4.0);
+  EXPECT_DOUBLE_EQ(one.ops, 76 + 8 + 16 + 3 * 10);
   // Medusa: tree buffers are built once, so 50 ops and 15 syncs whatever the tree.
   const HostOps medusa = ops_of(R"({"family":"medusa"})", 3.0);
   EXPECT_DOUBLE_EQ(medusa.ops, 50);

@@ -110,16 +110,18 @@ HostOps method_host_ops(const Config& c, double tau, const TreeShape& t) {
     }
     case Family::eagle2:
     case Family::eagle3: {
-      // model/eagle2|eagle3/cnets.py topK_genrate (SafeAILab/EAGLE cnets.py L670-814): 76 ops,
-      // 29 (EAGLE-3: 28) per draft level, 8 when more than one token is accepted; the tree mask,
-      // positions and retrieve indices are built with CPU tensors every cycle: 16 + 3 per node
-      // CPU-side ops; 15 syncs. EAGLE-3 heads with a reduced vocabulary map ids back (d2t):
-      // 4 + 4 per level.
-      const double depth = static_cast<double>(m.depth);
+      // model/eagle2|eagle3/cnets.py topK_genrate (SafeAILab/EAGLE cnets.py L670-814): 76 ops
+      // with the first forward (over the accepted tokens: the first drafted level), 29 (EAGLE-3:
+      // 28) per step of its `for i in range(depth)` loop, 8 when more than one token is accepted;
+      // the tree mask, positions and retrieve indices are built with CPU tensors every cycle:
+      // 16 + 3 per node CPU-side ops; 15 syncs. EAGLE-3 heads with a reduced vocabulary map ids
+      // back (d2t): 4 + 4 per loop step. method.depth counts drafted levels, so the loop runs
+      // depth - 1 steps (EAGLE's --depth; Spec-Bench's --depth 5 drafts 6 levels).
+      const double steps = static_cast<double>(std::max<int64_t>(0, m.depth - 1));
       const double nodes = static_cast<double>(std::max<int64_t>(0, m.total_token - 1));
       const bool eagle3 = m.family == Family::eagle3;
-      h.ops = 76 + (eagle3 ? 28 : 29) * depth + 8 * acc_gt1 + 16 + 3 * nodes;
-      if (eagle3 && c.target.vocab > 32000) h.ops += 4 + 4 * depth;
+      h.ops = 76 + (eagle3 ? 28 : 29) * steps + 8 * acc_gt1 + 16 + 3 * nodes;
+      if (eagle3 && c.target.vocab > 32000) h.ops += 4 + 4 * steps;
       h.syncs = 15;
       h.verify_syncs_per_layer = kKvCacheSyncsPerLayer;
       break;
