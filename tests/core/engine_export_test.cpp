@@ -304,6 +304,15 @@ TEST(EngineExport, DepthFollowsEachEnginesConvention) {
   EXPECT_EQ(tree["depth"], 6);
   EXPECT_EQ(tree["nodes"], 59);
   EXPECT_EQ(tree["eagle_depth"], 5);
+  // The priced cycle runs what EAGLE's topK_genrate runs at --depth 5: the forward over the
+  // accepted tokens (the first level) and 5 loop steps, six draft forwards
+  // (hemingkx/Spec-Bench model/eagle2/cnets.py).
+  const json priced = ok("eval", {{"target", "vicuna-7b-v1.3"},
+                                  {"hardware", "rtx-3090"},
+                                  {"runtime", "hf-eager"},
+                                  {"acceptance", {{"tau", 4.35}}},
+                                  {"method", config["method"]}});
+  EXPECT_EQ(priced["draft"]["passes_per_cycle"], 6);
 }
 
 TEST(EngineExport, TensorRtMaxDraftLenCoversTheSchedule) {
