@@ -196,11 +196,12 @@ def eagle_lab_hardware(size, basis):
 # Why the caption, not the text (EAGLE-2 and EAGLE-3 Table 1 share one reading: their V13B rows
 # are the same numbers). Read as RTX 3090s, the lab's EAGLE-2 cycle on Vicuna-7B would cost
 # 1.38 decode steps (tau / speedup: 4.98 / 3.62, EAGLE-2 Table 1, MT-bench) where Spec-Bench's
-# stated RTX 3090 runs the same code at 4.35 / 2.19 = 1.99; no one set of hf-eager parameters prices both (held out,
-# Spec-Bench missed by 28.5 %, Hydra by 18.7 %; leave-one-source-out 9.31 %). On A100s, whose
-# decode step is less memory-bound, both fit (Spec-Bench held out 7.7 %, Hydra 10.7 %,
-# leave-one-source-out 8.99 %: `speccalc validate`, 3 Dec 2026). The card is the one the lab's 70B
-# machine is known to have (A100 40GB, EAGLE issue #5); 7-13B fit on one.
+# stated RTX 3090 runs the same code at 4.35 / 2.19 = 1.99; no one set of hf-eager parameters
+# prices both (held out, Spec-Bench missed by 28.5 %, Hydra by 18.7 %; leave-one-source-out
+# 9.31 %). On A100s, whose decode step is less memory-bound, both fit (`speccalc validate`,
+# 3 Dec 2026: leave-one-source-out 8.99 %, Spec-Bench 7.7 %, Hydra 10.7 %; docs/cost-model.md,
+# "Which GPU the EAGLE papers ran on", has the numbers as they stand). The card is the one the
+# lab's 70B machine is known to have (A100 40GB, EAGLE issue #5); 7-13B fit on one.
 EAGLE_TABLE_BASIS = {
     "eagle2": "EAGLE-2 states no GPU; its V13B rows equal EAGLE-3 Table 1's, whose caption says "
               "A100 GPUs (its implementation text: A100 for 70B, RTX 3090 otherwise)",
@@ -218,9 +219,8 @@ def eagle_table_hardware(size, source_id):
         return hw(None, None, None, True, "no GPU stated and no preset model to size it by")
     if size >= 47:
         return eagle_lab_hardware(size, basis)
-    if size >= 33:
-        return hw("a100-40gb-sxm", 2, "pipeline", True,
-                  basis + "; 33B (66 GB of fp16 weights) on two A100 40GB, layers split across them")
+    if size > 13:  # neither table has one; a 33B would not fit one 40 GB card
+        raise ValueError(f"no A100 rule for a {size}B target in {source_id}")
     return hw("a100-40gb-sxm", 1, "single", True, basis + "; 7-13B on one A100 40GB")
 
 
