@@ -388,6 +388,11 @@ TEST(Validation, RepeatedJsonKeysAreRefused) {
   EXPECT_TRUE(IsError("eval", R"({"acceptance": {"p": [[0.1], {"a": 1, "a": 2}]}})",
                       "acceptance.p[1].a",
                       "appears more than once in its object (JSON keys must be unique)"));
+  // Scalars and containers both count as array elements: [0.5, [1, {..}]] puts the object at
+  // [1][1].
+  EXPECT_TRUE(IsError("eval", R"({"acceptance": {"p": [0.5, [1, {"a": 1, "a": 2}]]}})",
+                      "acceptance.p[1][1].a",
+                      "appears more than once in its object (JSON keys must be unique)"));
   EXPECT_TRUE(IsError("tree-optimize",
                       R"({"budget": 1, "budget": 2, "acceptance": {"alpha": 0.5}})", "budget",
                       "appears more than once in its object (JSON keys must be unique)"));

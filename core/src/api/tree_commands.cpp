@@ -2,6 +2,7 @@
 // non-throwing: nlohmann is built without exceptions, so types are checked before every get.
 
 #include <cmath>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "api/commands.hpp"
@@ -75,51 +76,78 @@ Expected<Tree> parse_choices(const json& v, const std::string& field) {
   return std::move(parsed.value().tree);
 }
 
-json tree_json(const Tree& tree) {
-  json out;
-  out["choices"] = tree.choices();
-  out["nodes"] = tree.size();
-  out["depth"] = tree.max_depth();
-  out["nodes_per_depth"] = tree.nodes_per_depth();
-  return out;
-}
-
 Response done(const json& out) { return ok_json(out.dump()); }
 
 // tree.choices() as JSON text, each path [r1,...,rd]. A node whose parent is already written
 // copies the parent's text and adds its rank (parents come first in both optimizers' orders);
-// the bytes equal json(tree.choices()).dump().
+// the bytes equal json(tree.choices()).dump(). The text is written through a pointer into
+// space sized once: a std::string call per bracket and comma was most of tree-preset's time in
+// WASM, where libc++'s string members are out-of-line calls.
 void append_choices(std::string& out, const Tree& tree) {
   const int n = tree.size();
   std::size_t bound = 2;  // "[]"
-  for (int i = 0; i < n; ++i) bound += 4 * static_cast<std::size_t>(tree.depth[i]) + 3;
-  out.reserve(out.size() + bound);  // no reallocation below: copies read from `out` itself
+  // Per node: "[", "]", a comma before it, and per level at most two digits (ranks < 64) and
+  // a comma.
+  for (int i = 0; i < n; ++i) bound += 3 * static_cast<std::size_t>(tree.depth[i]) + 3;
+  const std::size_t at = out.size();
+  out.resize(at + bound);
+  char* const base = &out[at];
+  char* p = base;
   std::vector<std::size_t> start(n), length(n);
-  out += '[';
+  const auto rank_text = [&p](int r) {  // 0..63
+    if (r >= 10) *p++ = static_cast<char>('0' + r / 10);
+    *p++ = static_cast<char>('0' + r % 10);
+  };
+  *p++ = '[';
   for (int i = 0; i < n; ++i) {
-    if (i > 0) out += ',';
-    start[i] = out.size();
+    if (i > 0) *p++ = ',';
+    start[i] = static_cast<std::size_t>(p - base);
     const int parent = tree.parent[i];
     if (parent < 0) {
-      out += '[';
+      *p++ = '[';
     } else if (parent < i) {
-      out.append(out.data() + start[parent], length[parent] - 1);  // without its ']'
-      out += ',';
+      std::memcpy(p, base + start[parent], length[parent] - 1);  // without its ']'
+      p += length[parent] - 1;
+      *p++ = ',';
     } else {  // a parent listed later (not produced by the optimizers): walk up
-      out += '[';
+      *p++ = '[';
       std::vector<int> path(tree.depth[i]);
       for (int v = i, j = tree.depth[i] - 1; j >= 0; --j, v = tree.parent[v])
         path[j] = tree.rank[v];
       for (int j = 0; j + 1 < tree.depth[i]; ++j) {
-        json_write::integer(out, path[j]);
-        out += ',';
+        rank_text(path[j]);
+        *p++ = ',';
       }
     }
-    json_write::integer(out, tree.rank[i]);
-    out += ']';
-    length[i] = out.size() - start[i];
+    rank_text(tree.rank[i]);
+    *p++ = ']';
+    length[i] = static_cast<std::size_t>(p - base) - start[i];
   }
-  out += ']';
+  *p++ = ']';
+  out.resize(at + static_cast<std::size_t>(p - base));
+}
+
+// The tree's own members (choices, nodes, depth, nodes_per_depth), written without a json
+// tree: building one vector-of-vectors document for the choices and dumping it cost three
+// quarters of tree-preset's time in WASM (many small allocations).
+void tree_members(json_write::Object& out, const Tree& tree) {
+  append_choices(out.value("choices"), tree);
+  out.integer("nodes", tree.size());
+  out.integer("depth", tree.max_depth());
+  json_write::integers(out.value("nodes_per_depth"), tree.nodes_per_depth());
+}
+
+// tree-expect's and tree-preset's expectation members.
+void expectation_members(json_write::Object& out, const TreeExpectation& e) {
+  out.number("expected_tau", e.expected_tau);
+  json_write::numbers(out.value("tau_pmf"), e.tau_pmf);
+  json_write::numbers(out.value("node_prob"), e.node_prob);
+}
+
+Response done(json_write::Object& out) {
+  std::string text;
+  out.write(text);
+  return ok_json(std::move(text));
 }
 
 // tree-optimize's output, written as it is computed (no json tree): keys in nlohmann's sorted
@@ -244,10 +272,9 @@ Response tree_expect(const std::string& input) {
   Expected<AcceptanceMatrix> acc = parse_acceptance(in, "acceptance");
   if (!acc.ok()) return fail(acc.error());
   const TreeExpectation e = expect_tree(tree.value(), acc.value());
-  json out = tree_json(tree.value());
-  out["expected_tau"] = e.expected_tau;
-  out["tau_pmf"] = e.tau_pmf;
-  out["node_prob"] = e.node_prob;
+  json_write::Object out;
+  tree_members(out, tree.value());
+  expectation_members(out, e);
   if (in.contains("simulate")) {  // optional Monte Carlo check of the exact value
     const json& sim = in["simulate"];
     if (!sim.is_object())
@@ -260,18 +287,21 @@ Response tree_expect(const std::string& input) {
     if (!seed.ok()) return fail(make_error("simulate.seed", seed.error().message));
     const SimulationResult r = simulate_tree(
         tree.value(), acc.value(), static_cast<std::uint64_t>(seed.value()), trials.value());
-    out["simulation"] = {{"trials", r.trials},
-                         {"seed", seed.value()},
-                         {"mean_tau", r.mean_tau},
-                         {"std_error", r.std_error},
-                         {"interval_999", {r.lo, r.hi}}};
+    json_write::Object simulation;
+    simulation.integer("trials", r.trials);
+    simulation.integer("seed", seed.value());
+    simulation.number("mean_tau", r.mean_tau);
+    simulation.number("std_error", r.std_error);
+    json_write::numbers(simulation.value("interval_999"), {r.lo, r.hi});
+    simulation.write(out.value("simulation"));
   }
-  out["definitions"] = {
-      {"expected_tau", "mean tokens per draft-verify cycle, bonus token included"},
-      {"tau_pmf", "tau_pmf[j] = P(tau = 1 + j): j draft tokens accepted"},
-      {"node_prob", "P(node accepted), in the order of choices"},
-      {"simulation",
-       "optional Monte Carlo estimate (splitmix64, seeded) with its 99.9 % interval"}};
+  json_write::Object definitions;
+  definitions.string("expected_tau", "mean tokens per draft-verify cycle, bonus token included");
+  definitions.string("tau_pmf", "tau_pmf[j] = P(tau = 1 + j): j draft tokens accepted");
+  definitions.string("node_prob", "P(node accepted), in the order of choices");
+  definitions.string("simulation",
+                     "optional Monte Carlo estimate (splitmix64, seeded) with its 99.9 % interval");
+  definitions.write(out.value("definitions"));
   return done(out);
 }
 
@@ -346,7 +376,7 @@ Response tree_preset(const std::string& input) {
     acc = parsed.value();
   }
   Expected<Tree> tree = make_error("name", "");
-  json out;
+  json_write::Object out;
   if (name == "eagle2") {
     Expected<int> total = get_int(in, "total_token", 2, kMaxNodes + 1, 60, false);
     if (!total.ok()) return fail(total.error());
@@ -355,22 +385,16 @@ Response tree_preset(const std::string& input) {
     Expected<int> top_k = get_int(in, "top_k", 1, kMaxRank, 10, false);
     if (!top_k.ok()) return fail(top_k.error());
     tree = eagle2_tree(acc, total.value(), depth.value(), top_k.value());
-    out["total_token"] = total.value();
-    out["eagle_depth"] = depth.value() - 1;  // EAGLE's --depth: expansions after level 1
-    out["top_k"] = top_k.value();
+    out.integer("total_token", total.value());
+    out.integer("eagle_depth", depth.value() - 1);  // EAGLE's --depth: expansions after level 1
+    out.integer("top_k", top_k.value());
   } else {
     tree = preset_tree(name, "name");
   }
   if (!tree.ok()) return fail(tree.error());
-  json body = tree_json(tree.value());
-  for (auto it = body.begin(); it != body.end(); ++it) out[it.key()] = it.value();
-  out["name"] = name;
-  if (has_acc || name == "eagle2") {
-    const TreeExpectation e = expect_tree(tree.value(), acc);
-    out["expected_tau"] = e.expected_tau;
-    out["tau_pmf"] = e.tau_pmf;
-    out["node_prob"] = e.node_prob;
-  }
+  tree_members(out, tree.value());
+  out.string("name", name);
+  if (has_acc || name == "eagle2") expectation_members(out, expect_tree(tree.value(), acc));
   return done(out);
 }
 
@@ -518,17 +542,32 @@ Response tree_calibrate(const std::string& input) {
   if (!fit.ok()) return fail(fit.error());
   const AcceptanceMatrix fitted = matrix(fit.value());
   const Tree tree = draft_tree(draft.value(), fitted);
-  json out = tree_json(tree);
-  out["family"] = family;
-  out[family] = fit.value();
-  out["acceptance"] = family == "alpha" ? json{{"alpha", fit.value()}} : json{{"p", fitted.rows}};
-  out["tau_target"] = tau.value();
-  out["expected_tau"] = expect_tree(tree, fitted).expected_tau;
-  out["definitions"] = {{"acceptance",
-                         "the fitted acceptance; pass it to tree-expect / tree-optimize to predict "
-                         "other trees and sizes"},
-                        {"alpha", "p[d][r] = alpha * (1 - alpha)^r (docs/tree-model.md)"},
-                        {"scale", "p = scale * the given matrix"}};
+  json_write::Object out;
+  tree_members(out, tree);
+  out.string("family", family);
+  out.number(family == "alpha" ? "alpha" : "scale", fit.value());
+  json_write::Object acceptance;
+  if (family == "alpha") {
+    acceptance.number("alpha", fit.value());
+  } else {
+    std::string& rows = acceptance.value("p");
+    rows += '[';
+    for (std::size_t i = 0; i < fitted.rows.size(); ++i) {
+      if (i > 0) rows += ',';
+      json_write::numbers(rows, fitted.rows[i]);
+    }
+    rows += ']';
+  }
+  acceptance.write(out.value("acceptance"));
+  out.number("tau_target", tau.value());
+  out.number("expected_tau", expect_tree(tree, fitted).expected_tau);
+  json_write::Object definitions;
+  definitions.string("acceptance",
+                     "the fitted acceptance; pass it to tree-expect / tree-optimize to predict "
+                     "other trees and sizes");
+  definitions.string("alpha", "p[d][r] = alpha * (1 - alpha)^r (docs/tree-model.md)");
+  definitions.string("scale", "p = scale * the given matrix");
+  definitions.write(out.value("definitions"));
   return done(out);
 }
 

@@ -112,10 +112,14 @@ std::size_t utf8_sequence(const std::string& s, std::size_t i) {
 }
 
 // Rejects repeated keys while parsing (the parse callback sees every key with its object).
+// A frame records only how its parent addresses it (a key or an index): the path text is
+// composed when a repeated key is found, not for every container (tree-expect's 4096 choices
+// had built 4096 "choices[i]" strings).
 struct DuplicateKeyCheck {
   struct Frame {
     bool object;
-    std::string path;
+    std::string key_in_parent;  // when the parent is an object
+    int64_t index_in_parent;    // when the parent is an array
     std::set<std::string> keys;
     std::string last_key;
     int64_t next_index = 0;
@@ -124,19 +128,30 @@ struct DuplicateKeyCheck {
   Error error;
   bool found = false;
 
-  std::string element_path() {
-    if (frames.empty()) return "";
-    Frame& top = frames.back();
-    if (top.object) return join(top.path, top.last_key);
-    return top.path + "[" + std::to_string(top.next_index++) + "]";
+  // The path of frames[0..n) as the messages write it: "a.b[2].c".
+  std::string path_of(std::size_t n) const {
+    std::string path;
+    for (std::size_t i = 1; i < n; ++i) {
+      if (frames[i - 1].object)
+        path = join(path, frames[i].key_in_parent);
+      else
+        path += "[" + std::to_string(frames[i].index_in_parent) + "]";
+    }
+    return path;
   }
   bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
     switch (event) {
       case json::parse_event_t::object_start:
       case json::parse_event_t::array_start: {
-        std::string path = element_path();
-        frames.push_back(
-            Frame{event == json::parse_event_t::object_start, std::move(path), {}, {}});
+        Frame frame{event == json::parse_event_t::object_start, {}, 0, {}, {}};
+        if (!frames.empty()) {
+          Frame& top = frames.back();
+          if (top.object)
+            frame.key_in_parent = top.last_key;
+          else
+            frame.index_in_parent = top.next_index++;
+        }
+        frames.push_back(std::move(frame));
         break;
       }
       case json::parse_event_t::object_end:
@@ -149,7 +164,7 @@ struct DuplicateKeyCheck {
           top.last_key = parsed.get<std::string>();
           if (!top.keys.insert(top.last_key).second && !found) {
             found = true;
-            error = make_error(excerpt(join(top.path, top.last_key), 120),
+            error = make_error(excerpt(join(path_of(frames.size()), top.last_key), 120),
                                "appears more than once in its object (JSON keys must be unique)");
           }
         }
@@ -201,7 +216,7 @@ Expected<json> parse_document(const std::string& text, const std::string& what, 
       /*allow_exceptions=*/false);
   if (doc.is_discarded()) return make_error("", what + " is not valid JSON");
   if (duplicates.found) return duplicates.error;
-  return doc;
+  return Expected<json>(std::move(doc));  // Expected(T) takes its value: move, not copy
 }
 
 namespace {
