@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(cmake make g++ emscripten nlohmann-json3-dev libfast-float-dev libgtest-dev googletest
+APT_PACKAGES=(cmake make g++ emscripten nlohmann-json3-dev libgtest-dev googletest
               libbenchmark-dev clang clang-format libclang-rt-14-dev chromium)
 
 missing=()

@@ -4,19 +4,21 @@
 // Why: musl's strtod computes in 128-bit long double, which WebAssembly has no instructions
 // for; each conversion runs software float routines (__floatscan, __addtf3, fmodl). A profile
 // of tree-expect with a 64-entry acceptance vector in Node spent 34 % of its time there.
-// fast_float (Debian's libfast-float-dev, Lemire's exact Eisel-Lemire algorithm with a big-
-// integer fallback) gives the correctly rounded double in 64-bit arithmetic. musl's strtod and
-// glibc's (the native build) are correctly rounded too, so every value is bit-identical and
-// native <-> WASM parity holds; tests/parity's number corpus checks hard cases.
+//
+// The fast path is Clinger's (W. D. Clinger, "How to Read Floating Point Numbers Accurately",
+// PLDI 1990, section 5): when the decimal's significant digits form an integer w < 2^53 and its
+// exponent e has |e| <= 22, both w and 10^|e| are exact doubles, so w * 10^e (or w / 10^-e) is
+// one IEEE operation and therefore the correctly rounded value - bit for bit what musl's and
+// glibc's (the native build's) correctly rounded strtod give, so native <-> WASM parity holds.
+// The page's numbers (0.7, 1024, 3.2e-5) are all of this kind. (fast_float covers every input
+// exactly too, but its 10 KB table of powers of five would put the page's first load over its
+// 250 KB budget.)
 //
 // Only plain decimal text in JSON's grammar, -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?,
-// whose result is a normal, finite double takes the fast path. Everything else strtod accepts
-// (leading space, '+', hex floats, inf/nan, "1.", ".5") and the range cases where strtod sets
-// errno (overflow to inf, underflow to zero or a subnormal) go to musl's own strtod, unchanged.
-#include <cfloat>
-#include <cmath>
-
-#include <fast_float/fast_float.h>
+// takes the fast path. Everything else strtod accepts (leading space, '+', hex floats, inf,
+// nan, "1.", ".5"), more than 15 significant digits and exponents out of that range go to
+// musl's own strtod, unchanged; tests/golden/cases/trees.json has cases for both paths.
+#include <cstdint>
 
 extern "C" double __real_strtod(const char* text, char** end);
 
@@ -24,53 +26,72 @@ namespace {
 
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
-// The end of the JSON number at `p`, or nullptr when the text there is not one, or when the
-// character after it could continue a number strtod would read differently ("0x1p3", "01",
-// "1.", "1e").
-const char* json_number_end(const char* p) {
-  if (*p == '-') ++p;
+// 10^0 .. 10^22: every one exactly representable as a double (5^22 < 2^53).
+constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// The value of the JSON number at `text` when Clinger's fast path applies; false otherwise
+// (not a JSON number, or the character after it could continue a number strtod would read
+// differently: "0x1p3", "01", "1.", "1e").
+bool clinger(const char* text, double* value, const char** stop) {
+  const char* p = text;
+  const bool negative = *p == '-';
+  if (negative) ++p;
+  if (!digit(*p)) return false;
+  uint64_t w = 0;    // significant digits, leading zeros skipped
+  int digits = 0;    // how many of them
+  int exponent = 0;  // decimal exponent of w's last digit
+  const auto take = [&](char c) {
+    if (w == 0 && c == '0') return;
+    w = w * 10 + static_cast<uint64_t>(c - '0');
+    ++digits;
+  };
   if (*p == '0') {
     ++p;
-  } else if (digit(*p)) {
-    while (digit(*p)) ++p;
   } else {
-    return nullptr;
+    while (digit(*p) && digits <= 15) take(*p++);
+    if (digit(*p)) return false;  // more than 15 significant digits: musl's
   }
   if (*p == '.') {
     ++p;
-    if (!digit(*p)) return nullptr;
-    while (digit(*p)) ++p;
+    if (!digit(*p)) return false;
+    while (digit(*p)) {
+      if (digits > 15) return false;
+      take(*p++);
+      --exponent;
+    }
   }
   if (*p == 'e' || *p == 'E') {
     ++p;
+    const bool minus = *p == '-';
     if (*p == '+' || *p == '-') ++p;
-    if (!digit(*p)) return nullptr;
-    while (digit(*p)) ++p;
+    if (!digit(*p)) return false;
+    int e = 0;
+    while (digit(*p)) {
+      if (e > 1000) return false;  // far out of range: musl's (overflow, underflow, errno)
+      e = e * 10 + (*p++ - '0');
+    }
+    exponent += minus ? -e : e;
   }
   const char c = *p;
   if (digit(c) || c == '.' || c == 'e' || c == 'E' || c == 'x' || c == 'X' || c == 'p' || c == 'P')
-    return nullptr;
-  return p;
+    return false;
+  if (digits > 15 || exponent > 22 || exponent < -22) return false;  // w < 10^15 < 2^53
+  double x = static_cast<double>(w);                                 // exact
+  x = exponent >= 0 ? x * kPow10[exponent] : x / kPow10[-exponent];
+  *value = negative ? -x : x;
+  *stop = p;
+  return true;
 }
 
 }  // namespace
 
 extern "C" double __wrap_strtod(const char* text, char** end) {
-  if (const char* stop = json_number_end(text)) {
-    double x = 0.0;
-    const fast_float::from_chars_result r = fast_float::from_chars(text, stop, x);
-    if (r.ec == std::errc() && r.ptr == stop && std::isfinite(x) &&
-        (x == 0.0 || std::fabs(x) >= DBL_MIN)) {
-      // A zero from text with a nonzero digit ("1e-400") is an underflow: musl's, for errno.
-      bool written_zero = true;
-      if (x == 0.0)
-        for (const char* p = text; p < stop && *p != 'e' && *p != 'E'; ++p)
-          if (*p >= '1' && *p <= '9') written_zero = false;
-      if (written_zero) {
-        if (end != nullptr) *end = const_cast<char*>(stop);
-        return x;
-      }
-    }
+  double x;
+  const char* stop;
+  if (clinger(text, &x, &stop)) {
+    if (end != nullptr) *end = const_cast<char*>(stop);
+    return x;
   }
   return __real_strtod(text, end);
 }
