@@ -94,7 +94,8 @@ void append_choices(std::string& out, const Tree& tree) {
   char* const base = &out[at];
   char* p = base;
   std::vector<std::size_t> start(n), length(n);
-  const auto rank_text = [&p](int r) {  // 0..63
+  static_assert(kMaxRank <= 100, "rank_text writes a rank as at most two digits");
+  const auto rank_text = [&p](int r) {  // 0..kMaxRank-1
     if (r >= 10) *p++ = static_cast<char>('0' + r / 10);
     *p++ = static_cast<char>('0' + r % 10);
   };
