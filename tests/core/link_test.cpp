@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/link_codec.hpp"
 #include "speccalc/api.hpp"
 
 namespace {
@@ -191,6 +192,23 @@ TEST(Link, NonFiniteNumbersAreRefused) {
                         "value 'NaN' is not a number, true/false or a list"));
   EXPECT_TRUE(LinkError("v=1&acceptance.alpha=Infinity", "acceptance.alpha",
                         "value 'Infinity' is not a number, true/false or a list"));
+}
+
+TEST(Link, ValuesDecodeToWhatTheJsonParserGives) {
+  // decode_link reads plain integers and true/false without the document parser; each value
+  // must come out as nlohmann's parser types it (an unsigned integer for "1024", a float for
+  // 19 digits or a fraction, a signed integer for "-3"), and "01" stays refused.
+  for (const char* v : {"0", "7", "1024", "999999999999999999", "1000000000000000000",
+                        "18446744073709551616", "true", "false", "-3", "2.5", "1e3", "[1,2]"}) {
+    const auto doc = speccalc::decode_link(std::string("v=1&batch=") + v);
+    ASSERT_TRUE(doc.ok()) << v;
+    const nlohmann::json expected = nlohmann::json::parse(v);
+    EXPECT_EQ(doc.value()["batch"], expected) << v;
+    EXPECT_EQ(doc.value()["batch"].type(), expected.type()) << v;
+  }
+  EXPECT_TRUE(
+      LinkError("v=1&batch=01", "batch", "value '01' is not a number, true/false or a list"));
+  EXPECT_TRUE(LinkError("v=1&batch=", "batch", "value '' is not a number, true/false or a list"));
 }
 
 TEST(Link, PlainStringFormsOfDtypeAndMethodWork) {

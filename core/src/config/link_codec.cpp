@@ -1,3 +1,4 @@
+#include <cstdint>
 #include <cstring>
 
 #include "api/commands.hpp"
@@ -113,6 +114,28 @@ bool valid_key(const std::string& key) {
   return true;
 }
 
+// A value that is a plain JSON integer ("1024", "0") or true/false, as nlohmann's parser would
+// give it (an unsigned integer when it has no sign, as its lexer does), without running the
+// whole document parser: most of a link's values are such, and the parser's set-up per value
+// (nesting check, duplicate-key callback, lexer) was most of decode-link's time.
+// Anything else (a sign, a fraction, an exponent, a list, over 18 digits) returns false and
+// goes through fields::parse_document.
+bool plain_scalar(const std::string& value, json* out) {
+  if (value == "true" || value == "false") {
+    *out = value == "true";
+    return true;
+  }
+  if (value.empty() || value.size() > 18) return false;   // < 10^18: fits a uint64 exactly
+  if (value[0] == '0' && value.size() > 1) return false;  // "01" is not JSON
+  std::uint64_t n = 0;
+  for (const char c : value) {
+    if (c < '0' || c > '9') return false;
+    n = n * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  *out = n;  // number_unsigned, as nlohmann's parser types an unsigned integer literal
+  return true;
+}
+
 // Link text quoted in an error: short, whole characters, no control bytes.
 std::string shown(const std::string& s) { return fields::excerpt(s, 40); }
 
@@ -181,13 +204,15 @@ Expected<json> decode_link(const std::string& link) {
     json parsed;
     if (is_string_key(key) || (key == "method.choices" && !value.empty() && value[0] != '[')) {
       parsed = value;
+    } else if (plain_scalar(value, &parsed)) {
+      // parsed holds the integer or boolean
     } else {
       auto v = fields::parse_document(value, key, 8);
       if (!v.ok() || v.value().is_object() || v.value().is_string() || v.value().is_null()) {
         return make_error(key,
                           "value '" + shown(value) + "' is not a number, true/false or a list");
       }
-      parsed = v.value();
+      parsed = std::move(v.value());
     }
     // Walk/create the nested objects named by the dotted key.
     json* node = &config;
