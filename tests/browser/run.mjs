@@ -1098,13 +1098,8 @@ async function main() {
       const engines = await page.$$eval('[data-testid=sizing-export] [data-engine]', (n) =>
         n.map((x) => x.dataset.engine),
       );
-      eq(
-        engines.join(','),
-        Object.keys(expected.export)
-          .filter((k) => k !== 'notes')
-          .join(','),
-        'engine blocks',
-      );
+      // In the core's order: the engine the config prices first.
+      eq(engines.join(','), expected.export.order.join(','), 'engine blocks');
       // The curve's drawn marks are the core's (n, speedup) points.
       const curve = await marksOf(page, 'chart-sizing');
       samePoints(
@@ -1276,6 +1271,35 @@ async function main() {
     await waitSized(page);
   });
 
+  await test("sizing a mixture-of-experts target says under its schedule why the speedup dips and rises with batch (the core's note), a dense one says nothing there", async () => {
+    const moe = {
+      target: 'deepseek-v3',
+      hardware: 'h200-sxm',
+      gpus: 8,
+      runtime: 'vllm',
+      dtype: { weights: 'fp8' },
+      method: { family: 'mtp', k: 1 },
+    };
+    for (const [config, count] of [
+      [moe, 1],
+      [CONFIGS[0], 0],
+    ]) {
+      const link = cliLink(config);
+      await page.goto(`${url}#${link}`);
+      await waitSized(page, link);
+      const expected = cliSize(link);
+      eq(expected.schedule_notes.length, count, `${config.target}: the core's schedule notes`);
+      const shown = await page.$$eval('[data-testid=sizing-schedule-note]', (n) =>
+        n.map((x) => x.textContent),
+      );
+      eq(
+        JSON.stringify(shown),
+        JSON.stringify(expected.schedule_notes),
+        `${config.target}: notes shown`,
+      );
+    }
+  });
+
   await test("sizing a method without a draft length says why (the core's message)", async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[5])}`);
     await waitSized(page, cliLink(CONFIGS[5]));
@@ -1320,7 +1344,8 @@ async function main() {
   }
 
   await test("engine settings for the current setup come from the core's export", async () => {
-    const link = cliLink(CONFIGS[3]);
+    // Priced under vLLM, whose block the core orders before SGLang's and TensorRT-LLM's.
+    const link = cliLink({ ...CONFIGS[3], runtime: 'vllm' });
     await page.goto(`${url}#${link}`);
     await waitQuiet(page);
     const expected = JSON.parse(cli(['run', 'export', '-'], JSON.stringify(cliDecode(link))));
@@ -1335,13 +1360,14 @@ async function main() {
     const blocks = await page.$$eval('[data-testid=engine-settings-blocks] [data-engine]', (n) =>
       n.map((x) => [x.dataset.engine, x.querySelector('pre').textContent]),
     );
-    eq(
-      blocks.map((b) => b[0]).join(','),
-      Object.keys(expected)
-        .filter((k) => k !== 'notes')
-        .join(','),
-      'engine blocks',
+    // In the core's order, the engine this setup prices first and marked as such.
+    eq(blocks.map((b) => b[0]).join(','), expected.order.join(','), 'engine blocks');
+    const priced = await page.$$eval(
+      '[data-testid=engine-settings-blocks] [data-engine]:has([data-priced])',
+      (n) => n.map((x) => x.dataset.engine),
     );
+    eq(priced.join(','), expected.priced, 'the block marked as the engine priced');
+    eq(blocks[0][0], expected.priced, 'the priced engine comes first');
     const sglang = blocks.find((b) => b[0] === 'sglang')[1];
     for (const [flag, value] of Object.entries(expected.sglang))
       assert(sglang.includes(`${flag} ${value}`), `SGLang block has ${flag} ${value}: ${sglang}`);

@@ -207,12 +207,12 @@ TEST(EngineExport, NewFamiliesExportWhatEnginesRunAndSayWhyNotElsewhere) {
   const json streaming = ok("export", {{"target", "llama2-chat-7b"},
                                        {"acceptance", {{"alpha", 0.8}}},
                                        {"method", {{"family", "streaming"}}}});
-  EXPECT_EQ(streaming.size(), 1u) << streaming.dump();  // notes only
+  EXPECT_TRUE(streaming["order"].empty()) << streaming.dump();  // notes only, no block
   EXPECT_TRUE(says(streaming, "no engine runs streaming self-speculation")) << streaming.dump();
   const json rest = ok("export", {{"target", "llama2-chat-7b"},
                                   {"acceptance", {{"tau", 1.8}}},
                                   {"method", {{"family", "retrieval"}, {"source", "rest"}}}});
-  EXPECT_EQ(rest.size(), 1u) << rest.dump();
+  EXPECT_TRUE(rest["order"].empty()) << rest.dump();
   EXPECT_TRUE(says(rest, "no serving engine documents rest")) << rest.dump();
   EXPECT_TRUE(says(skip, "need")) << skip.dump();
 }
@@ -274,6 +274,39 @@ TEST(EngineImport, MtpAndSuffixImportBack) {
           {"text", "--speculative-algorithm SUFFIX --speculative-num-draft-tokens 16"}});
   EXPECT_EQ(sfx["config"]["method"]["source"], "suffix");
   EXPECT_EQ(sfx["config"]["method"]["k"], 16);
+}
+
+TEST(EngineExport, TheEnginePricedComesFirstAndIsNamed) {
+  // (runtime, family) -> the block that runs what was priced; "" where the profile names no
+  // engine (compiled). Every other block follows by name; order lists every block once.
+  const std::vector<std::vector<std::string>> cases = {{"vllm", "eagle3", "vllm"},
+                                                       {"sglang", "eagle2", "sglang"},
+                                                       {"tensorrt-llm", "medusa", "tensorrt_llm"},
+                                                       {"hf-eager", "eagle2", "eagle"},
+                                                       {"hf-eager", "medusa", "medusa"},
+                                                       {"hf-eager", "sps", "hf_transformers"},
+                                                       {"llama.cpp-cuda", "sps", "llama_server"},
+                                                       {"compiled", "eagle2", ""}};
+  for (const auto& c : cases) {
+    json config = {{"target", "llama3.1-8b-instruct"},
+                   {"hardware", "h100-sxm"},
+                   {"runtime", c[0]},
+                   {"method", {{"family", c[1]}}},
+                   {"acceptance", {{"alpha", 0.7}}}};
+    if (c[1] == "sps") config["method"]["draft"] = "llama3.2-1b";
+    if (c[1] == "medusa") config["target"] = "vicuna-7b-v1.3";
+    const json exp = ok("export", config);
+    const std::string where = c[0] + " " + c[1];
+    EXPECT_EQ(exp["priced"], c[2]) << where;
+    std::vector<std::string> blocks;  // the objects, in key order
+    for (auto it = exp.begin(); it != exp.end(); ++it)
+      if (it.value().is_object()) blocks.push_back(it.key());
+    std::vector<std::string> expected;
+    if (!c[2].empty()) expected.push_back(c[2]);
+    for (const std::string& b : blocks)
+      if (b != c[2]) expected.push_back(b);
+    EXPECT_EQ(exp["order"].get<std::vector<std::string>>(), expected) << where;
+  }
 }
 
 TEST(EngineExport, DepthFollowsEachEnginesConvention) {
@@ -860,7 +893,7 @@ TEST(EngineExportLocal, LmStudioUsesItsDocumentedFieldsAndOllamaSaysItHasNone) {
                                 {"dtype", "q4_k_m"},
                                 {"acceptance", {{"alpha", 0.7}}},
                                 {"method", {{"family", "ar"}}}});
-  EXPECT_EQ(ar.size(), 1u) << ar.dump();
+  EXPECT_TRUE(ar["order"].empty()) << ar.dump();  // notes only, no block
 }
 
 }  // namespace

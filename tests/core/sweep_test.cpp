@@ -259,6 +259,15 @@ TEST(Sweep, AnMoeBatchSweepSaysWhyItsSpeedupDipsAndADenseOneDoesNot) {
   json plain = moe;
   plain["method"] = "ar";
   EXPECT_FALSE(sweep(plain).contains("notes"));
+  // Sizing's schedule by batch says the same beside it (the walk: a schedule rising from 1.45x
+  // at batch 8 to 2.27x at 128 with nothing said); a dense target's schedule, nothing.
+  auto size_notes = [](const json& config) {
+    const speccalc::Response r = speccalc::run("size", json{{"config", config}}.dump());
+    EXPECT_TRUE(r.ok) << r.error.describe();
+    return json::parse(r.output)["schedule_notes"];
+  };
+  EXPECT_EQ(size_notes(moe), s["notes"]);
+  EXPECT_EQ(size_notes(dense), json::array());
 }
 
 }  // namespace

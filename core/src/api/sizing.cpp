@@ -9,6 +9,7 @@
 #include "config/families.hpp"
 #include "config/json_fields.hpp"
 #include "engines/engine_export.hpp"
+#include "model/moe_batch_note.hpp"
 #include "speccalc/evaluate.hpp"
 #include "speccalc/tree_acceptance.hpp"
 #include "speccalc/tree_optimize.hpp"
@@ -435,6 +436,9 @@ Response size(const std::string& input) {
                   {"current_is_best", current_is_best},
                   {"curve", curve_json},
                   {"schedule", schedule.value()},
+                  // Read beside the schedule: why its speedup may dip and rise with batch.
+                  {"schedule_notes",
+                   moe_batch_note_applies(c) ? json::array({moe_batch_note()}) : json::array()},
                   {"export", engine_settings(best_config, best.choices, trt_schedule)},
                   // The config with the best size set (k, the EAGLE-2/3 budget, or the tree):
                   // what "Apply" loads, so no front end maps sizes to method keys itself.

@@ -9,6 +9,7 @@
 #include "config/json_fields.hpp"
 #include "model/cost_plan.hpp"
 #include "model/evaluation_json.hpp"
+#include "model/moe_batch_note.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/evaluate.hpp"
 
@@ -295,7 +296,7 @@ Response sweep(const std::string& input) {
     for (const auto& v : axes[a].values) value_text[a].push_back(v.dump());
   // A speculative MoE target swept over batch: why its speedup is not monotone (the walk saw
   // DeepSeek-V3's MTP dip from 1.59x at batch 1 to 1.29x at 8 and rise to 1.71x at 128).
-  bool moe_batch_note = false;
+  bool moe_batch = false;
   TauMemo memo;  // tau depends only on method and acceptance: computed once per pair
   PointPlans plans(req["config"], axes, catalog.value());
   std::string values;
@@ -317,8 +318,7 @@ Response sweep(const std::string& input) {
       points_text += point.dump();
     } else {
       const Evaluation& ev = e.value();
-      if (find_break_even && config->target.experts > 1 && config->method.family != Family::ar)
-        moe_batch_note = true;
+      if (find_break_even && moe_batch_note_applies(*config)) moe_batch = true;
       if (full) {
         json point = {{"result", evaluation_to_json(ev, *config)}, {"values", json::parse(values)}};
         points_text += point.dump();
@@ -345,19 +345,8 @@ Response sweep(const std::string& input) {
   // {"axes", "best", "break_even_batch"?, "points"}: sorted key order, as dump() writes them.
   std::string head = "{\"axes\":" + axes_out.dump() + ",\"best\":" + best.dump();
   if (find_break_even) head += ",\"break_even_batch\":" + be.dump();
-  if (moe_batch_note) {
-    head +=
-        ",\"notes\":" +
-        json::array(
-            {"MoE target: a pass reads the experts its tokens touch. A verify of k + 1 tokens "
-             "per sequence touches more experts than a decode step (its tokens share experts "
-             "only at the rate Mixtral's routing measured: a token repeats the previous one's "
-             "experts 12 % of the time beyond chance); the gap is largest at middle batches, "
-             "where decoding reads a fraction of the experts and verifying many more, and small "
-             "at batch 1 (a few experts either way) and at large batches (nearly all experts "
-             "either way), so the speedup can dip and rise again with batch. Router skew (some "
-             "experts far busier than others) is not modeled"})
-            .dump();
+  if (moe_batch) {
+    head += ",\"notes\":" + json::array({moe_batch_note()}).dump();
   }
   head += ",\"points\":";
   points_text.insert(0, head);  // into the reserved buffer: no second multi-megabyte copy

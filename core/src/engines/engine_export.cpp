@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <string>
+#include <vector>
 
 #include "api/commands.hpp"
 #include "config/acceptance_tau.hpp"
@@ -315,10 +316,47 @@ json local_engine_settings(const Config& c, const EngineRepos& repo) {
 //   (none documents early-exit self-speculation), streaming self-speculation (MagicDec /
 //   TriForce research code only), retrieval from REST, SAM or Token Recycling (their authors'
 //   research code; no engine documents them).
+namespace {
+
+// Which block runs the engine the config prices, and the order to show the blocks in: that
+// block first, the others by name. A new user pricing vLLM read SGLang's and TensorRT-LLM's
+// flags before vLLM's (the blocks came in key order). The research-code profile (hf-eager) is
+// each family's reference code: EAGLE's, Medusa's, Hydra's, lookahead's, or transformers'
+// generate() for drafts, prompt lookup and LayerSkip. The compiled profile (a generic
+// graph-captured stack) names no engine.
+void add_order(const Config& c, json* out) {
+  const std::string& id = c.engine.id;
+  std::vector<std::string> candidates;
+  if (id == "vllm" || id == "sglang") candidates = {id};
+  if (id == "tensorrt-llm") candidates = {"tensorrt_llm"};
+  if (is_llama_cpp(id)) candidates = {"llama_server"};
+  if (id == "mlx") candidates = {"mlx_lm"};
+  if (id == "hf-eager")
+    candidates = {"eagle", "medusa", "hydra", "lookahead_decoding", "hf_transformers"};
+  std::string priced;
+  for (const std::string& k : candidates)
+    if (out->contains(k) && (*out)[k].is_object()) {
+      priced = k;
+      break;
+    }
+  json order = json::array();
+  if (!priced.empty()) order.push_back(priced);
+  for (auto it = out->begin(); it != out->end(); ++it)
+    if (it.value().is_object() && it.key() != priced) order.push_back(it.key());
+  (*out)["order"] = order;
+  (*out)["priced"] = priced;
+}
+
+}  // namespace
+
 json engine_settings(const Config& c, const Choices& choices, const json& schedule) {
   const MethodConfig& m = c.method;
   const EngineRepos repo = engine_repos(c);
-  if (is_llama_cpp(c.engine.id) || c.engine.id == "mlx") return local_engine_settings(c, repo);
+  if (is_llama_cpp(c.engine.id) || c.engine.id == "mlx") {
+    json local = local_engine_settings(c, repo);
+    add_order(c, &local);
+    return local;
+  }
   json out = json::object();
   json notes = json::array();
   const json choices_json = choices;
@@ -568,6 +606,7 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
         std::to_string(out["eagle"]["depth"].get<int64_t>() + 1) +
         " draft levels, the same tree as the other engines' settings");
   out["notes"] = notes;
+  add_order(c, &out);
   return out;
 }
 

@@ -32,16 +32,18 @@ const ENGINE_TITLES = {
   mlx_lm: 'mlx_lm.generate / mlx_lm.server flags',
 };
 
+// Blocks in the core's `order` (the engine the config prices first); `priced` names that one.
 export function engineBlocks(exp, testid) {
   const wrap = el('div', { class: 'engine-exports', 'data-testid': testid });
-  for (const [engine, settings] of Object.entries(exp)) {
-    if (engine === 'notes' || !settings || typeof settings !== 'object') continue;
+  for (const engine of exp.order || []) {
+    const settings = exp[engine];
+    const title = ENGINE_TITLES[engine] || engine;
     const text = exportText(settings);
     const code = el('code', { text });
     const copy = el('button', {
       type: 'button',
       text: 'Copy',
-      'aria-label': `Copy the ${ENGINE_TITLES[engine] || engine} settings`,
+      'aria-label': `Copy the ${title} settings`,
       onclick: async () => {
         try {
           await navigator.clipboard.writeText(text);
@@ -66,14 +68,16 @@ export function engineBlocks(exp, testid) {
         el(
           'div',
           { class: 'engine-head' },
-          el('h4', { text: ENGINE_TITLES[engine] || engine }),
+          el(
+            'h4',
+            { text: title },
+            engine === exp.priced
+              ? el('span', { class: 'badge', 'data-priced': '', text: 'the engine priced' })
+              : null,
+          ),
           copy,
         ),
-        el(
-          'pre',
-          { tabindex: '0', 'aria-label': `${ENGINE_TITLES[engine] || engine} settings` },
-          code,
-        ),
+        el('pre', { tabindex: '0', 'aria-label': `${title} settings` }, code),
         typeof settings.note === 'string' ? el('p', { class: 'hint', text: settings.note }) : null,
       ),
     );

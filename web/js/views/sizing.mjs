@@ -300,6 +300,9 @@ export class SizingView {
     box.append(
       el('h3', { text: 'Schedule by batch size' }),
       this.scheduleTable(out.schedule, chain),
+      ...(out.schedule_notes || []).map((n) =>
+        el('p', { class: 'hint', 'data-testid': 'sizing-schedule-note', text: n }),
+      ),
     );
     box.append(
       el('h3', { text: 'Engine settings for the best choice' }),
