@@ -1297,6 +1297,14 @@ async function main() {
         JSON.stringify(expected.schedule_notes),
         `${config.target}: notes shown`,
       );
+      // The chain drawn is priced with the best's own acceptance: tree-expect's tau of it is the
+      // sizing's (DeepSeek sized from k = 1 to 3 drew 3.31 beside 2.88 before).
+      const taus = await page.$eval('.sizing-tree .hint', (h) => ({ ...h.dataset }));
+      const [a, b] = [Number(taus.expectTau), Number(taus.sizingTau)];
+      assert(
+        Math.abs(a - b) <= 1e-9 * Math.max(1, b),
+        `${config.target}: tree-expect ${a} vs sizing ${b}`,
+      );
     }
   });
 

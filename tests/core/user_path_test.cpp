@@ -288,6 +288,34 @@ TEST(Sizing, AChainThatIsAlreadyTheBestKeepsItsChain) {
   EXPECT_EQ(s["best"]["choices"], json::parse("[[0],[0,0],[0,0,0]]")) << s["best"].dump();
 }
 
+TEST(Sizing, TheAcceptanceGivenForTreeExpectIsTheBests) {
+  // DeepSeek-V3's MTP set at k = 1 under vLLM, sized (the walk): the best is a longer chain, and
+  // the acceptance the sizing gives for drawing it must be that chain's own (the report's 0.875
+  // for the first position, then GLM-4.5-Air's conditional decay 0.68 / 0.92 = 0.7391 and
+  // 0.38 / 0.68 = 0.5588), so tree-expect's tau of the drawn chain is the sizing's tau.
+  const json c = {{"target", "deepseek-v3"},
+                  {"hardware", "h200-sxm"},
+                  {"gpus", 8},
+                  {"dtype", "fp8"},
+                  {"runtime", "vllm"},
+                  {"method", {{"family", "mtp"}, {"k", 1}}}};
+  const json s = ok("size", json{{"config", c}, {"batches", {1}}});
+  const json& best = s["best"];
+  ASSERT_EQ(best["nodes"], 3) << best.dump();
+  ASSERT_TRUE(s["acceptance"].contains("per_position")) << s["acceptance"].dump();
+  const std::vector<double> p = s["acceptance"]["per_position"].get<std::vector<double>>();
+  ASSERT_EQ(p.size(), 3u) << s["acceptance"].dump();
+  EXPECT_DOUBLE_EQ(p[0], 0.875);
+  EXPECT_NEAR(p[1], 0.68 / 0.92, 1e-15);
+  EXPECT_NEAR(p[2], 0.38 / 0.68, 1e-15);
+  // tau = 1 + 0.875 + 0.875 x 0.7391 + 0.875 x 0.7391 x 0.5588 = 2.8832
+  const double tau = 1 + p[0] + p[0] * p[1] + p[0] * p[1] * p[2];
+  EXPECT_NEAR(best["tau"].get<double>(), tau, 1e-12);
+  const json e =
+      ok("tree-expect", json{{"choices", best["choices"]}, {"acceptance", s["acceptance"]}});
+  EXPECT_NEAR(e["expected_tau"].get<double>(), best["tau"].get<double>(), 1e-12);
+}
+
 TEST(Sizing, Eagle2AndEagle3TreesOnSglang) {
   for (const char* fam : {"eagle2", "eagle3"}) {
     json c = sps_70b("sglang");

@@ -412,6 +412,15 @@ Response size(const std::string& input) {
   if (!schedule.ok()) return fail(schedule.error());
 
   const Config& best_config = best.config;
+  // An acceptance from data is looked up for each candidate's own draft (evaluate_config): the
+  // acceptance given for tree-expect is then the best's, as evaluating it looked it up. The
+  // current config's stood here before, and DeepSeek-V3's MTP sized to k = 3 drew its chain
+  // with k = 1's single rate (tau 3.31) beside the sizing's 2.88 (later positions decay).
+  if (acceptance_per_draft(parsed_config.value().acceptance)) {
+    auto again = parse_config(config_to_json(best_config), catalog.value());
+    if (!again.ok()) return fail(again.error());
+    acceptance_used = resolved_acceptance_json(again.value().acceptance);
+  }
   json curve_json = json::array();
   for (const auto& cand : curve.value())
     if (cand.real) curve_json.push_back(candidate_json(cand, false));
