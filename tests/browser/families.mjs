@@ -19,17 +19,11 @@ import {
   samePoints,
   cellsOf,
   sameCells,
+  DEEPSEEK_MTP,
 } from './lib.mjs';
 import * as fmt from '../../web/js/format.mjs';
 
-const DEEPSEEK = {
-  target: 'deepseek-v3',
-  hardware: 'h200-sxm',
-  gpus: 8,
-  runtime: 'vllm',
-  dtype: { weights: 'fp8' },
-  method: { family: 'mtp', k: 1 },
-};
+const DEEPSEEK = DEEPSEEK_MTP;
 const VICUNA = {
   target: 'vicuna-7b-v1.3',
   hardware: 'a100-80gb-sxm',

@@ -11,6 +11,17 @@ export const CLI = path.resolve(repo, process.env.SPECCALC_CLI || 'build/native/
 
 // The page's display format (web/js/format.mjs): speedup with 2 decimals and "×", tau with 2.
 export const showSpeedup = (x) => `${x.toFixed(2)}×`;
+
+// DeepSeek-V3 with its MTP module on 8 x H200 under vLLM (fp8, k = 1): the MoE setup several
+// browser tests walk.
+export const DEEPSEEK_MTP = {
+  target: 'deepseek-v3',
+  hardware: 'h200-sxm',
+  gpus: 8,
+  runtime: 'vllm',
+  dtype: { weights: 'fp8' },
+  method: { family: 'mtp', k: 1 },
+};
 export const showTau = (x) => x.toFixed(2);
 
 export const counts = { passed: 0, failed: 0 };

@@ -47,6 +47,7 @@ import {
   sameCells,
   treeDrawn,
   sameTree,
+  DEEPSEEK_MTP,
 } from './lib.mjs';
 import * as fmt from '../../web/js/format.mjs';
 import { truthTests } from './truth.mjs';
@@ -1272,16 +1273,8 @@ async function main() {
   });
 
   await test("sizing a mixture-of-experts target says under its schedule why the speedup dips and rises with batch (the core's note), a dense one says nothing there", async () => {
-    const moe = {
-      target: 'deepseek-v3',
-      hardware: 'h200-sxm',
-      gpus: 8,
-      runtime: 'vllm',
-      dtype: { weights: 'fp8' },
-      method: { family: 'mtp', k: 1 },
-    };
     for (const [config, count] of [
-      [moe, 1],
+      [DEEPSEEK_MTP, 1],
       [CONFIGS[0], 0],
     ]) {
       const link = cliLink(config);
