@@ -1132,6 +1132,28 @@ async function main() {
     });
   }
 
+  await test("sizing the starter (tau from the vLLM traces) draws its best chain with the core's probabilities", async () => {
+    // The walk: the page as opened drew "per-node probabilities unavailable" beside its best.
+    const starter = JSON.parse(cli(['list', 'ui'])).starter;
+    const link = cliLink(starter);
+    await page.goto(`${url}#${link}`);
+    await waitSized(page, link);
+    const expected = cliSize(link);
+    const expect = cliRun('tree-expect', {
+      choices: expected.best.choices,
+      acceptance: expected.acceptance,
+    });
+    sameTree(
+      await treeDrawn(page, '[data-testid=sizing-tree]'),
+      expected.best.choices,
+      expect.node_prob,
+      'starter best chain',
+    );
+    const taus = await page.$eval('.sizing-tree .hint', (h) => ({ ...h.dataset }));
+    const [a, b] = [Number(taus.expectTau), Number(taus.sizingTau)];
+    assert(Math.abs(a - b) <= 1e-9 * Math.max(1, b), `tree-expect ${a} vs sizing ${b}`);
+  });
+
   await test('sizing runs in a Web Worker', async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
     await waitSized(page, cliLink(CONFIGS[3]));

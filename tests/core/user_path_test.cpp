@@ -316,6 +316,30 @@ TEST(Sizing, TheAcceptanceGivenForTreeExpectIsTheBests) {
   EXPECT_NEAR(e["expected_tau"].get<double>(), best["tau"].get<double>(), 1e-12);
 }
 
+TEST(Sizing, TheStartersBestChainCanBeDrawn) {
+  // The page's starter (Llama-3.1-8B, vLLM, EAGLE-3) takes its tau from the vLLM traces, which
+  // give a tau per k, not per-position rates: sized at the page's settings, the acceptance
+  // handed to tree-expect must be a form it takes (an alpha fitted to the best chain), and
+  // the chain drawn with it has the best's tau. The walk found "per-node probabilities
+  // unavailable: acceptance.tau: unknown form" where the chain should be.
+  const speccalc::Response ui = speccalc::run("list", "ui");
+  ASSERT_TRUE(ui.ok) << ui.error.describe();
+  const json u = json::parse(ui.output);
+  json request = u["sizing"];
+  request["config"] = u["starter"];
+  const json s = ok("size", request);
+  ASSERT_TRUE(s["acceptance"].contains("alpha")) << s["acceptance"].dump();
+  const json e =
+      ok("tree-expect", json{{"choices", s["best"]["choices"]}, {"acceptance", s["acceptance"]}});
+  // A chain of k drafts at alpha a: tau = 1 + a + a^2 + ... + a^k (rank 0 only), computed here.
+  const double a = s["acceptance"]["alpha"].get<double>();
+  const int64_t k = s["best"]["nodes"].get<int64_t>();
+  double tau = 1, run = 1;
+  for (int64_t i = 0; i < k; ++i) tau += (run *= a);
+  EXPECT_NEAR(e["expected_tau"].get<double>(), tau, 1e-12);
+  EXPECT_NEAR(e["expected_tau"].get<double>(), s["best"]["tau"].get<double>(), 1e-9);
+}
+
 TEST(Sizing, Eagle2AndEagle3TreesOnSglang) {
   for (const char* fam : {"eagle2", "eagle3"}) {
     json c = sps_70b("sglang");

@@ -416,10 +416,16 @@ Response size(const std::string& input) {
   // acceptance given for tree-expect is then the best's, as evaluating it looked it up. The
   // current config's stood here before, and DeepSeek-V3's MTP sized to k = 3 drew its chain
   // with k = 1's single rate (tau 3.31) beside the sizing's 2.88 (later positions decay).
+  // Data that gives the best a tau (the vLLM traces at its k) is handed on as the alpha that
+  // tau fits on the best's own draft, as sizing_matrix does: tree-expect takes no bare tau
+  // (the page's default setup drew "per-node probabilities unavailable" in its place).
   if (acceptance_per_draft(parsed_config.value().acceptance)) {
     auto again = parse_config(config_to_json(best_config), catalog.value());
     if (!again.ok()) return fail(again.error());
-    acceptance_used = resolved_acceptance_json(again.value().acceptance);
+    std::vector<std::string> unused_notes;
+    Acceptance unused_model;
+    auto redrawn = sizing_matrix(again.value(), &unused_notes, &acceptance_used, &unused_model);
+    if (!redrawn.ok()) return fail(redrawn.error());
   }
   json curve_json = json::array();
   for (const auto& cand : curve.value())
