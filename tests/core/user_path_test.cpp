@@ -405,6 +405,33 @@ TEST(Carry, EngineChangeMovesDefaultKnobsToTheNewEngine) {
   EXPECT_FALSE(out2["notes"].empty());
 }
 
+TEST(Carry, AMacSetupMovedToAServingEngineLandsOnAGpuThatRunsIt) {
+  // The walk: on a Mac under MLX (4-bit MLX weights), switching the engine to vLLM, SGLang or
+  // TensorRT-LLM left the form on "runs on NVIDIA hardware; Apple M4 Pro is Apple" (after the
+  // dtype was carried) and every later edit kept that error. The serving engines land on
+  // their default GPU (runtimes.json default_hardware) with the engine's default dtype, each
+  // move said in a note.
+  const json mac = ok("normalize", json{{"target", "qwen3-8b"},
+                                        {"hardware", "apple-m4-pro"},
+                                        {"runtime", "mlx"},
+                                        {"dtype", "mlx_4bit"},
+                                        {"method", {{"family", "sps"}, {"draft", "qwen3-0.6b"}}}});
+  ASSERT_EQ(mac["dtype"]["weights"], "mlx_4bit") << mac.dump();
+  for (const char* engine : {"vllm", "sglang", "tensorrt-llm"}) {
+    json edited = mac;
+    edited["runtime"] = engine;
+    const json out =
+        ok("carry", json{{"config", edited}, {"changed", "runtime"}, {"previous", mac}});
+    EXPECT_EQ(out["config"]["hardware"], "h100-sxm") << engine;
+    EXPECT_EQ(out["config"]["dtype"]["weights"], "fp16") << engine;
+    bool said = false;
+    for (const auto& n : out["notes"])
+      said |= n.get<std::string>().rfind("hardware: h100-sxm", 0) == 0;
+    EXPECT_TRUE(said) << engine << ": " << out["notes"].dump();
+    ok("eval", out["config"]);
+  }
+}
+
 TEST(Carry, TargetChangeToDeepSeekOpensInItsReleasedDtype) {
   const json base = ok("normalize", json{{"target", "llama3.1-70b-instruct"},
                                          {"hardware", "h200-sxm"},
