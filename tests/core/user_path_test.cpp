@@ -432,6 +432,24 @@ TEST(Carry, AMacSetupMovedToAServingEngineLandsOnAGpuThatRunsIt) {
   }
 }
 
+TEST(Carry, ACpuSetupMovedToAGpuEngineLandsOnAGpu) {
+  // The walk: on a Ryzen under llama.cpp (CPU), choosing HF eager or the generic graph stack
+  // left the form on "runs on GPUs; Ryzen 9 7950X (CPU only) is a CPU". They land on the
+  // A100 their fitted data ran on (runtimes.json default_hardware).
+  const json cpu = ok("normalize", json{{"target", "qwen3-8b"},
+                                        {"hardware", "ryzen-9-7950x"},
+                                        {"runtime", "llama.cpp-cpu"},
+                                        {"method", {{"family", "pld"}}}});
+  for (const char* engine : {"hf-eager", "compiled"}) {
+    json edited = cpu;
+    edited["runtime"] = engine;
+    const json out =
+        ok("carry", json{{"config", edited}, {"changed", "runtime"}, {"previous", cpu}});
+    EXPECT_EQ(out["config"]["hardware"], "a100-80gb-sxm") << engine << out["notes"].dump();
+    ok("eval", out["config"]);
+  }
+}
+
 TEST(Carry, TargetChangeToDeepSeekOpensInItsReleasedDtype) {
   const json base = ok("normalize", json{{"target", "llama3.1-70b-instruct"},
                                          {"hardware", "h200-sxm"},
