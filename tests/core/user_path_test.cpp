@@ -450,6 +450,35 @@ TEST(Carry, ACpuSetupMovedToAGpuEngineLandsOnAGpu) {
   }
 }
 
+TEST(Carry, AnEngineThatCannotDraftForTheModelFallsBackToPlainDecoding) {
+  // The walk: MiniMax-M2.5 with prompt lookup under llama.cpp (CUDA), engine switched to MLX.
+  // MLX runs plain decoding and draft models only, and no preset shares MiniMax's tokenizer:
+  // the setup lands on plain decoding on MLX's Mac, each move said, never a stuck error.
+  const json prev = ok("normalize", json{{"target", "minimax-m2.5"},
+                                         {"hardware", "rtx-4090"},
+                                         {"runtime", "llama.cpp-cuda"},
+                                         {"method", {{"family", "pld"}}}});
+  json edited = prev;
+  edited["runtime"] = "mlx";
+  const json out =
+      ok("carry", json{{"config", edited}, {"changed", "runtime"}, {"previous", prev}});
+  EXPECT_EQ(out["config"]["method"]["family"], "ar") << out.dump();
+  EXPECT_EQ(out["config"]["hardware"], "apple-m4-pro") << out.dump();
+  bool said = false;
+  for (const auto& n : out["notes"])
+    said |= n.get<std::string>().rfind("method.family: ar, plain decoding (pld: ", 0) == 0;
+  EXPECT_TRUE(said) << out["notes"].dump();
+  // A family the engine runs that can draft is still preferred: Qwen3-8B gets a draft model.
+  json qwen = prev;
+  qwen["target"] = "qwen3-8b";
+  qwen = ok("normalize", qwen);
+  json qwen_edited = qwen;
+  qwen_edited["runtime"] = "mlx";
+  const json q =
+      ok("carry", json{{"config", qwen_edited}, {"changed", "runtime"}, {"previous", qwen}});
+  EXPECT_EQ(q["config"]["method"]["family"], "sps") << q.dump();
+}
+
 TEST(Carry, TargetChangeToDeepSeekOpensInItsReleasedDtype) {
   const json base = ok("normalize", json{{"target", "llama3.1-70b-instruct"},
                                          {"hardware", "h200-sxm"},

@@ -294,6 +294,17 @@ Response carry(const std::string& input) {
         next = cand;
         break;
       }
+      if (next.empty() && family != "ar") {
+        // Nothing this engine runs can draft for this model (MLX runs draft models only, and
+        // no preset shares MiniMax's tokenizer): plain decoding, said so, rather than a form
+        // stuck on the error (the walk).
+        notes.push_back("method.family: ar, plain decoding (" + family + ": " + err.message +
+                        "; nothing " + pc.value().engine.name + " runs can draft for " +
+                        pc.value().target.id + ")");
+        method = json{{"family", "ar"}};
+        doc.erase("acceptance");
+        continue;
+      }
       if (next.empty()) return fail(err);
       notes.push_back("method.family: " + next + " (" + family + ": " + err.message + ")");
       method = json{{"family", next}};
