@@ -1154,6 +1154,28 @@ async function main() {
     assert(Math.abs(a - b) <= 1e-9 * Math.max(1, b), `tree-expect ${a} vs sizing ${b}`);
   });
 
+  await test("plain decoding shows no acceptance fields (the core's speculates: false); a speculative family shows them", async () => {
+    const methods = JSON.parse(cli(['list', 'methods']));
+    const speculates = new Map(methods.map((m) => [m.id, m.speculates]));
+    eq(speculates.get('ar'), false, "core: ar's speculates");
+    eq(speculates.get('eagle3'), true, "core: eagle3's speculates");
+    for (const family of ['ar', 'eagle3']) {
+      const link = cliLink({
+        target: 'llama3.1-8b-instruct',
+        hardware: 'h100-sxm',
+        runtime: 'vllm',
+        method: { family },
+      });
+      await page.goto(`${url}#${link}`);
+      await waitQuiet(page);
+      const visible = await page.$eval(
+        '[data-testid=acceptance-fields]',
+        (f) => !f.hidden && f.getClientRects().length > 0,
+      );
+      eq(visible, speculates.get(family), `${family}: acceptance fields visible`);
+    }
+  });
+
   await test('sizing runs in a Web Worker', async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
     await waitSized(page, cliLink(CONFIGS[3]));

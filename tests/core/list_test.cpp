@@ -175,6 +175,22 @@ TEST(ListMethods, EveryFamilyAndEveryKeyOfItsDefaultsHasALabel) {
   }
 }
 
+TEST(ListMethods, OnlyPlainDecodingHasNoAcceptance) {
+  // Plain decoding's tau is 1 whatever the acceptance says (eval of ar at two acceptances is
+  // the same speedup); every other family's tau reads it.
+  for (const json& m : list("methods"))
+    EXPECT_EQ(m["speculates"].get<bool>(), m["id"] != "ar") << m["id"];
+  json ar = base();
+  ar["method"] = {{"family", "ar"}};
+  ar["acceptance"] = {{"alpha", 0.2}};
+  json ar2 = ar;
+  ar2["acceptance"] = {{"alpha", 0.9}};
+  const speccalc::Response a = speccalc::run("eval", ar.dump()),
+                           b = speccalc::run("eval", ar2.dump());
+  ASSERT_TRUE(a.ok && b.ok);
+  EXPECT_EQ(json::parse(a.output)["speedup"], json::parse(b.output)["speedup"]);
+}
+
 TEST(ListMethods, ASharedKeyReadsInTheFamilysOwnVocabulary) {
   json pld, lookahead;
   for (const json& m : list("methods")) {

@@ -148,7 +148,10 @@ Response list(const std::string& kind_text) {
                 {"params", params},
                 {"summary", f.summary},
                 {"draft_network", f.draft_network},
-                {"static_tree", f.static_tree}};
+                {"static_tree", f.static_tree},
+                // Whether an acceptance applies: plain decoding verifies nothing (the page
+                // hides its acceptance fields there).
+                {"speculates", f.family != Family::ar}};
       if (f.sweep_param) {
         json values = json::array();
         for (int v : f.sweep_values)

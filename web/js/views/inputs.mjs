@@ -154,6 +154,11 @@ export class InputsView {
     this.methodSummaries = new Map(
       methods.filter((m) => typeof m === 'object').map((m) => [m.id, m.summary || '']),
     );
+    // Families with nothing to accept (the core's `speculates`: plain decoding) show no
+    // acceptance fields.
+    this.methodSpeculates = new Map(
+      methods.filter((m) => typeof m === 'object').map((m) => [m.id, m.speculates !== false]),
+    );
     this.drafts = drafts;
   }
 
@@ -241,6 +246,7 @@ export class InputsView {
     setSelect($('#f-family', this.form), String(method.family));
     $('#family-summary', this.form).textContent =
       (this.methodSummaries && this.methodSummaries.get(method.family)) || '';
+    $('#acceptance-fields', this.form).hidden = this.methodSpeculates?.get(method.family) === false;
     const view = this.engineView(method, engineId);
     this.fieldAlias = view.alias;
     this.showParams(
