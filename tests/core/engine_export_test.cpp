@@ -560,6 +560,36 @@ TEST(EngineImport, VllmCommandLineAndBareJson) {
   EXPECT_EQ(b["config"]["method"]["total_token"], 6);
 }
 
+TEST(EngineImport, APasteThatIsPlainlyTheOtherEnginesIsReadAsThatEngines) {
+  // The walk: an SGLang launch_server line pasted while vLLM was selected answered "has no
+  // --speculative-config". A paste that names its engine (launch_server or
+  // --speculative-algorithm; vllm serve or --speculative-config) is read as that engine's,
+  // and the first note says so.
+  const json a = ok("import-engine",
+                    {{"engine", "vllm"},
+                     {"text",
+                      "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 "
+                      "--speculative-algorithm EAGLE --speculative-num-steps 3 "
+                      "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4"}});
+  EXPECT_EQ(a["config"]["runtime"], "sglang");
+  EXPECT_EQ(a["config"]["target"], "deepseek-v3");
+  EXPECT_EQ(a["config"]["gpus"], 8);
+  EXPECT_EQ(a["config"]["method"]["family"], "mtp");  // EAGLE on DeepSeek-V3 is its MTP module
+  ASSERT_FALSE(a["notes"].empty());
+  EXPECT_EQ(a["notes"][0].get<std::string>().rfind("read as SGLang settings", 0), 0u)
+      << a["notes"].dump();
+  const json b = ok("import-engine", {{"engine", "sglang"},
+                                      {"text",
+                                       "vllm serve meta-llama/Llama-3.1-70B-Instruct -tp 4 "
+                                       "--speculative-config '{\"model\": "
+                                       "\"meta-llama/Llama-3.2-1B-Instruct\", "
+                                       "\"num_speculative_tokens\": 5}'"}});
+  EXPECT_EQ(b["config"]["runtime"], "vllm");
+  EXPECT_EQ(b["config"]["method"]["family"], "sps");
+  EXPECT_EQ(b["notes"][0].get<std::string>().rfind("read as vLLM settings", 0), 0u)
+      << b["notes"].dump();
+}
+
 TEST(EngineImport, BadInputNamesTheField) {
   const speccalc::Response r = speccalc::run(
       "import-engine",

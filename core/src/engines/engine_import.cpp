@@ -198,6 +198,26 @@ bool read_parallelism(const std::string& groups_text, const std::string& groups_
   return true;
 }
 
+// The engine a pasted command line plainly belongs to: "sglang" when it runs
+// sglang.launch_server or gives --speculative-algorithm (SGLang's flag) and no
+// --speculative-config; "vllm" when it runs `vllm serve` or gives --speculative-config and no
+// --speculative-algorithm; "" when it says neither (a bare JSON object) or both.
+std::string engine_named_by(const std::string& text) {
+  bool sglang = false, vllm = false;
+  const auto words = shell_words(text);
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (w.find("sglang.launch_server") != std::string::npos ||
+        w.rfind("--speculative-algorithm", 0) == 0 || w.rfind("--speculative-algo=", 0) == 0 ||
+        w == "--speculative-algo")
+      sglang = true;
+    if (w.rfind("--speculative-config", 0) == 0 ||
+        (w == "vllm" && i + 1 < words.size() && words[i + 1] == "serve"))
+      vllm = true;
+  }
+  return sglang == vllm ? "" : sglang ? "sglang" : "vllm";
+}
+
 Error with_prefix(Error e, const std::string& prefix) {
   e.field = prefix + e.field;
   return e;
@@ -409,8 +429,20 @@ Response import_engine(const std::string& input) {
   if (text.size() > kMaxTextBytes)
     return fail(make_error("text", "is longer than 16384 characters"));
   if (!fields::valid_utf8(text)) return fail(make_error("text", "is not valid UTF-8 text"));
-  const std::string engine =
+  std::string engine =
       in.contains("engine") && in["engine"].is_string() ? in["engine"].get<std::string>() : "";
+  // A paste that is plainly the other engine's command is read as that engine's (the walk: an
+  // SGLang launch_server line pasted with vLLM selected answered "has no --speculative-config").
+  const std::string named = engine_named_by(text);
+  std::string read_as_note;
+  if ((engine == "vllm" || engine == "sglang") && !named.empty() && named != engine) {
+    read_as_note = "read as " + std::string(named == "sglang" ? "SGLang" : "vLLM") +
+                   " settings (the paste is " +
+                   (named == "sglang" ? "SGLang's: launch_server or --speculative-algorithm"
+                                      : "vLLM's: vllm serve or --speculative-config") +
+                   "), not as the " + (engine == "sglang" ? "SGLang" : "vLLM") + " settings chosen";
+    engine = named;
+  }
   const json models = parse_data(data::models());
   Expected<Imported> got = make_error("engine", "must be vllm or sglang");
   if (engine == "vllm")
@@ -418,6 +450,7 @@ Response import_engine(const std::string& input) {
   else if (engine == "sglang")
     got = from_sglang(text, models);
   if (!got.ok()) return fail(got.error());
+  if (!read_as_note.empty()) got.value().notes.insert(got.value().notes.begin(), read_as_note);
   json config = in.contains("config") && in["config"].is_object() ? in["config"] : json::object();
   for (auto it = got.value().config.begin(); it != got.value().config.end(); ++it)
     config[it.key()] = it.value();
