@@ -87,6 +87,27 @@ TEST(CalibrateMeasured, BenchServeTpotFitsTheEngineSpeedAndTheConfigReproducesIt
   EXPECT_NEAR(e["tau"].get<double>(), 2.40, 1e-12);
 }
 
+// A paste under the wrong kind that is plainly another's is read as that one (the walk: the
+// page's default kind is "vLLM log", and a bench serve summary pasted there answered "has no
+// Mean acceptance length"). The same summary as above gives the same measurement, said so.
+TEST(CalibrateMeasured, APasteUnderTheWrongKindIsReadAsTheKindItIs) {
+  const std::string summary =
+      "============ Serving Benchmark Result ============\n"
+      "Mean TPOT (ms):                          12.50\n"
+      "Acceptance length:                       2.40\n";
+  const json out = calibrate(json{{"vllm_log", summary}});
+  EXPECT_NEAR(out["measured"]["tpot_s"].get<double>(), 0.0125, 1e-15);
+  EXPECT_NEAR(out["measured"]["tau"].get<double>(), 2.40, 1e-12);
+  const std::string said = out.dump();
+  EXPECT_NE(said.find("the text given as vllm_log is read as bench_serve"), std::string::npos)
+      << said;
+  const json sg =
+      calibrate(json{{"bench_serve", "Decode batch. #running-req: 1, accept len: 3.00,"}});
+  EXPECT_NEAR(sg["measured"]["tau"].get<double>(), 3.0, 1e-12);
+  // Text that is no tool's output keeps its kind's error.
+  EXPECT_EQ(calibrate_error(json{{"bench_serve", "nothing here"}}).field, "bench_serve");
+}
+
 // Tokens/s of the whole batch: batch 1 at 80 tokens/s is 1 / 80 = 0.0125 s per token.
 TEST(CalibrateMeasured, TokensPerSecondIsTheBatchOverTheTpot) {
   const json out = calibrate(json{{"tokens_per_s", 80}, {"tau", 2.4}});

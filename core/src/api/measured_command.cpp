@@ -61,11 +61,39 @@ bool read_text(const json& req, const char* key, std::string* out, Error* err) {
   return true;
 }
 
+// The key a pasted text plainly belongs to, by the line each tool prints: vLLM's
+// "Mean acceptance length:", SGLang's "accept len:", vllm bench serve's "Mean TPOT (ms):" or
+// "Acceptance length:"; "" when it shows none or more than one.
+std::string paste_kind(const std::string& t) {
+  const bool v = t.find("Mean acceptance length:") != std::string::npos;
+  const bool s = t.find("accept len:") != std::string::npos;
+  const bool b = t.find("Mean TPOT (ms):") != std::string::npos ||
+                 t.find("Acceptance length:") != std::string::npos;
+  if (static_cast<int>(v) + static_cast<int>(s) + static_cast<int>(b) != 1) return "";
+  return v ? "vllm_log" : s ? "sglang_log" : "bench_serve";
+}
+
 bool parse_measurements(const json& req, int64_t batch, Measured* m, Error* err) {
   std::string vllm, sglang, bench;
   if (!read_text(req, "vllm_log", &vllm, err) || !read_text(req, "sglang_log", &sglang, err) ||
       !read_text(req, "bench_serve", &bench, err))
     return false;
+  // A text given under one kind that is plainly another's is read as that one (the walk: a
+  // `vllm bench serve` summary pasted under the default "vLLM log" answered "has no Mean
+  // acceptance length"), said first among the sources.
+  const char* keys[] = {"vllm_log", "sglang_log", "bench_serve"};
+  std::string* texts[] = {&vllm, &sglang, &bench};
+  for (int i = 0; i < 3; ++i) {
+    if (texts[i]->empty()) continue;
+    const std::string kind = paste_kind(*texts[i]);
+    for (int j = 0; j < 3; ++j)
+      if (j != i && kind == keys[j] && texts[j]->empty()) {
+        *texts[j] = std::move(*texts[i]);
+        texts[i]->clear();
+        m->sources.push_back(std::string("the text given as ") + keys[i] + " is read as " +
+                             keys[j] + " (it has that output's lines)");
+      }
+  }
   const std::string num = R"(([0-9]+(?:\.[0-9]+)?))";
   if (!vllm.empty()) {
     const auto lengths = numbers_after(vllm, std::regex("Mean acceptance length: " + num));
