@@ -1176,6 +1176,25 @@ async function main() {
     }
   });
 
+  await test("Under load's Apply clicked before its module loads sends nothing (no blocked form submission)", async () => {
+    const p = await browser.newPage();
+    const blocked = [];
+    p.on('console', (m) => {
+      if (m.type() === 'error' && /form-action|form data/i.test(m.text())) blocked.push(m.text());
+    });
+    await p.goto(url);
+    await waitQuiet(p);
+    // Clicked as soon as it can be: Playwright scrolls it into view and clicks at once, before
+    // the section's lazy import has attached its handler.
+    await p.click('#load-form button[type=submit]');
+    await waitQuiet(p);
+    await p.waitForTimeout(300);
+    const hash = await p.evaluate(() => location.href);
+    await p.close();
+    eq(blocked.length, 0, `blocked submissions: ${blocked.join(' | ').slice(0, 300)}`);
+    assert(!hash.includes('?'), `the address gained a query: ${hash.slice(0, 120)}`);
+  });
+
   await test('sizing runs in a Web Worker', async () => {
     await page.goto(`${url}#${cliLink(CONFIGS[3])}`);
     await waitSized(page, cliLink(CONFIGS[3]));

@@ -641,6 +641,11 @@ function whenShown(section, fn) {
 
 async function main() {
   initTheme($('#theme-toggle'));
+  // No form on the page is ever sent anywhere: a submit before its view's module has loaded
+  // (Under load's Apply, reached before the section's lazy import finished) would otherwise
+  // be a navigation, which the CSP's form-action 'none' blocks with a console error.
+  for (const form of document.querySelectorAll('form'))
+    form.addEventListener('submit', (e) => e.preventDefault());
   // "Skip to results" moves focus without touching the address bar's fragment (the share link).
   $('.skip').addEventListener('click', (e) => {
     e.preventDefault();
