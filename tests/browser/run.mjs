@@ -180,6 +180,24 @@ async function waitSized(page, link) {
     { timeout: 60000 },
   );
 }
+// The sizing's best tree as drawn: the root and one node per path of the best choice, each
+// labelled with the probability the core's tree-expect gives it under the acceptance the
+// sizing used, and tree-expect's exact tau of it equal to the tau the sizing reported.
+async function sameBestTree(page, expected, what) {
+  const expect = cliRun('tree-expect', {
+    choices: expected.best.choices,
+    acceptance: expected.acceptance,
+  });
+  sameTree(
+    await treeDrawn(page, '[data-testid=sizing-tree]'),
+    expected.best.choices,
+    expect.node_prob,
+    what,
+  );
+  const taus = await page.$eval('.sizing-tree .hint', (h) => ({ ...h.dataset }));
+  const [a, b] = [Number(taus.expectTau), Number(taus.sizingTau)];
+  assert(Math.abs(a - b) <= 1e-9 * Math.max(1, b), `${what}: tree-expect ${a} vs sizing ${b}`);
+}
 async function shownBest(page) {
   return page.$eval('[data-testid=sizing-best]', (e) => ({ ...e.dataset, text: e.textContent }));
 }
@@ -1113,22 +1131,7 @@ async function main() {
         expected.curve.map((c) => [c.nodes, c.tau]),
         'curve: τ',
       );
-      // The tree: the root and one node per path of the best choice, each labelled with the
-      // probability the core's tree-expect gives it under the acceptance the sizing used.
-      const expect = cliRun('tree-expect', {
-        choices: expected.best.choices,
-        acceptance: expected.acceptance,
-      });
-      sameTree(
-        await treeDrawn(page, '[data-testid=sizing-tree]'),
-        expected.best.choices,
-        expect.node_prob,
-        'best tree',
-      );
-      // tree-expect's exact tau of the drawn tree equals the tau the sizing reported for it.
-      const taus = await page.$eval('.sizing-tree .hint', (h) => ({ ...h.dataset }));
-      const [a, b] = [Number(taus.expectTau), Number(taus.sizingTau)];
-      assert(Math.abs(a - b) <= 1e-9 * Math.max(1, b), `tree-expect ${a} vs sizing ${b}`);
+      await sameBestTree(page, expected, 'best tree');
     });
   }
 
@@ -1138,20 +1141,7 @@ async function main() {
     const link = cliLink(starter);
     await page.goto(`${url}#${link}`);
     await waitSized(page, link);
-    const expected = cliSize(link);
-    const expect = cliRun('tree-expect', {
-      choices: expected.best.choices,
-      acceptance: expected.acceptance,
-    });
-    sameTree(
-      await treeDrawn(page, '[data-testid=sizing-tree]'),
-      expected.best.choices,
-      expect.node_prob,
-      'starter best chain',
-    );
-    const taus = await page.$eval('.sizing-tree .hint', (h) => ({ ...h.dataset }));
-    const [a, b] = [Number(taus.expectTau), Number(taus.sizingTau)];
-    assert(Math.abs(a - b) <= 1e-9 * Math.max(1, b), `tree-expect ${a} vs sizing ${b}`);
+    await sameBestTree(page, cliSize(link), 'starter best chain');
   });
 
   await test("plain decoding shows no acceptance fields (the core's speculates: false); a speculative family shows them", async () => {
