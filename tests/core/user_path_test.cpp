@@ -28,6 +28,20 @@ speccalc::Error error_of(const std::string& command, const json& input) {
   return r.error;
 }
 
+// `prev` with its engine switched to `engine`, carried as the form's engine select sends it.
+json engine_changed(const json& prev, const char* engine) {
+  json edited = prev;
+  edited["runtime"] = engine;
+  return ok("carry", json{{"config", edited}, {"changed", "runtime"}, {"previous", prev}});
+}
+
+// Whether one of a carry's notes starts with `prefix`.
+bool noted(const json& out, const std::string& prefix) {
+  for (const auto& n : out["notes"])
+    if (n.get<std::string>().rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
 // Llama-3.1-70B on 4 x H100 drafted by Llama-3.2-1B (both 128,256-token Llama-3 vocabulary).
 json sps_70b(const std::string& runtime) {
   return json{{"target", "llama3.1-70b-instruct"},
@@ -418,16 +432,10 @@ TEST(Carry, AMacSetupMovedToAServingEngineLandsOnAGpuThatRunsIt) {
                                         {"method", {{"family", "sps"}, {"draft", "qwen3-0.6b"}}}});
   ASSERT_EQ(mac["dtype"]["weights"], "mlx_4bit") << mac.dump();
   for (const char* engine : {"vllm", "sglang", "tensorrt-llm"}) {
-    json edited = mac;
-    edited["runtime"] = engine;
-    const json out =
-        ok("carry", json{{"config", edited}, {"changed", "runtime"}, {"previous", mac}});
+    const json out = engine_changed(mac, engine);
     EXPECT_EQ(out["config"]["hardware"], "h100-sxm") << engine;
     EXPECT_EQ(out["config"]["dtype"]["weights"], "fp16") << engine;
-    bool said = false;
-    for (const auto& n : out["notes"])
-      said |= n.get<std::string>().rfind("hardware: h100-sxm", 0) == 0;
-    EXPECT_TRUE(said) << engine << ": " << out["notes"].dump();
+    EXPECT_TRUE(noted(out, "hardware: h100-sxm")) << engine << ": " << out["notes"].dump();
     ok("eval", out["config"]);
   }
 }
@@ -441,10 +449,7 @@ TEST(Carry, ACpuSetupMovedToAGpuEngineLandsOnAGpu) {
                                         {"runtime", "llama.cpp-cpu"},
                                         {"method", {{"family", "pld"}}}});
   for (const char* engine : {"hf-eager", "compiled"}) {
-    json edited = cpu;
-    edited["runtime"] = engine;
-    const json out =
-        ok("carry", json{{"config", edited}, {"changed", "runtime"}, {"previous", cpu}});
+    const json out = engine_changed(cpu, engine);
     EXPECT_EQ(out["config"]["hardware"], "a100-80gb-sxm") << engine << out["notes"].dump();
     ok("eval", out["config"]);
   }
@@ -458,25 +463,15 @@ TEST(Carry, AnEngineThatCannotDraftForTheModelFallsBackToPlainDecoding) {
                                          {"hardware", "rtx-4090"},
                                          {"runtime", "llama.cpp-cuda"},
                                          {"method", {{"family", "pld"}}}});
-  json edited = prev;
-  edited["runtime"] = "mlx";
-  const json out =
-      ok("carry", json{{"config", edited}, {"changed", "runtime"}, {"previous", prev}});
+  const json out = engine_changed(prev, "mlx");
   EXPECT_EQ(out["config"]["method"]["family"], "ar") << out.dump();
   EXPECT_EQ(out["config"]["hardware"], "apple-m4-pro") << out.dump();
-  bool said = false;
-  for (const auto& n : out["notes"])
-    said |= n.get<std::string>().rfind("method.family: ar, plain decoding (pld: ", 0) == 0;
-  EXPECT_TRUE(said) << out["notes"].dump();
+  EXPECT_TRUE(noted(out, "method.family: ar, plain decoding (pld: ")) << out["notes"].dump();
   // A family the engine runs that can draft is still preferred: Qwen3-8B gets a draft model.
   json qwen = prev;
   qwen["target"] = "qwen3-8b";
   qwen = ok("normalize", qwen);
-  json qwen_edited = qwen;
-  qwen_edited["runtime"] = "mlx";
-  const json q =
-      ok("carry", json{{"config", qwen_edited}, {"changed", "runtime"}, {"previous", qwen}});
-  EXPECT_EQ(q["config"]["method"]["family"], "sps") << q.dump();
+  EXPECT_EQ(engine_changed(qwen, "mlx")["config"]["method"]["family"], "sps");
 }
 
 TEST(Carry, TargetChangeToDeepSeekOpensInItsReleasedDtype) {
