@@ -1144,7 +1144,7 @@ async function main() {
     await sameBestTree(page, cliSize(link), 'starter best chain');
   });
 
-  await test("plain decoding shows no acceptance fields (the core's speculates: false); a speculative family shows them", async () => {
+  await test("plain decoding shows no acceptance fields (the core's speculates: false) and names its target pass the decode step; a speculative family shows both as before", async () => {
     const methods = JSON.parse(cli(['list', 'methods']));
     const speculates = new Map(methods.map((m) => [m.id, m.speculates]));
     eq(speculates.get('ar'), false, "core: ar's speculates");
@@ -1163,7 +1163,26 @@ async function main() {
         (f) => !f.hidden && f.getClientRects().length > 0,
       );
       eq(visible, speculates.get(family), `${family}: acceptance fields visible`);
+      // The passes are named as the core labels them: plain decoding's target pass is its
+      // decode step, in the pass table and the cycle bar (the walk: "Verify: 6.08 ms").
+      const r = cliEvalLink(link);
+      const rows = await page.$$eval('#passes-body tr', (t) =>
+        t.map((tr) => [tr.dataset.pass, tr.querySelector('th').textContent]),
+      );
+      eq(
+        JSON.stringify(rows),
+        JSON.stringify(['baseline', 'draft', 'verify'].map((k) => [k, r[k].label])),
+        `${family}: pass rows`,
+      );
+      const legend = await page.$eval('[data-testid=cycle-legend]', (l) => l.textContent);
+      assert(legend.includes(`${r.verify.label}: `), `${family}: cycle legend ${legend}`);
     }
+    eq(
+      cliEvalLink(cliLink({ target: 'llama3.1-8b-instruct', method: { family: 'ar' } })).verify
+        .label,
+      'Decode step',
+      'core: ar verify label',
+    );
   });
 
   await test("Under load's Apply clicked before its module loads sends nothing (no blocked form submission)", async () => {

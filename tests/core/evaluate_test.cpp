@@ -25,6 +25,22 @@ speccalc::Error eval_error(const std::string& config) {
   return r.error;
 }
 
+TEST(Evaluate, EachPassIsLabelledAndPlainDecodingsTargetPassIsItsDecodeStep) {
+  // The page names the passes by these labels (pass table, cycle bar, roofline). Plain
+  // decoding verifies nothing: its cycle's target pass is the decode step (the walk: the cycle
+  // bar said "Verify: 6.08 ms" for plain decoding); its time is the baseline step's.
+  const json ar = eval_ok(R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm",
+    "runtime":"vllm","method":{"family":"ar"}})");
+  EXPECT_EQ(ar["baseline"]["label"], "Baseline (plain decoding)");
+  EXPECT_EQ(ar["draft"]["label"], "Draft");
+  EXPECT_EQ(ar["verify"]["label"], "Decode step");
+  EXPECT_EQ(ar["verify"]["time_s"], ar["baseline"]["time_s"]);
+  const json spec = eval_ok(R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm",
+    "runtime":"vllm","method":{"family":"eagle3"}})");
+  EXPECT_EQ(spec["verify"]["label"], "Verify");
+  EXPECT_EQ(spec["draft"]["label"], "Draft");
+}
+
 TEST(Evaluate, ChainTauFollowsClosedForm) {
   // alpha = 0.6, k = 4: tau = 1 + 0.6 + 0.36 + 0.216 + 0.1296 = 2.3056
   // (= (1 - 0.6^5) / (1 - 0.6) = (1 - 0.07776) / 0.4 = 2.3056).

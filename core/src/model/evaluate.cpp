@@ -84,9 +84,12 @@ struct ExpectedCycle {
   double passes_per_cycle = 0, time_s = 0;
 };
 
-void pass_text(std::string& out, const PassCost& p, const ExpectedCycle* expected = nullptr) {
+// `label`: what the page calls the pass (its table row, the cycle bar, the roofline's point).
+void pass_text(std::string& out, const PassCost& p, const char* label,
+               const ExpectedCycle* expected = nullptr) {
   const double n = p.passes_per_cycle > 0 ? static_cast<double>(p.passes_per_cycle) : 1.0;
   jw::Object o;
+  o.string("label", label);
   o.string("name", p.name);
   // Partial offload: the pass spans the GPU and the CPU; its CPU part is given beside the totals.
   o.string("scope", p.host_time_s > 0 ? "per_gpu_and_host" : "per_gpu");
@@ -295,16 +298,18 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
   out.number("baseline_step_s", e.baseline_step_s);
   out.number("step_overhead_s", e.step_overhead_s);
   out.number("cycle_overhead_s", e.cycle_overhead_s);
-  pass_text(out.value("baseline"), e.baseline);
+  pass_text(out.value("baseline"), e.baseline, "Baseline (plain decoding)");
+  // Plain decoding verifies nothing: its cycle's target pass is the decode step itself.
+  const char* verify_label = spec ? "Verify" : "Decode step";
   if (e.has_draft_length) {
     // Every cycle runs one target pass: a verify, or a plain step after too short a draft.
     const ExpectedCycle draft{e.expected_draft_passes, e.expected_draft_s};
     const ExpectedCycle verify{1.0, e.expected_verify_s};
-    pass_text(out.value("draft"), e.draft, &draft);
-    pass_text(out.value("verify"), e.verify, &verify);
+    pass_text(out.value("draft"), e.draft, "Draft", &draft);
+    pass_text(out.value("verify"), e.verify, verify_label, &verify);
   } else {
-    pass_text(out.value("draft"), e.draft);
-    pass_text(out.value("verify"), e.verify);
+    pass_text(out.value("draft"), e.draft, "Draft");
+    pass_text(out.value("verify"), e.verify, verify_label);
   }
   memory_text(out.value("memory"), e.memory);
   engine_text(out.value("engine"), config);

@@ -40,10 +40,12 @@ export class ChartsView {
 
   showRoofline(result) {
     const slot = this.roofline;
+    // The draft and target passes under the core's labels (plain decoding's target pass is its
+    // decode step); the baseline keeps the chart's short name.
     const pts = [
       ['baseline', 'AR (baseline)', '--c1'],
-      ['draft', 'Draft', '--c2'],
-      ['verify', 'Verify', '--c3'],
+      ['draft', result.draft.label, '--c2'],
+      ['verify', result.verify.label, '--c3'],
     ]
       .map(([key, label, c]) => ({ key, label, c, p: result[key] }))
       .filter(({ p }) => p && p.bound !== 'none' && p.arithmetic_intensity > 0 && achieved(p) > 0);

@@ -33,11 +33,14 @@ function legendItem(label, cls, text, value) {
 // The stacked cycle-time bar: draft, verify, engine overhead, communication (sums to the cycle).
 // A setup that does not fit has no real cycle: its parts are still shown (where the time
 // would go), said as what one cycle would take if it fit.
-export function showCycle(box, cycle, { infeasible = false } = {}) {
+// `labels`: the core's names of the draft and target passes (`draft_s`, `verify_s`: a plain
+// decoding cycle's target pass is its decode step, not a verify).
+export function showCycle(box, cycle, { infeasible = false, labels = {} } = {}) {
   clear(box);
   const bar = el('div', { class: 'stack', 'aria-hidden': 'true' });
   const legend = el('ul', { class: 'legend', 'data-testid': 'cycle-legend' });
-  for (const [key, label, cls] of CYCLE_PARTS) {
+  for (const [key, fallback, cls] of CYCLE_PARTS) {
+    const label = labels[key] || fallback;
     const seg = el('span', {
       class: `seg ${cls}`,
       title: `${label}: ${fmt.seconds(cycle[key])}`,
@@ -66,8 +69,8 @@ export function showCycle(box, cycle, { infeasible = false } = {}) {
 // One small table per pass: its kernels as the core split them (per pass, per GPU).
 export function showKernels(box, result, passes) {
   clear(box);
-  for (const [key, label] of passes) {
-    const kernels = result[key].kernels;
+  for (const key of passes) {
+    const { kernels, label } = result[key];
     if (!kernels.length) continue;
     const body = el('tbody');
     for (const k of kernels) {

@@ -6,11 +6,8 @@ import * as fmt from '../format.mjs';
 import { engineBlocks } from './engines.mjs';
 import { showCycle, showKernels, showMemory } from './cost.mjs';
 
-const PASSES = [
-  ['baseline', 'Baseline (plain decoding)'],
-  ['draft', 'Draft'],
-  ['verify', 'Verify'],
-];
+// The passes of a result, in table order; each is named by the core's `label`.
+const PASSES = ['baseline', 'draft', 'verify'];
 
 // A short label for each verdict state; the sentence under it (with the numbers) is the core's
 // verdict_reason.
@@ -106,7 +103,10 @@ export class ResultsView {
       this.showMini();
     }
     this.showPasses(result);
-    showCycle($('#cycle', this.root), result.cycle, { infeasible });
+    showCycle($('#cycle', this.root), result.cycle, {
+      infeasible,
+      labels: { draft_s: result.draft.label, verify_s: result.verify.label },
+    });
     showKernels($('#kernels', this.root), result, PASSES);
     showMemory($('#memory', this.root), result.memory);
     $('#memory-title', this.root).textContent = `Memory per ${result.memory.device}`;
@@ -204,7 +204,7 @@ export class ResultsView {
   // Per pass (one forward of that kind) next to per cycle (all passes of that kind in a cycle).
   showPasses(result) {
     const body = clear($('#passes-body', this.root));
-    for (const [key, label] of PASSES) {
+    for (const key of PASSES) {
       const p = result[key];
       const idle = p.bound === 'none';
       const bytesTitle = ['weights_bytes', 'kv_cache_bytes', 'activations_bytes']
@@ -214,7 +214,7 @@ export class ResultsView {
         el(
           'tr',
           { 'data-pass': key, class: idle ? 'idle' : undefined },
-          el('th', { scope: 'row', text: label }),
+          el('th', { scope: 'row', text: p.label }),
           el('td', {
             // Partial offload: the CPU's share of the pass, as the core gives it.
             text: idle
@@ -308,7 +308,7 @@ export function resultCsv(result) {
   ]) {
     lines.push(`${k},,${csvCell(result[k])}`);
   }
-  for (const [key] of PASSES) {
+  for (const key of PASSES) {
     for (const [k, v] of Object.entries(result[key])) {
       if (typeof v === 'number' || typeof v === 'string') lines.push(`${k},${key},${csvCell(v)}`);
     }
