@@ -1176,6 +1176,8 @@ async function main() {
       );
       const legend = await page.$eval('[data-testid=cycle-legend]', (l) => l.textContent);
       assert(legend.includes(`${r.verify.label}: `), `${family}: cycle legend ${legend}`);
+      const said = await page.$eval('#cycle .hint', (h) => h.textContent);
+      assert(said.endsWith(`for ${r.cycle.label}.`), `${family}: cycle sentence ${said}`);
     }
     eq(
       cliEvalLink(cliLink({ target: 'llama3.1-8b-instruct', method: { family: 'ar' } })).verify

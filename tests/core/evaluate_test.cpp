@@ -35,10 +35,13 @@ TEST(Evaluate, EachPassIsLabelledAndPlainDecodingsTargetPassIsItsDecodeStep) {
   EXPECT_EQ(ar["draft"]["label"], "Draft");
   EXPECT_EQ(ar["verify"]["label"], "Decode step");
   EXPECT_EQ(ar["verify"]["time_s"], ar["baseline"]["time_s"]);
+  EXPECT_EQ(ar["cycle"]["label"],
+            "one decode step of the whole batch (plain decoding drafts nothing)");
   const json spec = eval_ok(R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm",
     "runtime":"vllm","method":{"family":"eagle3"}})");
   EXPECT_EQ(spec["verify"]["label"], "Verify");
   EXPECT_EQ(spec["draft"]["label"], "Draft");
+  EXPECT_EQ(spec["cycle"]["label"], "one draft-verify round of the whole batch");
 }
 
 TEST(Evaluate, ChainTauFollowsClosedForm) {

@@ -284,6 +284,9 @@ std::string evaluation_text(const Evaluation& e, const Config& config, const jso
     c.number("comm_s", comm);
   }
   c.number("total_s", e.cycle_time_s);
+  // What one cycle is, for the page's sentence under the cycle bar.
+  c.string("label", spec ? "one draft-verify round of the whole batch"
+                         : "one decode step of the whole batch (plain decoding drafts nothing)");
   c.write(out.value("cycle"));
   out.number("tau", e.tau);
   out.string("tau_definition",

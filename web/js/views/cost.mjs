@@ -60,8 +60,8 @@ export function showCycle(box, cycle, { infeasible = false, labels = {} } = {}) 
     el('p', {
       class: 'hint',
       text: infeasible
-        ? `If it fit in memory (it does not), one draft-verify round of the whole batch would take ${fmt.seconds(cycle.total_s)}.`
-        : `Cycle: ${fmt.seconds(cycle.total_s)} for one draft-verify round of the whole batch.`,
+        ? `If it fit in memory (it does not), ${cycle.label} would take ${fmt.seconds(cycle.total_s)}.`
+        : `Cycle: ${fmt.seconds(cycle.total_s)} for ${cycle.label}.`,
     }),
   );
 }
