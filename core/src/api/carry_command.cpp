@@ -286,27 +286,20 @@ Response carry(const std::string& input) {
       probe["method"] = json{{"family", "ar"}};
       auto pc = parse_config(probe, cat);
       if (!pc.ok()) return fail(pc.error());
+      // Plain decoding comes last: every engine runs it, so when nothing the engine runs can
+      // draft for this model (MLX runs draft models only, and no preset shares MiniMax's
+      // tokenizer) the form lands there, said so, rather than stuck on the error (the walk).
       std::string next;
-      for (const char* cand : {"eagle3", "eagle2", "mtp", "sps", "pld"}) {
+      for (const char* cand : {"eagle3", "eagle2", "mtp", "sps", "pld", "ar"}) {
         if (cand == family || !pc.value().engine.supports(cand) ||
             !has_drafter(cat, pc.value(), cand))
           continue;
         next = cand;
         break;
       }
-      if (next.empty() && family != "ar") {
-        // Nothing this engine runs can draft for this model (MLX runs draft models only, and
-        // no preset shares MiniMax's tokenizer): plain decoding, said so, rather than a form
-        // stuck on the error (the walk).
-        notes.push_back("method.family: ar, plain decoding (" + family + ": " + err.message +
-                        "; nothing " + pc.value().engine.name + " runs can draft for " +
-                        pc.value().target.id + ")");
-        method = json{{"family", "ar"}};
-        doc.erase("acceptance");
-        continue;
-      }
       if (next.empty()) return fail(err);
-      notes.push_back("method.family: " + next + " (" + family + ": " + err.message + ")");
+      notes.push_back("method.family: " + (next == "ar" ? next + ", plain decoding" : next) + " (" +
+                      family + ": " + err.message + ")");
       method = json{{"family", next}};
       if (next == "sps") method["draft"] = compatible_draft(cat, pc.value());
       doc.erase("acceptance");  // the old family's acceptance does not carry over

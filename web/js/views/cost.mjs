@@ -4,9 +4,10 @@
 import { el, clear } from '../dom.mjs';
 import * as fmt from '../format.mjs';
 
+// The draft and target parts are named by the core's pass labels (showCycle's `labels`).
 const CYCLE_PARTS = [
-  ['draft_s', 'Draft', 'seg-draft'],
-  ['verify_s', 'Verify', 'seg-verify'],
+  ['draft_s', null, 'seg-draft'],
+  ['verify_s', null, 'seg-verify'],
   ['overhead_s', 'Engine overhead', 'seg-overhead'],
   ['comm_s', 'Communication', 'seg-comm'],
 ];
@@ -39,8 +40,8 @@ export function showCycle(box, cycle, { infeasible = false, labels = {} } = {}) 
   clear(box);
   const bar = el('div', { class: 'stack', 'aria-hidden': 'true' });
   const legend = el('ul', { class: 'legend', 'data-testid': 'cycle-legend' });
-  for (const [key, fallback, cls] of CYCLE_PARTS) {
-    const label = labels[key] || fallback;
+  for (const [key, fixed, cls] of CYCLE_PARTS) {
+    const label = fixed ?? labels[key];
     const seg = el('span', {
       class: `seg ${cls}`,
       title: `${label}: ${fmt.seconds(cycle[key])}`,

@@ -151,14 +151,9 @@ export class InputsView {
     this.runtimes = runtimes.filter((r) => typeof r === 'object');
     fillSelect($('#f-family', this.form), methods);
     for (const o of $('#f-family', this.form).options) o.dataset.label = o.textContent;
-    this.methodSummaries = new Map(
-      methods.filter((m) => typeof m === 'object').map((m) => [m.id, m.summary || '']),
-    );
-    // Families with nothing to accept (the core's `speculates`: plain decoding) show no
-    // acceptance fields.
-    this.methodSpeculates = new Map(
-      methods.filter((m) => typeof m === 'object').map((m) => [m.id, m.speculates !== false]),
-    );
+    // Each family as the core lists it: its summary, and whether it speculates (plain
+    // decoding has nothing to accept and shows no acceptance fields).
+    this.methods = new Map(methods.filter((m) => typeof m === 'object').map((m) => [m.id, m]));
     this.drafts = drafts;
   }
 
@@ -244,9 +239,9 @@ export class InputsView {
 
     const method = config.method || {};
     setSelect($('#f-family', this.form), String(method.family));
-    $('#family-summary', this.form).textContent =
-      (this.methodSummaries && this.methodSummaries.get(method.family)) || '';
-    $('#acceptance-fields', this.form).hidden = this.methodSpeculates?.get(method.family) === false;
+    const family = this.methods?.get(method.family);
+    $('#family-summary', this.form).textContent = family?.summary || '';
+    $('#acceptance-fields', this.form).hidden = family?.speculates === false;
     const view = this.engineView(method, engineId);
     this.fieldAlias = view.alias;
     this.showParams(
