@@ -133,6 +133,52 @@ TEST(CostModel, ASequencesTokensShareExpertsAtTheStatedRepeatRate) {
   EXPECT_NEAR(expected_experts_touched(4, 1, 1, 3, 0.5), expected, 1e-12);
 }
 
+TEST(CostModel, Gemma3SlidingLayersAttendToAndReadOnlyTheirWindow) {
+  // Gemma-3-27B: 62 layers, 52 of them sliding over 1024 tokens, 10 global; 32 query heads and
+  // 16 KV heads of 128. One token at context 8191, fp16, one GPU.
+  const Work w = decoder_work(target("gemma-3-27b-it"), 62, 1, 1, 8191, 0, DTypes{});
+  // KV per token and layer: 2 x 16 x 128 x 2 bytes = 8192. Global layers read all 8192 tokens,
+  // sliding ones the window plus the new token: 10 x 8192 x 8192 + 52 x 1025 x 8192 =
+  // 1,107,722,240 bytes (full attention everywhere would read 4,160,749,568).
+  EXPECT_NEAR(w[Kernel::attention].kv_cache_bytes, 1107722240.0, 1e-9 * 1107722240.0);
+  // FLOPs: 2 x 32 heads x (128 + 128) x (10 x 8192 keys + 52 x 1024 keys) = 2,214,592,512.
+  EXPECT_NEAR(w[Kernel::attention].flops, 2214592512.0, 1e-9 * 2214592512.0);
+  // Below the window nothing changes: every layer reads the whole context.
+  const Work short_ctx = decoder_work(target("gemma-3-27b-it"), 62, 1, 1, 511, 0, DTypes{});
+  EXPECT_NEAR(short_ctx[Kernel::attention].kv_cache_bytes, 62.0 * 8192 * 512, 1e-3);
+}
+
+TEST(CostModel, SlidingLayersCacheOnlyTheirWindow) {
+  // Gemma-3-27B, plain decoding (one token in flight), batch 4 at context 32768: per sequence
+  // 10 global layers x 8192 bytes x 32769 tokens + 52 sliding x 8192 x (1024 + 1) =
+  // 3,121,070,080 bytes; x 4 = 12.48428032 GB (all 62 layers full would be 66.6 GB).
+  const json g = eval_ok(
+      R"({"target":"gemma-3-27b-it","hardware":"h100-sxm","gpus":2,"runtime":"vllm",
+          "batch":4,"context":32768,"method":{"family":"ar"}})");
+  EXPECT_NEAR(g["memory"]["kv_cache_gb_per_gpu"].get<double>(), 12.48428032 / 2, 1e-9)
+      << "16 KV heads split over 2 GPUs";
+  // gpt-oss-120b (36 layers, 18 sliding over 128, 8 KV heads of 64: 2048 bytes a token and
+  // layer) in MXFP4 on one H100, batch 64 at context 8192: 18 x 2048 x 8193 x 64 +
+  // 18 x 2048 x 129 x 64 = 19,634,061,312 bytes.
+  const json o = eval_ok(
+      R"({"target":"gpt-oss-120b","hardware":"h100-sxm","runtime":"vllm","batch":64,
+          "context":8192,"dtype":{"weights":"mxfp4"},"method":{"family":"ar"}})");
+  EXPECT_NEAR(o["memory"]["kv_cache_gb_per_gpu"].get<double>(), 19.634061312, 1e-9);
+  // The longest context that fits is the last one whose whole need fits (bisection over a
+  // piecewise-linear KV): it fits there and not one token later.
+  const int64_t max_ctx = o["memory"]["max_context"].get<int64_t>();
+  ASSERT_GT(max_ctx, 128);
+  const auto fits_at = [](int64_t ctx) {
+    return eval_ok(R"({"target":"gpt-oss-120b","hardware":"h100-sxm","runtime":"vllm",
+                       "batch":64,"dtype":{"weights":"mxfp4"},"method":{"family":"ar"},
+                       "context":)" +
+                   std::to_string(ctx) + "}")["memory"]["fits"]
+        .get<bool>();
+  };
+  EXPECT_TRUE(fits_at(max_ctx));
+  EXPECT_FALSE(fits_at(max_ctx + 1));
+}
+
 TEST(CostModel, TensorParallelSplitsHeadsAndReplicatesKvHeadsBeyondTheirCount) {
   const ModelArch m = target("llama3-instruct-70b");  // 80 layers, 64 heads, 8 KV heads of 128
   // TP 8: one KV head per GPU: 80 layers x 2 x 1 x 128 x 2 bytes = 40,960 bytes per token.

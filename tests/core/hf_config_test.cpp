@@ -230,8 +230,8 @@ TEST(HfConfig, GptOssSlidingLayersAreCountedAndStated) {
   bool stated = false;
   for (const auto& a : r["assumptions"])
     stated = stated || a.get<std::string>().find(
-                           "sliding-window attention (128 tokens on 12 of "
-                           "24 layers) is costed as full attention") != std::string::npos;
+                           "local attention over 128 tokens on 12 of 24 layers: those "
+                           "layers attend to and cache at most that window") != std::string::npos;
   EXPECT_TRUE(stated) << r["assumptions"].dump();
 }
 

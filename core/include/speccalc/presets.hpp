@@ -43,9 +43,9 @@ struct ModelArch {
   bool qk_norm = false;      // per-head RMSNorm on q and k (Qwen3): 2 x head_dim weights a layer
   bool router_bias = false;  // per-expert routing bias (DeepSeek-V3 / GLM-4.5 / gpt-oss)
   int64_t mtp_modules = 0;   // multi-token-prediction modules shipped with the checkpoint
-  // Sliding-window attention (gpt-oss, Gemma-3, Mistral-7B-v0.1): the window in tokens and how
-  // many layers use it. Recorded, not yet modeled: those layers are costed with full attention
-  // (KV cache and attention work are upper bounds), and the assumptions say so.
+  // Sliding-window attention (gpt-oss, Gemma-3; Llama-4's chunked local attention is read as a
+  // window of its chunk): the window in tokens and how many layers use it. Those layers attend
+  // to and cache at most the window (cost.cpp decoder_work, method_cost.cpp add_kv_cache).
   int64_t sliding_window = 0;
   int64_t sliding_window_layers = 0;
   // Hybrid linear attention (Qwen3-Next, Qwen3.5: Gated DeltaNet, modeling_qwen3_next.py
@@ -100,6 +100,10 @@ constexpr double kLinearStateBytes = 4;
 // pass over part of the stack (an early exit, a head built from one layer) is assumed to hold
 // the same mix, as the layers interleave (Qwen3.5: 3 linear, then 1 softmax).
 double softmax_layer_share(const ModelArch& m);
+
+// The share of layers that attend over a sliding window (0 without one), interleaved like
+// softmax_layer_share (gpt-oss alternates; Gemma-3 has 5 local to 1 global).
+double sliding_layer_share(const ModelArch& m);
 
 // Parameter counts (numbers of weights, not bytes) of a ModelArch.
 struct ParamCounts {

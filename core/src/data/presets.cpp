@@ -104,6 +104,11 @@ double softmax_layer_share(const ModelArch& m) {
          static_cast<double>(m.num_layers);
 }
 
+double sliding_layer_share(const ModelArch& m) {
+  if (m.sliding_window_layers == 0 || m.num_layers == 0) return 0.0;
+  return static_cast<double>(m.sliding_window_layers) / static_cast<double>(m.num_layers);
+}
+
 double kv_elems_per_token_layer(const ModelArch& m) {
   if (m.kv_lora_rank > 0) return static_cast<double>(m.kv_lora_rank + m.qk_rope_head_dim);
   return 2.0 * static_cast<double>(m.kv_heads * m.head_dim);

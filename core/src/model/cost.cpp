@@ -282,6 +282,18 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
                  2.0 * ih * id * n_soft * B_attn * q * (L + q);
     attn.kv_cache_bytes = n_soft * kv_elems_g * kvb * B_attn * attended +
                           n_soft * id * kIndexerKeyBytes * B_attn * (L + q);
+  } else if (m.sliding_window_layers > 0) {
+    // Sliding-window layers: a query attends to at most the last `sliding_window` positions
+    // (FLOPs over min(L + q, W) keys per query); the pass reads the union of its queries'
+    // windows, min(L + q, W + q) cached and new tokens per sequence and layer. Full layers as
+    // below.
+    const double n_win = n_layers * sliding_layer_share(m);
+    const double n_full = n_soft - n_win;
+    const double W = static_cast<double>(m.sliding_window);
+    const double keys_per_query = n_full * (L + q) + n_win * std::min(L + q, W);
+    const double tokens_read = n_full * (L + q) + n_win * std::min(L + q, W + q);
+    attn.flops = 2.0 * heads_g * (qk_dim + v_dim) * B_attn * q * keys_per_query;
+    attn.kv_cache_bytes = kv_elems_g * kvb * B_attn * tokens_read;
   } else {
     attn.flops = 2.0 * heads_g * (qk_dim + v_dim) * n_soft * B_attn * q * (L + q);
     // KV cache: every cached token read in every softmax layer, the new ones written.

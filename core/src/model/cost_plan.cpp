@@ -332,11 +332,13 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
           ", fp8 keys) that scores all of them; a pass's tokens are assumed to choose "
           "largely the same ones");
     if (m && m->sliding_window_layers > 0)
-      out->push_back(m->name + ": sliding-window attention (" + std::to_string(m->sliding_window) +
+      out->push_back(m->name + ": local attention over " + std::to_string(m->sliding_window) +
                      " tokens on " + std::to_string(m->sliding_window_layers) + " of " +
                      std::to_string(m->num_layers) +
-                     " layers) is costed as full attention: its KV cache and attention work are "
-                     "upper bounds");
+                     " layers: those layers attend to and cache at most that window (plus a "
+                     "pass's new tokens), as every engine here keeps only the window there; "
+                     "for chunked attention (Llama-4) an upper bound, a query there attends "
+                     "back to its chunk's start only");
   }
   if (dtype_is_fp4(config.dtype.weights))
     out->push_back(

@@ -12,8 +12,23 @@ namespace {
 // Bytes per GPU at batch b and context l.
 double bytes_at(const MemoryNeed& n, double b, double l) {
   return n.target_weights_bytes + n.draft_weights_bytes +
-         b * ((l + static_cast<double>(n.tokens_in_flight)) * n.kv_bytes_per_seq_token +
-              n.activations_bytes_per_seq + n.state_bytes_per_seq);
+         b * (n.kv_bytes_per_seq(l) + n.activations_bytes_per_seq + n.state_bytes_per_seq);
+}
+
+// The longest context whose KV cache fits in kv_room_per_seq bytes per sequence (-1: not even
+// the tokens in flight). The KV grows with the context, piecewise linearly (sliding-window
+// layers stop growing at their window), so the largest fitting integer is found by bisection;
+// when nothing grows past some context, every context up to the cap fits.
+double max_context_for(const MemoryNeed& n, double kv_room_per_seq) {
+  const double cap = static_cast<double>(ConfigLimits::kMaxContext);
+  if (n.kv_bytes_per_seq(0) > kv_room_per_seq) return -1;
+  if (n.kv_bytes_per_seq(cap) <= kv_room_per_seq) return cap;
+  double lo = 0, hi = cap;  // fits at lo, not at hi
+  while (hi - lo > 1) {
+    const double mid = std::floor((lo + hi) / 2);
+    (n.kv_bytes_per_seq(mid) <= kv_room_per_seq ? lo : hi) = mid;
+  }
+  return lo;
 }
 
 std::string gb(double bytes) { return fields::format_number(std::round(bytes / 1e8) / 10) + " GB"; }
@@ -51,7 +66,7 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
   r.draft_weights_gb = n.draft_weights_bytes / 1e9;
   // The linear-attention state is the cache of those layers: reported with the KV cache.
   r.kv_cache_gb = (B * (L + static_cast<double>(n.tokens_in_flight)) * n.kv_bytes_per_seq_token +
-                   B * n.state_bytes_per_seq) /
+                   B * n.kv_window_bytes_per_seq(L) + B * n.state_bytes_per_seq) /
                   1e9;
   r.activations_gb = B * n.activations_bytes_per_seq / 1e9;
   const double total = bytes_at(n, B, L);
@@ -59,15 +74,17 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
   r.fits = total <= usable;
 
   const double fixed = n.target_weights_bytes + n.draft_weights_bytes;
-  const double per_seq = (L + static_cast<double>(n.tokens_in_flight)) * n.kv_bytes_per_seq_token +
-                         n.activations_bytes_per_seq + n.state_bytes_per_seq;
+  const double per_seq =
+      n.kv_bytes_per_seq(L) + n.activations_bytes_per_seq + n.state_bytes_per_seq;
   if (fixed < usable && per_seq > 0) {
     const double b = std::floor((usable - fixed) / per_seq) * static_cast<double>(groups);
     r.max_batch = static_cast<int64_t>(std::min<double>(b, ConfigLimits::kMaxBatch));
   }
   const double kv_room =
       usable - fixed - B * n.activations_bytes_per_seq - B * n.state_bytes_per_seq;
-  if (kv_room > 0 && n.kv_bytes_per_seq_token > 0) {
+  if (kv_room > 0 && n.kv_windows[0].tokens > 0) {
+    r.max_context = static_cast<int64_t>(std::max(0.0, max_context_for(n, kv_room / B)));
+  } else if (kv_room > 0 && n.kv_bytes_per_seq_token > 0) {
     const double l = std::floor(kv_room / (B * n.kv_bytes_per_seq_token)) -
                      static_cast<double>(n.tokens_in_flight);
     r.max_context =
@@ -122,7 +139,10 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
     MemoryNeed half = n;
     half.target_weights_bytes /= 2;
     half.draft_weights_bytes /= 2;
-    if (dtype_bytes(c.dtype.kv) == 2) half.kv_bytes_per_seq_token /= 2;
+    if (dtype_bytes(c.dtype.kv) == 2) {
+      half.kv_bytes_per_seq_token /= 2;
+      for (MemoryNeed::KvWindow& w : half.kv_windows) w.bytes_per_seq_token /= 2;
+    }
     if (bytes_at(half, B, L) <= usable)
       r.suggestions.push_back("fp8 weights and KV cache would fit.");
   }

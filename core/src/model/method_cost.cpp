@@ -16,23 +16,50 @@ namespace {
 constexpr double kActBytes = 2;    // activations fp16/bf16
 constexpr double kLogitBytes = 4;  // logits are sampled in fp32 (vLLM, SGLang, HF)
 
-// KV bytes one cached token holds per GPU in `layers` layers of m under tensor parallelism tp.
+// KV bytes one cached token holds per GPU in `layers` layers of m under tensor parallelism tp:
+// the full-attention layers' (full = true) or the sliding-window layers' (full = false).
 // Only softmax-attention layers cache keys and values: a hybrid model's share of linear-attention
 // layers (as in its full stack) holds a recurrent state instead (state_bytes_per_seq).
-double kv_bytes_per_token(const ModelArch& m, int64_t layers, const DTypes& d, int64_t tp) {
+double kv_bytes_per_token(const ModelArch& m, int64_t layers, const DTypes& d, int64_t tp,
+                          bool full = true) {
   const double elems =
       m.kv_lora_rank > 0
           ? kv_elems_per_token_layer(m)
           : 2.0 * std::max(1.0, static_cast<double>(m.kv_heads) / static_cast<double>(tp)) *
                 static_cast<double>(m.head_dim);
-  const double cached_layers = m.linear_attention_layers > 0
-                                   ? static_cast<double>(layers) * softmax_layer_share(m)
-                                   : static_cast<double>(layers);
+  const double window_layers = static_cast<double>(layers) * sliding_layer_share(m);
+  if (!full) return window_layers * elems * dtype_bytes(d.kv);
+  const double cached_layers =
+      (m.linear_attention_layers > 0 ? static_cast<double>(layers) * softmax_layer_share(m)
+                                     : static_cast<double>(layers)) -
+      window_layers;
   // DSA keeps one fp8 indexer key per token and layer beside the latent.
   const double indexer =
       m.index_topk > 0 ? cached_layers * static_cast<double>(m.index_head_dim) * kIndexerKeyBytes
                        : 0.0;
   return cached_layers * elems * dtype_bytes(d.kv) + indexer;
+}
+
+// Adds m's KV cache (`layers` of its layers, `scale` of it on this GPU) to the memory need:
+// full layers per cached token, sliding-window layers into the slot of their window. Every
+// engine here keeps only the window there: vLLM's hybrid KV cache manager ("sliding window
+// layers: reserve slots only for the most recent sliding_window_size tokens",
+// docs.vllm.ai/en/latest/design/hybrid_kv_cache_manager), SGLang's SWAKVPool (on unless
+// --disable-hybrid-swa-memory), TensorRT-LLM's pool per window size (features/kvcache),
+// llama.cpp's SWA cache (--swa-full defaults to false, common/arg.cpp), transformers'
+// sliding-window cache layers and mlx_lm's RotatingKVCache.
+void add_kv_cache(MemoryNeed& n, const ModelArch& m, int64_t layers, const DTypes& d, int64_t tp,
+                  double scale = 1.0) {
+  n.kv_bytes_per_seq_token += kv_bytes_per_token(m, layers, d, tp) * scale;
+  if (m.sliding_window_layers == 0) return;
+  const double window_bytes = kv_bytes_per_token(m, layers, d, tp, false) * scale;
+  for (MemoryNeed::KvWindow& w : n.kv_windows) {
+    if (w.tokens == 0 || w.tokens == m.sliding_window) {
+      w.tokens = m.sliding_window;
+      w.bytes_per_seq_token += window_bytes;
+      return;
+    }
+  }
 }
 
 // One sequence's linear-attention state per GPU: the fp32 delta-rule matrices and the conv
@@ -93,6 +120,8 @@ EagleHead eagle_head(const ModelArch& target, bool eagle3) {
   h.layer.first_dense_layers = 0;
   h.layer.kv_lora_rank = 0;  // EAGLE heads use plain multi-head attention
   h.layer.linear_attention_layers = 0;
+  h.layer.sliding_window_layers = 0;  // an EAGLE layer attends over the whole context
+  h.layer.sliding_window = 0;
   h.layer.index_topk = 0;
   h.layer.qk_rope_head_dim = 0;
   const double hid = static_cast<double>(target.hidden);
@@ -286,8 +315,7 @@ void sps_cycle(const CycleContext& x) {
     out.tree = true;
   }
   out.memory.draft_weights_bytes = weights_bytes(d, c.dtype) / static_cast<double>(ds.tp);
-  out.memory.kv_bytes_per_seq_token +=
-      kv_bytes_per_token(d, d.num_layers, c.dtype, ds.attention_tp());
+  add_kv_cache(out.memory, d, d.num_layers, c.dtype, ds.attention_tp());
   if (x.text)
     out.assumptions.push_back("draft model " + d.name + " on " + std::to_string(ds.tp) + " " +
                               device_noun(c.hardware) + "(s), same dtype as the target" +
@@ -368,6 +396,8 @@ void hydra_cycle(const CycleContext& x) {
   prefix.shared_experts = 0;
   prefix.kv_lora_rank = 0;
   prefix.linear_attention_layers = 0;
+  prefix.sliding_window_layers = 0;  // Hydra's prefix layer attends over the whole context
+  prefix.sliding_window = 0;
   prefix.index_topk = 0;
   PassWork first;
   first.work = decoder_work(prefix, 1, B, accepted_tokens(tau), L, 0, c.dtype, ds);
@@ -399,7 +429,7 @@ void hydra_cycle(const CycleContext& x) {
                                     static_cast<double>(count_params(prefix).attn_per_layer +
                                                         count_params(prefix).mlp_per_expert)) *
                                    dtype_bytes(c.dtype.weights) / tp;
-  out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(prefix, 1, c.dtype, ds.attention_tp());
+  add_kv_cache(out.memory, prefix, 1, c.dtype, ds.attention_tp());
   out.tree = true;
 }
 
@@ -420,6 +450,8 @@ void mtp_cycle(const CycleContext& x) {
   module.num_layers = 1;
   module.first_dense_layers = 0;
   module.linear_attention_layers = 0;  // an MTP layer attends with softmax (Qwen3-Next/3.5 too)
+  module.sliding_window_layers = 0;    // over the whole context (DeepSeek-V3's MTP layer)
+  module.sliding_window = 0;
   const double h = static_cast<double>(t.hidden);
   const double tp = static_cast<double>(ds.tp);
   for (int64_t step = 0; step < m.k; ++step) {
@@ -438,7 +470,7 @@ void mtp_cycle(const CycleContext& x) {
       static_cast<double>(pc.total - pc.embedding - pc.lm_head) + 2.0 * h * h;
   out.memory.draft_weights_bytes = static_cast<double>(std::max<int64_t>(1, t.mtp_modules)) *
                                    module_params * dtype_bytes(c.dtype.weights) / tp;
-  out.memory.kv_bytes_per_seq_token += kv_bytes_per_token(module, 1, c.dtype, ds.attention_tp());
+  add_kv_cache(out.memory, module, 1, c.dtype, ds.attention_tp());
   if (x.text)
     out.assumptions.push_back(
         t.id + " ships " + std::to_string(t.mtp_modules) + " MTP module(s); " +
@@ -500,7 +532,8 @@ void streaming_cycle(const CycleContext& x) {
   x.set_verify(m.k + 1, "target verify over k + 1 tokens (full KV)", m.k + 1);
   out.memory.activations_bytes_per_seq +=
       static_cast<double>(m.kv_budget) *
-      kv_bytes_per_token(t, t.num_layers, c.dtype, ts.attention_tp());
+      (kv_bytes_per_token(t, t.num_layers, c.dtype, ts.attention_tp()) +
+       kv_bytes_per_token(t, t.num_layers, c.dtype, ts.attention_tp(), false));
   if (x.text)
     out.assumptions.push_back("StreamingLLM-style draft: attention sinks + recent window of " +
                               std::to_string(m.kv_budget) +
@@ -571,8 +604,7 @@ void eagle_cycle(const CycleContext& x) {
                verify_tokens);
   out.memory.draft_weights_bytes =
       eagle_head_params(head) * dtype_bytes(c.dtype.weights) / static_cast<double>(ds.tp);
-  out.memory.kv_bytes_per_seq_token +=
-      kv_bytes_per_token(head.layer, 1, c.dtype, ds.attention_tp());
+  add_kv_cache(out.memory, head.layer, 1, c.dtype, ds.attention_tp());
   if (x.text)
     out.assumptions.push_back(std::string(name) + ": one decoder layer with the target's widths" +
                               (eagle3 ? ", fused 3h features and its own " +
@@ -641,9 +673,8 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau, const 
   const LayerSplit split = layer_split(c);
   out.memory.target_weights_bytes = target_weights_per_gpu_bytes(c, place, split);
   out.memory.attention_groups = ts.attention_dp;
-  out.memory.kv_bytes_per_seq_token =
-      kv_bytes_per_token(t, split.gpu_layers, c.dtype, ts.attention_tp()) *
-      (ts.tp == 1 && place.gpus > 1 ? 1.0 / g : 1.0);
+  add_kv_cache(out.memory, t, split.gpu_layers, c.dtype, ts.attention_tp(),
+               ts.tp == 1 && place.gpus > 1 ? 1.0 / g : 1.0);
   out.memory.tokens_in_flight = 1;
   out.memory.activations_bytes_per_seq = activations_per_seq(t, 1, 1, ts.tp);
 

@@ -5,6 +5,8 @@
 
 #include "model/host_ops.hpp"
 
+#include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -42,10 +44,31 @@ PassWork target_pass(const Config& c, const Sharding& ts, int64_t tokens, int64_
 
 // Bytes one GPU must hold; the GPU holding the draft (GPU 0) is the fullest.
 struct MemoryNeed {
-  double target_weights_bytes = 0;       // per GPU
-  double draft_weights_bytes = 0;        // on the GPU that runs the draft
-  double kv_bytes_per_seq_token = 0;     // target + draft KV per cached token per sequence, per GPU
-  int64_t tokens_in_flight = 0;          // tokens per sequence cached beyond the context in a cycle
+  double target_weights_bytes = 0;    // per GPU
+  double draft_weights_bytes = 0;     // on the GPU that runs the draft
+  double kv_bytes_per_seq_token = 0;  // target + draft KV per cached token per sequence, per GPU
+  int64_t tokens_in_flight = 0;       // tokens per sequence cached beyond the context in a cycle
+  // Sliding-window layers (not in kv_bytes_per_seq_token) cache at most their window per
+  // sequence plus the tokens in flight: their bytes per cached token per GPU and the window.
+  // Two slots: the target's window and an SpS draft's (equal windows share one).
+  struct KvWindow {
+    double bytes_per_seq_token = 0;
+    int64_t tokens = 0;
+  };
+  std::array<KvWindow, 2> kv_windows{};
+  // KV bytes one sequence caches per GPU at `context` tokens in its sliding-window layers, and
+  // in all its layers, the tokens in flight included.
+  double kv_window_bytes_per_seq(double context) const {
+    const double f = static_cast<double>(tokens_in_flight);
+    double bytes = 0;
+    for (const KvWindow& w : kv_windows)
+      bytes += (std::min(context, static_cast<double>(w.tokens)) + f) * w.bytes_per_seq_token;
+    return bytes;
+  }
+  double kv_bytes_per_seq(double context) const {
+    return (context + static_cast<double>(tokens_in_flight)) * kv_bytes_per_seq_token +
+           kv_window_bytes_per_seq(context);
+  }
   double activations_bytes_per_seq = 0;  // peak activation + logits workspace per sequence
   // Linear-attention layers' recurrent state per sequence (and its per-draft-token
   // checkpoints while speculating), per GPU: a constant, not per cached token.
