@@ -179,6 +179,30 @@ TEST(CostModel, SlidingLayersCacheOnlyTheirWindow) {
   EXPECT_FALSE(fits_at(max_ctx + 1));
 }
 
+TEST(CostModel, GptOssMxfp4CheckpointKeepsAllButItsExperts16Bit) {
+  // gpt-oss-120b's config.json: quant_method mxfp4, modules_to_not_convert self_attn, router,
+  // embed_tokens, lm_head. Hand count: 36 layers of attention (q 2880 x 4096, k and v
+  // 2880 x 512 each, o 4096 x 2880, q/k/v bias 5120: 26,547,200) and router (2880 x 128 + 128
+  // bias), 128 experts of 3 x 2880 x 2880 per layer, embedding and LM head 201,088 x 2880 each,
+  // two norms of 2880 per layer and a final one: 116,789,237,568 weights, of which the experts
+  // are 114,661,785,600 at 4.25 bits and 2,127,451,968 at 16: 65,168,977,536 bytes.
+  const json r = eval_ok(R"({"target":"gpt-oss-120b","hardware":"h100-sxm","runtime":"vllm",
+                             "method":{"family":"ar"}})");
+  EXPECT_EQ(r["config"]["dtype"]["weights"], "mxfp4") << "the preset opens in its released dtype";
+  EXPECT_NEAR(r["memory"]["weights_gb_per_gpu"].get<double>(), 65.168977536, 1e-9);
+  // One decode token at batch 1 reads 4 of 128 experts a layer: attention and router at 2 bytes
+  // (36 x 26,915,968 x 2 = 1,937,949,696) + 144 experts x 24,883,200 x 0.53125 bytes
+  // (1,903,564,800) = 3,841,514,496 bytes of GEMM weights; the LM head 201,088 x 2880 x 2.
+  const Work w =
+      decoder_work(target("gpt-oss-120b"), 36, 1, 1, 0, 1, DTypes{DType::mxfp4, DType::fp16});
+  EXPECT_NEAR(w[Kernel::gemm].weights_bytes, 3841514496.0, 1e-3);
+  EXPECT_DOUBLE_EQ(w[Kernel::lm_head].weights_bytes, 1158266880.0);
+  // A dense model quantized the same way reads every weight at 4.25 bits.
+  const Work dense =
+      decoder_work(target("llama2-chat-7b"), 32, 1, 1, 0, 1, DTypes{DType::mxfp4, DType::fp16});
+  EXPECT_DOUBLE_EQ(dense[Kernel::lm_head].weights_bytes, 32000.0 * 4096 * 4.25 / 8);
+}
+
 TEST(CostModel, TensorParallelSplitsHeadsAndReplicatesKvHeadsBeyondTheirCount) {
   const ModelArch m = target("llama3-instruct-70b");  // 80 layers, 64 heads, 8 KV heads of 128
   // TP 8: one KV head per GPU: 80 layers x 2 x 1 x 128 x 2 bytes = 40,960 bytes per token.

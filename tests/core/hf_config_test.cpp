@@ -235,6 +235,38 @@ TEST(HfConfig, GptOssSlidingLayersAreCountedAndStated) {
   EXPECT_TRUE(stated) << r["assumptions"].dump();
 }
 
+TEST(HfConfig, GptOssQuantizationConfigKeepsAttentionAndHeads16Bit) {
+  // openai/gpt-oss-20b's config.json: quant_method mxfp4, modules_to_not_convert
+  // [model.layers.*.self_attn, model.layers.*.mlp.router, model.embed_tokens, lm_head]. The
+  // fixture is a re-upload whose quant_method says gptq: the kept modules are read either way,
+  // the released dtype only from a method that is one (fp8, mxfp4).
+  json cfg = fixture("gpt-oss-20b.json");
+  ModelArch m = read(cfg);
+  EXPECT_TRUE(m.quantized_experts_only);
+  EXPECT_EQ(m.released_weights_dtype, "");
+  cfg["quantization_config"]["quant_method"] = "mxfp4";
+  m = read(cfg);
+  EXPECT_TRUE(m.quantized_experts_only);
+  EXPECT_EQ(m.released_weights_dtype, "mxfp4");
+  // Without kept modules every weight is quantized; a dense model has no experts to single out.
+  cfg["quantization_config"].erase("modules_to_not_convert");
+  EXPECT_FALSE(read(cfg).quantized_experts_only);
+  json dense = fixture("qwen3-8b.json");
+  dense["quantization_config"] = cfg["quantization_config"];
+  dense["quantization_config"]["modules_to_not_convert"] = {"model.layers.*.self_attn"};
+  EXPECT_FALSE(read(dense).quantized_experts_only);
+  // The preset and the config.json (with openai's quant_method) open in the same dtype and cost.
+  json with_config = json::parse(R"({"hardware":"h100-sxm","runtime":"vllm"})");
+  cfg = fixture("gpt-oss-20b.json");
+  cfg["quantization_config"]["quant_method"] = "mxfp4";
+  with_config["target"] = cfg;
+  const json b = eval(with_config);
+  const json a = eval(json::parse(R"({"target":"gpt-oss-20b","hardware":"h100-sxm",
+                                      "runtime":"vllm"})"));
+  EXPECT_EQ(b["config"]["dtype"]["weights"], "mxfp4");
+  EXPECT_EQ(a["memory"]["weights_gb_per_gpu"], b["memory"]["weights_gb_per_gpu"]);
+}
+
 Error read_error(const json& cfg) {
   ModelArch m;
   Error err;

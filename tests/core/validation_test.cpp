@@ -375,6 +375,10 @@ TEST(Validation, WrongTypesNameTheField) {
   EXPECT_TRUE(IsError("tree-expect", R"({"choices": [[0.5]], "acceptance": {"alpha": 0.5}})",
                       "choices[0][0]", "enter a whole number, not 0.5"));
   EXPECT_TRUE(IsError("tree-expect", "[]", "", "input must be a JSON object"));
+  EXPECT_TRUE(IsError("eval",
+                      R"({"target": {"num_layers": 2, "hidden": 64, "intermediate": 128,
+                          "heads": 4, "vocab": 100, "quantized_experts_only": 1}})",
+                      "target.quantized_experts_only", "must be true or false, got an integer"));
   EXPECT_TRUE(IsError("sweep", R"({"config": 1, "axis": "batch", "values": [1]})", "config",
                       "is required and must be a config object"));
 }

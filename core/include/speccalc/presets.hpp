@@ -74,6 +74,10 @@ struct ModelArch {
   int64_t max_position_embeddings = 0;
   std::string repo_id;                 // Hugging Face repository id ("" for custom models)
   std::string released_weights_dtype;  // dtype of the released weights when not 16-bit ("fp8")
+  // Its quantized checkpoints quantize the MLP (the experts) only; attention, router,
+  // embeddings and LM head stay 16-bit (gpt-oss: config.json quantization_config
+  // modules_to_not_convert). Applies to any weights dtype narrower than 16 bits.
+  bool quantized_experts_only = false;
   std::string released_dtype_source;
   std::string citation;  // first source line, for the assumptions list
 };
@@ -105,6 +109,11 @@ double softmax_layer_share(const ModelArch& m);
 // softmax_layer_share (gpt-oss alternates; Gemma-3 has 5 local to 1 global).
 double sliding_layer_share(const ModelArch& m);
 
+// Bytes per weight of the parts a quantized_experts_only checkpoint keeps 16-bit (attention,
+// router, norms, embeddings, LM head): 2 there when `weights_bytes` is narrower, otherwise
+// weights_bytes itself. `weights_bytes` is dtype_bytes of the weights dtype.
+double non_mlp_weight_bytes(const ModelArch& m, double weights_bytes);
+
 // Parameter counts (numbers of weights, not bytes) of a ModelArch.
 struct ParamCounts {
   int64_t attn_per_layer = 0;         // q, k, v, o projections (+ qkv bias, q/k norms; MLA: the
@@ -118,6 +127,7 @@ struct ParamCounts {
   int64_t embedding = 0;              // vocab x hidden input table
   int64_t lm_head = 0;                // vocab x hidden output projection (0 extra when tied)
   int64_t total = 0;                  // the main model, each expert counted once, no MTP module
+  int64_t mlp_total = 0;              // of total: every MLP (dense, routed and shared experts)
   int64_t active = 0;                 // weights one token uses: total with experts_per_token
                                       // routed experts instead of all (input embedding included)
   int64_t linear_attn_per_layer = 0;  // a Gated DeltaNet layer's projections, conv and norms

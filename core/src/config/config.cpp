@@ -39,6 +39,7 @@ bool parse_custom_model_extras(const json& obj, const std::string& path, ModelAr
       !fields::read_int(obj, "v_head_dim", path, 0, 4096, &m->v_head_dim, err) ||
       !fields::read_bool(obj, "qk_norm", path, &m->qk_norm, err) ||
       !fields::read_bool(obj, "router_bias", path, &m->router_bias, err) ||
+      !fields::read_bool(obj, "quantized_experts_only", path, &m->quantized_experts_only, err) ||
       !fields::read_int(obj, "mtp_modules", path, 0, 16, &m->mtp_modules, err) ||
       !fields::read_int(obj, "sliding_window", path, 0, 1 << 24, &m->sliding_window, err) ||
       !fields::read_int(obj, "sliding_window_layers", path, 0, 1024, &m->sliding_window_layers,
@@ -160,6 +161,7 @@ bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, 
                            "router_bias",
                            "mtp_modules",
                            "released_dtype",
+                           "quantized_experts_only",
                            "sliding_window",
                            "sliding_window_layers",
                            "linear_attention_layers",
@@ -474,9 +476,11 @@ bool parse_dtype(const json& doc, Config* c, Error* err) {
     if (!c->target.released_weights_dtype.empty() &&
         dtype_from_name(c->target.released_weights_dtype, &released))
       c->dtype.weights = released;
-    if (!c->engine.weight_formats.empty() && !dtype_is_gguf(c->dtype.weights) &&
-        !dtype_is_mlx(c->dtype.weights) && c->dtype.weights != DType::bf16)
-      c->dtype.weights = DType::fp16;  // local engines open the model's 16-bit conversion
+    // Local engines open the model's 16-bit conversion unless they run its released format
+    // (llama.cpp runs gpt-oss's MXFP4 GGUFs).
+    if (!c->engine.weight_formats.empty() && c->dtype.weights != DType::bf16 &&
+        !engine_runs_weights(c->engine.weight_formats, c->dtype.weights))
+      c->dtype.weights = DType::fp16;
     return true;
   }
   auto one = [&](const json& v, const std::string& path, DType* out) {
@@ -582,6 +586,7 @@ json model_to_json(const ModelArch& m) {
   if (m.qk_norm) out["qk_norm"] = true;
   if (m.attn_output_gate) out["attn_output_gate"] = true;
   if (m.router_bias) out["router_bias"] = true;
+  if (m.quantized_experts_only) out["quantized_experts_only"] = true;
   if (!m.released_weights_dtype.empty()) out["released_dtype"] = m.released_weights_dtype;
   return out;
 }

@@ -413,6 +413,28 @@ const char* hf_model_types() {
 
 bool is_hf_config(const json& obj) { return obj.is_object() && obj.contains("model_type"); }
 
+// quantization_config, as the checkpoint was published: quant_method "fp8" or "mxfp4" is the
+// dtype its weights are released in (DeepSeek-V3: fp8, block-wise e4m3; gpt-oss: mxfp4), and a
+// MoE model whose modules_to_not_convert keeps attention unquantized ("model.layers.*.self_attn",
+// gpt-oss) quantizes its experts only. Other methods (gptq, awq, ...) open at 16 bits as before.
+void read_quantization(const json& outer, ModelArch* m) {
+  auto q = outer.find("quantization_config");
+  if (q == outer.end() || !q->is_object()) return;
+  auto method = q->find("quant_method");
+  if (method != q->end() && method->is_string()) {
+    const std::string name = method->get<std::string>();
+    if (name == "fp8" || name == "mxfp4") {
+      m->released_weights_dtype = name;
+      m->released_dtype_source = "its config.json quantization_config quant_method " + name;
+    }
+  }
+  auto kept = q->find("modules_to_not_convert");
+  if (m->experts > 1 && kept != q->end() && kept->is_array())
+    for (const json& k : *kept)
+      if (k.is_string() && k.get<std::string>().find("self_attn") != std::string::npos)
+        m->quantized_experts_only = true;
+}
+
 bool model_from_hf_config(const json& outer, const std::string& outer_path, ModelArch* m,
                           Error* err) {
   std::string type;
@@ -513,6 +535,7 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
                       "must not exceed the number of experts (" + std::to_string(m->experts) + ")");
     return false;
   }
+  read_quantization(outer, m);
   return read_sliding_window(o, path, *t, m, err);
 }
 

@@ -78,6 +78,8 @@ ParamCounts count_params(const ModelArch& m) {
   const int64_t linear_swap =
       m.linear_attention_layers * (p.linear_attn_per_layer - p.attn_per_layer);
   p.total = m.first_dense_layers * dense_layer + p.moe_layers * moe_layer + outside + linear_swap;
+  p.mlp_total = m.first_dense_layers * p.dense_mlp_per_layer +
+                p.moe_layers * (m.experts * p.mlp_per_expert + p.shared_mlp_per_layer);
   p.active =
       m.first_dense_layers * dense_layer + p.moe_layers * active_moe_layer + outside + linear_swap;
   // DeepSeek-V3 MTP module (README_WEIGHTS.md): enorm, hnorm, eh_proj, one decoder layer of the
@@ -107,6 +109,10 @@ double softmax_layer_share(const ModelArch& m) {
 double sliding_layer_share(const ModelArch& m) {
   if (m.sliding_window_layers == 0 || m.num_layers == 0) return 0.0;
   return static_cast<double>(m.sliding_window_layers) / static_cast<double>(m.num_layers);
+}
+
+double non_mlp_weight_bytes(const ModelArch& m, double weights_bytes) {
+  return m.quantized_experts_only && weights_bytes < 2 ? 2.0 : weights_bytes;
 }
 
 double kv_elems_per_token_layer(const ModelArch& m) {
@@ -186,6 +192,7 @@ ModelArch model_from_table(const json& e) {
     m.released_weights_dtype = e["released_dtype"].value("weights", "");
     m.released_dtype_source = e["released_dtype"].value("source", "");
   }
+  m.quantized_experts_only = e.value("quantized_experts_only", false);
   m.sliding_window = e.value("sliding_window", int64_t{0});
   m.sliding_window_layers = e.value("sliding_window_layers", int64_t{0});
   m.linear_attention_layers = e.value("linear_attention_layers", int64_t{0});

@@ -200,6 +200,8 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   const double T = B * q;            // new tokens in this pass (the MLP and LM head see all)
   const double T_attn = B_attn * q;  // new tokens one attention group projects and attends
   const double wb = dtype_bytes(dtype.weights);
+  // Attention, router, norms and LM head: 16-bit where the checkpoint quantizes experts only.
+  const double wb_rest = non_mlp_weight_bytes(m, wb);
   const double kvb = dtype_bytes(dtype.kv);
   const bool mla = m.kv_lora_rank > 0;
 
@@ -256,7 +258,8 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
           ? n_soft * attn_params_g +
                 n_lin * static_cast<double>(p.linear_attn_per_layer) / attn_tp + n_layers * router
           : n_layers * (attn_params_g + router);
-  gemm.weights_bytes = (attn_layers_params_g + mlp_read_g) * wb;
+  gemm.weights_bytes = wb_rest == wb ? (attn_layers_params_g + mlp_read_g) * wb
+                                     : attn_layers_params_g * wb_rest + mlp_read_g * wb;
   // FLOPs: every new token goes through the projections, the router and its active experts.
   const double mlp_flops_params_g =
       (n_dense * dense_mlp + n_moe * (active_experts + shared) * expert_mlp) / tp;
@@ -314,7 +317,7 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
 
   // Other: norms (weights), activations written by one kernel and read by the next.
   KernelWork& other = w[Kernel::other];
-  other.weights_bytes = n_layers * static_cast<double>(p.norms_per_layer) * wb;
+  other.weights_bytes = n_layers * static_cast<double>(p.norms_per_layer) * wb_rest;
   const double inter_g =
       (m.experts > 1 ? static_cast<double>(m.intermediate) * (active_experts + shared)
                      : static_cast<double>(m.intermediate)) /
@@ -359,7 +362,7 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
     KernelWork& lm = w[Kernel::lm_head];
     const double vocab_g = static_cast<double>(m.vocab) / tp;
     const double rows = B * static_cast<double>(lm_head_rows);
-    lm.weights_bytes = vocab_g * h * wb;  // tied models read the embedding table here
+    lm.weights_bytes = vocab_g * h * wb_rest;  // tied models read the embedding table here
     lm.flops = 2.0 * rows * vocab_g * h;
     lm.rows = rows;
     lm.activations_bytes = 2.0 * kActBytes * rows * vocab_g;  // logits written, read to sample

@@ -304,6 +304,11 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
         "repeats its previous token's experts 12 % of the time beyond chance (Mixtral's routing "
         "statistics, arXiv 2401.04088 Table 5), otherwise experts are drawn uniformly (real "
         "routers are also skewed, which touches fewer)");
+  if (config.target.quantized_experts_only && dtype_bytes(config.dtype.weights) < 2)
+    out->push_back(config.target.name + ": its " + dtype_name(config.dtype.weights) +
+                   " weights are the experts only; attention, router, norms, embeddings and "
+                   "LM head stay 16-bit, as its checkpoint keeps them (config.json "
+                   "quantization_config modules_to_not_convert)");
   if (config.method.family == Family::sps && config.method.draft_model.vocab != config.target.vocab)
     out->push_back("the draft's " + std::to_string(config.method.draft_model.vocab) +
                    "-token vocabulary and the target's " + std::to_string(config.target.vocab) +

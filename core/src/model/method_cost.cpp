@@ -77,7 +77,12 @@ double linear_state_bytes_per_seq(const ModelArch& m, int64_t tokens_in_flight, 
 }
 
 double weights_bytes(const ModelArch& m, const DTypes& d) {
-  return static_cast<double>(count_params(m).total) * dtype_bytes(d.weights);
+  const double wb = dtype_bytes(d.weights);
+  const double rest_wb = non_mlp_weight_bytes(m, wb);
+  const ParamCounts p = count_params(m);
+  if (rest_wb == wb) return static_cast<double>(p.total) * wb;
+  return static_cast<double>(p.mlp_total) * wb +
+         static_cast<double>(p.total - p.mlp_total) * rest_wb;
 }
 
 // Peak working set of one sequence in a pass of `tokens` tokens: one layer's activations
@@ -646,9 +651,19 @@ double target_weights_per_gpu_bytes(const Config& c, const Placement& place,
     const double per_layer = static_cast<double>(pc.total - pc.embedding - pc.lm_head) /
                              static_cast<double>(t.num_layers);
     const double output = static_cast<double>(pc.lm_head > 0 ? pc.lm_head : pc.embedding);
-    bytes = (per_layer * static_cast<double>(split.gpu_layers) +
-             (split.lm_head_on_gpu ? output : 0.0)) *
-            wb / g;
+    const double rest_wb = non_mlp_weight_bytes(t, wb);
+    if (rest_wb == wb) {
+      bytes = (per_layer * static_cast<double>(split.gpu_layers) +
+               (split.lm_head_on_gpu ? output : 0.0)) *
+              wb / g;
+    } else {  // a layer's MLP at wb, its attention, router and norms at 16 bits
+      const double mlp_per_layer =
+          static_cast<double>(pc.mlp_total) / static_cast<double>(t.num_layers);
+      bytes = (static_cast<double>(split.gpu_layers) *
+                   (mlp_per_layer * wb + (per_layer - mlp_per_layer) * rest_wb) +
+               (split.lm_head_on_gpu ? output * rest_wb : 0.0)) /
+              g;
+    }
   }
   if (ts.attention_dp > 1) {
     const ParamCounts pc = count_params(t);
@@ -656,7 +671,8 @@ double target_weights_per_gpu_bytes(const Config& c, const Placement& place,
         static_cast<double>(pc.attn_per_layer) * static_cast<double>(t.num_layers) *
             (t.linear_attention_layers > 0 ? softmax_layer_share(t) : 1.0) +
         static_cast<double>(pc.linear_attn_per_layer * t.linear_attention_layers);
-    bytes += attn_params * wb * (1.0 / static_cast<double>(ts.attention_tp()) - 1.0 / g);
+    bytes += attn_params * non_mlp_weight_bytes(t, wb) *
+             (1.0 / static_cast<double>(ts.attention_tp()) - 1.0 / g);
   }
   return bytes;
 }
