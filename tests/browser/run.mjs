@@ -829,15 +829,11 @@ async function main() {
     const marks = {};
     for (const c of ['roofline', 'k', 'batch', 'families'])
       marks[c] = await marksOf(page, `chart-${c}`);
-    for (const [key, label] of [
-      ['baseline', 'AR (baseline)'],
-      ['draft', 'Draft'],
-      ['verify', 'Verify'],
-    ])
+    for (const key of ['baseline', 'draft', 'verify'])
       samePoints(
-        marks.roofline[label],
+        marks.roofline[r[key].label],
         [[r[key].arithmetic_intensity, r[key].achieved_flops_per_s]],
-        `roofline: ${label}`,
+        `roofline: ${r[key].label}`,
       );
     // The family's own knob and grid, from the core's family table (list methods).
     const family = JSON.parse(cli(['list', 'methods'])).find((m) => m.id === config.method.family);

@@ -477,12 +477,14 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     await waitMarks(page, 'chart-roofline', 'Roof, effective');
     const r = cliEvalLink(link);
     const marks = await marksOf(page, 'chart-roofline');
-    for (const [key, label] of [
-      ['baseline', 'AR (baseline)'],
-      ['draft', 'Draft'],
-      ['verify', 'Verify'],
-    ])
-      samePoints(marks[label], [[r[key].arithmetic_intensity, r[key].achieved_flops_per_s]], label);
+    // Each pass under the core's label (r[key].label), at the core's intensity and FLOP/s.
+    const PASSES = ['baseline', 'draft', 'verify'];
+    for (const key of PASSES)
+      samePoints(
+        marks[r[key].label],
+        [[r[key].arithmetic_intensity, r[key].achieved_flops_per_s]],
+        r[key].label,
+      );
     for (const roof of r.roofline.roofs) {
       samePoints(marks[roof.label], roof.vertices, roof.label);
       // The ridge by hand: where peak FLOP/s meets bandwidth x intensity.
@@ -495,21 +497,17 @@ export async function userPathTests({ browser, url, newPage, watch }) {
         `${roof.label} has its ridge vertex`,
       );
     }
-    const painted = await paintedAt(page, 'chart-roofline', [
-      ...marks['AR (baseline)'],
-      ...marks.Draft,
-      ...marks.Verify,
-    ]);
+    const painted = await paintedAt(
+      page,
+      'chart-roofline',
+      PASSES.flatMap((key) => marks[r[key].label]),
+    );
     eq(painted, 3, 'the three passes are painted on the canvas');
     // The values under the chart: each pass's intensity, FLOP/s and bound as the page formats them.
     sameCells(
       await cellsOf(page, '[data-testid=chart-roofline] [data-testid=chart-values] tbody tr'),
-      [
-        ['baseline', 'AR (baseline)'],
-        ['draft', 'Draft'],
-        ['verify', 'Verify'],
-      ].map(([key, label]) => [
-        label,
+      PASSES.map((key) => [
+        r[key].label,
         fmt.intensity(r[key].arithmetic_intensity),
         fmt.si(r[key].achieved_flops_per_s, 'FLOP/s'),
         r[key].bound,

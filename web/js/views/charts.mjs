@@ -40,14 +40,13 @@ export class ChartsView {
 
   showRoofline(result) {
     const slot = this.roofline;
-    // The draft and target passes under the core's labels (plain decoding's target pass is its
-    // decode step); the baseline keeps the chart's short name.
+    // Each pass under the core's label (plain decoding's target pass is its decode step).
     const pts = [
-      ['baseline', 'AR (baseline)', '--c1'],
-      ['draft', result.draft.label, '--c2'],
-      ['verify', result.verify.label, '--c3'],
+      ['baseline', '--c1'],
+      ['draft', '--c2'],
+      ['verify', '--c3'],
     ]
-      .map(([key, label, c]) => ({ key, label, c, p: result[key] }))
+      .map(([key, c]) => ({ key, label: result[key] && result[key].label, c, p: result[key] }))
       .filter(({ p }) => p && p.bound !== 'none' && p.arithmetic_intensity > 0 && achieved(p) > 0);
     if (!pts.length) {
       slot.destroy();
