@@ -103,6 +103,11 @@ GPT_OSS_120B = {
     "head_dim": 64, "vocab": 201088, "tied_embeddings": False, "experts": 128,
     "experts_per_token": 4, "qkv_bias": True, "router_bias": True,
     "sliding_window": 128, "sliding_window_layers": 18,
+    "released_dtype": {"weights": "mxfp4",
+                       "source": "huggingface.co/openai/gpt-oss-120b config.json quantization_config: "
+                                 "quant_method mxfp4; self_attn, router, embed_tokens and lm_head "
+                                 "not converted"},
+    "quantized_experts_only": True,
     "published_params": "116.83B total, 5.13B active per token (gpt-oss model card, Table 1)",
     "source": [
         "https://huggingface.co/witflag/AlphaMind/blob/main/original/config.json (duplicate of "
@@ -184,6 +189,11 @@ GPT_OSS_20B = {
     "head_dim": 64, "vocab": 201088, "tied_embeddings": False, "experts": 32,
     "experts_per_token": 4, "qkv_bias": True, "router_bias": True,
     "sliding_window": 128, "sliding_window_layers": 12,
+    "released_dtype": {"weights": "mxfp4",
+                       "source": "huggingface.co/openai/gpt-oss-20b config.json quantization_config: "
+                                 "quant_method mxfp4; self_attn, router, embed_tokens and lm_head "
+                                 "not converted"},
+    "quantized_experts_only": True,
     "source": [_FIXTURES + "gpt-oss-20b.json (config.json of openai/gpt-oss-20b, copied from github "
                "EchoCog/gpt-oss-20b @52971a17 config.json)"],
     "confidence": "high",
