@@ -23,8 +23,11 @@ const char* kernel_name(Kernel k);
 
 // Work of one kernel class in one pass on one GPU.
 struct KernelWork {
-  double flops = 0;              // multiply-adds count 2 FLOPs
-  double weights_bytes = 0;      // weights read once per pass
+  double flops = 0;          // multiply-adds count 2 FLOPs
+  double weights_bytes = 0;  // weights read once per pass
+  // Of weights_bytes, the 16-bit ones of a quantized_experts_only model under a low-bit dtype:
+  // streamed at the engine's plain bandwidth, without the low-bit kernels' dequant factor.
+  double weights_16bit_bytes = 0;
   double kv_cache_bytes = 0;     // KV cache read (context) + written (new tokens)
   double activations_bytes = 0;  // matmul inputs/outputs and logits written and read back
   double rows = 0;  // rows one matmul of this class multiplies (tokens x sequences); the

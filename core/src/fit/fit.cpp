@@ -47,10 +47,14 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
   const double bw = m.bandwidth_bytes_s();
   const double wbw = m.weights_link_gbps > 0 ? m.weights_link_gbps * 1e9 * m.runtime.bw_efficiency
                                              : bw * weight_bandwidth_factor(m.dtype.weights, m.gpu);
+  // 16-bit weights of a quantized_experts_only model: no low-bit factor (time_pass).
+  const double w16bw =
+      m.weights_link_gbps > 0 ? m.weights_link_gbps * 1e9 * m.runtime.bw_efficiency : bw;
   const double peak = m.peak_flops();
   for (int i = 0; i < kKernelKinds; ++i) {
     const KernelWork& k = w.kernels[i];
-    f.weights_s[i] = k.weights_bytes / wbw;
+    f.weights_s[i] =
+        (k.weights_bytes - k.weights_16bit_bytes) / wbw + k.weights_16bit_bytes / w16bw;
     f.kv_s[i] = k.kv_cache_bytes / bw;
     f.act_s[i] = k.activations_bytes / bw;
     f.flops_s[i] = k.flops / peak;

@@ -21,6 +21,7 @@ const char* kernel_name(Kernel k) {
 KernelWork& KernelWork::operator+=(const KernelWork& o) {
   flops += o.flops;
   weights_bytes += o.weights_bytes;
+  weights_16bit_bytes += o.weights_16bit_bytes;
   kv_cache_bytes += o.kv_cache_bytes;
   activations_bytes += o.activations_bytes;
   rows = std::max(rows, o.rows);
@@ -260,6 +261,7 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
           : n_layers * (attn_params_g + router);
   gemm.weights_bytes = wb_rest == wb ? (attn_layers_params_g + mlp_read_g) * wb
                                      : attn_layers_params_g * wb_rest + mlp_read_g * wb;
+  if (wb_rest != wb) gemm.weights_16bit_bytes = attn_layers_params_g * wb_rest;
   // FLOPs: every new token goes through the projections, the router and its active experts.
   const double mlp_flops_params_g =
       (n_dense * dense_mlp + n_moe * (active_experts + shared) * expert_mlp) / tp;
@@ -318,6 +320,7 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   // Other: norms (weights), activations written by one kernel and read by the next.
   KernelWork& other = w[Kernel::other];
   other.weights_bytes = n_layers * static_cast<double>(p.norms_per_layer) * wb_rest;
+  if (wb_rest != wb) other.weights_16bit_bytes = other.weights_bytes;
   const double inter_g =
       (m.experts > 1 ? static_cast<double>(m.intermediate) * (active_experts + shared)
                      : static_cast<double>(m.intermediate)) /
@@ -363,6 +366,7 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
     const double vocab_g = static_cast<double>(m.vocab) / tp;
     const double rows = B * static_cast<double>(lm_head_rows);
     lm.weights_bytes = vocab_g * h * wb_rest;  // tied models read the embedding table here
+    if (wb_rest != wb) lm.weights_16bit_bytes = lm.weights_bytes;
     lm.flops = 2.0 * rows * vocab_g * h;
     lm.rows = rows;
     lm.activations_bytes = 2.0 * kActBytes * rows * vocab_g;  // logits written, read to sample
@@ -376,6 +380,8 @@ PassTime time_pass(const Work& w, const Machine& m, double layer_syncs) {
   // Offloaded weights arrive over the host link at its peak, once per pass, whatever the tokens.
   const double weights_bw =
       m.weights_link_gbps > 0 ? m.weights_link_gbps * 1e9 : bw * m.weight_bw_efficiency();
+  const double weights_16bit_bw =
+      m.weights_link_gbps > 0 ? m.weights_link_gbps * 1e9 : bw * m.runtime.bw_efficiency;
   const double kv_bw = bw * m.runtime.kv_bw_efficiency;
   const double act_bw = bw * m.runtime.bw_efficiency;
   const double flops_s = m.peak_flops() * m.runtime.flops_efficiency;
@@ -385,8 +391,9 @@ PassTime time_pass(const Work& w, const Machine& m, double layer_syncs) {
     c.kind = static_cast<Kernel>(i);
     c.flops = k.flops;
     c.bytes = k.bytes();
-    c.memory_time_s =
-        k.weights_bytes / weights_bw + k.kv_cache_bytes / kv_bw + k.activations_bytes / act_bw;
+    c.memory_time_s = (k.weights_bytes - k.weights_16bit_bytes) / weights_bw +
+                      k.weights_16bit_bytes / weights_16bit_bw + k.kv_cache_bytes / kv_bw +
+                      k.activations_bytes / act_bw;
     const bool matmul = c.kind == Kernel::gemm || c.kind == Kernel::lm_head;
     c.compute_time_s =
         matmul ? matmul_compute_s(k.flops, m.peak_flops(), k.rows, m.runtime) : k.flops / flops_s;

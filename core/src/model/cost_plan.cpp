@@ -341,9 +341,7 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
                      " tokens on " + std::to_string(m->sliding_window_layers) + " of " +
                      std::to_string(m->num_layers) +
                      " layers: those layers attend to and cache at most that window (plus a "
-                     "pass's new tokens), as every engine here keeps only the window there; "
-                     "for chunked attention (Llama-4) an upper bound, a query there attends "
-                     "back to its chunk's start only");
+                     "pass's new tokens), as every engine here keeps only the window there");
   }
   if (dtype_is_fp4(config.dtype.weights))
     out->push_back(
