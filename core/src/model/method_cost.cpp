@@ -60,6 +60,7 @@ void add_kv_cache(MemoryNeed& n, const ModelArch& m, int64_t layers, const DType
       return;
     }
   }
+  n.kv_bytes_per_seq_token += window_bytes;  // no slot left: counted whole (an upper bound)
 }
 
 // One sequence's linear-attention state per GPU: the fp32 delta-rule matrices and the conv
