@@ -221,6 +221,26 @@ TEST(CostModel, GptOssMxfp4CheckpointKeepsAllButItsExperts16Bit) {
     }
   }
   EXPECT_EQ(checked, 2);
+  // On a B200, whose tensor cores run MXFP4 (9000 TFLOP/s dense, 2250 at 16 bits), only the
+  // experts' matmuls take the fp4 peak: 2 x 36 layers x 4 experts x 24,883,200 = 7,166,361,600
+  // FLOPs there, attention and router's 2 x 36 x 26,915,968 = 1,937,949,696 and the LM head's
+  // 2 x 201,088 x 2880 = 1,158,266,880 at 2250, both x vLLM's flops_efficiency 0.903141.
+  const json on_b200 = eval_ok(R"({"target":"gpt-oss-120b","hardware":"b200","runtime":"vllm",
+                                   "method":{"family":"ar"}})");
+  const double e = 0.903141;
+  checked = 0;
+  for (const json& k : on_b200["baseline"]["kernels"]) {
+    if (k["kind"] == "gemm") {
+      EXPECT_NEAR(k["compute_time_s"].get<double>(),
+                  7166361600.0 / (9000e12 * e) + 1937949696.0 / (2250e12 * e), 1e-18);
+      ++checked;
+    }
+    if (k["kind"] == "lm_head") {
+      EXPECT_NEAR(k["compute_time_s"].get<double>(), 1158266880.0 / (2250e12 * e), 1e-18);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2);
 }
 
 TEST(CostModel, TensorParallelSplitsHeadsAndReplicatesKvHeadsBeyondTheirCount) {

@@ -23,7 +23,10 @@ const char* kernel_name(Kernel k);
 
 // Work of one kernel class in one pass on one GPU.
 struct KernelWork {
-  double flops = 0;          // multiply-adds count 2 FLOPs
+  double flops = 0;  // multiply-adds count 2 FLOPs
+  // Of flops, the matmuls against a quantized_experts_only model's 16-bit weights: they run at
+  // the 16-bit peak even where the low-bit experts use fp4 tensor cores.
+  double flops_16bit = 0;
   double weights_bytes = 0;  // weights read once per pass
   // Of weights_bytes, the 16-bit ones of a quantized_experts_only model under a low-bit dtype:
   // streamed at the engine's plain bandwidth, without the low-bit kernels' dequant factor.
@@ -133,6 +136,7 @@ struct Machine {
   double host_memory_bytes_s = 0;
   double host_flops = 0;
   double peak_flops() const;         // FLOP/s of one GPU for the weight dtype
+  double peak_flops_16bit() const;   // FLOP/s of one GPU for 16-bit weights
   double bandwidth_bytes_s() const;  // peak bytes/s of one GPU
   // Fraction of peak bandwidth reached while streaming weights of this dtype: the profile's
   // fp16 figure times a dequantization factor (weight_bandwidth_factor).

@@ -57,7 +57,8 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
         (k.weights_bytes - k.weights_16bit_bytes) / wbw + k.weights_16bit_bytes / w16bw;
     f.kv_s[i] = k.kv_cache_bytes / bw;
     f.act_s[i] = k.activations_bytes / bw;
-    f.flops_s[i] = k.flops / peak;
+    f.flops_s[i] = (k.flops - k.flops_16bit) / peak +
+                   (k.flops_16bit > 0 ? k.flops_16bit / m.peak_flops_16bit() : 0.0);
     f.rows[i] = k.rows;
   }
   f.allreduces = static_cast<double>(collective_count(w));

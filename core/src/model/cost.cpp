@@ -20,6 +20,7 @@ const char* kernel_name(Kernel k) {
 
 KernelWork& KernelWork::operator+=(const KernelWork& o) {
   flops += o.flops;
+  flops_16bit += o.flops_16bit;
   weights_bytes += o.weights_bytes;
   weights_16bit_bytes += o.weights_16bit_bytes;
   kv_cache_bytes += o.kv_cache_bytes;
@@ -107,6 +108,8 @@ double Machine::peak_flops() const {
   const double tflops = (low_precision && gpu.fp8_tflops > 0) ? gpu.fp8_tflops : gpu.fp16_tflops;
   return tflops * 1e12;
 }
+
+double Machine::peak_flops_16bit() const { return gpu.fp16_tflops * 1e12; }
 
 double Machine::bandwidth_bytes_s() const { return gpu.mem_bw_gbps * 1e9; }
 
@@ -267,6 +270,7 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
       (n_dense * dense_mlp + n_moe * (active_experts + shared) * expert_mlp) / tp;
   gemm.flops = dp == 1 ? 2.0 * T * (attn_layers_params_g + mlp_flops_params_g)
                        : 2.0 * (T_attn * attn_layers_params_g + T * mlp_flops_params_g);
+  if (wb_rest != wb) gemm.flops_16bit = 2.0 * (dp == 1 ? T : T_attn) * attn_layers_params_g;
   gemm.rows = T;
 
   // Attention: scores over qk dims and the weighted sum over v dims, per head, over the cached
@@ -366,8 +370,11 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
     const double vocab_g = static_cast<double>(m.vocab) / tp;
     const double rows = B * static_cast<double>(lm_head_rows);
     lm.weights_bytes = vocab_g * h * wb_rest;  // tied models read the embedding table here
-    if (wb_rest != wb) lm.weights_16bit_bytes = lm.weights_bytes;
     lm.flops = 2.0 * rows * vocab_g * h;
+    if (wb_rest != wb) {
+      lm.weights_16bit_bytes = lm.weights_bytes;
+      lm.flops_16bit = lm.flops;
+    }
     lm.rows = rows;
     lm.activations_bytes = 2.0 * kActBytes * rows * vocab_g;  // logits written, read to sample
   }
@@ -395,8 +402,14 @@ PassTime time_pass(const Work& w, const Machine& m, double layer_syncs) {
                       k.weights_16bit_bytes / weights_16bit_bw + k.kv_cache_bytes / kv_bw +
                       k.activations_bytes / act_bw;
     const bool matmul = c.kind == Kernel::gemm || c.kind == Kernel::lm_head;
+    // A quantized_experts_only model's 16-bit matmuls at the 16-bit peak (on fp4 tensor cores
+    // only its experts run at fp4; elsewhere both peaks are the same).
     c.compute_time_s =
-        matmul ? matmul_compute_s(k.flops, m.peak_flops(), k.rows, m.runtime) : k.flops / flops_s;
+        matmul ? matmul_compute_s(k.flops - k.flops_16bit, m.peak_flops(), k.rows, m.runtime) +
+                     (k.flops_16bit > 0
+                          ? matmul_compute_s(k.flops_16bit, m.peak_flops_16bit(), k.rows, m.runtime)
+                          : 0.0)
+               : k.flops / flops_s;
     c.time_s = matmul ? matmul_kernel_time_s(c.memory_time_s, c.compute_time_s, k.rows, m.runtime)
                       : kernel_time_s(c.memory_time_s, c.compute_time_s, m.runtime.overlap);
     t.device_s += c.time_s;
