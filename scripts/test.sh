@@ -17,6 +17,9 @@ node scripts/golden.mjs
 step "held-out published setups (tests/heldout: every expressible one evaluates and fits)"
 node scripts/heldout_check.mjs --quiet
 
+step "engine profiles vs forward passes timed on an H200 (docs/calibration)"
+node scripts/gpu/compare_profiles.mjs --check
+
 step "native <-> WASM parity"
 node tests/parity/run.mjs
 
