@@ -46,7 +46,10 @@ def main():
                              + (", step times only (speedup rows held out)" if prof["id"] == "vllm" else "")
                              + alone
                              + f"; mean relative error {r['mean_relative_error_pct']:.2f}%."
-                             + prior)
+                             + prior
+                             + (f" unoverlapped_sched_s {r['params']['unoverlapped_sched_s'] * 1e3:.3g} ms is stated,"
+                                " not fitted (runtimes.json _meta.unoverlapped_sched)."
+                                if r["params"].get("unoverlapped_sched_s") else ""))
     with open(path, "w") as f:
         json.dump(table, f, indent=1)
         f.write("\n")

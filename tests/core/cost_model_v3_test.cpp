@@ -347,6 +347,35 @@ TEST(EnginePaths, DraftModelStepIsPaidOncePerDraftModelForwardOnly) {
               eval_ok(with(sps, 0))["baseline_step_s"].get<double>(), 1e-15);
 }
 
+TEST(EnginePaths, SglangPaysItsSchedulerInSeriesInEverySpeculativeCycleOnly) {
+  // SGLang runs plain decoding under its overlap scheduler (the host schedules step n + 1 while
+  // the GPU runs step n) and turns it off for EAGLE, EAGLE3, STANDALONE and NGRAM
+  // (python/sglang/srt/server_args.py): each speculative cycle pays the scheduling in series.
+  // Stated value: the mean of two published plain steps with it off minus on, 16 / 3053.86 -
+  // 16 / 3458.31 = 0.612 ms (PR #5608) and 1 / 364.3 - 1 / 498.5 = 0.739 ms (PR #38131).
+  EXPECT_NEAR((16.0 / 3053.86 - 16.0 / 3458.31 + 1.0 / 364.3 - 1.0 / 498.5) / 2, 0.676e-3, 1e-6);
+  auto with = [](const std::string& runtime, const std::string& method) {
+    return R"({"target":"qwen3-8b","hardware":"h100-sxm","batch":1,"context":512,"runtime":)" +
+           runtime + R"(,"method":)" + method + R"(,"acceptance":{"tau":2.25}})";
+  };
+  const std::string off = R"({"profile":"sglang","unoverlapped_sched_s":0})";
+  for (const char* m :
+       {R"({"family":"eagle2","depth":3,"top_k":1,"total_token":4})",
+        R"({"family":"sps","draft":"qwen3-0.6b","k":3})", R"({"family":"pld","k":3})"}) {
+    const json on = eval_ok(with(R"("sglang")", m));
+    EXPECT_NEAR(on["runtime"]["unoverlapped_sched_s"].get<double>(), 0.676e-3, 1e-12) << m;
+    EXPECT_NEAR(on["cycle_time_s"].get<double>() - cycle_s(with(off, m)), 0.676e-3, 1e-12) << m;
+    // Plain decoding keeps it under the GPU: the baseline step is the same either way.
+    EXPECT_NEAR(on["baseline_step_s"].get<double>(),
+                eval_ok(with(off, m))["baseline_step_s"].get<double>(), 1e-15)
+        << m;
+  }
+  // vLLM V1 schedules plain and speculative steps alike: nothing to add.
+  EXPECT_EQ(eval_ok(with(R"("vllm")", R"({"family":"pld","k":3})"))["runtime"].value(
+                "unoverlapped_sched_s", 0.0),
+            0.0);
+}
+
 TEST(Fit, DraftModelStepIsFittedAloneOnSpecDecodeBenchsDraftForwardShare) {
   // SpecDecode-Bench (shared/data production-engines.json): "the draft forward pass takes about
   // 12.5% of the target forward pass on Llama-3-70B and about 37.5% on 8B targets"; its time

@@ -46,6 +46,13 @@ struct RuntimeParams {
   // draft_model_runner.py: compute_logits, sample and advance_step per step). Fitted on
   // SpecDecode-Bench's stated draft-pass cost against the target's pass; 0 elsewhere.
   double draft_model_step_s = 0;
+  // Host scheduling per engine step that an overlap scheduler runs under the GPU's forward in
+  // plain decoding (hidden there) and a speculative cycle pays in series, where the engine turns
+  // overlap scheduling off for speculation: SGLang (sgl-project/sglang python/sglang/srt/
+  // server_args.py sets disable_overlap_schedule = True for EAGLE, EAGLE3, STANDALONE and NGRAM
+  // unless SGLANG_ENABLE_SPEC_V2). Set from published plain-decoding steps with and without
+  // overlap scheduling (docs/cost-model.md); 0 where the engine schedules both alike.
+  double unoverlapped_sched_s = 0;
   double allreduce_latency_s = 0;  // latency of one tensor-parallel all-reduce
   // Local engines (llama.cpp, MLX) pick a matmul kernel by the rows of a pass (tokens x
   // sequences): up to matvec_max_rows a matrix-vector kernel streams the weights once and

@@ -236,7 +236,8 @@ double predict_fast(const Observation& o, const RuntimeParams& p) {
            fast_time(o.verify, p, o.host_ops.verify_syncs_per_layer);
   double cycle = step + o.host_s + p.cycle_overhead_s + (o.tree ? p.tree_overhead_s : 0.0) +
                  method_host_s(o.host_ops, p) + (o.gpu_proposer ? p.proposer_cycle_s : 0.0) +
-                 draft + static_cast<double>(o.eagle3_steps) * dp.eagle3_step_overhead_s;
+                 p.unoverlapped_sched_s + draft +
+                 static_cast<double>(o.eagle3_steps) * dp.eagle3_step_overhead_s;
   if (o.has_verify) cycle += fast_time(o.verify, p, o.host_ops.verify_syncs_per_layer);
   if (o.kind == "spec_cycle") return cycle;
   return o.tau * baseline_step / cycle;

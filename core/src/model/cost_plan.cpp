@@ -120,6 +120,7 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params,
   auto slower = [&](double s) {
     RuntimeParams p = scaled(s);
     p.proposer_cycle_s *= s;
+    p.unoverlapped_sched_s *= s;
     p.eagle3_step_overhead_s *= s;
     p.draft_model_step_s *= s;
     p.allreduce_latency_s *= s;
@@ -246,6 +247,13 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
                             family_uses_tree(config.method.family)
                         ? ", tree build and mask)"
                         : ")"));
+  if (config.method.family != Family::ar && r.unoverlapped_sched_s > 0)
+    out->push_back(
+        "of which " + fields::format_seconds(r.unoverlapped_sched_s) +
+        " is the engine's scheduling run in series (unoverlapped_sched_s): plain decoding hides "
+        "it under the GPU with the overlap scheduler, which SGLang turns off for speculative "
+        "decoding unless SGLANG_ENABLE_SPEC_V2 is set (python/sglang/srt/server_args.py); stated "
+        "from two published plain-decoding steps with it off and on (runtimes.json)");
   if (family_has_draft_passes(config.method.family) && r.proposer_cycle_s > 0)
     out->push_back(
         "of which " + fields::format_seconds(r.proposer_cycle_s) +

@@ -50,8 +50,9 @@ CycleTime time_cycle(const CycleWork& w, const Machine& target, const Machine& d
     return t;
   }
   t.method_host_s = method_host_s(w.host_ops, r);
+  // The engine's scheduling, hidden under the GPU in plain decoding, runs in series here.
   t.spec_overhead_s = r.cycle_overhead_s + (w.tree ? r.tree_overhead_s : 0.0) + t.method_host_s +
-                      (w.gpu_proposer ? r.proposer_cycle_s : 0.0);
+                      (w.gpu_proposer ? r.proposer_cycle_s : 0.0) + r.unoverlapped_sched_s;
   t.cycle_s = t.draft.time_s + t.verify.time_s + t.step_overhead_s + t.spec_overhead_s;
   return t;
 }

@@ -16,7 +16,7 @@ namespace speccalc {
 namespace {
 // When a parameter belongs in a printed list (shown_runtime_params): always, or only where the
 // profile models what it belongs to, so a profile prints what it always printed.
-enum class Shown { always, regime, floor, host, baseline_syncs, method_path };
+enum class Shown { always, regime, floor, host, baseline_syncs, method_path, unoverlapped };
 
 // Every parameter a profile, an override or a fit names, in RuntimeParams order.
 struct ParamField {
@@ -38,6 +38,7 @@ constexpr ParamField kParams[] = {
     {"proposer_cycle_s", &RuntimeParams::proposer_cycle_s, Shown::method_path},
     {"eagle3_step_overhead_s", &RuntimeParams::eagle3_step_overhead_s, Shown::method_path},
     {"draft_model_step_s", &RuntimeParams::draft_model_step_s, Shown::method_path},
+    {"unoverlapped_sched_s", &RuntimeParams::unoverlapped_sched_s, Shown::unoverlapped},
     {"allreduce_latency_s", &RuntimeParams::allreduce_latency_s, Shown::always},
     {"matvec_max_rows", &RuntimeParams::matvec_max_rows, Shown::regime},
     {"matvec_flops_efficiency", &RuntimeParams::matvec_flops_efficiency, Shown::regime},
@@ -69,7 +70,7 @@ double* runtime_param(RuntimeParams& p, std::string_view name) {
 
 bool is_method_path_param(std::string_view name) {
   for (const ParamField& f : kParams)
-    if (name == f.name) return f.shown == Shown::method_path;
+    if (name == f.name) return f.shown == Shown::method_path || f.shown == Shown::unoverlapped;
   return false;
 }
 
@@ -131,6 +132,8 @@ bool shown(Shown group, const RuntimeParams& p) {
       return p.baseline_layer_syncs > 0;
     case Shown::method_path:  // an engine's fitted method-path costs, where it has them
       return p.proposer_cycle_s > 0 || p.eagle3_step_overhead_s > 0 || p.draft_model_step_s > 0;
+    case Shown::unoverlapped:  // an engine that schedules speculation without overlap
+      return p.unoverlapped_sched_s > 0;
   }
   return true;
 }
