@@ -251,9 +251,13 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
     out->push_back(
         "of which " + fields::format_seconds(r.unoverlapped_sched_s) +
         " is the engine's scheduling run in series (unoverlapped_sched_s): plain decoding hides "
-        "it under the GPU with the overlap scheduler, which SGLang turns off for speculative "
-        "decoding unless SGLANG_ENABLE_SPEC_V2 is set (python/sglang/srt/server_args.py); stated "
-        "from two published plain-decoding steps with it off and on (runtimes.json)");
+        "it under the GPU with the overlap scheduler" +
+        (config.engine.id == "sglang"
+             ? std::string(", which SGLang turns off for speculative decoding unless "
+                           "SGLANG_ENABLE_SPEC_V2 is set (python/sglang/srt/server_args.py); "
+                           "stated from two published plain-decoding steps with it off and on "
+                           "(runtimes.json)")
+             : std::string(", which this setup says the engine turns off for speculation")));
   if (family_has_draft_passes(config.method.family) && r.proposer_cycle_s > 0)
     out->push_back(
         "of which " + fields::format_seconds(r.proposer_cycle_s) +
