@@ -49,7 +49,10 @@ def main():
                              + prior
                              + (f" unoverlapped_sched_s {r['params']['unoverlapped_sched_s'] * 1e3:.3g} ms is stated,"
                                 " not fitted (runtimes.json _meta.unoverlapped_sched)."
-                                if r["params"].get("unoverlapped_sched_s") else ""))
+                                if r["params"].get("unoverlapped_sched_s") else "")
+                             + (f" score_bytes_per_element {r['params']['score_bytes_per_element']:g} is stated,"
+                                " not fitted (runtimes.json _meta.score_bytes)."
+                                if r["params"].get("score_bytes_per_element") else ""))
     with open(path, "w") as f:
         json.dump(table, f, indent=1)
         f.write("\n")

@@ -481,5 +481,66 @@ TEST(TensorRtLlmDecode, LlamaSevenBStepsMatchTheDocumentsThroughput) {
   EXPECT_NEAR(trt_step_s("llama2-chat-7b", "l40s", 1, 64, "fp8"), 64.0 / 1622, 0.12 * 39.46e-3);
 }
 
+TEST(EagerAttention, ResearchCodeMovesItsScoresThroughMemoryAndFusedEnginesDoNot) {
+  // The EAGLE/Medusa research code (SafeAILab/EAGLE eagle/model/modeling_llama_kv.py) computes
+  // attention as separate PyTorch ops: q k^T writes fp16 scores (2 bytes each), the scale reads
+  // and writes them (4), the mask add (4), softmax to fp32 (2 + 4), the cast back (4 + 2), the
+  // value product reads them (2): 24 bytes per score element.
+  EXPECT_EQ(2 + (2 + 2) + (2 + 2) + (2 + 4) + (4 + 2) + 2, 24);
+  auto attention = [](const std::string& runtime) {
+    const json r = eval_ok(
+        R"({"target":"vicuna-7b-v1.3","hardware":"a100-80gb-sxm","context":1024,"runtime":)" +
+        runtime + R"(,"method":{"family":"eagle2"},"acceptance":{"tau":4.5}})");
+    EXPECT_EQ(r["verify"]["tokens_per_pass"].get<int>(), 60);  // EAGLE-2's 60 verified tokens
+    for (const json& k : r["verify"]["kernels"]) {
+      if (k["kind"] == "attention") return k;
+    }
+    ADD_FAILURE() << "no attention kernel";
+    return json();
+  };
+  // Vicuna-7B: 32 layers, 32 heads of 128; 60 queries over 1024 cached + 60 new keys.
+  const double scores = 32.0 * 32 * 60 * (1024 + 60);
+  EXPECT_EQ(scores, 66600960.0);
+  const double kv_bytes = 32.0 * 2 * 4096 * 2 * (1024 + 60);  // K and V, fp16, every layer
+  const json eager = attention(R"("hf-eager")");
+  EXPECT_DOUBLE_EQ(eager["bytes"].get<double>(), kv_bytes + 24 * scores);  // 2.17 GB
+  // All of it at the profile's bandwidth: 2,039 GB/s x its fitted efficiency.
+  const json params = eval_ok(R"({"target":"vicuna-7b-v1.3","runtime":"hf-eager"})")["runtime"];
+  EXPECT_NEAR(params["score_bytes_per_element"].get<double>(), 24.0, 0);
+  EXPECT_NEAR(eager["memory_time_s"].get<double>(),
+              (kv_bytes + 24 * scores) / (2039e9 * params["bw_efficiency"].get<double>()), 1e-12);
+  // The same code with SDPA (a fused kernel) moves only the cache.
+  const json fused = attention(R"({"profile":"hf-eager","score_bytes_per_element":0})");
+  EXPECT_DOUBLE_EQ(fused["bytes"].get<double>(), kv_bytes);
+  // Engines' fused kernels keep scores on chip: no such parameter, no such bytes.
+  const json sglang = eval_ok(
+      R"({"target":"vicuna-7b-v1.3","hardware":"a100-80gb-sxm","context":1024,"runtime":"sglang",)"
+      R"("method":{"family":"eagle2","depth":5,"top_k":8,"total_token":60},"acceptance":{"tau":4.5}})");
+  EXPECT_EQ(sglang["runtime"].value("score_bytes_per_element", 0.0), 0.0);
+  for (const json& k : sglang["verify"]["kernels"]) {
+    if (k["kind"] == "attention") {
+      EXPECT_DOUBLE_EQ(k["bytes"].get<double>(), kv_bytes);
+    }
+  }
+}
+
+TEST(EagerAttention, ScoreTrafficGrowsWithContextAndDecidesLongContextEagerVerifies) {
+  // Llama-3.1-8B EAGLE-3 in research code on an A100: at 1k context the verify pass is bound by
+  // its kernel launches and the score traffic hides under them; at 32k, 32 heads x 60 queries x
+  // 32,060 keys x 32 layers x 24 bytes = 47.3 GB of scores, about 33 ms at the profile's
+  // bandwidth, which a fused kernel never moves.
+  EXPECT_NEAR(32.0 * 60 * 32060 * 32 * 24, 47.27e9, 0.01e9);
+  auto speedup = [](int context, double score_bytes) {
+    return eval_ok(R"({"target":"llama3.1-8b-instruct","hardware":"a100-80gb-sxm","context":)" +
+                   std::to_string(context) +
+                   R"(,"runtime":{"profile":"hf-eager","score_bytes_per_element":)" +
+                   std::to_string(score_bytes) +
+                   R"(},"method":{"family":"eagle3"},"acceptance":{"tau":5}})")["speedup"]
+        .get<double>();
+  };
+  EXPECT_DOUBLE_EQ(speedup(1000, 24), speedup(1000, 0));  // hidden under the launches
+  EXPECT_LT(speedup(32000, 24), 0.7 * speedup(32000, 0));
+}
+
 }  // namespace
 }  // namespace speccalc

@@ -318,7 +318,7 @@ TEST(Validation, UnknownKeysAreRefusedEverywhere) {
       "bw_efficiency, kv_bw_efficiency, flops_efficiency, overlap, pass_overhead_s, "
       "layer_overhead_s, step_overhead_s, seq_overhead_s, cycle_overhead_s, "
       "tree_overhead_s, proposer_cycle_s, eagle3_step_overhead_s, draft_model_step_s, "
-      "unoverlapped_sched_s, allreduce_latency_s, "
+      "unoverlapped_sched_s, allreduce_latency_s, score_bytes_per_element, "
       "matvec_max_rows, matvec_flops_efficiency, "
       "matmul_tile_rows, matvec_overlap, kernel_floor_s, kernels_per_layer, "
       "gemm_kernels_per_layer, "

@@ -255,6 +255,10 @@ struct ConfigLimits {
   static constexpr int64_t kMaxCurvePoints = 2000;
   static constexpr int64_t kMaxBatchedTokens = 1 << 20;
   static constexpr int64_t kMaxKernelRows = 4096;  // runtime.matvec_max_rows / matmul_tile_rows
+  // runtime.score_bytes_per_element: an fp32 score written and read back by each of a product,
+  // a scale, a mask, a softmax and the value product is 36 bytes; 64 leaves room for more
+  // kernels, never a silent clamp.
+  static constexpr double kMaxScoreBytesPerElement = 64;
 };
 
 Expected<Config> parse_config_text(const std::string& text, const Catalog& catalog);

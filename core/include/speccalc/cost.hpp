@@ -33,6 +33,10 @@ struct KernelWork {
   double weights_16bit_bytes = 0;
   double kv_cache_bytes = 0;     // KV cache read (context) + written (new tokens)
   double activations_bytes = 0;  // matmul inputs/outputs and logits written and read back
+  // Attention score elements a pass computes (heads x queries x keys x layers x sequences, per
+  // GPU): code that materializes the score matrix (eager attention) moves
+  // RuntimeParams::score_bytes_per_element bytes for each; fused kernels keep them on chip.
+  double score_elements = 0;
   double rows = 0;  // rows one matmul of this class multiplies (tokens x sequences); the
                     // widest when classes merge (local engines pick kernels by it)
   double bytes() const { return weights_bytes + kv_cache_bytes + activations_bytes; }
@@ -190,6 +194,9 @@ struct PassTime {
   double launch_s = 0;    // eager kernel launches (layers x layer_overhead_s), overlapping device
   double overhead_s = 0;  // host time the GPU does not hide: pass overhead + launches beyond device
   double time_s = 0;      // device + overhead
+  // Bytes the attention's materialized scores move (score elements x the runtime's
+  // score_bytes_per_element), counted as activation traffic of the attention class.
+  double score_bytes = 0;
 };
 // `layer_syncs`: device-to-host syncs the implementation makes inside every layer; each costs
 // the host host_sync_s (the round trip, and the GPU's queue restarting empty) on top of the

@@ -54,6 +54,10 @@ struct RuntimeParams {
   // overlap scheduling (docs/cost-model.md); 0 where the engine schedules both alike.
   double unoverlapped_sched_s = 0;
   double allreduce_latency_s = 0;  // latency of one tensor-parallel all-reduce
+  // Bytes moved per attention score element where the attention is written as separate
+  // kernels that materialize the scores (research code's eager attention); 0 where a fused
+  // kernel keeps them on chip. docs/cost-model.md counts them for the EAGLE/Medusa code.
+  double score_bytes_per_element = 0;
   // Local engines (llama.cpp, MLX) pick a matmul kernel by the rows of a pass (tokens x
   // sequences): up to matvec_max_rows a matrix-vector kernel streams the weights once and
   // computes every row at matvec_flops_efficiency of peak (its per-row cost grows linearly);

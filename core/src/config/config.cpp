@@ -402,6 +402,9 @@ bool parse_runtime(const json& doc, const Catalog& catalog, Config* c, Error* er
           if (!fields::int_value(*f, path, 0, ConfigLimits::kMaxKernelRows, &rows, err))
             return false;
           v = static_cast<double>(rows);
+        } else if (key == "score_bytes_per_element") {
+          if (!fields::number_value(*f, path, 0, ConfigLimits::kMaxScoreBytesPerElement, &v, err))
+            return false;
         } else if (is_share_param(key)) {
           // Shares of the shorter time hidden under the longer: 0..1.
           if (!fields::number_value(*f, path, 0, 1, &v, err)) return false;

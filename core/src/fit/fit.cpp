@@ -57,6 +57,7 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
         (k.weights_bytes - k.weights_16bit_bytes) / wbw + k.weights_16bit_bytes / w16bw;
     f.kv_s[i] = k.kv_cache_bytes / bw;
     f.act_s[i] = k.activations_bytes / bw;
+    f.score_s[i] = k.score_elements / bw;
     f.flops_s[i] = (k.flops - k.flops_16bit) / peak +
                    (k.flops_16bit > 0 ? k.flops_16bit / m.peak_flops_16bit() : 0.0);
     f.rows[i] = k.rows;
@@ -74,7 +75,7 @@ double fast_time(const FastPass& f, const RuntimeParams& p, double layer_syncs =
   double small = 0, gemm = 0;  // attention + other, and the GEMMs, for the kernel floor
   for (int i = 0; i < kKernelKinds; ++i) {
     const double mem = f.weights_s[i] / p.bw_efficiency + f.kv_s[i] / p.kv_bw_efficiency +
-                       f.act_s[i] / p.bw_efficiency;
+                       (f.act_s[i] + f.score_s[i] * p.score_bytes_per_element) / p.bw_efficiency;
     const bool matmul =
         i == static_cast<int>(Kernel::gemm) || i == static_cast<int>(Kernel::lm_head);
     const double compute = matmul ? matmul_compute_s(f.flops_s[i], 1.0, f.rows[i], p)

@@ -25,6 +25,7 @@ struct FastPass {
   std::array<double, kKernelKinds> weights_s{};  // weight bytes / (peak bandwidth x dtype factor)
   std::array<double, kKernelKinds> kv_s{};       // KV bytes / peak bandwidth
   std::array<double, kKernelKinds> act_s{};      // activation bytes / peak bandwidth
+  std::array<double, kKernelKinds> score_s{};    // score elements / peak bandwidth (x bytes each)
   std::array<double, kKernelKinds> flops_s{};    // FLOPs / peak FLOP/s
   std::array<double, kKernelKinds> rows{};       // matmul rows (kernel regimes of local engines)
   double comm_bytes_s = 0;  // all-reduce payload time on the link, summed over the pass

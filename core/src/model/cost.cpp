@@ -25,6 +25,7 @@ KernelWork& KernelWork::operator+=(const KernelWork& o) {
   weights_16bit_bytes += o.weights_16bit_bytes;
   kv_cache_bytes += o.kv_cache_bytes;
   activations_bytes += o.activations_bytes;
+  score_elements += o.score_elements;
   rows = std::max(rows, o.rows);
   return *this;
 }
@@ -291,6 +292,7 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
                  2.0 * ih * id * n_soft * B_attn * q * (L + q);
     attn.kv_cache_bytes = n_soft * kv_elems_g * kvb * B_attn * attended +
                           n_soft * id * kIndexerKeyBytes * B_attn * (L + q);
+    attn.score_elements = heads_g * n_soft * B_attn * q * attended;
   } else if (m.sliding_window_layers > 0) {
     // Sliding-window layers: a query attends to at most the last `sliding_window` positions
     // (FLOPs over min(L + q, W) keys per query); the pass reads the union of its queries'
@@ -303,10 +305,12 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
     const double tokens_read = n_full * (L + q) + n_win * std::min(L + q, W + q);
     attn.flops = 2.0 * heads_g * (qk_dim + v_dim) * B_attn * q * keys_per_query;
     attn.kv_cache_bytes = kv_elems_g * kvb * B_attn * tokens_read;
+    attn.score_elements = heads_g * B_attn * q * keys_per_query;
   } else {
     attn.flops = 2.0 * heads_g * (qk_dim + v_dim) * n_soft * B_attn * q * (L + q);
     // KV cache: every cached token read in every softmax layer, the new ones written.
     attn.kv_cache_bytes = n_soft * kv_elems_g * kvb * B_attn * (L + q);
+    attn.score_elements = heads_g * n_soft * B_attn * q * (L + q);
   }
   if (hybrid) {
     // Linear attention: each sequence's state (fp32 delta-rule matrices, conv window) read once
@@ -397,10 +401,13 @@ PassTime time_pass(const Work& w, const Machine& m, double layer_syncs) {
     KernelCost& c = t.kernels[i];
     c.kind = static_cast<Kernel>(i);
     c.flops = k.flops;
-    c.bytes = k.bytes();
+    // Eager attention writes its scores out and reads them back (score_bytes_per_element).
+    const double score_bytes = k.score_elements * m.runtime.score_bytes_per_element;
+    t.score_bytes += score_bytes;
+    c.bytes = k.bytes() + score_bytes;
     c.memory_time_s = (k.weights_bytes - k.weights_16bit_bytes) / weights_bw +
                       k.weights_16bit_bytes / weights_16bit_bw + k.kv_cache_bytes / kv_bw +
-                      k.activations_bytes / act_bw;
+                      (k.activations_bytes + score_bytes) / act_bw;
     const bool matmul = c.kind == Kernel::gemm || c.kind == Kernel::lm_head;
     // A quantized_experts_only model's 16-bit matmuls at the 16-bit peak (on fp4 tensor cores
     // only its experts run at fp4; elsewhere both peaks are the same).
@@ -464,8 +471,8 @@ void PassCost::add(const PassTime& t, const Work& w, int64_t passes) {
   flops += n * total.flops;
   weights_bytes += n * total.weights_bytes;
   kv_cache_bytes += n * total.kv_cache_bytes;
-  activations_bytes += n * total.activations_bytes;
-  bytes += n * total.bytes();
+  activations_bytes += n * (total.activations_bytes + t.score_bytes);
+  bytes += n * (total.bytes() + t.score_bytes);
   for (int i = 0; i < kKernelKinds; ++i) {
     KernelCost& k = kernels[i];
     k.kind = static_cast<Kernel>(i);

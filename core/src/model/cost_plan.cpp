@@ -231,6 +231,15 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
       (r.layer_overhead_s > 0 ? "; kernel launches " + fields::format_seconds(r.layer_overhead_s) +
                                     " per layer overlap the GPU's work"
                               : ""));
+  if (r.score_bytes_per_element > 0)
+    out->push_back(
+        "attention is written as separate kernels that materialize its scores: each score "
+        "element (head x query x key x layer) moves " +
+        fields::format_significant(r.score_bytes_per_element) +
+        " bytes (fp16 product, scale, mask, fp32 softmax, cast back, read by the value "
+        "product: research code's LlamaAttention, SafeAILab/EAGLE eagle/model/"
+        "modeling_llama_kv.py), so a verify pass of q tokens adds traffic growing with q x "
+        "context; transformers' SDPA attention does not (runtime.score_bytes_per_element 0)");
   if (config.engine.id == "mlx") {
     const std::string chip = mlx_chip_kernels_text(config.hardware, r);
     if (!chip.empty()) out->push_back(chip);

@@ -16,7 +16,7 @@ namespace speccalc {
 namespace {
 // When a parameter belongs in a printed list (shown_runtime_params): always, or only where the
 // profile models what it belongs to, so a profile prints what it always printed.
-enum class Shown { always, regime, floor, host, baseline_syncs, method_path, unoverlapped };
+enum class Shown { always, regime, floor, host, baseline_syncs, method_path, unoverlapped, scores };
 
 // Every parameter a profile, an override or a fit names, in RuntimeParams order.
 struct ParamField {
@@ -40,6 +40,7 @@ constexpr ParamField kParams[] = {
     {"draft_model_step_s", &RuntimeParams::draft_model_step_s, Shown::method_path},
     {"unoverlapped_sched_s", &RuntimeParams::unoverlapped_sched_s, Shown::unoverlapped},
     {"allreduce_latency_s", &RuntimeParams::allreduce_latency_s, Shown::always},
+    {"score_bytes_per_element", &RuntimeParams::score_bytes_per_element, Shown::scores},
     {"matvec_max_rows", &RuntimeParams::matvec_max_rows, Shown::regime},
     {"matvec_flops_efficiency", &RuntimeParams::matvec_flops_efficiency, Shown::regime},
     {"matmul_tile_rows", &RuntimeParams::matmul_tile_rows, Shown::regime},
@@ -134,6 +135,8 @@ bool shown(Shown group, const RuntimeParams& p) {
       return p.proposer_cycle_s > 0 || p.eagle3_step_overhead_s > 0 || p.draft_model_step_s > 0;
     case Shown::unoverlapped:  // an engine that schedules speculation without overlap
       return p.unoverlapped_sched_s > 0;
+    case Shown::scores:  // a runtime whose attention materializes its scores
+      return p.score_bytes_per_element > 0;
   }
   return true;
 }
