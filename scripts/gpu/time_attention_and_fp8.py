@@ -51,14 +51,12 @@ def attention_points():
                 for q in (1, 2, 4, 8, 16, 32, 64):
                     qq = torch.empty(b, 32, q, 128, device="cuda", dtype=DT).normal_()
                     kk, vv = k[:, :, :ctx + q], v[:, :, :ctx + q]
-                    try:
-                        med, p10, p90, reps = tfp.time_point(
-                            lambda: tfp.attention(qq, kk, vv, q, ctx + q, masks), "graph")
-                    except Exception as e:
-                        traceback.print_exc()
-                        RES["attention"].append(dict(kv_heads=kvh, batch=b, q=q, context=ctx,
-                                                     error=str(e)[:300]))
+                    timed = tfp.time_or_record(
+                        lambda: tfp.attention(qq, kk, vv, q, ctx + q, masks), RES["attention"],
+                        kv_heads=kvh, batch=b, q=q, context=ctx)
+                    if timed is None:
                         continue
+                    med, p10, p90, reps = timed
                     kv_bytes = b * (ctx + q) * kvh * 128 * 2 * 2
                     RES["attention"].append(dict(
                         heads=32, kv_heads=kvh, head_dim=128, batch=b, q=q, context=ctx,
@@ -96,12 +94,10 @@ def fp8_points():
                     for wt in layer:
                         torch._scaled_mm(xs[wt.shape[1]], wt.t(), scale_a=one, scale_b=one,
                                          out_dtype=DT, use_fast_accum=fast)
-            try:
-                med, p10, p90, reps = tfp.time_point(run, "graph")
-            except Exception as e:
-                traceback.print_exc()
-                RES["fp8_gemm"].append(dict(rows=rows, fast_accum=fast, error=str(e)[:300]))
+            timed = tfp.time_or_record(run, RES["fp8_gemm"], rows=rows, fast_accum=fast)
+            if timed is None:
                 continue
+            med, p10, p90, reps = timed
             flops = 2.0 * rows * weight_bytes
             RES["fp8_gemm"].append(dict(
                 rows=rows, fast_accum=fast, layers=L, weight_bytes=weight_bytes, flops=flops,

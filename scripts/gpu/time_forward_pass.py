@@ -246,6 +246,16 @@ def time_point(run, mode, target_s=0.04, min_reps=5, max_reps=200):
     return ts[len(ts) // 2], ts[len(ts) // 10], ts[(len(ts) * 9) // 10], reps
 
 
+def time_or_record(run, sink, **key):
+    """time_point under a CUDA graph, or None after appending the error to sink with its key."""
+    try:
+        return time_point(run, "graph")
+    except Exception as e:
+        traceback.print_exc()
+        sink.append(dict(key, error=str(e)[:300]))
+        return None
+
+
 def sweep(name, stack, mode, points, ctx, mask_mode, matmuls_only=False, label=None):
     h = stack.c["hidden"] * (2 if stack.c.get("eagle_fc") else 1)
     for b, q in points:

@@ -147,12 +147,10 @@ def main():
             RES["points"].append(dict(rows=rows, error=str(e)[:300]))
             continue
         for part, run in runs.items():
-            try:
-                med, p10, p90, reps = tfp.time_point(run, "graph")
-            except Exception as e:
-                traceback.print_exc()
-                RES["points"].append(dict(rows=rows, part=part, error=str(e)[:300]))
+            timed = tfp.time_or_record(run, RES["points"], rows=rows, part=part)
+            if timed is None:
                 continue
+            med, p10, p90, reps = timed
             per_layer_ms = med / LAYERS
             RES["points"].append(dict(
                 rows=rows, part=part, experts_touched=e_touched, layers=LAYERS,
