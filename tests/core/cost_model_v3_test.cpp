@@ -512,6 +512,19 @@ TEST(EagerAttention, ResearchCodeMovesItsScoresThroughMemoryAndFusedEnginesDoNot
   // The same code with SDPA (a fused kernel) moves only the cache.
   const json fused = attention(R"({"profile":"hf-eager","score_bytes_per_element":0})");
   EXPECT_DOUBLE_EQ(fused["bytes"].get<double>(), kv_bytes);
+  // Plain decoding (HF generate's LlamaSdpaAttention) and SpS (HF assisted generation) keep
+  // their scores on chip under the same profile: the cache alone, 1 and 5 new tokens.
+  const json sps = eval_ok(
+      R"({"target":"vicuna-7b-v1.3","hardware":"a100-80gb-sxm","context":1024,"runtime":"hf-eager",)"
+      R"("method":{"family":"sps","draft":"vicuna-68m","k":4},"acceptance":{"alpha":0.7}})");
+  for (const char* pass : {"baseline", "verify"}) {
+    const double tokens = std::string(pass) == "baseline" ? 1 : 5;
+    for (const json& k : sps[pass]["kernels"]) {
+      if (k["kind"] == "attention") {
+        EXPECT_DOUBLE_EQ(k["bytes"].get<double>(), 32.0 * 2 * 4096 * 2 * (1024 + tokens)) << pass;
+      }
+    }
+  }
   // Engines' fused kernels keep scores on chip: no such parameter, no such bytes.
   const json sglang = eval_ok(
       R"({"target":"vicuna-7b-v1.3","hardware":"a100-80gb-sxm","context":1024,"runtime":"sglang",)"

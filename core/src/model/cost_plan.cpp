@@ -22,7 +22,7 @@ double decode_step_s(const Config& config, int64_t batch, const RuntimeParams& p
   c.batch = batch;
   const Machine m = machine_for(c, params);
   const Placement place = placement_for(c, m.tensor_parallel);
-  const PassWork p = target_pass(c, place.target, 1, 1);
+  const PassWork p = plain_decode_pass(c, place.target);
   const double host_s = p.on_host ? time_host_pass(p.host_work, m).time_s : 0.0;
   return time_pass(p.work, m, params.baseline_layer_syncs).time_s + host_s +
          method_host_s(decode_host_ops(config.temperature), params) + params.step_overhead_s +
@@ -231,15 +231,16 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
       (r.layer_overhead_s > 0 ? "; kernel launches " + fields::format_seconds(r.layer_overhead_s) +
                                     " per layer overlap the GPU's work"
                               : ""));
-  if (r.score_bytes_per_element > 0)
+  if (r.score_bytes_per_element > 0 && family_code_materializes_scores(config.method.family))
     out->push_back(
-        "attention is written as separate kernels that materialize its scores: each score "
-        "element (head x query x key x layer) moves " +
+        "the method's research code computes attention as separate ops that write its scores "
+        "out (Medusa's modeling_llama_kv.py LlamaAttention, copied by Hydra and EAGLE, "
+        "SafeAILab/EAGLE eagle/model/modeling_llama_kv.py): in its verify and draft passes each "
+        "score element (head x query x key x layer) moves " +
         fields::format_significant(r.score_bytes_per_element) +
         " bytes (fp16 product, scale, mask, fp32 softmax, cast back, read by the value "
-        "product: research code's LlamaAttention, SafeAILab/EAGLE eagle/model/"
-        "modeling_llama_kv.py), so a verify pass of q tokens adds traffic growing with q x "
-        "context; transformers' SDPA attention does not (runtime.score_bytes_per_element 0)");
+        "product), traffic growing with the verified tokens x the context; plain decoding "
+        "(HF generate's SDPA attention) keeps them on chip");
   if (config.engine.id == "mlx") {
     const std::string chip = mlx_chip_kernels_text(config.hardware, r);
     if (!chip.empty()) out->push_back(chip);

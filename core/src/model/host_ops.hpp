@@ -20,7 +20,18 @@ struct HostOps {
   // (KVCache.shape .item(), narrow by a GPU length tensor in KVCache.cat for K and V): ~5
   // per layer. Host time the pass's launches pay on top of layer_overhead_s.
   double verify_syncs_per_layer = 0;
+  // The verify pass (and an EAGLE or Hydra head's draft passes) run the method's own attention,
+  // which writes its scores out (family_code_materializes_scores): priced at the runtime's
+  // score_bytes_per_element.
+  bool materializes_scores = false;
 };
+
+// Medusa's model code and the code copied from it (Hydra, EAGLE-1/2/3: modeling_llama_kv.py's
+// LlamaAttention, EAGLE's cnets.py heads) computes attention as separate PyTorch ops that write
+// the scores to memory and read them back. HF generate in transformers 4.37, which Spec-Bench
+// pins (plain decoding, SpS and PLD drafts and verifies, the families not counted here), runs
+// LlamaSdpaAttention: a fused kernel, scores on chip.
+bool family_code_materializes_scores(Family f);
 
 // Per speculative cycle of c's method as its reference implementation runs it; `tau` =
 // tokens accepted per cycle (bonus included); `tree` = tree_shape(c.method.choices) (empty

@@ -214,6 +214,19 @@ LayerSplit layer_split(const Config& c) {
   return s;
 }
 
+namespace {
+// The pass's attention runs as a fused kernel: nothing written out per score element.
+void keep_scores_on_chip(Work& w) {
+  for (KernelWork& k : w.kernels) k.score_elements = 0;
+}
+}  // namespace
+
+PassWork plain_decode_pass(const Config& c, const Sharding& ts) {
+  PassWork p = target_pass(c, ts, 1, 1);
+  keep_scores_on_chip(p.work);
+  return p;
+}
+
 PassWork target_pass(const Config& c, const Sharding& ts, int64_t tokens, int64_t lm_rows) {
   const ModelArch& t = c.target;
   PassWork p;
@@ -686,7 +699,7 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau, const 
   const Sharding& ts = place.target;
   const double g = static_cast<double>(place.gpus);
   // Plain decoding on the same machine: the baseline every family is compared with.
-  out.baseline = target_pass(c, ts, 1, 1);
+  out.baseline = plain_decode_pass(c, ts);
   const LayerSplit split = layer_split(c);
   out.memory.target_weights_bytes = target_weights_per_gpu_bytes(c, place, split);
   out.memory.attention_groups = ts.attention_dp;
@@ -735,6 +748,12 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau, const 
   }
   out.baseline_host_ops = decode_host_ops(c.temperature);
   if (out.has_verify) out.host_ops = shape.host_ops;
+  // Only the Medusa/EAGLE code's own attention writes its scores out (host_ops.hpp); the
+  // other families' verify and draft passes run fused attention.
+  if (!family_code_materializes_scores(c.method.family)) {
+    keep_scores_on_chip(out.verify.work);
+    for (PassWork& p : out.draft) keep_scores_on_chip(p.work);
+  }
   out.gpu_proposer = out.has_verify && family_has_draft_passes(c.method.family);
   out.memory.state_bytes_per_seq = linear_state_bytes_per_seq(
       t, out.has_verify ? out.memory.tokens_in_flight : 1, ts.attention_tp());

@@ -41,6 +41,9 @@ LayerSplit layer_split(const Config& c);
 // of them through the LM head: whole on the GPU, or split where layer_split puts the layers
 // (the CPU's first layers include a MoE model's leading dense ones).
 PassWork target_pass(const Config& c, const Sharding& ts, int64_t tokens, int64_t lm_rows);
+// Plain decoding's pass (target_pass of one token) as HF generate and the engines run it: its
+// attention keeps the scores on chip (no score_elements; family_code_materializes_scores).
+PassWork plain_decode_pass(const Config& c, const Sharding& ts);
 
 // Bytes one GPU must hold; the GPU holding the draft (GPU 0) is the fullest.
 struct MemoryNeed {
