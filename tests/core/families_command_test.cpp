@@ -348,6 +348,29 @@ TEST(Fidelity, ABandBorrowedFromOtherModelsSaysSo) {
   EXPECT_FALSE(own.contains("targets"));
 }
 
+TEST(Fidelity, ABandMeasuredAtShortContextsSaysSoFarBeyondThem) {
+  // Every published hf-eager EAGLE-3 row is priced at 1,024 cached tokens (validate's rows), so
+  // the band's longest context is 1,024; at 32,000 (31x beyond, where attention and eager score
+  // traffic grow and the weights do not) eval says the band was measured far shorter; at 2,048
+  // (2x, the limit) it does not.
+  const json bands = json::parse(speccalc::data::validation_bands())["bands"];
+  ASSERT_EQ(bands["hf-eager"]["eagle3"]["max_context"].get<int64_t>(), 1024);
+  auto fidelity = [](int context) {
+    return run_ok("eval", R"({"target":"llama3.1-8b-instruct","hardware":"a100-80gb-sxm",)"
+                          R"("runtime":"hf-eager","method":{"family":"eagle3"},"context":)" +
+                              std::to_string(context) + "}")["fidelity"];
+  };
+  const json far = fidelity(32000);
+  EXPECT_NE(far["statement"].get<std::string>().find(
+                "its rows were priced at contexts up to 1024 tokens, this setup's is 32000"),
+            std::string::npos)
+      << far["statement"];
+  EXPECT_EQ(far["max_context"].get<int64_t>(), 1024);
+  const json near = fidelity(2048);
+  EXPECT_EQ(near["statement"].get<std::string>().find("priced at contexts"), std::string::npos);
+  EXPECT_FALSE(near.contains("max_context"));
+}
+
 TEST(Fidelity, ACheckOnACustomModelWarnsNoOtherCustomModel) {
   // The M5 check of TinyLlama-1.1B (a config.json target, id "custom") misses by more than the
   // warning's 25 %; another custom model on the same engine is not that model.

@@ -196,6 +196,15 @@ Expected<json> validation_bands_json(const Catalog& catalog, std::string_view pu
   // (profile, family) -> the target presets its rows measured: eval says when its model is not
   // among them (the walk: a 70B's band came from 8B rows only, unsaid).
   std::map<std::string, std::map<std::string, std::set<std::string>>> targets;
+  // (profile, family) -> the longest context its rows were priced at: eval says when its own
+  // context is far beyond (a band measured at 1k says little at 32k, where other terms rule).
+  std::map<std::string, std::map<std::string, int64_t>> max_context;
+  auto note_row = [&](const Observation& o) {
+    const std::string family = family_name(o.config.method.family);
+    targets[o.profile][family].insert(o.config.target.id);
+    int64_t& m = max_context[o.profile][family];
+    m = std::max(m, o.config.context);
+  };
   std::set<std::string> counted;
   for (const FitSpec& spec : fit_specs()) {
     std::vector<std::string> held;
@@ -214,7 +223,7 @@ Expected<json> validation_bands_json(const Catalog& catalog, std::string_view pu
         if (!p.ok()) return p.error();
         cv[o.profile][family_name(o.config.method.family)].add(100.0 * (p.value() - o.measured) /
                                                                o.measured);
-        targets[o.profile][family_name(o.config.method.family)].insert(o.config.target.id);
+        note_row(o);
         counted.insert(o.id);
       }
     }
@@ -228,7 +237,7 @@ Expected<json> validation_bands_json(const Catalog& catalog, std::string_view pu
     if (!p.ok()) return p.error();
     engine[o.profile][family_name(o.config.method.family)].add(100.0 * (p.value() - o.measured) /
                                                                o.measured);
-    targets[o.profile][family_name(o.config.method.family)].insert(o.config.target.id);
+    note_row(o);
   }
   json out = json::object();
   auto put = [&out](const auto& table, const char* basis) {
@@ -260,6 +269,10 @@ Expected<json> validation_bands_json(const Catalog& catalog, std::string_view pu
     for (const auto& [family, ids] : families)
       if (out.contains(profile) && out[profile].contains(family))
         out[profile][family]["targets"] = json(std::vector<std::string>(ids.begin(), ids.end()));
+  for (const auto& [profile, families] : max_context)
+    for (const auto& [family, context] : families)
+      if (out.contains(profile) && out[profile].contains(family))
+        out[profile][family]["max_context"] = context;
   return out;
 }
 

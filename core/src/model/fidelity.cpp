@@ -34,6 +34,10 @@ const json& bands() {
 // Above this the engine's own plain-decoding step times for the target say the model misses
 // there (validate's large-error mark).
 constexpr double kTimeCheckWarnPct = 25;
+// A context more than this many times the longest one the band's rows were priced at: the
+// band says little there (attention, KV reads and eager score traffic grow with the context,
+// the weights do not), and eval says so.
+constexpr double kContextBeyondBand = 2;
 
 // The engine's own step-time check for this target that misses most, nearest this batch: the
 // page must not show a featured setup as if nothing contradicted it. A check run on a custom
@@ -131,10 +135,19 @@ json fidelity_json(const Evaluation& e, const Config& config) {
       out["targets"] = ids;
     }
   }
+  std::string beyond;
+  if (b->contains("max_context")) {
+    const auto longest = (*b)["max_context"].get<int64_t>();
+    if (static_cast<double>(config.context) > kContextBeyondBand * static_cast<double>(longest)) {
+      beyond = "; its rows were priced at contexts up to " + std::to_string(longest) +
+               " tokens, this setup's is " + std::to_string(config.context);
+      out["max_context"] = longest;
+    }
+  }
   out["statement"] = config.engine.name + " + " + family_short_label(config.method.family) +
                      ": held-out error " + pct(mape) + " % over " + std::to_string(rows) +
                      " measured row" + (rows == 1 ? "" : "s") + " (" + direction + " by " +
-                     pct(bias < 0 ? -bias : bias) + " % on average" + borrowed +
+                     pct(bias < 0 ? -bias : bias) + " % on average" + borrowed + beyond +
                      "; speccalc validate)" + (miss.empty() ? "" : "." + miss);
   return out;
 }
