@@ -191,7 +191,8 @@ const char* const* runtime_param_names();  // null-terminated list, in RuntimePa
 double* runtime_param(RuntimeParams& p, std::string_view name);             // nullptr when unknown
 double runtime_param_value(const RuntimeParams& p, std::string_view name);  // 0 when unknown
 // A cost of one engine's own code path (proposer_cycle_s, eagle3_step_overhead_s,
-// draft_model_step_s, unoverlapped_sched_s): never copied to another profile as a prior.
+// draft_model_step_s, unoverlapped_sched_s, score_bytes_per_element): never copied to another
+// profile as a prior.
 bool is_method_path_param(std::string_view name);
 // A share of a shorter time hidden under a longer one (overlap, matvec_overlap): 0..1 wherever
 // it is given or fitted.

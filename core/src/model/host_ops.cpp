@@ -64,7 +64,6 @@ HostOps method_host_ops(const Config& c, double tau, const TreeShape& t) {
   const MethodConfig& m = c.method;
   const double acc_gt1 = more_than_one(tau);
   HostOps h;
-  h.materializes_scores = family_code_materializes_scores(m.family);
   switch (m.family) {
     case Family::sps: {
       // model/sps/decoding.py (HF 4.37 assisted_decoding): 79 ops + 8 syncs per cycle around

@@ -20,10 +20,6 @@ struct HostOps {
   // (KVCache.shape .item(), narrow by a GPU length tensor in KVCache.cat for K and V): ~5
   // per layer. Host time the pass's launches pay on top of layer_overhead_s.
   double verify_syncs_per_layer = 0;
-  // The verify pass (and an EAGLE or Hydra head's draft passes) run the method's own attention,
-  // which writes its scores out (family_code_materializes_scores): priced at the runtime's
-  // score_bytes_per_element.
-  bool materializes_scores = false;
 };
 
 // Medusa's model code and the code copied from it (Hydra, EAGLE-1/2/3: modeling_llama_kv.py's

@@ -15,14 +15,18 @@ namespace speccalc {
 
 namespace {
 // When a parameter belongs in a printed list (shown_runtime_params): always, or only where the
-// profile models what it belongs to, so a profile prints what it always printed.
-enum class Shown { always, regime, floor, host, baseline_syncs, method_path, unoverlapped, scores };
+// profile models what it belongs to (where_set: the parameter itself is non-zero), so a profile
+// prints what it always printed.
+enum class Shown { always, regime, floor, host, method_path, where_set };
 
-// Every parameter a profile, an override or a fit names, in RuntimeParams order.
+// Every parameter a profile, an override or a fit names, in RuntimeParams order. `own_path`: a
+// cost of one engine's own code path, never copied to another profile as a prior
+// (is_method_path_param).
 struct ParamField {
   const char* name;
   double RuntimeParams::*field;
   Shown shown;
+  bool own_path = false;
 };
 constexpr ParamField kParams[] = {
     {"bw_efficiency", &RuntimeParams::bw_efficiency, Shown::always},
@@ -35,12 +39,12 @@ constexpr ParamField kParams[] = {
     {"seq_overhead_s", &RuntimeParams::seq_overhead_s, Shown::always},
     {"cycle_overhead_s", &RuntimeParams::cycle_overhead_s, Shown::always},
     {"tree_overhead_s", &RuntimeParams::tree_overhead_s, Shown::always},
-    {"proposer_cycle_s", &RuntimeParams::proposer_cycle_s, Shown::method_path},
-    {"eagle3_step_overhead_s", &RuntimeParams::eagle3_step_overhead_s, Shown::method_path},
-    {"draft_model_step_s", &RuntimeParams::draft_model_step_s, Shown::method_path},
-    {"unoverlapped_sched_s", &RuntimeParams::unoverlapped_sched_s, Shown::unoverlapped},
+    {"proposer_cycle_s", &RuntimeParams::proposer_cycle_s, Shown::method_path, true},
+    {"eagle3_step_overhead_s", &RuntimeParams::eagle3_step_overhead_s, Shown::method_path, true},
+    {"draft_model_step_s", &RuntimeParams::draft_model_step_s, Shown::method_path, true},
+    {"unoverlapped_sched_s", &RuntimeParams::unoverlapped_sched_s, Shown::where_set, true},
     {"allreduce_latency_s", &RuntimeParams::allreduce_latency_s, Shown::always},
-    {"score_bytes_per_element", &RuntimeParams::score_bytes_per_element, Shown::scores},
+    {"score_bytes_per_element", &RuntimeParams::score_bytes_per_element, Shown::where_set, true},
     {"matvec_max_rows", &RuntimeParams::matvec_max_rows, Shown::regime},
     {"matvec_flops_efficiency", &RuntimeParams::matvec_flops_efficiency, Shown::regime},
     {"matmul_tile_rows", &RuntimeParams::matmul_tile_rows, Shown::regime},
@@ -51,7 +55,7 @@ constexpr ParamField kParams[] = {
     {"kernels_per_pass", &RuntimeParams::kernels_per_pass, Shown::floor},
     {"method_op_s", &RuntimeParams::method_op_s, Shown::host},
     {"host_sync_s", &RuntimeParams::host_sync_s, Shown::host},
-    {"baseline_layer_syncs", &RuntimeParams::baseline_layer_syncs, Shown::baseline_syncs},
+    {"baseline_layer_syncs", &RuntimeParams::baseline_layer_syncs, Shown::where_set},
 };
 // runtime_param_names(): the same names, null-terminated, built from kParams at compile time.
 template <std::size_t... I>
@@ -71,7 +75,7 @@ double* runtime_param(RuntimeParams& p, std::string_view name) {
 
 bool is_method_path_param(std::string_view name) {
   for (const ParamField& f : kParams)
-    if (name == f.name) return f.shown == Shown::method_path || f.shown == Shown::unoverlapped;
+    if (name == f.name) return f.own_path;
   return false;
 }
 
@@ -119,8 +123,8 @@ double matmul_compute_s(double flops, double peak_flops_s, double rows, const Ru
 }
 
 namespace {
-bool shown(Shown group, const RuntimeParams& p) {
-  switch (group) {
+bool shown(const ParamField& f, const RuntimeParams& p) {
+  switch (f.shown) {
     case Shown::always:
       return true;
     case Shown::regime:  // the local kernel regimes
@@ -129,14 +133,10 @@ bool shown(Shown group, const RuntimeParams& p) {
       return p.kernel_floor_s > 0;
     case Shown::host:  // counted host ops and syncs
       return p.method_op_s > 0 || p.host_sync_s > 0;
-    case Shown::baseline_syncs:
-      return p.baseline_layer_syncs > 0;
     case Shown::method_path:  // an engine's fitted method-path costs, where it has them
       return p.proposer_cycle_s > 0 || p.eagle3_step_overhead_s > 0 || p.draft_model_step_s > 0;
-    case Shown::unoverlapped:  // an engine that schedules speculation without overlap
-      return p.unoverlapped_sched_s > 0;
-    case Shown::scores:  // a runtime whose attention materializes its scores
-      return p.score_bytes_per_element > 0;
+    case Shown::where_set:  // a term only some profiles have (SGLang's scheduling, eager scores)
+      return p.*f.field > 0;
   }
   return true;
 }
@@ -146,7 +146,7 @@ std::vector<std::pair<const char*, double>> shown_runtime_params(const RuntimePa
   std::vector<std::pair<const char*, double>> out;
   out.reserve(std::size(kParams));
   for (const ParamField& f : kParams)
-    if (shown(f.shown, p)) out.emplace_back(f.name, p.*f.field);
+    if (shown(f, p)) out.emplace_back(f.name, p.*f.field);
   return out;
 }
 
