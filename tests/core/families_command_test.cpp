@@ -179,6 +179,32 @@ TEST(UiExamples, StarterIsTheValidatedVllmEagle3SetupAtItsTracedAcceptance) {
   EXPECT_TRUE(e["memory"]["fits"].get<bool>());
 }
 
+TEST(Acceptance, DeepSeekSiblingsTakeV3sReportedMtpRateAndSaySo) {
+  // DeepSeek-R1 and V3.2 ship V3's single MTP module and report no rate of their own: their
+  // k = 1 default is V3's report, tau = 1 + (0.85 + 0.90) / 2 = 1.875 (arXiv 2412.19437,
+  // section 5.4.3), not the generic alpha 0.7 (tau 1.7); the basis and the note say it is
+  // carried over. V3 itself says nothing of the kind. GLM-5 (another MTP model) stays generic.
+  const auto eval = [](const std::string& target, int k) {
+    return run_ok("eval", R"({"target":")" + target +
+                              R"(","hardware":"h200-sxm","gpus":8,"dtype":{"weights":"fp8"},)"
+                              R"("runtime":"sglang","method":{"family":"mtp","k":)" +
+                              std::to_string(k) + "}}");
+  };
+  for (const std::string t : {"deepseek-r1", "deepseek-v3.2"}) {
+    const json e = eval(t, 1);
+    EXPECT_NEAR(e["tau"].get<double>(), 1.875, 1e-12) << t;
+    EXPECT_NE(e["tau_basis"].get<std::string>().find("assumed for this model"), std::string::npos);
+    EXPECT_NE(e["tau_source"].get<std::string>().find(t + " publishes none of its own"),
+              std::string::npos);
+    // k = 3: the same first position as V3's k = 3 default, so the same tau.
+    EXPECT_NEAR(eval(t, 3)["tau"].get<double>(), eval("deepseek-v3", 3)["tau"].get<double>(),
+                1e-12);
+  }
+  const json v3 = eval("deepseek-v3", 1);
+  EXPECT_EQ(v3["tau_source"].get<std::string>().find("publishes none"), std::string::npos);
+  EXPECT_NEAR(eval("glm-5", 1)["tau"].get<double>(), 1.7, 1e-12);  // 1 + alpha 0.7
+}
+
 TEST(UiExamples, ExamplesAreTodaysQuestionsAndEachFits) {
   const json ui = run_ok("list", "ui");
   ASSERT_EQ(ui["examples"].size(), 4u);

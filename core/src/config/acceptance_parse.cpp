@@ -215,20 +215,38 @@ bool trace_tau(Config* c) {
 // 5.4.3 "Multi-Token Prediction Evaluation"): "the acceptance rate of the second token
 // prediction ranges between 85% and 90% across various generation topics" (one MTP module,
 // k = 1), so tau = 1 + 0.85 .. 1 + 0.90, mean 1.875.
+// DeepSeek-R1 and V3.2 ship the same single MTP module on V3's base (config.json
+// num_nextn_predict_layers 1, V3's layer shapes) and publish no rate of their own: V3's report
+// is the nearest measurement, said so beside the number.
+bool deepseek_v3_mtp(const Config& c) {
+  const std::string& id = c.target.id;
+  return c.target_preset && (id == "deepseek-v3" || id == "deepseek-r1" || id == "deepseek-v3.2");
+}
+
+// "" for DeepSeek-V3 itself; for its siblings, the assumption that carries V3's rate over.
+std::string v3_rate_assumed(const Config& c) {
+  return c.target.id == "deepseek-v3"
+             ? std::string()
+             : "; " + c.target.id +
+                   " publishes none of its own: V3's, assumed alike (same module on V3's base)";
+}
+
 bool model_card_tau(Config* c) {
   const MethodConfig& m = c->method;
-  if (m.family != Family::mtp || !c->target_preset || c->target.id != "deepseek-v3" || m.k != 1)
-    return false;
+  if (m.family != Family::mtp || !deepseek_v3_mtp(*c) || m.k != 1) return false;
   Acceptance& a = c->acceptance;
   a.kind = Acceptance::Kind::tau;
   a.tau_p5 = 1.85;
   a.tau_p95 = 1.90;
   a.tau = (a.tau_p5 + a.tau_p95) / 2;
   a.spread_label = "over the report's 85–90% second-token acceptance";
-  a.basis = "reported: DeepSeek-V3's 85–90% second-token acceptance";
+  a.basis = c->target.id == "deepseek-v3"
+                ? "reported: DeepSeek-V3's 85–90% second-token acceptance"
+                : "reported for DeepSeek-V3 (85–90% second token), assumed for this model";
   a.note = "tau " + fields::format_number(a.tau) +
            " = 1 + the second-token acceptance 85-90% (midpoint) the DeepSeek-V3 Technical "
-           "Report gives for its MTP module (arXiv 2412.19437, section 5.4.3), k = 1";
+           "Report gives for its MTP module (arXiv 2412.19437, section 5.4.3), k = 1" +
+           v3_rate_assumed(*c);
   return true;
 }
 
@@ -245,7 +263,7 @@ bool mtp_positions_tau(Config* c) {
   const MethodConfig& m = c->method;
   if (m.family != Family::mtp || !c->target_preset) return false;
   const bool glm = c->target.id == "glm-4.5-air";
-  const bool deepseek = c->target.id == "deepseek-v3" && m.k > 1;
+  const bool deepseek = deepseek_v3_mtp(*c) && m.k > 1;
   if (!glm && !deepseek) return false;
   auto rates = [&](double first) {
     std::vector<double> r;
@@ -276,12 +294,14 @@ bool mtp_positions_tau(Config* c) {
     if (ends.ok()) (first < 0.875 ? a.band_low : a.band_high) = ends.value().rows;
   }
   a.spread_label = "over the report's 85–90% second-token acceptance";
-  a.basis = "reported: first position 85–90% (DeepSeek-V3); later positions assumed";
+  a.basis = c->target.id == "deepseek-v3"
+                ? "reported: first position 85–90% (DeepSeek-V3); later positions assumed"
+                : "reported for DeepSeek-V3 (first position 85–90%), assumed for this model";
   a.note =
       "first position 0.875, the midpoint of the 85-90% second-token acceptance the "
       "DeepSeek-V3 Technical Report gives for its MTP module (arXiv 2412.19437, section "
       "5.4.3); later positions are not reported: they take the conditional decay of " +
-      glm_source + " (another model's MTP head, an assumption)" + beyond;
+      glm_source + " (another model's MTP head, an assumption)" + beyond + v3_rate_assumed(*c);
   return true;
 }
 
