@@ -27,13 +27,15 @@ const Command kCommands[] = {
 
 CommandList registered_commands() { return {kCommands, sizeof kCommands / sizeof kCommands[0]}; }
 
+// One string literal joined by the preprocessor ("eval, eval-link, ..., "), less its trailing
+// ", ": a concatenation per command was 4.9 KB of code in the first download.
 std::string all_command_names() {
-  std::string names;
-#define SPECCALC_COMMAND(page, name, input, summary, handler, published) \
-  names += std::string(names.empty() ? "" : ", ") + name;
+  static constexpr char kNames[] =
+#define SPECCALC_COMMAND(page, name, input, summary, handler, published) name ", "
 #include "api/commands.def"
 #undef SPECCALC_COMMAND
-  return names;
+      ;
+  return std::string(kNames, sizeof kNames - 3);
 }
 
 }  // namespace speccalc

@@ -2,10 +2,12 @@
 // SpecDecode-Bench vLLM traces (core/data/workloads.json) and the published-table default.
 // Expected values are copied from the data files named in each comment.
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -143,40 +145,103 @@ bool drafted_as_chain(const PublishedRow& r) {
   return r.family.rfind("eagle", 0) == 0 && draft.find("chain") != std::string::npos;
 }
 
+// The greedy rows of a family on a target from the full table, with the documented rule (HASS
+// and SAMD rows are other drafters costed as EAGLE-2: not EAGLE-2's acceptance): the rows at
+// temperature 0 when there are any, else those whose temperature is not stated.
+std::vector<double> greedy_taus(const std::vector<PublishedRow>& rows, const std::string& family,
+                                const std::string& target_id) {
+  std::vector<double> greedy, unstated;
+  for (const auto& r : rows) {
+    if (r.family != family || r.target_id != target_id || !r.tau || r.superseded ||
+        r.dataset.rfind("Mean (", 0) == 0 || r.method.rfind("HASS", 0) == 0 ||
+        r.method.rfind("SAM-Decoding", 0) == 0 || drafted_as_chain(r))
+      continue;
+    if (!r.temperature)
+      unstated.push_back(*r.tau);
+    else if (*r.temperature == 0)
+      greedy.push_back(*r.tau);
+  }
+  return greedy.empty() ? unstated : greedy;
+}
+
+double mean_of(const std::vector<double>& xs) {
+  double sum = 0;
+  for (double x : xs) sum += x;
+  return sum / static_cast<double>(xs.size());
+}
+
 TEST(AcceptancePublished, LookupAgreesWithTheFullTableParse) {
   // published_tau reads the precomputed means of core/data/published-tau.json; recompute every
-  // family x target mean from load_published()'s rows with the documented rule (HASS and SAMD
-  // rows are other drafters costed as EAGLE-2: not EAGLE-2's acceptance) and compare.
+  // family x target mean from load_published()'s rows and compare.
   auto rows = load_published();
   ASSERT_TRUE(rows.ok());
   int checked = 0;
   for (const auto& probe : rows.value()) {
     if (probe.target_id.empty() || probe.family == "sps") continue;
-    double greedy_sum = 0, unstated_sum = 0;
-    int greedy_n = 0, unstated_n = 0;
-    for (const auto& r : rows.value()) {
-      if (r.family != probe.family || r.target_id != probe.target_id || !r.tau || r.superseded ||
-          r.dataset.rfind("Mean (", 0) == 0 || r.method.rfind("HASS", 0) == 0 ||
-          r.method.rfind("SAM-Decoding", 0) == 0 || drafted_as_chain(r))
-        continue;
-      if (!r.temperature) {
-        unstated_sum += *r.tau;
-        ++unstated_n;
-      } else if (*r.temperature == 0) {
-        greedy_sum += *r.tau;
-        ++greedy_n;
-      }
-    }
+    const std::vector<double> taus = greedy_taus(rows.value(), probe.family, probe.target_id);
     const PublishedTau pub = published_tau(probe.family, probe.target_id, "");
-    const int n = greedy_n > 0 ? greedy_n : unstated_n;
-    ASSERT_EQ(pub.found, n > 0) << probe.family << " " << probe.target_id;
-    if (n == 0) continue;
-    EXPECT_EQ(static_cast<int>(pub.row_ids.size()), n) << probe.family << " " << probe.target_id;
-    EXPECT_NEAR(pub.mean_tau, (greedy_n > 0 ? greedy_sum : unstated_sum) / n, 1e-12)
-        << probe.family << " " << probe.target_id;
+    ASSERT_EQ(pub.found, !taus.empty()) << probe.family << " " << probe.target_id;
+    if (taus.empty()) continue;
+    EXPECT_EQ(pub.row_ids.size(), taus.size()) << probe.family << " " << probe.target_id;
+    EXPECT_NEAR(pub.mean_tau, mean_of(taus), 1e-12) << probe.family << " " << probe.target_id;
     ++checked;
   }
   EXPECT_GT(checked, 100);
+}
+
+TEST(AcceptancePublished, ATargetWithoutRowsTakesTheMeanOverTheModelsThatHaveThem) {
+  // Llama-3.1-70B has no published row of any family. Its default for each family is the mean,
+  // over the targets with rows of that family, of each target's own mean (recomputed here from
+  // the full table, not from published-tau.json), each target weighted alike; the spread is
+  // the extremes of every pooled row.
+  auto rows = load_published();
+  ASSERT_TRUE(rows.ok());
+  const std::string target = "llama3.1-70b-instruct";
+  for (const char* family : {"pld", "lookahead", "medusa", "hydra", "eagle1", "eagle2", "eagle3"}) {
+    std::vector<std::string> targets;
+    for (const auto& r : rows.value())
+      if (r.family == family && !r.target_id.empty() &&
+          std::find(targets.begin(), targets.end(), r.target_id) == targets.end())
+        targets.push_back(r.target_id);
+    ASSERT_EQ(std::find(targets.begin(), targets.end(), target), targets.end());
+    double sum = 0, low = 1e9, high = 0;
+    std::size_t models = 0, n = 0;
+    for (const auto& t : targets) {
+      const std::vector<double> taus = greedy_taus(rows.value(), family, t);
+      if (taus.empty()) continue;
+      sum += mean_of(taus);
+      low = std::min(low, *std::min_element(taus.begin(), taus.end()));
+      high = std::max(high, *std::max_element(taus.begin(), taus.end()));
+      ++models;
+      n += taus.size();
+    }
+    ASSERT_GT(models, 0u) << family;
+    const PublishedTau pub = published_tau_other_models(family, target, false);
+    ASSERT_TRUE(pub.found) << family;
+    EXPECT_EQ(pub.models.size(), models) << family;
+    EXPECT_EQ(pub.row_ids.size(), n) << family;
+    EXPECT_NEAR(pub.mean_tau, sum / static_cast<double>(models), 1e-12) << family;
+    EXPECT_NEAR(pub.min_tau, low, 1e-12) << family;
+    EXPECT_NEAR(pub.max_tau, high, 1e-12) << family;
+  }
+  // Medusa by hand (published-tau.json's entries): Vicuna-7B 2.384286 (7 greedy rows), -13B
+  // 2.472727 (11 greedy rows), -33B 2.803333 (3 rows, temperature not stated): mean 2.553449.
+  // On Medusa's own tree that is the config's tau, said to be another model's, not from data.
+  const Config c = parse_ok(R"({"target":"llama3.1-70b-instruct","method":"medusa"})");
+  EXPECT_EQ(c.acceptance.kind, Acceptance::Kind::tau);
+  EXPECT_NEAR(c.acceptance.tau, (2.384286 + 2.472727 + 2.803333) / 3, 1e-5);
+  EXPECT_TRUE(c.acceptance.guessed);
+  auto tau = expected_tau(c);
+  ASSERT_TRUE(tau.ok());
+  EXPECT_FALSE(tau.value().from_data);
+  EXPECT_EQ(tau.value().basis,
+            "assumed from Medusa's published rows on 3 other models, none for this one");
+  // sps keeps the draft-size default, retrieval (rows of other datastores) and a family nobody
+  // published keep alpha 0.7.
+  EXPECT_FALSE(published_tau_other_models("sps", target, false).found);
+  EXPECT_FALSE(published_tau_other_models("retrieval", target, false).found);
+  EXPECT_FALSE(published_tau_other_models("layerskip", target, false).found);
+  expect_round_trip(c);
 }
 
 TEST(AcceptancePublished, PldOnVicuna7b) {
@@ -280,16 +345,23 @@ TEST(AcceptancePublished, EveryTauSaysWhereItComesFromInAFewWords) {
 }
 
 // The verdict's reason carries an assumed acceptance too (the headline is read before the card):
-// Qwen3-32B has no published EAGLE-3 row, so its default is the assumed alpha 0.7 and the
-// reason says so; a given alpha and a published tau add nothing.
+// Qwen3-32B has no published row, so its EAGLE-3 default is the other models' rows and its
+// LayerSkip default (no model has LayerSkip rows) the assumed alpha 0.7, and the reason says
+// so; a given alpha and a published tau add nothing.
 TEST(AcceptancePublished, AVerdictOnAnAssumedAcceptanceSaysSo) {
   auto reason = [](const std::string& config) {
     const Response r = run("eval", config);
     EXPECT_TRUE(r.ok) << config;
     return nlohmann::json::parse(r.output)["verdict_reason"].get<std::string>();
   };
-  const std::string assumed = reason(
+  const std::string pooled = reason(
       R"({"target":"qwen3-32b","hardware":"h100-sxm","runtime":"vllm","method":{"family":"eagle3"}})");
+  EXPECT_NE(pooled.find("The acceptance behind it is assumed from EAGLE-3's published rows on 4 "
+                        "other models, none for this one"),
+            std::string::npos)
+      << pooled;
+  const std::string assumed =
+      reason(R"({"target":"qwen3-32b","hardware":"h100-sxm","method":{"family":"layerskip"}})");
   EXPECT_NE(assumed.find("The acceptance behind it is assumed: per-token acceptance 0.7"),
             std::string::npos)
       << assumed;

@@ -79,6 +79,10 @@ await check('CommandNamesListTheTable', async () => {
   }
   // The first-load module itself does not carry sizing or validation.
   expect(!first.commandNames().includes('size'), 'the first-load module carries size');
+  // Its list of every command (one preprocessor-joined literal, wasm/command_table_page.cpp)
+  // is the full module's table, in order.
+  const full = first.allCommandNames();
+  expect(full.join(', ') === names.join(', '), `${full} vs ${names}`);
 });
 
 await check('CommandsOnlyTheFullModuleRunsLoadIt', async () => {

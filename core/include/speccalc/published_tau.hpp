@@ -20,6 +20,8 @@ struct PublishedTau {
   // Medusa: the multiple of the model's Medusa-1 head-accuracy matrix that gives mean_tau
   // (min_tau, max_tau) on Medusa's own tree, 0 when not stored.
   double scale = 0, scale_min = 0, scale_max = 0;
+  // published_tau_other_models: the models pooled (row_ids then holds every pooled row).
+  std::vector<std::string> models;
 };
 
 // Rows match when family and target_id are equal (and draft_id too for sps), tau is present and
@@ -29,5 +31,15 @@ struct PublishedTau {
 // only sampled temperature the sources report), else none.
 PublishedTau published_tau(const std::string& family, const std::string& target_id,
                            const std::string& draft_id, bool sampled = false);
+
+// The family's entries on every model but `target_id`, pooled: what a target with no rows of its
+// own (a preset without any, or a custom model) is assumed to accept. Each model weighs the same
+// (a model with 15 rows does not outvote one with 1): mean_tau and top1 are means over the
+// models' entries, min/max the extremes of every pooled row; no Medusa scale (it multiplies the
+// target's own head table). Not for sps or retrieval, whose rows depend on their draft or
+// datastore. No `rule` (models' entries differ: greedy rows, or unstated temperatures). found =
+// false when no model has rows.
+PublishedTau published_tau_other_models(const std::string& family, const std::string& target_id,
+                                        bool sampled);
 
 }  // namespace speccalc

@@ -31,7 +31,7 @@ constexpr const char* kForms = R"json([
  "definition": "Medusa-1's measured top-1..5 accuracy of each head on Vicuna (FasterDecoding/Medusa medusa_acc.csv) as the matrix p[depth][rank]: head h at depth h + 1, used as the acceptance given the parent was accepted"},
 {"id": "published", "label": "From published results for this method and model", "start": true,
  "values": [true],
- "definition": "τ = mean of the published rows for this method and model (rows listed in the assumptions); no matching row: the default α"},
+ "definition": "τ = mean of the published rows for this method and model (rows listed in the assumptions); no row for this model: other models' rows, else the default α"},
 {"id": "workload", "label": "Workload (vLLM acceptance traces)", "start": "sharegpt",
  "definition": "τ measured on this workload in vLLM (SpecDecode-Bench traces) at the method's k (EAGLE head or n-gram proposer), with the per-request p5–p95 spread of τ"}
 ])json";

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "config/draft_size_alpha.hpp"
+#include "config/families.hpp"
 #include "config/json_fields.hpp"
 #include "config/paper_tree.hpp"
 #include "config/tree_input.hpp"
@@ -337,14 +338,14 @@ void use_published(Config* c) {
       presets ? published_tau(family, c->target.id, m.draft, sampled) : PublishedTau{};
   std::string temperature_note;
   bool greedy_rows = false;
+  const std::string greedy_note =
+      "; no published rows at temperature > 0 for this method and model: "
+      "the greedy rows' tau, which sampling at temperature " +
+      fields::format_number(c->temperature) + " usually lowers";
   if (sampled && !pub.found && presets) {
     pub = published_tau(family, c->target.id, m.draft, false);
     greedy_rows = pub.found;
-    if (pub.found)
-      temperature_note =
-          "; no published rows at temperature > 0 for this method and model: "
-          "the greedy rows' tau, which sampling at temperature " +
-          fields::format_number(c->temperature) + " usually lowers";
+    if (pub.found) temperature_note = greedy_note;
   } else if (sampled && pub.found) {
     temperature_note =
         "; rows at temperature 1 (the only sampled temperature the sources "
@@ -385,6 +386,20 @@ void use_published(Config* c) {
       return;
     }
   }
+  // No rows on this target: the family's rows on the models that have them, pooled and said to
+  // be assumed (issue 19: a default that knows the drafter family; Medusa heads on the 63-node
+  // tree measure tau 2.0-3.0, where the generic alpha 0.7 gives 4.2).
+  bool other_models = false;
+  if (!pub.found) {
+    const std::string own = c->target_preset ? c->target.id : std::string();
+    pub = published_tau_other_models(family, own, sampled);
+    if (sampled && !pub.found) {
+      pub = published_tau_other_models(family, own, false);
+      greedy_rows = pub.found;
+      if (pub.found) temperature_note = greedy_note;
+    }
+    other_models = pub.found;
+  }
   if (!pub.found) {
     a.guessed = true;
     a.basis = assumed_alpha_basis(", no published data for this method and model");
@@ -396,21 +411,35 @@ void use_published(Config* c) {
   }
   a.kind = Acceptance::Kind::tau;
   a.tau = pub.mean_tau;
+  const std::string n_rows = std::to_string(pub.row_ids.size());
+  const std::string models = pub.models.size() == 1 ? " model" : " models";
+  const std::string n_models = std::to_string(pub.models.size()) + " other" + models;
   if (pub.row_ids.size() > 1) {
     a.tau_p5 = pub.min_tau;
     a.tau_p95 = pub.max_tau;
-    a.spread_label = "over the " + std::to_string(pub.row_ids.size()) + " published rows (min–max)";
+    a.spread_label = "over the " + n_rows + " published rows" +
+                     (other_models ? " on " + n_models : "") + " (min–max)";
   }
   std::string ids;
-  for (const auto& id : pub.row_ids) ids += (ids.empty() ? "" : ", ") + id;
-  a.basis = "published: mean of " + std::to_string(pub.row_ids.size()) + " row" +
-            (pub.row_ids.size() == 1 ? "" : "s") +
-            (!sampled      ? ""
-             : greedy_rows ? " (greedy rows)"
-                           : " (rows at temperature 1)");
-  a.note = "tau " + fields::format_significant(a.tau) + " = mean of " +
-           std::to_string(pub.row_ids.size()) + " published " + pub.rule + " rows for " + what +
-           " (core/data/published.json: " + ids + ")";
+  for (const auto& id : other_models ? pub.models : pub.row_ids)
+    ids += (ids.empty() ? "" : ", ") + id;
+  const std::string rows_rule = !sampled      ? ""
+                                : greedy_rows ? " (greedy rows)"
+                                              : " (rows at temperature 1)";
+  if (other_models) {
+    a.guessed = true;
+    a.basis = std::string("assumed from ") + family_short_label(m.family) +
+              "'s published rows on " + n_models + rows_rule + ", none for this one";
+    a.note = "no published tau for " + what + "; tau " + fields::format_significant(a.tau) +
+             " = mean over the " + std::to_string(pub.models.size()) + models +
+             " with published rows, each model alike (" + n_rows +
+             " rows, core/data/published.json: " + ids + "), assumed for this model";
+  } else {
+    a.basis =
+        "published: mean of " + n_rows + " row" + (pub.row_ids.size() == 1 ? "" : "s") + rows_rule;
+    a.note = "tau " + fields::format_significant(a.tau) + " = mean of " + n_rows + " published " +
+             pub.rule + " rows for " + what + " (core/data/published.json: " + ids + ")";
+  }
   const bool medusa = m.family == Family::medusa;
   const double x = medusa ? pub.scale : pub.top1;
   std::vector<std::vector<double>> implied;

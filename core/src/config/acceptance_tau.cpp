@@ -163,6 +163,7 @@ Expected<TauResult> expected_tau(const Config& c) {
                             std::to_string(out.max_tokens) + " tokens per cycle (its depth + 1)");
     }
     out.tau = a.tau;
+    if (a.guessed) out.from_data = false;  // another model's rows (acceptance_parse.cpp)
     out.source = a.note.empty() ? "tau given directly" : a.note;
     if (!a.workload.empty()) {
       out.has_band = true;

@@ -1,5 +1,7 @@
 #include "speccalc/published_tau.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "speccalc/embedded_data.hpp"
@@ -48,19 +50,54 @@ std::vector<Entry> parse_entries() {
   return out;
 }
 
+// Parsed once per process (a compiled-in constant, as the catalog).
+const std::vector<Entry>& entries() {
+  static const std::vector<Entry> parsed = parse_entries();
+  return parsed;
+}
+
 }  // namespace
 
 PublishedTau published_tau(const std::string& family, const std::string& target_id,
                            const std::string& draft_id, bool sampled) {
   if (target_id.empty()) return PublishedTau{};
-  static const std::vector<Entry> entries = parse_entries();
-  for (const Entry& e : entries) {
+  for (const Entry& e : entries()) {
     if (e.family != family || e.target_id != target_id) continue;
     if (family == "sps" && e.draft_id != draft_id) continue;
     if (e.sampled != sampled) continue;
     return e.tau;
   }
   return PublishedTau{};
+}
+
+PublishedTau published_tau_other_models(const std::string& family, const std::string& target_id,
+                                        bool sampled) {
+  PublishedTau out;
+  // sps rows depend on their draft model (its default follows the draft's size); retrieval rows
+  // on their datastore (REST, Token Recycling), which the config's source may not be.
+  if (family == "sps" || family == "retrieval") return out;
+  out.min_tau = out.top1_min = 1e9;
+  for (const Entry& e : entries()) {
+    if (e.family != family || e.target_id == target_id || e.sampled != sampled) continue;
+    const PublishedTau& t = e.tau;
+    out.min_tau = std::min(out.min_tau, t.min_tau);
+    out.max_tau = std::max(out.max_tau, t.max_tau);
+    out.mean_tau += t.mean_tau;
+    // Every EAGLE entry stores top1 and no other family's does (0): a sum over all is theirs.
+    // Medusa's scale is left out: it multiplies the target's own head table, which only the
+    // targets with Medusa rows have.
+    out.top1 += t.top1;
+    out.top1_min = std::min(out.top1_min, t.top1_min);
+    out.top1_max = std::max(out.top1_max, t.top1_max);
+    for (const std::string& id : t.row_ids) out.row_ids.push_back(id);  // (no range insert: bytes)
+    out.models.push_back(e.target_id);
+  }
+  const double n = static_cast<double>(out.models.size());
+  out.found = n > 0;
+  out.sampled = sampled;
+  out.mean_tau /= n;
+  out.top1 /= n;
+  return out;
 }
 
 }  // namespace speccalc
