@@ -9,7 +9,6 @@ import {
   splitFragment,
   writeFragment,
 } from './state.mjs';
-import { CompareView } from './views/compare.mjs';
 import { $, download, el } from './dom.mjs';
 import { InputsView } from './views/inputs.mjs';
 import { ResultsView, resultCsv } from './views/results.mjs';
@@ -94,11 +93,19 @@ async function tablesView() {
   }
   return tables;
 }
-const compare = new CompareView($('#compare'), {
-  onStart: startCompare,
-  onStop: stopCompare,
-  onSwap: swapCompare,
-});
+// Compare's view is loaded when a comparison starts or a link carries one (the first-load
+// budget, issue 14): until then the section is index.html's start button alone.
+let compare = null;
+async function compareView() {
+  if (!compare) {
+    const { CompareView } = await import('./views/compare.mjs');
+    compare =
+      compare || new CompareView($('#compare'), { onStop: stopCompare, onSwap: swapCompare });
+    if (state.lists) compare.setLabels(state.lists);
+  }
+  return compare;
+}
+$('#compare-start').addEventListener('click', () => startCompare());
 
 // Compare: the scenario on screen becomes "A" (kept), edits go on as "B"; both are in the link.
 async function setCompare(config) {
@@ -134,6 +141,7 @@ async function evaluate(config, { force = false, url = 'push' } = {}) {
   try {
     const result = await callJson('eval', config);
     const fragment = await encodeConfig(result.config);
+    if (state.compare) await compareView();
     if (seq !== state.seq) return null;
     state.config = result.config;
     state.result = result;
@@ -147,7 +155,7 @@ async function evaluate(config, { force = false, url = 'push' } = {}) {
     results.show(result);
     results.setStale(false);
     root.dataset.fragment = fragment;
-    compare.show(state.compare, result);
+    if (compare) compare.show(state.compare, result);
     // Engine settings and sizing run in the full module (loaded on demand): only once the
     // reader opens the settings or scrolls to sizing (issue 14's first-load budget).
     if (enginesWanted) showEngines(result.config, seq);
@@ -674,7 +682,7 @@ async function main() {
   try {
     state.lists = await loadLists();
     inputs.setPresets(state.lists);
-    compare.setLabels(state.lists);
+    if (compare) compare.setLabels(state.lists);
     // The core's labels of each family's keys (list methods), beside the form's own.
     inputs.paramLabels = new Map(state.lists.methods.map((m) => [m.id, m.param_labels || {}]));
     showExamples(state.lists.ui.examples || []);

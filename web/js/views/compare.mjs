@@ -68,10 +68,11 @@ const rows = (labels) => [
 ];
 
 export class CompareView {
-  constructor(root, { onStart, onStop, onSwap }) {
+  // The start button (index.html) is wired by the controller, which loads this view on its
+  // first press.
+  constructor(root, { onStop, onSwap }) {
     this.root = root;
     this.body = $('.compare-body', root);
-    $('#compare-start', root).addEventListener('click', onStart);
     this.actions = { onStop, onSwap };
     this.setLabels({ methods: [], acceptance: [], hardware: [] });
   }
