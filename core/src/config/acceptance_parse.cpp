@@ -259,13 +259,18 @@ constexpr double kGlmMtpPositions[] = {0.92, 0.68, 0.38};
 
 // GLM-4.5-Air at any k, and DeepSeek-V3 at k > 1 (its report gives only the second token's
 // 85-90 %; later positions take GLM's measured conditional decay, said so): a chain of
-// conditional rates. Positions past the third repeat the third's rate (not measured).
+// conditional rates. Positions past the third repeat the third's rate (not measured). Any other
+// model with an MTP module (a preset or a config.json: Qwen3.5, GLM-5, MiniMax-M2.5, GLM-4.6)
+// publishes no rate: it takes the two models' measurements pooled, each weighted alike (the
+// rule of published_tau_other_models): first position the mean of V3's 0.875 and GLM's 0.92,
+// its band their extremes 0.85-0.92, later positions GLM's decay.
 bool mtp_positions_tau(Config* c) {
   const MethodConfig& m = c->method;
-  if (m.family != Family::mtp || !c->target_preset) return false;
-  const bool glm = c->target.id == "glm-4.5-air";
+  if (m.family != Family::mtp) return false;
+  const bool glm = c->target_preset && c->target.id == "glm-4.5-air";
   const bool deepseek = deepseek_v3_mtp(*c) && m.k > 1;
-  if (!glm && !deepseek) return false;
+  const bool pooled = !glm && !deepseek_v3_mtp(*c) && c->target.mtp_modules > 0;
+  if (!glm && !deepseek && !pooled) return false;
   auto rates = [&](double first) {
     std::vector<double> r;
     for (int64_t i = 0; i < m.k; ++i) {
@@ -276,7 +281,10 @@ bool mtp_positions_tau(Config* c) {
   };
   Acceptance& a = c->acceptance;
   a.kind = Acceptance::Kind::per_position;
-  a.per_position = rates(glm ? kGlmMtpPositions[0] : 0.875);
+  const double first = glm      ? kGlmMtpPositions[0]
+                       : pooled ? (0.875 + kGlmMtpPositions[0]) / 2
+                                : 0.875;
+  a.per_position = rates(first);
   const std::string glm_source =
       "SpecDecode-Bench's GLM-4.5-Air MTP head at k = 3 on GPQA-Main (arXiv 2601.11580): "
       "per-position acceptance 0.92, 0.68, 0.38, conditional 0.92, 0.739, 0.559";
@@ -290,9 +298,21 @@ bool mtp_positions_tau(Config* c) {
     return true;
   }
   // The band's two ends as matrices, built as per_position acceptances are.
-  for (double first : {0.85, 0.90}) {
-    auto ends = tree::acceptance_from_per_position(rates(first), "acceptance.per_position");
-    if (ends.ok()) (first < 0.875 ? a.band_low : a.band_high) = ends.value().rows;
+  for (double end : {0.85, pooled ? kGlmMtpPositions[0] : 0.90}) {
+    auto ends = tree::acceptance_from_per_position(rates(end), "acceptance.per_position");
+    if (ends.ok()) (end < first ? a.band_low : a.band_high) = ends.value().rows;
+  }
+  if (pooled) {
+    a.guessed = true;
+    a.spread_label = "over the two models' first-position rates (0.85–0.92)";
+    a.basis = "assumed from 2 other models' MTP measurements, none for this one";
+    a.note = "no published MTP acceptance for " +
+             (c->target_preset ? c->target.id : std::string("this custom target")) +
+             "; first position " + fields::format_number(first) +
+             ", the mean of DeepSeek-V3's reported 85-90% (0.875; arXiv 2412.19437, section 5.4.3) "
+             "and " +
+             glm_source + beyond + ", assumed for this model";
+    return true;
   }
   a.spread_label = "over the report's 85–90% second-token acceptance";
   a.basis = c->target.id == "deepseek-v3"
