@@ -92,8 +92,9 @@ PublishedTau published_tau_other_models(const std::string& family, const std::st
     for (const std::string& id : t.row_ids) out.row_ids.push_back(id);  // (no range insert: bytes)
     out.models.push_back(e.target_id);
   }
+  if (out.models.empty()) return PublishedTau{};  // no model has rows: nothing to divide
   const double n = static_cast<double>(out.models.size());
-  out.found = n > 0;
+  out.found = true;
   out.sampled = sampled;
   out.mean_tau /= n;
   out.top1 /= n;
