@@ -219,6 +219,9 @@ bool trace_tau(Config* c) {
 // DeepSeek-R1 and V3.2 ship the same single MTP module on V3's base (config.json
 // num_nextn_predict_layers 1, V3's layer shapes) and publish no rate of their own: V3's report
 // is the nearest measurement, said so beside the number.
+constexpr double kV3SecondTokenLow = 0.85, kV3SecondTokenHigh = 0.90;
+constexpr double kV3SecondToken = (kV3SecondTokenLow + kV3SecondTokenHigh) / 2;  // 0.875
+
 bool deepseek_v3_mtp(const Config& c) {
   const std::string& id = c.target.id;
   return c.target_preset && (id == "deepseek-v3" || id == "deepseek-r1" || id == "deepseek-v3.2");
@@ -237,8 +240,8 @@ bool model_card_tau(Config* c) {
   if (m.family != Family::mtp || !deepseek_v3_mtp(*c) || m.k != 1) return false;
   Acceptance& a = c->acceptance;
   a.kind = Acceptance::Kind::tau;
-  a.tau_p5 = 1.85;
-  a.tau_p95 = 1.90;
+  a.tau_p5 = 1 + kV3SecondTokenLow;  // 1.85 and 1.90 exactly, as written before
+  a.tau_p95 = 1 + kV3SecondTokenHigh;
   a.tau = (a.tau_p5 + a.tau_p95) / 2;
   a.spread_label = "over the report's 85–90% second-token acceptance";
   a.basis = c->target.id == "deepseek-v3"
@@ -282,8 +285,8 @@ bool mtp_positions_tau(Config* c) {
   Acceptance& a = c->acceptance;
   a.kind = Acceptance::Kind::per_position;
   const double first = glm      ? kGlmMtpPositions[0]
-                       : pooled ? (0.875 + kGlmMtpPositions[0]) / 2
-                                : 0.875;
+                       : pooled ? (kV3SecondToken + kGlmMtpPositions[0]) / 2
+                                : kV3SecondToken;
   a.per_position = rates(first);
   const std::string glm_source =
       "SpecDecode-Bench's GLM-4.5-Air MTP head at k = 3 on GPQA-Main (arXiv 2601.11580): "
@@ -298,7 +301,7 @@ bool mtp_positions_tau(Config* c) {
     return true;
   }
   // The band's two ends as matrices, built as per_position acceptances are.
-  for (double end : {0.85, pooled ? kGlmMtpPositions[0] : 0.90}) {
+  for (double end : {kV3SecondTokenLow, pooled ? kGlmMtpPositions[0] : kV3SecondTokenHigh}) {
     auto ends = tree::acceptance_from_per_position(rates(end), "acceptance.per_position");
     if (ends.ok()) (end < first ? a.band_low : a.band_high) = ends.value().rows;
   }
