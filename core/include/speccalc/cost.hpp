@@ -57,6 +57,10 @@ struct Collective {
 struct Work {
   std::array<KernelWork, kKernelKinds> kernels;
   int64_t layers = 0;  // decoder layers (eager kernel launches scale with them)
+  // Kernels the pass launches beyond those of as many dense GQA layers (MLA's extra
+  // projections and norms, MoE routing): decoder_work counts them, time_pass charges each
+  // RuntimeParams::arch_kernel_s.
+  double arch_kernels = 0;
   // Tensor-parallel all-reduces: after attention and after the MLP of every sharded layer
   // (under data-parallel attention: within an attention group, and the all-gather +
   // reduce-scatter around the MLP, which move what one all-reduce over all GPUs moves).
@@ -96,6 +100,23 @@ struct Sharding {
 Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tokens,
                   int64_t context, int64_t lm_head_rows, const DTypes& dtype,
                   const Sharding& shard = {});
+
+// Kernels a decoder layer launches beyond a dense GQA layer with a dense MLP (which launches,
+// under SGLang, 4 GEMMs and 7 other kernels: docs/cost-model.md), counted in SGLang's
+// DeepSeek-V2/V3 decode path (sgl-project/sglang python/sglang/srt/models/deepseek_v2.py at
+// 00114aef, CUDA, fp8 checkpoint, FlashInfer / FA3 backend; vLLM's deepseek_v2.py runs the same
+// projections). Not counted, so a lower bound: fp8 block-scaled activation quantization before
+// each linear, DeepSeek Sparse Attention's indexer, Gated DeltaNet layers.
+// MLA, absorbed decode (forward_absorb_prepare / forward_absorb_core): 3 more GEMMs
+// (fused_qkv_a_proj_with_mqa and q_b_proj where GQA has one qkv_proj; bmm_fp8 with w_kc and
+// with w_vc) and 5 more other kernels (q_a_layernorm, kv_a_layernorm, per_tensor_quant_mla_fp8
+// before each bmm, the contiguous copy of the bmm output's transpose(0, 1).flatten(1, 2)).
+inline constexpr double kMlaExtraKernels = 3 + 5;
+// MoE (DeepseekV2MoE.forward_normal, shared experts fused into the routed-expert kernel,
+// SGLang's default for DeepSeek-V3/R1): the router's F.linear, 1 GEMM, and 3 other kernels
+// (select_experts' grouped top-k, moe_align_block_size, the top-k outputs' sum), the experts'
+// two fused_moe GEMMs and silu_and_mul standing where a dense MLP has its own.
+inline constexpr double kMoeExtraKernels = 1 + 3;
 
 // A dense matmul block of `params` weights applied to `rows` rows (FLOPs 2 * params * rows),
 // charged to kernel class k.

@@ -83,6 +83,12 @@ struct RuntimeParams {
   double kernels_per_layer = 0;
   double gemm_kernels_per_layer = 0;
   double kernels_per_pass = 0;
+  // Graph engines, whose fitted efficiencies and per-step times come from dense GQA models
+  // (their kernels' floor is inside those fits): each kernel an MLA or MoE layer launches beyond
+  // a dense layer's (Work::arch_kernels, counted in model/cost.cpp) adds arch_kernel_s of GPU
+  // time, the in-graph launch gap and ramp of a kernel that moves a few MB. 0 = not charged
+  // (eager and local profiles: their counts are dense-layer counts and host time dominates).
+  double arch_kernel_s = 0;
   // Host work of the method's own code per speculative cycle, outside the model's passes
   // (research code: tree building, candidate selection, acceptance, cache update):
   // method_op_s per PyTorch op it dispatches, host_sync_s per device-to-host synchronization.

@@ -65,6 +65,7 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
   f.allreduces = static_cast<double>(collective_count(w));
   f.comm_bytes_s = collective_transfer_s(w, m.gpu);
   f.layers = static_cast<double>(w.layers);
+  f.arch_kernels = w.arch_kernels;
   f.passes = static_cast<double>(passes);
   return f;
 }
@@ -88,6 +89,7 @@ double fast_time(const FastPass& f, const RuntimeParams& p, double layer_syncs =
   }
   device += std::max(0.0, small_kernel_floor_s(f.layers, p) - small) +
             std::max(0.0, gemm_kernel_floor_s(f.layers, p) - gemm);
+  device += f.arch_kernels * p.arch_kernel_s;
   const double launch = f.layers * (p.layer_overhead_s + layer_syncs * p.host_sync_s);
   return f.passes * (device + p.pass_overhead_s + std::max(0.0, launch - device));
 }

@@ -31,6 +31,7 @@ struct FastPass {
   double comm_bytes_s = 0;  // all-reduce payload time on the link, summed over the pass
   double allreduces = 0;    // all-reduce count (each pays allreduce_latency_s)
   double layers = 0;
+  double arch_kernels = 0;  // Work::arch_kernels
   double passes = 1;
 };
 

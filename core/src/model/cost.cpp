@@ -46,6 +46,7 @@ Collective& Collective::operator+=(const Collective& o) {
 Work& Work::operator+=(const Work& o) {
   for (int i = 0; i < kKernelKinds; ++i) kernels[i] += o.kernels[i];
   layers += o.layers;
+  arch_kernels += o.arch_kernels;
   allreduce += o.allreduce;
   attn_allreduce += o.attn_allreduce;
   all_to_all += o.all_to_all;
@@ -258,6 +259,7 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   const bool hybrid = m.linear_attention_layers > 0;
   const double n_soft = hybrid ? n_layers * softmax_layer_share(m) : n_layers;
   const double n_lin = n_layers - n_soft;
+  w.arch_kernels = (mla ? n_soft * kMlaExtraKernels : 0.0) + n_moe * kMoeExtraKernels;
   const double attn_layers_params_g =
       hybrid
           ? n_soft * attn_params_g +
@@ -438,6 +440,11 @@ PassTime time_pass(const Work& w, const Machine& m, double layer_syncs) {
     t.device_s += gemm_floor_s - gemm.time_s;
     gemm.time_s = gemm_floor_s;
   }
+  // The kernels an MLA or MoE layer adds to a dense layer's (whose floor the graph engines'
+  // fitted terms already hold): each its in-graph gap, charged to `other` with the small ones.
+  const double arch_s = w.arch_kernels * m.runtime.arch_kernel_s;
+  t.kernels[small_o].time_s += arch_s;
+  t.device_s += arch_s;
   t.comm_s = collectives_s(w, m.gpu, m.runtime.allreduce_latency_s);
   t.device_s += t.comm_s;
   // Eager frameworks launch each layer's kernels asynchronously: launches overlap the GPU's

@@ -125,6 +125,7 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params,
     p.draft_model_step_s *= s;
     p.allreduce_latency_s *= s;
     p.kernel_floor_s *= s;
+    p.arch_kernel_s *= s;
     p.bw_efficiency /= s;
     p.kv_bw_efficiency /= s;
     p.flops_efficiency /= s;
