@@ -90,6 +90,12 @@ speedup_kind "latency" (wall-clock or tokens/s ratio vs autoregressive decoding 
             runtime and batch) or "throughput" (EAGLE-1 Table 7 rows comparing each method at its
             own maximum batch size).
 superseded  true for Spec-Bench rows whose extra.status is "superseded".
+duplicate_of the id of the row this one reprints, or null: a row with the same model, dataset,
+            temperature, method family, tau and speedup as a row of a source published earlier
+            (or earlier in the same source's tables) is that measurement copied (EAGLE-2's and
+            EAGLE-3's EAGLE-1 rows are EAGLE-1's Table 1/2 numbers, measured on the lab's RTX
+            3090s; EAGLE-3's Vicuna-13B rows are EAGLE-2's): one measurement, validated and
+            averaged once, as the original.
 """
 import json
 import re
@@ -384,6 +390,32 @@ def batch_for(r):
     return None  # "max: ..." throughput rows
 
 
+# Publication order of the sources that reprint each other's rows (arXiv first versions): EAGLE
+# 2401.15077 (Jan 2024), EAGLE-2 2406.16858 (Jun 2024), EAGLE-3 2503.01840 (Mar 2025).
+REPRINT_ORDER = ("eagle1", "eagle2", "eagle3")
+
+
+def mark_duplicates(rows):
+    """Sets duplicate_of on every row that repeats an earlier row's numbers (see the header)."""
+    def rank(i):
+        r = rows[i]
+        order = REPRINT_ORDER.index(r["source_id"]) if r["source_id"] in REPRINT_ORDER else -1
+        return (order, i)
+    first = {}
+    for i in sorted(range(len(rows)), key=rank):
+        r = rows[i]
+        r["duplicate_of"] = None
+        if (r.get("tau") is None or r.get("speedup") is None or not r.get("target_id")
+                or r.get("superseded")):
+            continue
+        key = (r["target_id"], r["dataset"], r.get("temperature"), r["family"], r["tau"],
+               r["speedup"])
+        if key in first:
+            r["duplicate_of"] = rows[first[key]]["id"]
+        else:
+            first[key] = i
+
+
 def main():
     rows = json.loads((SHARED / "published-results.json").read_text())
     out = []
@@ -413,6 +445,7 @@ def main():
         n["speedup_kind"] = "throughput" if max_batch else "latency"
         n["superseded"] = (r["extra"] or {}).get("status") == "superseded"
         out.append(n)
+    mark_duplicates(out)
     dst = ROOT / "core" / "data"
     # One row per line: small enough to embed, still diffable row by row.
     text = "[\n" + ",\n".join(json.dumps(n, ensure_ascii=True, separators=(",", ":"))
@@ -441,6 +474,8 @@ def write_published_tau(rows, dst):
     groups = {}
     for r in rows:
         if r.get("tau") is None or r.get("superseded") or not r.get("target_id"):
+            continue
+        if r.get("duplicate_of"):  # a reprint: its original is counted
             continue
         if (r.get("dataset") or "").startswith("Mean ("):
             continue

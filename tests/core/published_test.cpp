@@ -221,6 +221,66 @@ TEST(PublishedTable, SupersededFlagFollowsSpecBenchStatus) {
   EXPECT_EQ(superseded, 117);
 }
 
+TEST(PublishedTable, AReprintedRowPointsAtItsOriginalAndIsValidatedOnce) {
+  // Brute force over every pair of rows: two rows (neither superseded) on the same model,
+  // dataset, temperature and family with the same tau and speedup are one measurement printed
+  // twice. Exactly one of each such group is the original, the earliest by publication (EAGLE
+  // Jan 2024, EAGLE-2 Jun 2024, EAGLE-3 Mar 2025; within a source, table order), and every
+  // other row of the group names it in duplicate_of.
+  const auto& rows = all_rows();
+  auto order = [](const PublishedRow& r) {
+    return r.source_id == "eagle1"   ? 0
+           : r.source_id == "eagle2" ? 1
+           : r.source_id == "eagle3" ? 2
+                                     : -1;
+  };
+  std::map<std::string, const PublishedRow*> by_id;
+  for (const PublishedRow& r : rows) by_id[r.id] = &r;
+  int reprints = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const PublishedRow& a = rows[i];
+    const PublishedRow* original = &a;
+    for (std::size_t j = 0; j < rows.size(); ++j) {
+      const PublishedRow& b = rows[j];
+      if (!a.tau || !a.speedup || !b.tau || !b.speedup || a.superseded || b.superseded ||
+          a.target_id.empty() || a.target_id != b.target_id || a.dataset != b.dataset ||
+          a.temperature != b.temperature || a.family != b.family || *a.tau != *b.tau ||
+          *a.speedup != *b.speedup)
+        continue;
+      const bool earlier =
+          order(b) < order(*original) ||
+          (order(b) == order(*original) && j < static_cast<std::size_t>(original - rows.data()));
+      if (earlier) original = &b;
+    }
+    if (original == &a) {
+      EXPECT_TRUE(a.duplicate_of.empty()) << a.id << " is the original, marked " << a.duplicate_of;
+    } else {
+      ++reprints;
+      EXPECT_EQ(a.duplicate_of, original->id) << a.id;
+    }
+  }
+  // EAGLE-2's and EAGLE-3's EAGLE-1 rows on four datasets are EAGLE-1's own (Table 1/2 of
+  // arXiv 2401.15077: Vicuna-7B MT-bench, greedy, 3.94 tokens and 2.90x), EAGLE-3's Vicuna-13B
+  // rows are EAGLE-2's, EAGLE-3's Table 2 repeats two Table 1 cells, EAGLE-1's Table 6 one.
+  EXPECT_EQ(reprints, 87);
+  const PublishedRow* copy =
+      find_row("eagle2", "Table 1", "EAGLE", "Vicuna-7B (v1.3)", "MT-bench", 0);
+  ASSERT_NE(copy, nullptr);
+  ASSERT_TRUE(by_id.count(copy->duplicate_of)) << copy->duplicate_of;
+  const PublishedRow& eagle1 = *by_id[copy->duplicate_of];
+  EXPECT_EQ(eagle1.source_id, "eagle1");
+  EXPECT_EQ(*eagle1.tau, 3.94);
+  EXPECT_EQ(*eagle1.speedup, 2.90);
+  // validate prices each measurement once: the reprints are listed, never predicted.
+  const nlohmann::json v = nlohmann::json::parse(run("validate", "{}").output);
+  int excluded = -1;
+  for (const auto& reason : v["coverage"]["reasons"])
+    if (reason["reason"] == "reprint of an earlier row") excluded = reason["rows"].get<int>();
+  EXPECT_EQ(excluded, 87);
+  for (const auto& r : v["rows"])
+    EXPECT_TRUE(by_id[r["id"].get<std::string>()]->duplicate_of.empty());
+}
+
 TEST(PublishedQuery, SubstringOrExactIdIgnoringCase) {
   const std::vector<PublishedRow> rows = {
       synthetic("a", "EAGLE-2", "eagle2", "Vicuna-7B (v1.3)", "vicuna-7b-v1.3"),
@@ -512,14 +572,16 @@ TEST(TablesCommand, ModelFilterMatchesPartOfAPresetId) {
 
 TEST(TablesCommand, ComparableRowsOfOnePresetWithTheBestOfEachFamily) {
   // The rows the charts set beside a result: exactly this preset, a latency speedup, not
-  // superseded, a reproducing config. Counted here from the raw table and the plain JSON rows.
+  // superseded, not a reprint, a reproducing config. Counted here from the raw table and the plain
+  // JSON rows.
   const Response all = run("tables", R"({"model": "vicuna-7b-v1.3"})");
   ASSERT_TRUE(all.ok);
   std::vector<std::string> want;
   std::map<std::string, std::pair<double, std::string>> best;  // family -> fastest (first)
   for (const auto& r : nlohmann::json::parse(all.output)) {
     if (r["target_id"] != "vicuna-7b-v1.3" || !r["speedup"].is_number() ||
-        r["speedup_kind"] != "latency" || r["superseded"] == true || r["config"].is_null())
+        r["speedup_kind"] != "latency" || r["superseded"] == true ||
+        r["duplicate_of"].is_string() || r["config"].is_null())
       continue;
     want.push_back(r["id"].get<std::string>());
     const double s = r["speedup"].get<double>();

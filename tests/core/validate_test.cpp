@@ -29,7 +29,8 @@ TEST(Validate, InSampleMapeStaysWithinTenPercent) {
   // In-sample over every validated published row with the stored hf-eager profile (fitted by
   // `speccalc fit` on these rows and 6 eager decode steps): 9.5 % when fitted. Fails on a
   // regression of the model or the fit.
-  EXPECT_GE(report().overall.rows, 450);
+  // 383 rows: 470 predicted less the 87 that reprint an earlier table's row.
+  EXPECT_GE(report().overall.rows, 380);
   EXPECT_LE(report().overall.mape_pct, 10.0);
 }
 
@@ -41,7 +42,7 @@ TEST(Validate, CrossValidatedMapeIsTheHeadlineAndMeetsTheTarget) {
   const nlohmann::json j = nlohmann::json::parse(r.output);
   const nlohmann::json& cv = j["cross_validation"];
   EXPECT_EQ(cv["method"], "leave-one-source-out");
-  EXPECT_GE(cv["rows"].get<int>(), 450);
+  EXPECT_GE(cv["rows"].get<int>(), 390);
   EXPECT_LE(cv["mape_pct"].get<double>(), 12.0);
   // Every source is held out once, and its fold saw fewer observations than the full fit.
   int sources = 0;

@@ -44,6 +44,7 @@ struct PublishedRow {
   std::optional<int32_t> batch;     // batch size (1 when not stated); absent for max-batch rows
   std::string speedup_kind;         // "latency" | "throughput"
   bool superseded = false;          // Spec-Bench rows replaced by a later leaderboard version
+  std::string duplicate_of;  // the row this one reprints (same numbers, an earlier table), or ""
 
   std::string json;  // the whole row as compact JSON text (all fields above)
 };

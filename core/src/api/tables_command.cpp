@@ -43,7 +43,7 @@ bool read_temperature(const fields::json& q, TemperatureFilter* filter, Error* e
 }
 
 bool comparable_row(const PublishedRow& r) {
-  return r.speedup && r.speedup_kind == "latency" && !r.superseded &&
+  return r.speedup && r.speedup_kind == "latency" && !r.superseded && r.duplicate_of.empty() &&
          !published_row_config(r).is_null();
 }
 
@@ -94,7 +94,7 @@ Response tables(const std::string& query_json, std::string_view published_json) 
   auto selected = filter_rows(rows.value(), query);
   // model_id: exactly this preset (model matches substrings of the published names too).
   // comparable: rows a calculator result can be set beside: a reproducing config and a
-  // latency speedup, not superseded.
+  // latency speedup, not superseded, not a reprint of an earlier table's row (one point each).
   selected.erase(std::remove_if(selected.begin(), selected.end(),
                                 [&](const PublishedRow& r) {
                                   return (temperature.by && r.temperature != temperature.value) ||

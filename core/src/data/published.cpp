@@ -156,6 +156,7 @@ Expected<std::vector<PublishedRow>> parse_published(const std::string& json_text
     row.batch = r.integer("batch");
     row.speedup_kind = r.text("speedup_kind");
     row.superseded = r.flag("superseded");
+    row.duplicate_of = r.text("duplicate_of");
     if (!r.ok()) return r.error();
     if (row.id.empty()) return make_error(path + ".id", "is missing");
     row.json = obj.dump();

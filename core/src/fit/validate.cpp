@@ -66,6 +66,10 @@ Exclusion exclusion_of(const PublishedRow& r) {
     return {"superseded leaderboard version",
             "superseded Spec-Bench leaderboard version (the current version of the cell is "
             "validated)"};
+  if (!r.duplicate_of.empty())
+    return {"reprint of an earlier row",
+            "the same model, dataset, temperature, tau and speedup as " + r.duplicate_of +
+                ", an earlier table: that measurement reprinted, validated once as the original"};
   if (r.speedup_kind != "latency")
     return {"not a latency speedup", "speedup_kind '" + r.speedup_kind +
                                          "' is not a batch latency speedup over plain decoding"};
