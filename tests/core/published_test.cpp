@@ -140,10 +140,12 @@ TEST(PublishedTable, HardwareAssumptionsAreExplicit) {
   }
   // EAGLE-2 states none; its Vicuna-13B rows equal EAGLE-3 Table 1's, whose caption says A100s
   // (its text: RTX 3090 below 70B). The caption is followed (scripts/import_published.py says
-  // why): Vicuna-13B's 26 GB of fp16 weights fit one A100 40GB; 70B stays on four.
-  const PublishedRow* v13 = find_row("eagle2", "Table 1", "EAGLE", "Vicuna-13B (v1.3)", "GSM8K", 0);
+  // why, and why the 80GB card): Vicuna-13B's 26 GB of fp16 weights fit one; 70B stays on
+  // issue #5's four A100 40GB.
+  const PublishedRow* v13 =
+      find_row("eagle2", "Table 1", "EAGLE-2", "Vicuna-13B (v1.3)", "GSM8K", 0);
   ASSERT_NE(v13, nullptr);
-  EXPECT_EQ(v13->hardware_id, "a100-40gb-sxm");
+  EXPECT_EQ(v13->hardware_id, "a100-80gb-sxm");
   EXPECT_EQ(v13->gpus, 1);
   EXPECT_EQ(v13->parallelism, "single");
   EXPECT_TRUE(v13->hardware_assumed);
@@ -155,10 +157,18 @@ TEST(PublishedTable, HardwareAssumptionsAreExplicit) {
   EXPECT_EQ(l70->gpus, 4);
   // The same cell of both tables sits on the same hardware.
   const PublishedRow* v13_in_eagle3 =
-      find_row("eagle3", "Table 1", "EAGLE", "Vicuna-13B (v1.3)", "GSM8K", 0);
+      find_row("eagle3", "Table 1", "EAGLE-2", "Vicuna-13B (v1.3)", "GSM8K", 0);
   ASSERT_NE(v13_in_eagle3, nullptr);
+  EXPECT_EQ(v13_in_eagle3->duplicate_of, v13->id);
   EXPECT_EQ(v13_in_eagle3->hardware_id, v13->hardware_id);
   EXPECT_EQ(v13_in_eagle3->gpus, v13->gpus);
+  // A reprint of EAGLE-1's own row sits where EAGLE-1 measured it: Vicuna-13B on two RTX 3090s.
+  const PublishedRow* e1 = find_row("eagle2", "Table 1", "EAGLE", "Vicuna-13B (v1.3)", "GSM8K", 0);
+  ASSERT_NE(e1, nullptr);
+  EXPECT_EQ(e1->duplicate_of.rfind("eagle1-", 0), 0u) << e1->duplicate_of;
+  EXPECT_EQ(e1->hardware_id, "rtx-3090");
+  EXPECT_EQ(e1->gpus, 2);
+  EXPECT_NE(e1->hardware_assumption.find("reprints eagle1-"), std::string::npos);
   // Every assumed row says why; rows with a GPU name a count.
   for (const PublishedRow& r : all_rows()) {
     if (r.hardware_assumed) {
