@@ -169,6 +169,27 @@ TEST(PublishedTable, HardwareAssumptionsAreExplicit) {
   EXPECT_EQ(e1->hardware_id, "rtx-3090");
   EXPECT_EQ(e1->gpus, 2);
   EXPECT_NE(e1->hardware_assumption.find("reprints eagle1-"), std::string::npos);
+  // The rest of that EAGLE-1 column (CNN/DM, Natural Questions, the means) is EAGLE-1's setup too:
+  // its cells cost what the reprinted ones do (import_published.py, EAGLE1_COLUMN_BASIS).
+  const PublishedRow* cnn7 =
+      find_row("eagle2", "Table 1", "EAGLE", "Vicuna-7B (v1.3)", "CNN/DM", 0);
+  ASSERT_NE(cnn7, nullptr);
+  EXPECT_TRUE(cnn7->duplicate_of.empty());
+  EXPECT_EQ(cnn7->hardware_id, "rtx-3090");
+  EXPECT_EQ(cnn7->gpus, 1);
+  EXPECT_NE(cnn7->hardware_assumption.find("EAGLE-1 column"), std::string::npos);
+  const PublishedRow* cnn13 =
+      find_row("eagle2", "Table 1", "EAGLE", "Vicuna-13B (v1.3)", "CNN/DM", 0);
+  ASSERT_NE(cnn13, nullptr);
+  EXPECT_EQ(cnn13->hardware_id, "rtx-3090");
+  EXPECT_EQ(cnn13->gpus, 2);
+  // EAGLE-2's own LLaMA-3 table (Table 2) is not that column: it stays on the A100.
+  for (const PublishedRow& r : all_rows()) {
+    if (r.source_id == "eagle2" && r.table != "Table 1" && r.family == "eagle1" &&
+        r.target_id == "llama3-instruct-8b") {
+      EXPECT_EQ(r.hardware_id, "a100-80gb-sxm") << r.id;
+    }
+  }
   // Every assumed row says why; rows with a GPU name a count.
   for (const PublishedRow& r : all_rows()) {
     if (r.hardware_assumed) {
