@@ -225,7 +225,13 @@ export class TablesView {
           'tr',
           { 'data-id': row.id },
           el('td', { text: row.source_id || row.source, title: row.source }),
-          el('td', { text: row.table }),
+          // A reprint of an earlier table's row (the core's duplicate_of) is one measurement.
+          el('td', {
+            text: row.duplicate_of ? `${row.table} (reprint)` : row.table,
+            title: row.duplicate_of
+              ? `the numbers of ${row.duplicate_of}, reprinted: validated once, as that row`
+              : undefined,
+          }),
           el('td', { text: row.method }),
           el('td', {
             text: row.model,
