@@ -262,6 +262,10 @@ struct PassCost {
   // Partial offload: the share of time_s and bytes the CPU's layers take (0 otherwise); the
   // totals above hold both devices' parts of the pass.
   double host_time_s = 0;
+  // Eager passes whose GPU work outlasts their launches: the GPU is this far behind the host
+  // when their launches end (sum over passes of device - launches, where positive), time the
+  // host spends on other work without the GPU waiting.
+  double gpu_ahead_s = 0;
   double host_bytes = 0;
   void add(const PassTime& t, const Work& w, int64_t passes = 1);
   void add_host_s(double s);  // CPU work with no pass (prompt lookup, retrieval)

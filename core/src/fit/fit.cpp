@@ -94,6 +94,32 @@ double fast_time(const FastPass& f, const RuntimeParams& p, double layer_syncs =
   return f.passes * (device + p.pass_overhead_s + std::max(0.0, launch - device));
 }
 
+// How far the GPU is behind the host when the pass's launches end (time_pass's device minus
+// launches, where positive and launches are charged), over its passes.
+double fast_gpu_ahead(const FastPass& f, const RuntimeParams& p, double layer_syncs = 0) {
+  const double launch = f.layers * (p.layer_overhead_s + layer_syncs * p.host_sync_s);
+  if (launch <= 0) return 0;
+  double device = f.allreduces * p.allreduce_latency_s + f.comm_bytes_s;
+  double small = 0, gemm = 0;
+  for (int i = 0; i < kKernelKinds; ++i) {
+    const double mem = f.weights_s[i] / p.bw_efficiency + f.kv_s[i] / p.kv_bw_efficiency +
+                       (f.act_s[i] + f.score_s[i] * p.score_bytes_per_element) / p.bw_efficiency;
+    const bool matmul =
+        i == static_cast<int>(Kernel::gemm) || i == static_cast<int>(Kernel::lm_head);
+    const double compute = matmul ? matmul_compute_s(f.flops_s[i], 1.0, f.rows[i], p)
+                                  : f.flops_s[i] / p.flops_efficiency;
+    const double t = matmul ? matmul_kernel_time_s(mem, compute, f.rows[i], p)
+                            : kernel_time_s(mem, compute, p.overlap);
+    if (!matmul) small += t;
+    if (i == static_cast<int>(Kernel::gemm)) gemm = t;
+    device += t;
+  }
+  device += std::max(0.0, small_kernel_floor_s(f.layers, p) - small) +
+            std::max(0.0, gemm_kernel_floor_s(f.layers, p) - gemm);
+  device += f.arch_kernels * p.arch_kernel_s;
+  return f.passes * std::max(0.0, device - launch);
+}
+
 // A matmul's time: its GEMM kernel alone, no floor, no host time per pass.
 double fast_gemm_time(const FastPass& f, const RuntimeParams& p) {
   const int i = static_cast<int>(Kernel::gemm);
@@ -237,9 +263,11 @@ double predict_fast(const Observation& o, const RuntimeParams& p) {
   if (o.kind == "draft_pass_ratio")  // one draft-model forward over the target's verify pass
     return draft / static_cast<double>(o.draft_model_steps) /
            fast_time(o.verify, p, o.host_ops.verify_syncs_per_layer);
+  double ahead = 0;
+  for (const FastPass& d : o.draft) ahead += fast_gpu_ahead(d, dp);
   double cycle = step + o.host_s + p.cycle_overhead_s + (o.tree ? p.tree_overhead_s : 0.0) +
-                 method_host_s(o.host_ops, p) + (o.gpu_proposer ? p.proposer_cycle_s : 0.0) +
-                 p.unoverlapped_sched_s + draft +
+                 std::max(0.0, method_host_s(o.host_ops, p) - ahead) +
+                 (o.gpu_proposer ? p.proposer_cycle_s : 0.0) + p.unoverlapped_sched_s + draft +
                  static_cast<double>(o.eagle3_steps) * dp.eagle3_step_overhead_s;
   if (o.has_verify) cycle += fast_time(o.verify, p, o.host_ops.verify_syncs_per_layer);
   if (o.kind == "spec_cycle") return cycle;

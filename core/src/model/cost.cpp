@@ -495,6 +495,7 @@ void PassCost::add(const PassTime& t, const Work& w, int64_t passes) {
   overhead_s += n * t.overhead_s;
   time_s += n * t.time_s;
   launch_bound = launch_bound || (passes > 0 && t.launch_s > t.device_s);
+  if (t.launch_s > 0) gpu_ahead_s += n * std::max(0.0, t.device_s - t.launch_s);
   arithmetic_intensity = bytes > 0 ? flops / bytes : 0;
   if (bytes > 0) bound = compute_time_s > memory_time_s ? "compute" : "memory";
 }

@@ -1,5 +1,7 @@
 #include "model/cycle_time.hpp"
 
+#include <algorithm>
+
 namespace speccalc {
 
 double method_host_s(const HostOps& ops, const RuntimeParams& r) {
@@ -49,7 +51,9 @@ CycleTime time_cycle(const CycleWork& w, const Machine& target, const Machine& d
     t.cycle_s = t.baseline_step_s;
     return t;
   }
-  t.method_host_s = method_host_s(w.host_ops, r);
+  // The method's host ops are issued while the GPU still runs the draft passes it fell behind
+  // on (eager code queues kernels asynchronously): only the excess over that lead adds.
+  t.method_host_s = std::max(0.0, method_host_s(w.host_ops, r) - t.draft.gpu_ahead_s);
   // The engine's scheduling, hidden under the GPU in plain decoding, runs in series here.
   t.spec_overhead_s = r.cycle_overhead_s + (w.tree ? r.tree_overhead_s : 0.0) + t.method_host_s +
                       (w.gpu_proposer ? r.proposer_cycle_s : 0.0) + r.unoverlapped_sched_s;
