@@ -109,6 +109,17 @@ TEST(HostOps, EagleTwoHostWorkGrowsWithItsTree) {
   // On an RTX 3090 (936 GB/s) the same passes outlast their launches: the GPU is behind, and
   // host ops issued meanwhile do not add until they outlast that lead (cycle_time.cpp).
   EXPECT_LT(cycle_overhead(60, "rtx-3090") - cycle_overhead(30, "rtx-3090"), 90 * op_s);
+  // The result says what it hid, and only where it hid something.
+  auto says_hidden = [](const std::string& gpu) {
+    const json e =
+        eval_ok(R"({"target":"vicuna-7b-v1.3","hardware":")" + gpu +
+                R"(","runtime":"hf-eager","method":{"family":"eagle2"},"acceptance":{"tau":4}})");
+    for (const json& a : e["assumptions"])
+      if (a.get<std::string>().rfind("not in it: ", 0) == 0) return true;
+    return false;
+  };
+  EXPECT_TRUE(says_hidden("rtx-3090"));
+  EXPECT_FALSE(says_hidden("a100-80gb-sxm"));
 }
 
 TEST(HostOps, PromptLookupAddsUnderHalfAMillisecondInEagerCode) {

@@ -26,15 +26,16 @@ struct Evaluation {
   std::string tau_source;  // how tau was obtained
   std::string tau_basis;   // the same in a few words, for the result's tau card
   int64_t max_tokens_per_cycle = 1;
-  PassCost baseline;            // one autoregressive decode pass (one token per sequence)
-  PassCost draft;               // all draft work of one cycle
-  PassCost verify;              // the target's verification pass
-  double step_overhead_s = 0;   // engine step (scheduler, sampling, output), paid by both
-  double cycle_overhead_s = 0;  // speculative bookkeeping per cycle (+ tree bookkeeping)
-  double baseline_step_s = 0;   // plain decoding: baseline pass + engine step
-  double cycle_time_s = 0;      // draft + verify + engine step + speculative bookkeeping
-  double speedup = 1;           // (tau / cycle_time_s) / (1 / baseline_step_s)
-  double tokens_per_s = 0;      // batch * tau / cycle_time_s
+  PassCost baseline;                // one autoregressive decode pass (one token per sequence)
+  PassCost draft;                   // all draft work of one cycle
+  PassCost verify;                  // the target's verification pass
+  double step_overhead_s = 0;       // engine step (scheduler, sampling, output), paid by both
+  double cycle_overhead_s = 0;      // speculative bookkeeping per cycle (+ tree bookkeeping)
+  double method_host_hidden_s = 0;  // the method's host ops the draft passes' GPU lead hides
+  double baseline_step_s = 0;       // plain decoding: baseline pass + engine step
+  double cycle_time_s = 0;          // draft + verify + engine step + speculative bookkeeping
+  double speedup = 1;               // (tau / cycle_time_s) / (1 / baseline_step_s)
+  double tokens_per_s = 0;          // batch * tau / cycle_time_s
   double baseline_tokens_per_s = 0;
   MemorySummary memory;
   bool fits_in_memory = true;

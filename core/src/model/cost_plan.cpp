@@ -258,6 +258,12 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
                             family_uses_tree(config.method.family)
                         ? ", tree build and mask)"
                         : ")"));
+  if (e.method_host_hidden_s > 0)
+    out->push_back(
+        "not in it: " + fields::format_seconds(e.method_host_hidden_s) +
+        " of the method's own host ops, issued while the GPU is still on draft passes that "
+        "outlast their launches (eager kernels queue asynchronously): hidden under the GPU's "
+        "work, an upper bound (docs/cost-model.md, \"Host work the GPU hides\")");
   if (config.method.family != Family::ar && r.unoverlapped_sched_s > 0)
     out->push_back(
         "of which " + fields::format_seconds(r.unoverlapped_sched_s) +
@@ -506,6 +512,7 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
   }
   e.step_overhead_s = t.step_overhead_s;
   e.cycle_overhead_s = t.spec_overhead_s;
+  e.method_host_hidden_s = t.method_host_hidden_s;
   e.baseline_step_s = t.baseline_step_s;
   e.cycle_time_s = t.cycle_s;
   const MethodConfig& method = config.method;

@@ -53,7 +53,9 @@ CycleTime time_cycle(const CycleWork& w, const Machine& target, const Machine& d
   }
   // The method's host ops are issued while the GPU still runs the draft passes it fell behind
   // on (eager code queues kernels asynchronously): only the excess over that lead adds.
-  t.method_host_s = std::max(0.0, method_host_s(w.host_ops, r) - t.draft.gpu_ahead_s);
+  const double method_s = method_host_s(w.host_ops, r);
+  t.method_host_s = std::max(0.0, method_s - t.draft.gpu_ahead_s);
+  t.method_host_hidden_s = method_s - t.method_host_s;
   // The engine's scheduling, hidden under the GPU in plain decoding, runs in series here.
   t.spec_overhead_s = r.cycle_overhead_s + (w.tree ? r.tree_overhead_s : 0.0) + t.method_host_s +
                       (w.gpu_proposer ? r.proposer_cycle_s : 0.0) + r.unoverlapped_sched_s;
