@@ -70,8 +70,9 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
   return f;
 }
 
-// time_pass() over the reduced form: the same formula, evaluated per kernel class.
-double fast_time(const FastPass& f, const RuntimeParams& p, double layer_syncs = 0) {
+// time_pass()'s GPU time of one pass over the reduced form: the same formula, evaluated per
+// kernel class, with the kernel floors, the MLA / MoE kernels and the collectives.
+double fast_device(const FastPass& f, const RuntimeParams& p) {
   double device = f.allreduces * p.allreduce_latency_s + f.comm_bytes_s;
   double small = 0, gemm = 0;  // attention + other, and the GEMMs, for the kernel floor
   for (int i = 0; i < kKernelKinds; ++i) {
@@ -89,35 +90,27 @@ double fast_time(const FastPass& f, const RuntimeParams& p, double layer_syncs =
   }
   device += std::max(0.0, small_kernel_floor_s(f.layers, p) - small) +
             std::max(0.0, gemm_kernel_floor_s(f.layers, p) - gemm);
-  device += f.arch_kernels * p.arch_kernel_s;
-  const double launch = f.layers * (p.layer_overhead_s + layer_syncs * p.host_sync_s);
+  return device + f.arch_kernels * p.arch_kernel_s;
+}
+
+// The host's launches of one pass (eager: layers x (layer_overhead_s + syncs x host_sync_s)).
+double fast_launch(const FastPass& f, const RuntimeParams& p, double layer_syncs) {
+  return f.layers * (p.layer_overhead_s + layer_syncs * p.host_sync_s);
+}
+
+// time_pass() over the reduced form, over the pass's repeats.
+double fast_time(const FastPass& f, const RuntimeParams& p, double layer_syncs = 0) {
+  const double device = fast_device(f, p);
+  const double launch = fast_launch(f, p, layer_syncs);
   return f.passes * (device + p.pass_overhead_s + std::max(0.0, launch - device));
 }
 
 // How far the GPU is behind the host when the pass's launches end (time_pass's device minus
 // launches, where positive and launches are charged), over its passes.
 double fast_gpu_ahead(const FastPass& f, const RuntimeParams& p, double layer_syncs = 0) {
-  const double launch = f.layers * (p.layer_overhead_s + layer_syncs * p.host_sync_s);
+  const double launch = fast_launch(f, p, layer_syncs);
   if (launch <= 0) return 0;
-  double device = f.allreduces * p.allreduce_latency_s + f.comm_bytes_s;
-  double small = 0, gemm = 0;
-  for (int i = 0; i < kKernelKinds; ++i) {
-    const double mem = f.weights_s[i] / p.bw_efficiency + f.kv_s[i] / p.kv_bw_efficiency +
-                       (f.act_s[i] + f.score_s[i] * p.score_bytes_per_element) / p.bw_efficiency;
-    const bool matmul =
-        i == static_cast<int>(Kernel::gemm) || i == static_cast<int>(Kernel::lm_head);
-    const double compute = matmul ? matmul_compute_s(f.flops_s[i], 1.0, f.rows[i], p)
-                                  : f.flops_s[i] / p.flops_efficiency;
-    const double t = matmul ? matmul_kernel_time_s(mem, compute, f.rows[i], p)
-                            : kernel_time_s(mem, compute, p.overlap);
-    if (!matmul) small += t;
-    if (i == static_cast<int>(Kernel::gemm)) gemm = t;
-    device += t;
-  }
-  device += std::max(0.0, small_kernel_floor_s(f.layers, p) - small) +
-            std::max(0.0, gemm_kernel_floor_s(f.layers, p) - gemm);
-  device += f.arch_kernels * p.arch_kernel_s;
-  return f.passes * std::max(0.0, device - launch);
+  return f.passes * std::max(0.0, fast_device(f, p) - launch);
 }
 
 // A matmul's time: its GEMM kernel alone, no floor, no host time per pass.
