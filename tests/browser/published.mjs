@@ -130,11 +130,7 @@ export async function publishedTests({ url, newPage, shots }) {
             r.hardware_id || '—',
             typeof r.tau === 'number' ? r.tau.toFixed(2) : '—',
             typeof r.speedup === 'number' ? `${r.speedup.toFixed(2)}×` : '—',
-            r.config && typeof r.speedup === 'number' && !r.superseded
-              ? 'Use'
-              : r.target_id
-                ? ''
-                : 'no preset',
+            r.use.ok ? 'Use' : r.use.label,
           ]),
           'first page',
         );

@@ -396,7 +396,7 @@ TEST(TablesCommand, ReturnsRowsAsJsonCsvOrText) {
   EXPECT_NE(text.output.find("2 row(s)"), std::string::npos);
 
   // Blank input: every row, and the JSON equals the embedded table plus each row's
-  // reproducing config (null for rows no model covers).
+  // reproducing config (null for rows no model covers), its model name and its `use`.
   Response all = run("tables", "");
   ASSERT_TRUE(all.ok);
   nlohmann::json rows = nlohmann::json::parse(all.output);
@@ -408,6 +408,7 @@ TEST(TablesCommand, ReturnsRowsAsJsonCsvOrText) {
     with_config += row["config"].is_null() ? 0 : 1;
     row.erase("config");
     row.erase("model");  // checked in NamesEachModelOnce
+    row.erase("use");    // checked in EveryRowSaysWhetherTheCalculatorCanUseItAndWhyNot
   }
   EXPECT_EQ(rows, table);
   // The PLD README row reproduces as: Mistral is not a preset, so its rows have no config;
@@ -599,6 +600,42 @@ TEST(TablesCommand, ModelFilterMatchesPartOfAPresetId) {
     got += r["target_id"].is_string() &&
            r["target_id"].get<std::string>().rfind("llama3.1-8b", 0) == 0;
   EXPECT_EQ(got, want);
+}
+
+TEST(TablesCommand, EveryRowSaysWhetherTheCalculatorCanUseItAndWhyNot) {
+  // The page's "Use" button draws `use` and decides nothing. The rule, restated from the row's
+  // own fields: a row is usable when it has a batch, a modelled family, a model, a GPU and a
+  // runtime (so a config reproduces it), a speedup to set the prediction beside, and is not a
+  // superseded leaderboard version (its current cell is usable instead).
+  const Response r = run("tables", "");
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  std::map<std::string, int> labels;
+  for (const auto& row : nlohmann::json::parse(r.output)) {
+    const std::string family = row["family"].get<std::string>();
+    const bool modelled = row["batch"].is_number() && family != "other" && family != "ar" &&
+                          row["target_id"].is_string() && row["hardware_id"].is_string() &&
+                          row["runtime"].is_string();
+    const bool usable = modelled && row["speedup"].is_number() && row["superseded"] == false;
+    ASSERT_TRUE(row["use"].is_object()) << row["id"];
+    EXPECT_EQ(row["use"]["ok"], usable) << row["id"];
+    EXPECT_EQ(row["config"].is_null(), !modelled) << row["id"];
+    if (usable) {
+      EXPECT_EQ(row["use"].size(), 1u) << row["id"];
+      continue;
+    }
+    const std::string label = row["use"]["label"].get<std::string>();
+    ++labels[label];
+    EXPECT_FALSE(row["use"]["reason"].get<std::string>().empty()) << row["id"];
+    if (row["superseded"] == true) {
+      EXPECT_EQ(label, "superseded") << row["id"];
+    } else if (!row["target_id"].is_string() && row["batch"].is_number() && family != "other") {
+      EXPECT_EQ(label, "no model preset") << row["id"];
+    }
+  }
+  // Spec-Bench's superseded cells: extra.status "superseded" in 117 rows of published-results.json.
+  EXPECT_EQ(labels["superseded"], 117);
+  EXPECT_GT(labels["no model preset"], 0);
+  EXPECT_GT(labels["no speedup"], 0);
 }
 
 TEST(TablesCommand, ComparableRowsOfOnePresetWithTheBestOfEachFamily) {

@@ -17,7 +17,8 @@ std::string row_json_for_front_ends(const PublishedRow& row) {
   text.insert(
       text.size() - 1,
       ",\"model\":" + json(row.target_id.empty() ? row.target_model : row.target_id).dump() +
-          ",\"config\":" + published_row_config(row).dump());
+          ",\"config\":" + published_row_config(row).dump() +
+          ",\"use\":" + published_row_use(row).dump());
   return text;
 }
 

@@ -14,4 +14,9 @@ namespace speccalc {
 // what validate predicts.
 nlohmann::json published_row_config(const PublishedRow& row);
 
+// Whether a front end offers "use this row" (fill the calculator and set the prediction beside
+// the measurement): {"ok": true}, or {"ok": false, "label": a few words for the table cell,
+// "reason": the sentence saying why}. The page draws it; it decides nothing.
+nlohmann::json published_row_use(const PublishedRow& row);
+
 }  // namespace speccalc

@@ -60,6 +60,20 @@ struct Exclusion {
   std::string reason;  // with the row's details
 };
 
+// Why no config reproduces a row (the calculator cannot model it); an empty kind when one does.
+Exclusion unmodelled_of(const PublishedRow& r) {
+  if (!r.batch) return {"no batch size", "no batch size (maximum-batch comparison)"};
+  if (r.family.empty() || r.family == "other" || r.family == "ar")
+    return {"no cost model for the method",
+            "method '" + r.method + "' (family '" + r.family + "') has no cost model"};
+  if (r.target_id.empty())
+    return {"no model preset", "no model preset for '" + r.target_model + "'"};
+  if (r.hardware_id.empty())
+    return {"no GPU preset", "hardware '" + r.hardware + "' maps to no GPU preset"};
+  if (r.runtime.empty()) return {"no runtime profile", "no runtime profile"};
+  return {};
+}
+
 // Why a row with tau and speedup is not validated; an empty kind when it is.
 Exclusion exclusion_of(const PublishedRow& r) {
   if (r.superseded)
@@ -73,16 +87,7 @@ Exclusion exclusion_of(const PublishedRow& r) {
   if (r.speedup_kind != "latency")
     return {"not a latency speedup", "speedup_kind '" + r.speedup_kind +
                                          "' is not a batch latency speedup over plain decoding"};
-  if (!r.batch) return {"no batch size", "no batch size (maximum-batch comparison)"};
-  if (r.family.empty() || r.family == "other" || r.family == "ar")
-    return {"no cost model for the method",
-            "method '" + r.method + "' (family '" + r.family + "') has no cost model"};
-  if (r.target_id.empty())
-    return {"no model preset", "no model preset for '" + r.target_model + "'"};
-  if (r.hardware_id.empty())
-    return {"no GPU preset", "hardware '" + r.hardware + "' maps to no GPU preset"};
-  if (r.runtime.empty()) return {"no runtime profile", "no runtime profile"};
-  return {};
+  return unmodelled_of(r);
 }
 
 // Rows that cannot be compared at all: the prediction starts from the row's measured tau and
@@ -510,10 +515,22 @@ Response validate(const std::string& options_json, std::string_view published_js
 }  // namespace commands
 
 json published_row_config(const PublishedRow& r) {
-  if (!r.batch || r.family.empty() || r.family == "other" || r.target_id.empty() ||
-      r.hardware_id.empty() || r.runtime.empty())
-    return nullptr;
+  if (!unmodelled_of(r).kind.empty()) return nullptr;
   return row_config(r, ValidateOptions{}, 0);
+}
+
+json published_row_use(const PublishedRow& r) {
+  // A superseded leaderboard cell has a current version to use instead; a row without a
+  // speedup has nothing to set the prediction beside; an unmodelled row has no config.
+  Exclusion why;
+  if (r.superseded)
+    why = {"superseded", exclusion_of(r).reason};
+  else
+    why = unmodelled_of(r);
+  if (why.kind.empty() && !r.speedup)
+    why = {"no speedup", "no speedup reported: nothing to set the prediction beside"};
+  if (why.kind.empty()) return json{{"ok", true}};
+  return json{{"ok", false}, {"label", why.kind}, {"reason", why.reason}};
 }
 
 }  // namespace speccalc

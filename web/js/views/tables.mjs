@@ -25,10 +25,6 @@ export function configFromRow(row) {
   return row.config && typeof row.config === 'object' ? row.config : null;
 }
 
-export function usable(row) {
-  return configFromRow(row) !== null && typeof row.speedup === 'number' && !row.superseded;
-}
-
 export class TablesView {
   constructor(root, { onUse, busy, loadCharts }) {
     this.root = root;
@@ -206,18 +202,15 @@ export class TablesView {
     );
     const tbody = el('tbody');
     for (const row of rows) {
-      const use = usable(row)
+      // Whether a row can be used, and why not, is the core's (`use` on every row).
+      const use = row.use.ok
         ? el('button', {
             type: 'button',
             text: 'Use',
             'aria-label': `Use ${row.method} on ${row.model} (${row.source})`,
             onclick: () => this.use(row),
           })
-        : el('span', {
-            class: 'hint',
-            text: row.target_id ? '' : 'no preset',
-            title: 'The core cannot model this row (no model or GPU preset, or no τ)',
-          });
+        : el('span', { class: 'hint', text: row.use.label, title: row.use.reason });
       // The model by the core's normalized name; the source's own spelling on hover.
       const published = row.target_model !== row.model ? `published as "${row.target_model}"` : '';
       tbody.append(
