@@ -365,10 +365,19 @@ TEST(AcceptancePublished, AVerdictOnAnAssumedAcceptanceSaysSo) {
             std::string::npos)
       << pooled;
   const std::string assumed =
-      reason(R"({"target":"qwen3-32b","hardware":"h100-sxm","method":{"family":"layerskip"}})");
+      reason(R"({"target":"qwen3-32b","hardware":"h100-sxm","method":{"family":"streaming"}})");
   EXPECT_NE(assumed.find("The acceptance behind it is assumed: per-token acceptance 0.7"),
             std::string::npos)
       << assumed;
+  // LayerSkip's default follows its exit (early_exit_alpha_test.cpp): Qwen3-32B's 64 layers, the
+  // default exit 16.
+  const std::string exit =
+      reason(R"({"target":"qwen3-32b","hardware":"h100-sxm","method":{"family":"layerskip"}})");
+  EXPECT_NE(exit.find("The acceptance behind it is assumed from the exit's depth: per-token "
+                      "acceptance 0.25, the share of the layers the draft runs (16 of the "
+                      "target's 64 layers)"),
+            std::string::npos)
+      << exit;
   for (
       const char* config :
       {R"({"target":"qwen3-32b","hardware":"h100-sxm","runtime":"vllm","method":{"family":"eagle3"},"acceptance":{"alpha":0.7}})",

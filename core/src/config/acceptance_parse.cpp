@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "config/draft_size_alpha.hpp"
+#include "config/early_exit_alpha.hpp"
 #include "config/families.hpp"
 #include "config/json_fields.hpp"
 #include "config/paper_tree.hpp"
@@ -24,6 +25,12 @@ using fields::json;
 namespace {
 
 const char kKeys[] = "tau, alpha, per_position, p, medusa, workload, published";
+
+// One per-token acceptance as the acceptance rows a band end holds (alpha in [0, 1]).
+std::vector<std::vector<double>> alpha_rows(double alpha) {
+  auto mat = tree::acceptance_from_alpha(alpha, "acceptance.alpha");
+  return mat.ok() ? mat.value().rows : std::vector<std::vector<double>>{};
+}
 
 // Which workload column a family reads and the chain length k it drafts; false with *err
 // naming the field when the data (chains of k = 1..8, EAGLE head or n-gram) does not cover it.
@@ -390,12 +397,8 @@ void use_published(Config* c) {
       const DraftSizeAlpha d = draft_size_alpha(draft_params / target_params);
       a.guessed = true;
       a.alpha = d.alpha;
-      auto rows = [](double alpha) {
-        auto mat = tree::acceptance_from_alpha(alpha, "acceptance.alpha");
-        return mat.ok() ? mat.value().rows : std::vector<std::vector<double>>{};
-      };
-      a.band_low = rows(std::max(0.01, d.low));
-      a.band_high = rows(d.high);
+      a.band_low = alpha_rows(std::max(0.01, d.low));
+      a.band_high = alpha_rows(d.high);
       a.spread_label = "as far as the draft-size default may be off (alpha " +
                        fields::format_significant(std::max(0.01, d.low)) + "–" +
                        fields::format_significant(d.high) + ")";
@@ -408,6 +411,35 @@ void use_published(Config* c) {
                draft_size_alpha_source() + "; not from data for this pair";
       return;
     }
+  }
+  if (!pub.found && m.family == Family::layerskip) {
+    // An early exit with no published tau: its depth sets the default, inside the band between
+    // an untrained exit and a draft trained at its size (config/early_exit_alpha.hpp).
+    const EarlyExitAlpha e = early_exit_alpha(c->target, m.exit_layer);
+    a.guessed = true;
+    a.alpha = e.alpha;
+    a.band_low = alpha_rows(e.low);
+    a.band_high = alpha_rows(e.high);
+    const std::string layers = std::to_string(m.exit_layer) + " of the target's " +
+                               std::to_string(c->target.num_layers) + " layers";
+    a.spread_label =
+        "from an exit never trained to predict (alpha 0) to a draft trained at the "
+        "exit's size (alpha " +
+        fields::format_significant(e.high) + ")";
+    a.basis = "assumed from the exit's depth: per-token acceptance " +
+              fields::format_significant(e.alpha) + ", the share of the layers the draft runs (" +
+              layers + "), no published data for an early exit of this model";
+    a.note = "no published tau for " + what +
+             " (core/data/published.json); per-token acceptance alpha = exit_layer / num_layers "
+             "= " +
+             fields::format_significant(e.alpha) +
+             " (0 with no layers, 1 at the whole model; an assumption, not from data); it may "
+             "be as low as 0 (an exit never trained to predict the next token) or as high as " +
+             fields::format_significant(e.high) + " (" + draft_size_alpha_source() +
+             ", at the exit's " + fields::format_significant(e.param_share) +
+             " x the target's parameters" + (e.line_clamped ? ", outside its fitted sizes" : "") +
+             ": a draft trained at that size, as LayerSkip's recipe trains its exits)";
+    return;
   }
   // No rows on this target: the family's rows on the models that have them, pooled and said to
   // be assumed (issue 19: a default that knows the drafter family; Medusa heads on the 63-node
