@@ -1,5 +1,6 @@
-// The early-exit (LayerSkip) default acceptance (config/early_exit_alpha.hpp): alpha = the share
-// of the layers the exit runs, a band from 0 to the draft-size line at the exit's parameters.
+// Self-speculation's default acceptance: LayerSkip's early exit (config/early_exit_alpha.hpp):
+// alpha = the share of the layers the exit runs, a band from 0 to the draft-size line at the
+// exit's parameters; a streaming draft whose window holds the whole context: the target itself.
 // Parameter counts written out by hand from the model's config.json; taus from the chain's
 // closed form tau = (1 - alpha^(k+1)) / (1 - alpha).
 #include <gtest/gtest.h>
@@ -91,6 +92,28 @@ TEST(EarlyExitAlpha, AGivenAcceptanceIsUsedAsGiven) {
       << e["tau_basis"];
   EXPECT_FALSE(e.contains("band") && e["band"].is_object() &&
                e["band"].value("label", "").find("never trained") != std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(StreamingDraftAcceptance, AWindowHoldingTheWholeContextMakesTheDraftTheTarget) {
+  // kv_budget 4096 >= context 1024: the StreamingLLM draft attends every cached token, as the
+  // target does, so every drafted token is kept: alpha 1, tau = k + 1 = 5.
+  const json whole = eval_ok(
+      R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","runtime":"hf-eager","context":1024,"method":{"family":"streaming","kv_budget":4096}})");
+  EXPECT_NEAR(whole["tau"].get<double>(), 5.0, 1e-12);
+  EXPECT_NE(whole["tau_basis"].get<std::string>().find("the draft is the target"),
+            std::string::npos)
+      << whole["tau_basis"];
+  // A window shorter than the context drops tokens: no data prices that, the generic default
+  // alpha 0.7 stays (tau (1 - 0.7^5) / 0.3 = 2.7731).
+  const json window = eval_ok(
+      R"({"target":"llama3.1-8b-instruct","hardware":"h100-sxm","runtime":"hf-eager","context":8192,"method":{"family":"streaming","kv_budget":512}})");
+  EXPECT_NEAR(window["tau"].get<double>(), chain_tau(0.7, 4), 1e-9);
+  EXPECT_NE(window["tau_basis"].get<std::string>().find("per-token acceptance 0.7"),
+            std::string::npos);
 }
 
 }  // namespace

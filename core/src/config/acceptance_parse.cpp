@@ -441,6 +441,21 @@ void use_published(Config* c) {
              ": a draft trained at that size, as LayerSkip's recipe trains its exits)";
     return;
   }
+  if (!pub.found && m.family == Family::streaming && m.kv_budget >= c->context) {
+    // A window that holds the whole context drops nothing: the draft computes what the target
+    // computes, and speculative sampling keeps every token of an identical distribution.
+    a.guessed = true;  // not from data: exact by construction
+    a.alpha = 1;
+    a.basis = "the target's own: the draft's window of " + std::to_string(m.kv_budget) +
+              " tokens holds the whole " + std::to_string(c->context) +
+              "-token context, so the draft is the target and every drafted token is kept "
+              "(alpha 1)";
+    a.note = "no published tau for " + what + " (core/data/published.json); kv_budget " +
+             std::to_string(m.kv_budget) + " >= context " + std::to_string(c->context) +
+             ": the draft attends every cached token, as the target does, so it is the target "
+             "and alpha is 1 (a smaller kv_budget is what makes the draft cheaper)";
+    return;
+  }
   // No rows on this target: the family's rows on the models that have them, pooled and said to
   // be assumed (issue 19: a default that knows the drafter family; Medusa heads on the 63-node
   // tree measure tau 2.0-3.0, where the generic alpha 0.7 gives 4.2).
