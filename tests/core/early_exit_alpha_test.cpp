@@ -94,10 +94,6 @@ TEST(EarlyExitAlpha, AGivenAcceptanceIsUsedAsGiven) {
                e["band"].value("label", "").find("never trained") != std::string::npos);
 }
 
-}  // namespace
-
-namespace {
-
 TEST(StreamingDraftAcceptance, AWindowHoldingTheWholeContextMakesTheDraftTheTarget) {
   // kv_budget 4096 >= context 1024: the StreamingLLM draft attends every cached token, as the
   // target does, so every drafted token is kept: alpha 1, tau = k + 1 = 5.
