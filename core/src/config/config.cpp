@@ -4,6 +4,7 @@
 #include "speccalc/tree_optimize.hpp"
 
 #include <cmath>
+#include <cstdlib>
 
 #include "api/commands.hpp"
 #include "config/acceptance_parse.hpp"
@@ -893,7 +894,7 @@ bool check_draft_placement(const RuntimeProfile& engine, Config* c, Error* err) 
     bool ok = false;
     std::string allowed;
     for (const std::string& a : engine.draft_tp_allowed) {
-      const int64_t v = a == "target" ? target_tp : std::stoll(a);
+      const int64_t v = a == "target" ? target_tp : std::strtoll(a.c_str(), nullptr, 10);
       ok = ok || v == m.draft_tensor_parallel_size;
       allowed += (allowed.empty() ? "" : " or ") +
                  (a == "target" ? "the target's " + std::to_string(target_tp) : a);

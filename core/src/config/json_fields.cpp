@@ -1,7 +1,8 @@
 #include "config/json_fields.hpp"
 
+#include "config/general_format.hpp"
+
 #include <cmath>
-#include <cstdio>
 #include <set>
 #include <vector>
 
@@ -35,11 +36,7 @@ std::string describe_type(const json& v) {
 
 std::string format_number(double v) { return json(v).dump(); }
 
-std::string format_significant(double v, int digits) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-  return buf;
-}
+std::string format_significant(double v, int digits) { return format_general(v, digits); }
 
 std::string format_seconds(double s) {
   const double a = std::fabs(s);

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <tuple>
 
 #include "api/commands.hpp"
 #include "config/config_json.hpp"
+#include "config/general_format.hpp"
 #include "config/json_fields.hpp"
 #include "fit/cross_validation.hpp"
 #include "fit/published_row_config.hpp"
@@ -346,17 +346,9 @@ json report_json(const ValidateReport& rep, const ValidateOptions& o) {
   return out;
 }
 
-std::string pct(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", x);
-  return buf;
-}
+std::string pct(double x) { return format_fixed(x, 1); }
 
-std::string fixed(double x, int digits) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-  return buf;
-}
+std::string fixed(double x, int digits) { return format_fixed(x, digits); }
 
 std::string pad(const std::string& s, std::size_t w) {
   return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' ');

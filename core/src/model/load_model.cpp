@@ -1,5 +1,7 @@
 #include "model/load_model.hpp"
 
+#include "config/general_format.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -146,7 +148,7 @@ LoadPoint solve_at_concurrency(const LoadOption& o, const LoadRequests& r, const
   const LoadPoint top = solve_at_rate(o, r, slo, hi);
   if (top.state == LoadState::steady && top.in_flight < n) {
     // The step saturates (compute or the token budget) before n are in flight: the rest queue.
-    return over(top.rate_rps, "saturated: at most " + std::to_string(top.in_flight) +
+    return over(top.rate_rps, "saturated: at most " + format_general(top.in_flight, 3) +
                                   " requests in flight before the steps fill; more wait in a "
                                   "queue that grows without bound");
   }

@@ -1,6 +1,8 @@
 // Tree validation and the exact expectation of tokens per cycle (see speccalc/tree.hpp).
 #include "speccalc/tree.hpp"
 
+#include "config/general_format.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -148,7 +150,7 @@ Expected<AcceptanceMatrix> make_acceptance(std::vector<std::vector<double>> rows
       sum += x;
     }
     if (sum > 1.0 + kRowSumTolerance) {
-      return make_error(fd, "row sums to " + std::to_string(sum) +
+      return make_error(fd, "row sums to " + format_shortest(sum) +
                                 " > 1; siblings are exclusive, so a row's probabilities "
                                 "must sum to at most 1");
     }

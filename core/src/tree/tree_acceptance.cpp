@@ -1,27 +1,16 @@
 // Acceptance-matrix sources and one-parameter calibration (see speccalc/tree_acceptance.hpp).
 #include "speccalc/tree_acceptance.hpp"
 
+#include "config/general_format.hpp"
+
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 namespace speccalc::tree {
 namespace {
 
 constexpr int kGrid = 1024;
 constexpr int kHalvings = 60;
-
-// Shortest text that reads back as x: std::to_string printed a target of 5.0000001 and a
-// reachable maximum of 5 both as "5.000000". printf/strtod are exact in glibc and musl alike.
-std::string number(double x) {
-  char buf[32];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, x);
-    if (std::strtod(buf, nullptr) == x) break;
-  }
-  return buf;
-}
 
 // Relabels "field[0]" (from a one-row matrix) as "field".
 Error one_row_error(Error e, const std::string& field) {
@@ -120,7 +109,8 @@ Expected<double> calibrate_alpha_with(const std::function<double(double)>& tau_o
     lo = a;
   }
   if (hi < 0.0) {
-    return make_error(field, "tau " + number(tau) + " is above the largest tau (" + number(best) +
+    return make_error(field, "tau " + format_shortest(tau) + " is above the largest tau (" +
+                                 format_shortest(best) +
                                  ") this tree reaches under the alpha model");
   }
   for (int i = 0; i < kHalvings; ++i) {  // invariant: tau(lo) < target <= tau(hi)
@@ -167,7 +157,8 @@ Expected<double> calibrate_scale_with(const std::function<double(double)>& tau_o
   double lo = 0.0, hi = c_max;
   const double top = tau_of_scale(hi);
   if (tau > top) {
-    return make_error(field, "tau " + number(tau) + " is above the largest tau (" + number(top) +
+    return make_error(field, "tau " + format_shortest(tau) + " is above the largest tau (" +
+                                 format_shortest(top) +
                                  ") this tree reaches when the matrix is scaled up to row sum 1");
   }
   for (int i = 0; i < kHalvings; ++i) {  // invariant: tau(lo) < target <= tau(hi)

@@ -1,6 +1,8 @@
 // Metric conversions (definitions in speccalc/tree_metrics.hpp).
 #include "speccalc/tree_metrics.hpp"
 
+#include "config/general_format.hpp"
+
 #include <cmath>
 
 #include "speccalc/tree_acceptance.hpp"
@@ -92,8 +94,8 @@ Expected<Metrics> convert_metrics(const Tree& draft, const MetricInput& given) {
     }
   }
   if (!std::isfinite(tau) || tau < 1.0 || tau > top + 1e-12) {
-    return make_error(given.field, "gives tau = " + std::to_string(tau) + ", outside [1, " +
-                                       std::to_string(top) + "] for a draft of depth " +
+    return make_error(given.field, "gives tau = " + format_shortest(tau) + ", outside [1, " +
+                                       format_shortest(top) + "] for a draft of depth " +
                                        std::to_string(m.depth));
   }
   m.tau = tau;
