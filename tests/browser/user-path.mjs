@@ -469,6 +469,36 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     await checkAgainstCli(page, '2 × H100 NVL');
   });
 
+  await test("a setup that does not fit lists the core's suggestions and one press applies its weight format", async () => {
+    // Qwen3-32B at 16 bits under llama.cpp on an RTX 5090: 65.5 GB of weights on a 32 GB card.
+    const config = {
+      target: 'qwen3-32b',
+      hardware: 'rtx-5090',
+      runtime: 'llama.cpp-cuda',
+      dtype: { weights: 'fp16', kv: 'fp16' },
+      method: { family: 'sps', draft: 'qwen3-0.6b', k: 3 },
+      acceptance: { alpha: 0.7 },
+    };
+    const link = await open(page, url, config);
+    const core = cliEvalLink(link);
+    eq(core.verdict, 'infeasible', 'the CLI says it does not fit');
+    const shown = await page.$$eval('#verdict-suggestions li', (items) =>
+      items.map((li) => li.textContent.trim()),
+    );
+    const weights = core.memory.fits_with_weights;
+    eq(
+      JSON.stringify(shown),
+      JSON.stringify([...core.memory.suggestions, `Use ${weights} weights`]),
+      'suggestions as the core gives them',
+    );
+    await page.click('#verdict-suggestions button');
+    await page.waitForFunction((w) => location.hash.includes(`dtype.weights=${w}`), weights);
+    await waitQuiet(page);
+    const after = cliEvalLink(fragmentOf(page.url()));
+    assert(after.memory.fits, `with ${weights} weights the CLI says it fits`);
+    await checkAgainstCli(page, `after "Use ${weights} weights"`);
+  });
+
   // ---- issue 23 item 3: charts by their marks, tables by their cells ------------------------
 
   await test("the roofline draws each pass at the core's intensity and FLOP/s, and each roof through its ridge", async () => {

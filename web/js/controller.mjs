@@ -67,6 +67,12 @@ const state = {
 
 const inputs = new InputsView($('#inputs'), onEdit);
 const results = new ResultsView($('#results'));
+// "Use q4_k_m weights" under a setup that does not fit: the form's own dtype edit.
+results.useWeights = (weights) => {
+  const select = $('#f-dtype-weights');
+  select.value = weights;
+  select.dispatchEvent(new Event('change', { bubbles: true }));
+};
 // The charts and the published table sit below the result: their views (and the chart kit)
 // load with their sections, not with the page (issue 14: first load within 250 KB).
 let charts = null;

@@ -539,7 +539,20 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
     if (text) e.band_label = tau->band_label;
   }
   e.tau_from_data = tau->from_data;
-  const MemoryReport m = memory_report(config, work.memory);
+  MemoryReport m = memory_report(config, work.memory);
+  // A full result (not a sweep's point) that does not fit says which narrower weight format
+  // would: the widest the engine runs, each tried with the whole setup's memory need.
+  if (!m.fits && text) {
+    const Placement placement = placement_for(config, target_.tensor_parallel);
+    for (DType d : narrower_weight_formats(config)) {
+      Config narrower = config;
+      narrower.dtype.weights = d;
+      const NarrowerWeights alt{d, cycle_work(narrower, placement, e.tau, shape_, false).memory};
+      if (!memory_report(narrower, alt.need).fits) continue;
+      m = memory_report(config, work.memory, &alt);
+      break;
+    }
+  }
   e.memory = MemorySummary{m.capacity_gb,
                            m.usable_gb,
                            m.utilization,
@@ -552,6 +565,7 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
                            m.max_batch,
                            m.max_context,
                            m.suggestions,
+                           m.fits_with_weights,
                            device_noun(config.hardware),
                            memory_noun(config.hardware)};
   e.fits_in_memory = m.fits;

@@ -48,7 +48,30 @@ int64_t gpus_for_weights(const Config& c, const MemoryNeed& n, double usable_byt
 
 }  // namespace
 
-MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
+std::vector<DType> narrower_weight_formats(const Config& c) {
+  const double bytes_now = dtype_bytes(c.dtype.weights);
+  const std::string& formats = c.engine.weight_formats;
+  constexpr int kFormats = static_cast<int>(DType::mlx_8bit) + 1;
+  DType widest_first[kFormats];
+  int n = 0;
+  for (int i = 0; i < kFormats; ++i) {
+    const DType d = static_cast<DType>(i);
+    if (!engine_runs_weights(formats, d) || dtype_bytes(d) >= bytes_now) continue;
+    if (d == DType::fp8 && c.hardware.fp8_tflops <= 0) continue;
+    if (d == DType::nvfp4 && !(c.hardware.nvfp4 && c.hardware.fp4_tflops > 0)) continue;
+    if (d == DType::mxfp4 && (formats == "gguf" ? c.target.released_weights_dtype != "mxfp4"
+                                                : !(c.hardware.mxfp4 && c.hardware.fp4_tflops > 0)))
+      continue;
+    // Insertion that keeps the table's order among equal widths.
+    int at = n++;
+    for (; at > 0 && dtype_bytes(widest_first[at - 1]) < dtype_bytes(d); --at)
+      widest_first[at] = widest_first[at - 1];
+    widest_first[at] = d;
+  }
+  return std::vector<DType>(widest_first, widest_first + n);
+}
+
+MemoryReport memory_report(const Config& c, const MemoryNeed& n, const NarrowerWeights* fits_with) {
   MemoryReport r;
   // Sequences one GPU caches: the whole batch, or its attention group's share of it.
   const int64_t groups = std::max<int64_t>(1, n.attention_groups);
@@ -134,8 +157,21 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n) {
          : c.hardware.unified_memory ? std::string("unified memory is one pool: no GPU to add")
                                      : std::string("a CPU has no GPUs to add")) +
         ").");
-  // fp8 halves 2-byte weights and KV: say so when that alone would make it fit.
-  if (dtype_bytes(c.dtype.weights) == 2 && c.hardware.fp8_tflops > 0) {
+  // Fewer bits a weight: the widest format the engine runs that fits, with its numbers.
+  if (fits_with) {
+    const MemoryNeed& alt = fits_with->need;
+    r.fits_with_weights = dtype_name(fits_with->weights);
+    r.suggestions.push_back("With " + r.fits_with_weights + " weights (" +
+                            fields::format_significant(dtype_bytes(fits_with->weights) * 8) +
+                            " bits a weight, target and draft) it fits: " +
+                            gb(alt.target_weights_bytes + alt.draft_weights_bytes) +
+                            " of weights, " + gb(bytes_at(alt, B, L)) + " in all per " +
+                            device_noun(c.hardware) + ".");
+  }
+  // fp8 halves 2-byte weights and KV: say so when that alone would make it fit (and fp8
+  // weights alone do not: the line above says so then).
+  const bool eight_bit_weights_fit = fits_with && dtype_bytes(fits_with->weights) >= 1;
+  if (dtype_bytes(c.dtype.weights) == 2 && c.hardware.fp8_tflops > 0 && !eight_bit_weights_fit) {
     MemoryNeed half = n;
     half.target_weights_bytes /= 2;
     half.draft_weights_bytes /= 2;

@@ -198,6 +198,19 @@ export class ResultsView {
     const list = clear($('#verdict-suggestions', this.root));
     const suggestions = result.verdict === 'infeasible' ? result.memory.suggestions : [];
     for (const s of suggestions) list.append(el('li', { text: s }));
+    // The core's narrower weight format that fits, one press away (the controller sets the
+    // form's dtype as a person would).
+    const weights = result.verdict === 'infeasible' && result.memory.fits_with_weights;
+    if (weights && this.useWeights) {
+      const use = () => this.useWeights(weights);
+      list.append(
+        el(
+          'li',
+          {},
+          el('button', { type: 'button', text: `Use ${weights} weights`, onclick: use }),
+        ),
+      );
+    }
     list.hidden = suggestions.length === 0;
   }
 

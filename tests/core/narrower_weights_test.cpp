@@ -1,0 +1,100 @@
+// A setup that does not fit says which narrower weight format would (memory.fits_with_weights
+// and its sentence): the widest the engine runs, found here by brute force over every format
+// with eval itself, and its gigabytes by hand from the parameter counts.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config_helpers.hpp"
+
+namespace speccalc {
+namespace {
+
+using nlohmann::json;
+using test::eval_ok;
+
+// Qwen3-32B with a Qwen3-0.6B draft under llama.cpp on an RTX 5090 (32 GB, 90 % usable):
+// 16-bit weights (65.5 GB) are more than twice the card.
+json qwen32_on_5090(const std::string& weights) {
+  return json{{"target", "qwen3-32b"},
+              {"hardware", "rtx-5090"},
+              {"runtime", "llama.cpp-cuda"},
+              {"dtype", {{"weights", weights}, {"kv", "fp16"}}},
+              {"method", {{"family", "sps"}, {"draft", "qwen3-0.6b"}, {"k", 3}}},
+              {"acceptance", {{"alpha", 0.7}}}};
+}
+
+TEST(NarrowerWeights, TheWidestGgufTypeThatFitsByBruteForce) {
+  const json fp16 = eval_ok(qwen32_on_5090("fp16").dump());
+  ASSERT_FALSE(fp16["memory"]["fits"].get<bool>());
+  // llama.cpp's weight types with their bits (dtypes.cpp), widest first; MXFP4 is gpt-oss's.
+  const std::vector<std::pair<std::string, double>> gguf = {
+      {"q8_0", 8.5},    {"q6_k", 6.5625},    {"q5_k_m", 5.70}, {"q5_k_s", 5.57}, {"q5_0", 5.5},
+      {"q4_k_s", 4.67}, {"q4_0", 4.5},       {"iq4_nl", 4.5},  {"q4_k_m", 4.90}, {"iq4_xs", 4.25},
+      {"q3_k_m", 4.00}, {"iq3_xxs", 3.0625}, {"q2_k", 3.17}};
+  std::string widest;
+  double widest_bits = 0;
+  for (const auto& [name, bits] : gguf) {
+    if (bits <= widest_bits) continue;
+    if (eval_ok(qwen32_on_5090(name).dump())["memory"]["fits"].get<bool>()) {
+      widest = name;
+      widest_bits = bits;
+    }
+  }
+  ASSERT_EQ(widest, "q6_k");  // q8_0's 34.8 GB of target weights do not fit in 28.8 GB
+  EXPECT_EQ(fp16["memory"]["fits_with_weights"], widest);
+  // The sentence's gigabytes: 16-bit weights over 2 bytes give the parameters; at 6.5625 bits
+  // they are 32.76e9 x 6.5625 / 8 = 26.87 GB, the draft's 0.596e9 x 6.5625 / 8 = 0.49 GB.
+  const double target_params = fp16["memory"]["weights_gb_per_gpu"].get<double>() * 1e9 / 2;
+  const double draft_params = fp16["memory"]["draft_weights_gb_per_gpu"].get<double>() * 1e9 / 2;
+  const double weights_gb = (target_params + draft_params) * 6.5625 / 8 / 1e9;
+  EXPECT_NEAR(weights_gb, 27.36, 0.01);
+  const json q6 = eval_ok(qwen32_on_5090("q6_k").dump());
+  const auto& suggestions = fp16["memory"]["suggestions"];
+  ASSERT_FALSE(suggestions.empty());
+  char expected[200];
+  std::snprintf(expected, sizeof expected,
+                "With q6_k weights (6.56 bits a weight, target and draft) it fits: %.1f GB of "
+                "weights, %.1f GB in all per GPU.",
+                weights_gb, q6["memory"]["total_gb_per_gpu"].get<double>());
+  EXPECT_EQ(suggestions.back(), expected);
+}
+
+TEST(NarrowerWeights, ServerEnginesOfferFp8OnlyWhereTheGpuHasIt) {
+  // Llama-3.1-70B at 16 bits on one 80 GB card: 141 GB. fp8 (70.6 GB) fits on an H100; an A100
+  // has no fp8 tensor cores, so its 8-bit answer is int8.
+  const auto on = [](const std::string& gpu) {
+    return eval_ok(json{{"target", "llama3.1-70b-instruct"},
+                        {"hardware", gpu},
+                        {"runtime", "vllm"},
+                        {"context", 1024},
+                        {"method", {{"family", "ar"}}}}
+                       .dump());
+  };
+  EXPECT_EQ(on("h100-sxm")["memory"]["fits_with_weights"], "fp8");
+  EXPECT_EQ(on("a100-80gb-sxm")["memory"]["fits_with_weights"], "int8");
+}
+
+TEST(NarrowerWeights, NothingWhenItFitsOrNoFormatDoes) {
+  const json fits = eval_ok(qwen32_on_5090("q4_k_m").dump());
+  ASSERT_TRUE(fits["memory"]["fits"].get<bool>());
+  EXPECT_FALSE(fits["memory"].contains("fits_with_weights"));
+  // Llama-3.1-405B on one RTX 5090: even 3 bits a weight (152 GB) are five cards.
+  const json huge = eval_ok(json{
+      {"target", "llama3.1-405b-instruct"},
+      {"hardware", "rtx-5090"},
+      {"runtime", "llama.cpp-cuda"},
+      {"method",
+       {{"family", "ar"}}}}.dump());
+  ASSERT_FALSE(huge["memory"]["fits"].get<bool>());
+  EXPECT_FALSE(huge["memory"].contains("fits_with_weights"));
+}
+
+}  // namespace
+}  // namespace speccalc
