@@ -4,6 +4,8 @@
 // quotient digit is exact, and the remainder decides the rounding of the last digit.
 #include "config/general_format.hpp"
 
+#include "config/big_integer.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -13,74 +15,10 @@ namespace speccalc {
 
 namespace {
 
-// A non-negative integer in 32-bit limbs, least significant first. 40 limbs (1280 bits) hold
-// every value the loop makes: the largest is 2 R < 20 S with S <= 2^1074 (a subnormal's
-// denominator) or R <= 2^53 x 10^324 (the smallest subnormal scaled up), both under 2^1081.
-struct Big {
-  static constexpr int kLimbs = 40;
-  uint32_t limb[kLimbs];
-  int size = 0;  // limbs in use; limb[size - 1] != 0 unless size == 0
-
-  explicit Big(uint64_t v) {
-    while (v != 0) {
-      limb[size++] = static_cast<uint32_t>(v);
-      v >>= 32;
-    }
-  }
-
-  void multiply(uint32_t m) {
-    uint64_t carry = 0;
-    for (int i = 0; i < size; ++i) {
-      const uint64_t t = static_cast<uint64_t>(limb[i]) * m + carry;
-      limb[i] = static_cast<uint32_t>(t);
-      carry = t >> 32;
-    }
-    if (carry != 0) limb[size++] = static_cast<uint32_t>(carry);
-  }
-
-  void multiply_pow10(int n) {
-    for (; n >= 9; n -= 9) multiply(1000000000u);
-    static constexpr uint32_t kSmall[] = {1,      10,      100,      1000,     10000,
-                                          100000, 1000000, 10000000, 100000000};
-    if (n > 0) multiply(kSmall[n]);
-  }
-
-  void shift_left(int bits) {
-    if (size == 0) return;
-    const int words = bits / 32, rest = bits % 32;
-    if (rest != 0) {
-      uint32_t carry = 0;
-      for (int i = 0; i < size; ++i) {
-        const uint32_t next = limb[i] >> (32 - rest);
-        limb[i] = (limb[i] << rest) | carry;
-        carry = next;
-      }
-      if (carry != 0) limb[size++] = carry;
-    }
-    if (words > 0) {
-      std::memmove(limb + words, limb, sizeof(uint32_t) * static_cast<unsigned>(size));
-      std::memset(limb, 0, sizeof(uint32_t) * static_cast<unsigned>(words));
-      size += words;
-    }
-  }
-
-  void subtract(const Big& b) {  // *this >= b
-    int64_t borrow = 0;
-    for (int i = 0; i < size; ++i) {
-      int64_t t = static_cast<int64_t>(limb[i]) - borrow - (i < b.size ? b.limb[i] : 0);
-      borrow = t < 0 ? 1 : 0;
-      limb[i] = static_cast<uint32_t>(t + (borrow << 32));
-    }
-    while (size > 0 && limb[size - 1] == 0) --size;
-  }
-};
-
-int compare(const Big& a, const Big& b) {
-  if (a.size != b.size) return a.size < b.size ? -1 : 1;
-  for (int i = a.size - 1; i >= 0; --i)
-    if (a.limb[i] != b.limb[i]) return a.limb[i] < b.limb[i] ? -1 : 1;
-  return 0;
-}
+// 40 limbs (1280 bits) hold every value the digit loop makes: the largest is 2 R < 20 S with
+// S <= 2^1074 (a subnormal's denominator) or R <= 2^53 x 10^324 (the smallest subnormal scaled
+// up), both under 2^1081.
+using Big = BigInteger<40>;
 
 // Finite v > 0 as r / s x 10^k with 1 <= r / s < 10, all exact.
 struct Scaled {
