@@ -469,35 +469,56 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     await checkAgainstCli(page, '2 × H100 NVL');
   });
 
-  await test("a setup that does not fit lists the core's suggestions and one press applies its weight format", async () => {
-    // Qwen3-32B at 16 bits under llama.cpp on an RTX 5090: 65.5 GB of weights on a 32 GB card.
-    const config = {
+  // Two setups that do not fit: Qwen3-32B at 16 bits under llama.cpp on an RTX 5090 (65.5 GB of
+  // weights on a 32 GB card: a narrower GGUF fits), and Llama-3.1-8B under vLLM on an H100 at
+  // batch 24 and 32k tokens (a 106 GB 16-bit KV cache: fp8 fits).
+  const TOO_BIG = [
+    {
       target: 'qwen3-32b',
       hardware: 'rtx-5090',
       runtime: 'llama.cpp-cuda',
       dtype: { weights: 'fp16', kv: 'fp16' },
       method: { family: 'sps', draft: 'qwen3-0.6b', k: 3 },
       acceptance: { alpha: 0.7 },
-    };
-    const link = await open(page, url, config);
-    const core = cliEvalLink(link);
-    eq(core.verdict, 'infeasible', 'the CLI says it does not fit');
-    const shown = await page.$$eval('#verdict-suggestions li', (items) =>
-      items.map((li) => li.textContent.trim()),
-    );
-    const weights = core.memory.fits_with_weights;
-    eq(
-      JSON.stringify(shown),
-      JSON.stringify([...core.memory.suggestions, `Use ${weights} weights`]),
-      'suggestions as the core gives them',
-    );
-    await page.click('#verdict-suggestions button');
-    await page.waitForFunction((w) => location.hash.includes(`dtype.weights=${w}`), weights);
-    await waitQuiet(page);
-    const after = cliEvalLink(fragmentOf(page.url()));
-    assert(after.memory.fits, `with ${weights} weights the CLI says it fits`);
-    await checkAgainstCli(page, `after "Use ${weights} weights"`);
-  });
+    },
+    {
+      target: 'llama3.1-8b-instruct',
+      hardware: 'h100-sxm',
+      runtime: 'vllm',
+      batch: 24,
+      context: 32768,
+      dtype: { weights: 'fp16', kv: 'fp16' },
+      method: { family: 'eagle3' },
+    },
+  ];
+  for (const config of TOO_BIG) {
+    await test(`${config.target} that does not fit: the core's suggestions, and one press applies the format that fits`, async () => {
+      const link = await open(page, url, config);
+      const core = cliEvalLink(link);
+      eq(core.verdict, 'infeasible', 'the CLI says it does not fit');
+      const shown = await page.$$eval('#verdict-suggestions li', (items) =>
+        items.map((li) => li.textContent.trim()),
+      );
+      const { fits_with_weights: weights, fits_with_kv: kv } = core.memory;
+      const buttons = [
+        ...(weights ? [`Use ${weights} weights`] : []),
+        ...(kv ? [`Use ${kv} for the KV cache`] : []),
+      ];
+      assert(buttons.length === 1, `one format offered, got ${JSON.stringify(buttons)}`);
+      eq(
+        JSON.stringify(shown),
+        JSON.stringify([...core.memory.suggestions, ...buttons]),
+        'suggestions as the core gives them',
+      );
+      await page.click('#verdict-suggestions button');
+      const param = weights ? `dtype.weights=${weights}` : `dtype.kv=${kv}`;
+      await page.waitForFunction((p) => location.hash.includes(p), param);
+      await waitQuiet(page);
+      const after = cliEvalLink(fragmentOf(page.url()));
+      assert(after.memory.fits, `after "${buttons[0]}" the CLI says it fits`);
+      await checkAgainstCli(page, `after "${buttons[0]}"`);
+    });
+  }
 
   // ---- issue 23 item 3: charts by their marks, tables by their cells ------------------------
 

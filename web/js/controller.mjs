@@ -67,10 +67,11 @@ const state = {
 
 const inputs = new InputsView($('#inputs'), onEdit);
 const results = new ResultsView($('#results'));
-// "Use q4_k_m weights" under a setup that does not fit: the form's own dtype edit.
-results.useWeights = (weights) => {
-  const select = $('#f-dtype-weights');
-  select.value = weights;
+// "Use q4_k_m weights" / "Use fp8 for the KV cache" under a setup that does not fit: the form's own
+// dtype edit.
+results.useDtype = (field, format) => {
+  const select = $(field === 'kv' ? '#f-dtype-kv' : '#f-dtype-weights');
+  select.value = format;
   select.dispatchEvent(new Event('change', { bubbles: true }));
 };
 // The charts and the published table sit below the result: their views (and the chart kit)

@@ -18,6 +18,7 @@ struct MemorySummary {
   int64_t max_batch = 0, max_context = 0;
   std::vector<std::string> suggestions;
   std::string fits_with_weights;    // the widest narrower weight format that fits ("": none)
+  std::string fits_with_kv;         // the widest narrower KV-cache format that fits ("": none)
   std::string device = "GPU";       // device_noun(): "GPU", "CPU" or "chip" (unified memory)
   std::string pool = "GPU memory";  // memory_noun(): "GPU memory", "CPU memory", "unified memory"
 };

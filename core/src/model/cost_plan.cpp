@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "config/acceptance_tau.hpp"
 #include "config/config_json.hpp"
@@ -540,18 +541,25 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
   }
   e.tau_from_data = tau->from_data;
   MemoryReport m = memory_report(config, work.memory);
-  // A full result (not a sweep's point) that does not fit says which narrower weight format
-  // would: the widest the engine runs, each tried with the whole setup's memory need.
+  // A full result (not a sweep's point) that does not fit says which narrower weight format,
+  // and which narrower KV cache, would make it fit on its own: the widest the engine runs, each
+  // tried with the whole setup's memory need.
   if (!m.fits && text) {
     const Placement placement = placement_for(config, target_.tensor_parallel);
-    for (DType d : narrower_weight_formats(config)) {
-      Config narrower = config;
-      narrower.dtype.weights = d;
-      const NarrowerWeights alt{d, cycle_work(narrower, placement, e.tau, shape_, false).memory};
-      if (!memory_report(narrower, alt.need).fits) continue;
-      m = memory_report(config, work.memory, &alt);
-      break;
+    std::optional<NarrowerFormat> fit[2];
+    for (const bool kv : {false, true}) {
+      for (DType d : narrower_formats(config, kv)) {
+        Config narrower = config;
+        (kv ? narrower.dtype.kv : narrower.dtype.weights) = d;
+        NarrowerFormat alt{d, cycle_work(narrower, placement, e.tau, shape_, false).memory};
+        if (!memory_report(narrower, alt.need).fits) continue;
+        fit[kv] = std::move(alt);
+        break;
+      }
     }
+    if (fit[0] || fit[1])
+      m = memory_report(config, work.memory, fit[0] ? &*fit[0] : nullptr,
+                        fit[1] ? &*fit[1] : nullptr);
   }
   e.memory = MemorySummary{m.capacity_gb,
                            m.usable_gb,
@@ -566,6 +574,7 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
                            m.max_context,
                            m.suggestions,
                            m.fits_with_weights,
+                           m.fits_with_kv,
                            device_noun(config.hardware),
                            memory_noun(config.hardware)};
   e.fits_in_memory = m.fits;

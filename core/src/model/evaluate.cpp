@@ -256,6 +256,7 @@ void memory_text(std::string& out, const MemorySummary& m) {
   o.boolean("fits", m.fits);
   o.integer("max_batch", m.max_batch);
   o.integer("max_context", m.max_context);
+  if (!m.fits_with_kv.empty()) o.string("fits_with_kv", m.fits_with_kv);
   if (!m.fits_with_weights.empty()) o.string("fits_with_weights", m.fits_with_weights);
   strings_text(o.value("suggestions"), m.suggestions);
   o.write(out);

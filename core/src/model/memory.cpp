@@ -31,6 +31,13 @@ double max_context_for(const MemoryNeed& n, double kv_room_per_seq) {
   return lo;
 }
 
+// The KV cache of B sequences at context L, per GPU (the linear-attention state included: it is
+// the cache of those layers).
+double kv_cache_bytes(const MemoryNeed& n, double B, double L) {
+  return B * (L + static_cast<double>(n.tokens_in_flight)) * n.kv_bytes_per_seq_token +
+         B * n.kv_window_bytes_per_seq(L) + B * n.state_bytes_per_seq;
+}
+
 std::string gb(double bytes) { return fields::format_number(std::round(bytes / 1e8) / 10) + " GB"; }
 
 // Smallest GPU count whose share of the target's weights (plus the draft) fits, among counts
@@ -48,15 +55,16 @@ int64_t gpus_for_weights(const Config& c, const MemoryNeed& n, double usable_byt
 
 }  // namespace
 
-std::vector<DType> narrower_weight_formats(const Config& c) {
-  const double bytes_now = dtype_bytes(c.dtype.weights);
+std::vector<DType> narrower_formats(const Config& c, bool kv) {
+  const double bytes_now = dtype_bytes(kv ? c.dtype.kv : c.dtype.weights);
   const std::string& formats = c.engine.weight_formats;
   constexpr int kFormats = static_cast<int>(DType::mlx_8bit) + 1;
   DType widest_first[kFormats];
   int n = 0;
   for (int i = 0; i < kFormats; ++i) {
     const DType d = static_cast<DType>(i);
-    if (!engine_runs_weights(formats, d) || dtype_bytes(d) >= bytes_now) continue;
+    const bool runs = kv ? engine_runs_kv(formats, d) : engine_runs_weights(formats, d);
+    if (!runs || dtype_bytes(d) >= bytes_now) continue;
     if (d == DType::fp8 && c.hardware.fp8_tflops <= 0) continue;
     if (d == DType::nvfp4 && !(c.hardware.nvfp4 && c.hardware.fp4_tflops > 0)) continue;
     if (d == DType::mxfp4 && (formats == "gguf" ? c.target.released_weights_dtype != "mxfp4"
@@ -71,7 +79,8 @@ std::vector<DType> narrower_weight_formats(const Config& c) {
   return std::vector<DType>(widest_first, widest_first + n);
 }
 
-MemoryReport memory_report(const Config& c, const MemoryNeed& n, const NarrowerWeights* fits_with) {
+MemoryReport memory_report(const Config& c, const MemoryNeed& n, const NarrowerFormat* weights_fit,
+                           const NarrowerFormat* kv_fit) {
   MemoryReport r;
   // Sequences one GPU caches: the whole batch, or its attention group's share of it.
   const int64_t groups = std::max<int64_t>(1, n.attention_groups);
@@ -88,9 +97,7 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n, const NarrowerW
   r.weights_gb = n.target_weights_bytes / 1e9;
   r.draft_weights_gb = n.draft_weights_bytes / 1e9;
   // The linear-attention state is the cache of those layers: reported with the KV cache.
-  r.kv_cache_gb = (B * (L + static_cast<double>(n.tokens_in_flight)) * n.kv_bytes_per_seq_token +
-                   B * n.kv_window_bytes_per_seq(L) + B * n.state_bytes_per_seq) /
-                  1e9;
+  r.kv_cache_gb = kv_cache_bytes(n, B, L) / 1e9;
   r.activations_gb = B * n.activations_bytes_per_seq / 1e9;
   const double total = bytes_at(n, B, L);
   r.total_gb = total / 1e9;
@@ -157,21 +164,30 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n, const NarrowerW
          : c.hardware.unified_memory ? std::string("unified memory is one pool: no GPU to add")
                                      : std::string("a CPU has no GPUs to add")) +
         ").");
-  // Fewer bits a weight: the widest format the engine runs that fits, with its numbers.
-  if (fits_with) {
-    const MemoryNeed& alt = fits_with->need;
-    r.fits_with_weights = dtype_name(fits_with->weights);
+  // Fewer bits a weight or a cached value: the widest format the engine runs that fits alone.
+  if (weights_fit) {
+    const MemoryNeed& alt = weights_fit->need;
+    r.fits_with_weights = dtype_name(weights_fit->dtype);
     r.suggestions.push_back("With " + r.fits_with_weights + " weights (" +
-                            fields::format_significant(dtype_bytes(fits_with->weights) * 8) +
+                            fields::format_significant(dtype_bytes(weights_fit->dtype) * 8) +
                             " bits a weight, target and draft) it fits: " +
                             gb(alt.target_weights_bytes + alt.draft_weights_bytes) +
                             " of weights, " + gb(bytes_at(alt, B, L)) + " in all per " +
                             device_noun(c.hardware) + ".");
   }
+  if (kv_fit) {
+    const MemoryNeed& alt = kv_fit->need;
+    r.fits_with_kv = dtype_name(kv_fit->dtype);
+    r.suggestions.push_back("With the KV cache in " + r.fits_with_kv + " (" +
+                            fields::format_significant(dtype_bytes(kv_fit->dtype) * 8) +
+                            " bits a value) it fits: " + gb(kv_cache_bytes(alt, B, L)) +
+                            " of KV cache, " + gb(bytes_at(alt, B, L)) + " in all per " +
+                            device_noun(c.hardware) + ".");
+  }
   // fp8 halves 2-byte weights and KV: say so when that alone would make it fit (and fp8
   // weights alone do not: the line above says so then).
-  const bool eight_bit_weights_fit = fits_with && dtype_bytes(fits_with->weights) >= 1;
-  if (dtype_bytes(c.dtype.weights) == 2 && c.hardware.fp8_tflops > 0 && !eight_bit_weights_fit) {
+  const bool eight_bits_fit = (weights_fit && dtype_bytes(weights_fit->dtype) >= 1) || kv_fit;
+  if (dtype_bytes(c.dtype.weights) == 2 && c.hardware.fp8_tflops > 0 && !eight_bits_fit) {
     MemoryNeed half = n;
     half.target_weights_bytes /= 2;
     half.draft_weights_bytes /= 2;

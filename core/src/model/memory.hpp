@@ -28,22 +28,27 @@ struct MemoryReport {
   // The widest weight format narrower than the config's that its engine runs and with which
   // this setup fits (KV cache as set); "" when it fits already or none does.
   std::string fits_with_weights;
+  // The same for the KV cache (weights as set).
+  std::string fits_with_kv;
 };
 
-// Weight formats narrower than c.dtype.weights that c's engine runs, widest first (ties in the
-// dtype table's order): fp8 only on a GPU with fp8 tensor cores and nvfp4 / mxfp4 only where
-// the GPU runs them natively (as the fp8 suggestion always did: a format a card emulates is no
-// way to make a setup fit that anyone would take); MXFP4 GGUFs only for a model released in it.
-std::vector<DType> narrower_weight_formats(const Config& c);
+// Formats narrower than the config's weights (kv false) or KV cache (kv true) that c's engine
+// runs, widest first (ties in the dtype table's order): fp8 only on a GPU with fp8 tensor cores
+// and nvfp4 / mxfp4 only where the GPU runs them natively (as the fp8 suggestion always did: a
+// format a card emulates is no way to make a setup fit that anyone would take); MXFP4 GGUFs
+// only for a model released in it.
+std::vector<DType> narrower_formats(const Config& c, bool kv);
 
-// A narrower weight format with which the setup fits, and the setup's memory need in it (target
-// and draft in that format, everything else as configured): memory_report says so.
-struct NarrowerWeights {
-  DType weights = DType::fp16;
+// A narrower format with which the setup fits, and the setup's memory need in it (for weights:
+// target and draft in that format; for the KV cache: both caches; everything else as
+// configured): memory_report says so.
+struct NarrowerFormat {
+  DType dtype = DType::fp16;
   MemoryNeed need;
 };
 
 MemoryReport memory_report(const Config& c, const MemoryNeed& need,
-                           const NarrowerWeights* fits_with = nullptr);
+                           const NarrowerFormat* weights_fit = nullptr,
+                           const NarrowerFormat* kv_fit = nullptr);
 
 }  // namespace speccalc

@@ -198,17 +198,17 @@ export class ResultsView {
     const list = clear($('#verdict-suggestions', this.root));
     const suggestions = result.verdict === 'infeasible' ? result.memory.suggestions : [];
     for (const s of suggestions) list.append(el('li', { text: s }));
-    // The core's narrower weight format that fits, one press away (the controller sets the
-    // form's dtype as a person would).
-    const weights = result.verdict === 'infeasible' && result.memory.fits_with_weights;
-    if (weights && this.useWeights) {
-      const use = () => this.useWeights(weights);
+    // The core's narrower weight format and KV cache that fit, one press away (the controller
+    // sets the form's dtype as a person would).
+    const offers = [
+      ['weights', result.memory.fits_with_weights, (f) => `Use ${f} weights`],
+      ['kv', result.memory.fits_with_kv, (f) => `Use ${f} for the KV cache`],
+    ];
+    for (const [field, format, label] of offers) {
+      if (result.verdict !== 'infeasible' || !format || !this.useDtype) continue;
+      const use = () => this.useDtype(field, format);
       list.append(
-        el(
-          'li',
-          {},
-          el('button', { type: 'button', text: `Use ${weights} weights`, onclick: use }),
-        ),
+        el('li', {}, el('button', { type: 'button', text: label(format), onclick: use })),
       );
     }
     list.hidden = suggestions.length === 0;

@@ -1,6 +1,7 @@
-// A setup that does not fit says which narrower weight format would (memory.fits_with_weights
-// and its sentence): the widest the engine runs, found here by brute force over every format
-// with eval itself, and its gigabytes by hand from the parameter counts.
+// A setup that does not fit says which narrower weight format, and which narrower KV cache,
+// would make it fit on its own (memory.fits_with_weights / fits_with_kv and their sentences):
+// the widest the engine runs, found here by brute force over every format with eval itself,
+// and the gigabytes by hand.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -94,6 +95,41 @@ TEST(NarrowerWeights, NothingWhenItFitsOrNoFormatDoes) {
        {{"family", "ar"}}}}.dump());
   ASSERT_FALSE(huge["memory"]["fits"].get<bool>());
   EXPECT_FALSE(huge["memory"].contains("fits_with_weights"));
+}
+
+// Llama-3.1-8B with EAGLE-3 under vLLM on one H100 at batch 24 and 32k tokens of context: the
+// weights fit, the 16-bit KV cache (106 GB) does not.
+json long_context(const std::string& gpu, const std::string& kv) {
+  return json{{"target", "llama3.1-8b-instruct"},
+              {"hardware", gpu},
+              {"runtime", "vllm"},
+              {"batch", 24},
+              {"context", 32768},
+              {"dtype", {{"weights", "fp16"}, {"kv", kv}}},
+              {"method", {{"family", "eagle3"}}}};
+}
+
+TEST(NarrowerKv, AnFp8CacheWhereTheWeightsFitAndTheCacheDoesNot) {
+  const json fp16 = eval_ok(long_context("h100-sxm", "fp16").dump());
+  ASSERT_FALSE(fp16["memory"]["fits"].get<bool>());
+  EXPECT_FALSE(fp16["memory"].contains("fits_with_weights"));  // 8 GB less of weights: short
+  EXPECT_EQ(fp16["memory"]["fits_with_kv"], "fp8");
+  // Brute force: vLLM caches in fp8 or int8 (both 8 bits; fp8 first in the table); fp8 fits.
+  const json fp8 = eval_ok(long_context("h100-sxm", "fp8").dump());
+  ASSERT_TRUE(fp8["memory"]["fits"].get<bool>());
+  // Every cached value goes from 2 bytes to 1: half the gigabytes of the 16-bit cache.
+  const double kv_gb = fp16["memory"]["kv_cache_gb_per_gpu"].get<double>() / 2;
+  EXPECT_NEAR(kv_gb, fp8["memory"]["kv_cache_gb_per_gpu"].get<double>(), 1e-9);
+  char expected[200];
+  std::snprintf(
+      expected, sizeof expected,
+      "With the KV cache in fp8 (8 bits a value) it fits: %.1f GB of KV cache, %.1f GB in "
+      "all per GPU.",
+      kv_gb, fp8["memory"]["total_gb_per_gpu"].get<double>());
+  EXPECT_EQ(fp16["memory"]["suggestions"].back(), expected);
+  // An A100 has no fp8 tensor cores: its 8-bit cache is int8.
+  EXPECT_EQ(eval_ok(long_context("a100-80gb-sxm", "fp16").dump())["memory"]["fits_with_kv"],
+            "int8");
 }
 
 }  // namespace
