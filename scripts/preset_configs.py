@@ -303,7 +303,20 @@ DEEPSEEK_R1 = dict(DEEPSEEK_V3, **{
     "notes": "DeepSeek-V3's architecture (R1 is post-trained from DeepSeek-V3-Base), one MTP module.",
 })
 
-NEW_TARGETS += [QWEN3_235B_A22B, KIMI_K2, DEEPSEEK_R1]
+DEEPSEEK_V31 = dict(DEEPSEEK_V3, **{
+    "id": "deepseek-v3.1", "name": "DeepSeek-V3.1", "hf_repo": "deepseek-ai/DeepSeek-V3.1",
+    "released_dtype": {"weights": "fp8",
+                       "source": "DeepSeek-V3 repository inference config for V3.1 (config_671B_v3.1"
+                                 ".json) as quoted in public notes: dtype fp8, scale_fmt ue8m0"},
+    "published_params": "671B total, 37B activated (DeepSeek-V3.1 model card)",
+    "source": [_AIC + "nvidia--DeepSeek-V3.1-NVFP4_config.json (NVIDIA's NVFP4 checkpoint of "
+               "deepseek-ai/DeepSeek-V3.1: the same keys and values as the DeepSeek-V3 copy but "
+               "quantization_config and transformers_version)"],
+    "confidence": "medium (NVIDIA's checkpoint's config; deepseek-ai's own page not retrieved)",
+    "notes": "DeepSeek-V3's architecture (V3.1 is post-trained from DeepSeek-V3.1-Base), one MTP module.",
+})
+
+NEW_TARGETS += [QWEN3_235B_A22B, KIMI_K2, DEEPSEEK_R1, DEEPSEEK_V31]
 
 GEMMA3_27B = {
     "id": "gemma-3-27b-it", "name": "Gemma-3-27B-it", "hf_repo": "google/gemma-3-27b-it",
@@ -467,7 +480,22 @@ QWEN35_397B = dict({
              "softmax layers.",
 }, **_QWEN35_LINEAR)
 
-NEW_TARGETS += [QWEN35_27B, QWEN35_35B_A3B, QWEN35_397B]
+QWEN35_122B = dict({
+    "id": "qwen3.5-122b-a10b", "name": "Qwen3.5-122B-A10B", "hf_repo": "Qwen/Qwen3.5-122B-A10B",
+    "num_layers": 48, "hidden": 3072, "intermediate": 1024, "heads": 32, "kv_heads": 2,
+    "head_dim": 256, "vocab": 248320, "tied_embeddings": False, "experts": 256,
+    "experts_per_token": 8, "qkv_bias": False, "qk_norm": True, "shared_experts": 1,
+    "mtp_modules": 1, "linear_attention_layers": 36, "linear_num_value_heads": 64,
+    "published_params": "122B total, 10B activated (the model's name)",
+    "source": [_AIC + "Qwen--Qwen3.5-122B-A10B_config.json (copy of its config.json: qwen3_5_moe "
+               "wrapping a qwen3_5_moe_text text_config)"],
+    "confidence": "high",
+    "notes": "256 experts of 1024, top-8, one shared expert of 1024; 36 Gated DeltaNet layers (16 "
+             "key heads, 64 value heads of 128), 12 gated softmax layers (32 heads, 2 KV heads of "
+             "256); one MTP layer.",
+}, **_QWEN35_LINEAR)
+
+NEW_TARGETS += [QWEN35_27B, QWEN35_35B_A3B, QWEN35_397B, QWEN35_122B]
 
 # DeepSeek Sparse Attention (issue 20): DeepSeek-V3.2 and GLM-5, MLA + MoE + a lightning indexer.
 DEEPSEEK_V32 = dict(DEEPSEEK_V3, **{

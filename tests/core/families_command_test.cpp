@@ -180,7 +180,7 @@ TEST(UiExamples, StarterIsTheValidatedVllmEagle3SetupAtItsTracedAcceptance) {
 }
 
 TEST(Acceptance, DeepSeekSiblingsTakeV3sReportedMtpRateAndSaySo) {
-  // DeepSeek-R1 and V3.2 ship V3's single MTP module and report no rate of their own: their
+  // DeepSeek-R1, V3.1 and V3.2 ship V3's single MTP module and report no rate of their own: their
   // k = 1 default is V3's report, tau = 1 + (0.85 + 0.90) / 2 = 1.875 (arXiv 2412.19437,
   // section 5.4.3), not the generic alpha 0.7 (tau 1.7); the basis and the note say it is
   // carried over. V3 itself says nothing of the kind. GLM-5 (another MTP model, another
@@ -191,7 +191,7 @@ TEST(Acceptance, DeepSeekSiblingsTakeV3sReportedMtpRateAndSaySo) {
                               R"("runtime":"sglang","method":{"family":"mtp","k":)" +
                               std::to_string(k) + "}}");
   };
-  for (const std::string t : {"deepseek-r1", "deepseek-v3.2"}) {
+  for (const std::string t : {"deepseek-r1", "deepseek-v3.1", "deepseek-v3.2"}) {
     const json e = eval(t, 1);
     EXPECT_NEAR(e["tau"].get<double>(), 1.875, 1e-12) << t;
     EXPECT_NE(e["tau_basis"].get<std::string>().find("assumed for this model"), std::string::npos);

@@ -143,7 +143,8 @@ TEST(HybridAttention, Qwen35ConfigJsonReadsIntoItsPresetAndEvaluatesIdentically)
   for (const auto& [file, id] :
        {std::pair<const char*, const char*>{"qwen3.5-27b.json", "qwen3.5-27b"},
         {"qwen3.5-35b-a3b.json", "qwen3.5-35b-a3b"},
-        {"qwen3.5-397b-a17b.json", "qwen3.5-397b-a17b"}}) {
+        {"qwen3.5-397b-a17b.json", "qwen3.5-397b-a17b"},
+        {"qwen3.5-122b-a10b.json", "qwen3.5-122b-a10b"}}) {
     ModelArch m;
     Error err;
     ASSERT_TRUE(model_from_hf_config(json::parse(fixture_text(file)), "target", &m, &err))
@@ -184,6 +185,14 @@ TEST(HybridAttention, Qwen35TotalsMatchModelCards) {
   const ParamCounts big = count_params(preset("qwen3.5-397b-a17b"));
   EXPECT_NEAR(static_cast<double>(big.total), 397e9, 2e9);
   EXPECT_NEAR(static_cast<double>(big.active - big.embedding), 17e9, 1e9);
+  // Qwen3.5-122B-A10B (the name: 122B total, 10B activated). A hand count of its routed
+  // experts alone: 48 layers x 256 experts x 3 x 3072 x 1024 = 115,964,116,992.
+  const ParamCounts mid = count_params(preset("qwen3.5-122b-a10b"));
+  EXPECT_EQ(mid.moe_layers, 48);
+  EXPECT_EQ(mid.mlp_per_expert, 3LL * 3072 * 1024);
+  EXPECT_GT(mid.total, 115964116992);
+  EXPECT_NEAR(static_cast<double>(mid.total), 122e9, 2e9);
+  EXPECT_NEAR(static_cast<double>(mid.active - mid.embedding), 10e9, 1e9);
 }
 
 }  // namespace

@@ -132,8 +132,9 @@ TEST(Presets, FleetMoeTotalsMatchModelCards) {
   const ParamCounts minimax = count_params(model("minimax-m2.5"));
   EXPECT_NEAR(minimax.total, 230 * kB, 2 * kB);
   EXPECT_NEAR(static_cast<double>(minimax.active - minimax.embedding), 10 * kB, 0.5 * kB);
-  // DeepSeek-R1 is DeepSeek-V3's architecture: the same counts.
+  // DeepSeek-R1 and DeepSeek-V3.1 are DeepSeek-V3's architecture: the same counts.
   EXPECT_EQ(count_params(model("deepseek-r1")).total, count_params(model("deepseek-v3")).total);
+  EXPECT_EQ(count_params(model("deepseek-v3.1")).total, count_params(model("deepseek-v3")).total);
 }
 
 TEST(Presets, GptOss120bTotalMatchesModelCard) {

@@ -223,7 +223,7 @@ bool trace_tau(Config* c) {
 // 5.4.3 "Multi-Token Prediction Evaluation"): "the acceptance rate of the second token
 // prediction ranges between 85% and 90% across various generation topics" (one MTP module,
 // k = 1), so tau = 1 + 0.85 .. 1 + 0.90, mean 1.875.
-// DeepSeek-R1 and V3.2 ship the same single MTP module on V3's base (config.json
+// DeepSeek-R1, V3.1 and V3.2 ship the same single MTP module on V3's base (config.json
 // num_nextn_predict_layers 1, V3's layer shapes) and publish no rate of their own: V3's report
 // is the nearest measurement, said so beside the number.
 constexpr double kV3SecondTokenLow = 0.85, kV3SecondTokenHigh = 0.90;
@@ -231,7 +231,8 @@ constexpr double kV3SecondToken = (kV3SecondTokenLow + kV3SecondTokenHigh) / 2; 
 
 bool deepseek_v3_mtp(const Config& c) {
   const std::string& id = c.target.id;
-  return c.target_preset && (id == "deepseek-v3" || id == "deepseek-r1" || id == "deepseek-v3.2");
+  return c.target_preset && (id == "deepseek-v3" || id == "deepseek-r1" || id == "deepseek-v3.1" ||
+                             id == "deepseek-v3.2");
 }
 
 // "" for DeepSeek-V3 itself; for its siblings, the assumption that carries V3's rate over.
