@@ -110,6 +110,22 @@ bool starts_with_word(const char* p, const char* word) {
   return true;
 }
 
+// An exponent part at p ("e-12" after a decimal, "p+3" after a hex float): adds it to
+// *exponent (held at +-100000 at most: far past any double) and returns where it ends; p itself
+// when there is none (a bare "e" or "e+" is not part of the number).
+const char* read_exponent(const char* p, char marker, int* exponent) {
+  if (lower(*p) != marker) return p;
+  const char* q = p + 1;
+  const bool minus = *q == '-';
+  if (*q == '+' || *q == '-') ++q;
+  if (*q < '0' || *q > '9') return p;
+  int x = 0;
+  for (; *q >= '0' && *q <= '9'; ++q)
+    if (x < 100000) x = x * 10 + (*q - '0');
+  *exponent += minus ? -x : x;
+  return q;
+}
+
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   c = lower(c);
@@ -220,18 +236,7 @@ bool hex_float(const char* p, double* value, const char** stop) {
     }
   }
   if (!any) return false;
-  if (lower(*p) == 'p') {
-    const char* q = p + 1;
-    const bool minus = *q == '-';
-    if (*q == '+' || *q == '-') ++q;
-    if (*q >= '0' && *q <= '9') {
-      int e = 0;
-      for (; *q >= '0' && *q <= '9'; ++q)
-        if (e < 100000) e = e * 10 + (*q - '0');
-      exponent += minus ? -e : e;
-      p = q;
-    }
-  }
+  p = read_exponent(p, 'p', &exponent);
   *stop = p;
   if (mantissa == 0) {
     *value = 0;
@@ -325,18 +330,7 @@ extern "C" double speccalc_strtod(const char* text, char** end) {
     }
   }
   if (!any) return done(0.0, text);
-  if (lower(*p) == 'e') {
-    const char* q = p + 1;
-    const bool minus = *q == '-';
-    if (*q == '+' || *q == '-') ++q;
-    if (*q >= '0' && *q <= '9') {
-      int x = 0;
-      for (; *q >= '0' && *q <= '9'; ++q)
-        if (x < 100000) x = x * 10 + (*q - '0');
-      e += minus ? -x : x;
-      p = q;
-    }
-  }
+  p = read_exponent(p, 'e', &e);
   if (dropped) {  // a nonzero tail beyond the kept digits: one more nonzero digit stands for it
     digits[n++] = '1';
     --e;
