@@ -541,25 +541,34 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
   }
   e.tau_from_data = tau->from_data;
   MemoryReport m = memory_report(config, work.memory);
-  // A full result (not a sweep's point) that does not fit says which narrower weight format,
-  // and which narrower KV cache, would make it fit on its own: the widest the engine runs, each
-  // tried with the whole setup's memory need.
+  // A full result (not a sweep's point) that does not fit says what would: the widest narrower
+  // weight format, and the widest narrower KV cache, that the engine runs and with which the
+  // setup fits on its own; else fp8 for both, on a GPU with fp8 tensor cores. Each is tried
+  // with the whole setup's memory need in that format.
   if (!m.fits && text) {
     const Placement placement = placement_for(config, target_.tensor_parallel);
-    std::optional<NarrowerFormat> fit[2];
+    const auto need_in = [&](std::optional<DType> weights, std::optional<DType> kv) {
+      Config narrower = config;
+      if (weights) narrower.dtype.weights = *weights;
+      if (kv) narrower.dtype.kv = *kv;
+      MemoryNeed need = cycle_work(narrower, placement, e.tau, shape_, false).memory;
+      const bool fits = memory_report(narrower, need).fits;
+      return std::make_pair(fits, std::move(need));
+    };
+    FitsWith fits_with;
     for (const bool kv : {false, true}) {
       for (DType d : narrower_formats(config, kv)) {
-        Config narrower = config;
-        (kv ? narrower.dtype.kv : narrower.dtype.weights) = d;
-        NarrowerFormat alt{d, cycle_work(narrower, placement, e.tau, shape_, false).memory};
-        if (!memory_report(narrower, alt.need).fits) continue;
-        fit[kv] = std::move(alt);
+        auto [fits, need] = kv ? need_in(std::nullopt, d) : need_in(d, std::nullopt);
+        if (!fits) continue;
+        (kv ? fits_with.kv : fits_with.weights) = NarrowerFormat{d, std::move(need)};
         break;
       }
     }
-    if (fit[0] || fit[1])
-      m = memory_report(config, work.memory, fit[0] ? &*fit[0] : nullptr,
-                        fit[1] ? &*fit[1] : nullptr);
+    const bool eight_bits_fit =
+        (fits_with.weights && dtype_bytes(fits_with.weights->dtype) >= 1) || fits_with.kv;
+    if (!eight_bits_fit && dtype_bytes(config.dtype.weights) == 2 && config.hardware.fp8_tflops > 0)
+      fits_with.fp8_weights_and_kv = need_in(DType::fp8, DType::fp8).first;
+    m = memory_report(config, work.memory, &fits_with);
   }
   e.memory = MemorySummary{m.capacity_gb,
                            m.usable_gb,

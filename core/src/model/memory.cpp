@@ -79,8 +79,7 @@ std::vector<DType> narrower_formats(const Config& c, bool kv) {
   return std::vector<DType>(widest_first, widest_first + n);
 }
 
-MemoryReport memory_report(const Config& c, const MemoryNeed& n, const NarrowerFormat* weights_fit,
-                           const NarrowerFormat* kv_fit) {
+MemoryReport memory_report(const Config& c, const MemoryNeed& n, const FitsWith* fits_with) {
   MemoryReport r;
   // Sequences one GPU caches: the whole batch, or its attention group's share of it.
   const int64_t groups = std::max<int64_t>(1, n.attention_groups);
@@ -165,39 +164,27 @@ MemoryReport memory_report(const Config& c, const MemoryNeed& n, const NarrowerF
                                      : std::string("a CPU has no GPUs to add")) +
         ").");
   // Fewer bits a weight or a cached value: the widest format the engine runs that fits alone.
-  if (weights_fit) {
-    const MemoryNeed& alt = weights_fit->need;
-    r.fits_with_weights = dtype_name(weights_fit->dtype);
+  if (fits_with && fits_with->weights) {
+    const NarrowerFormat& w = *fits_with->weights;
+    r.fits_with_weights = dtype_name(w.dtype);
     r.suggestions.push_back("With " + r.fits_with_weights + " weights (" +
-                            fields::format_significant(dtype_bytes(weights_fit->dtype) * 8) +
+                            fields::format_significant(dtype_bytes(w.dtype) * 8) +
                             " bits a weight, target and draft) it fits: " +
-                            gb(alt.target_weights_bytes + alt.draft_weights_bytes) +
-                            " of weights, " + gb(bytes_at(alt, B, L)) + " in all per " +
+                            gb(w.need.target_weights_bytes + w.need.draft_weights_bytes) +
+                            " of weights, " + gb(bytes_at(w.need, B, L)) + " in all per " +
                             device_noun(c.hardware) + ".");
   }
-  if (kv_fit) {
-    const MemoryNeed& alt = kv_fit->need;
-    r.fits_with_kv = dtype_name(kv_fit->dtype);
+  if (fits_with && fits_with->kv) {
+    const NarrowerFormat& kv = *fits_with->kv;
+    r.fits_with_kv = dtype_name(kv.dtype);
     r.suggestions.push_back("With the KV cache in " + r.fits_with_kv + " (" +
-                            fields::format_significant(dtype_bytes(kv_fit->dtype) * 8) +
-                            " bits a value) it fits: " + gb(kv_cache_bytes(alt, B, L)) +
-                            " of KV cache, " + gb(bytes_at(alt, B, L)) + " in all per " +
+                            fields::format_significant(dtype_bytes(kv.dtype) * 8) +
+                            " bits a value) it fits: " + gb(kv_cache_bytes(kv.need, B, L)) +
+                            " of KV cache, " + gb(bytes_at(kv.need, B, L)) + " in all per " +
                             device_noun(c.hardware) + ".");
   }
-  // fp8 halves 2-byte weights and KV: say so when that alone would make it fit (and fp8
-  // weights alone do not: the line above says so then).
-  const bool eight_bits_fit = (weights_fit && dtype_bytes(weights_fit->dtype) >= 1) || kv_fit;
-  if (dtype_bytes(c.dtype.weights) == 2 && c.hardware.fp8_tflops > 0 && !eight_bits_fit) {
-    MemoryNeed half = n;
-    half.target_weights_bytes /= 2;
-    half.draft_weights_bytes /= 2;
-    if (dtype_bytes(c.dtype.kv) == 2) {
-      half.kv_bytes_per_seq_token /= 2;
-      for (MemoryNeed::KvWindow& w : half.kv_windows) w.bytes_per_seq_token /= 2;
-    }
-    if (bytes_at(half, B, L) <= usable)
-      r.suggestions.push_back("fp8 weights and KV cache would fit.");
-  }
+  if (fits_with && fits_with->fp8_weights_and_kv)
+    r.suggestions.push_back("fp8 weights and KV cache would fit.");
   return r;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,14 +42,21 @@ std::vector<DType> narrower_formats(const Config& c, bool kv);
 
 // A narrower format with which the setup fits, and the setup's memory need in it (for weights:
 // target and draft in that format; for the KV cache: both caches; everything else as
-// configured): memory_report says so.
+// configured).
 struct NarrowerFormat {
   DType dtype = DType::fp16;
   MemoryNeed need;
 };
 
+// What fits instead, each found by evaluating the setup's memory need in that format (the cost
+// plan tries them): a narrower weight format alone, a narrower KV cache alone, and whether fp8
+// weights with an fp8 cache fit where neither alone does. memory_report says so.
+struct FitsWith {
+  std::optional<NarrowerFormat> weights, kv;
+  bool fp8_weights_and_kv = false;
+};
+
 MemoryReport memory_report(const Config& c, const MemoryNeed& need,
-                           const NarrowerFormat* weights_fit = nullptr,
-                           const NarrowerFormat* kv_fit = nullptr);
+                           const FitsWith* fits_with = nullptr);
 
 }  // namespace speccalc
