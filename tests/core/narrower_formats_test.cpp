@@ -134,3 +134,52 @@ TEST(NarrowerKv, AnFp8CacheWhereTheWeightsFitAndTheCacheDoesNot) {
 
 }  // namespace
 }  // namespace speccalc
+
+namespace speccalc {
+namespace {
+
+// "The weights fit on N GPUs (tensor parallel) or more." names a count the config check takes,
+// and the smallest that fits: for every target preset on one 24 GB L4 under vLLM (16-bit, an
+// n-gram draft), brute force over 2..64 GPUs with eval itself. GLM-4.6 (96 heads, 8 KV heads)
+// once got "12 GPUs", which divides its query heads but neither divides nor is a multiple of
+// its 8 KV heads, so eval refused the count the sentence had offered.
+TEST(MoreGpus, TheSuggestedCountIsTheSmallestEvalTakesThatFits) {
+  const json models = json::parse(run("list", "models").output);
+  int suggested = 0;
+  for (const json& m : models) {
+    const std::string id = m["id"].get<std::string>();
+    auto config = [&](int64_t gpus) {
+      return json{{"target", id},
+                  {"hardware", "l4"},
+                  {"gpus", gpus},
+                  {"runtime", "vllm"},
+                  {"context", 1024},
+                  {"method", {{"family", "pld"}, {"k", 3}}},
+                  {"acceptance", {{"alpha", 0.6}}}}
+          .dump();
+    };
+    const Response one = run("eval", config(1));
+    ASSERT_TRUE(one.ok) << id << ": " << one.error.describe();
+    const json at_one = json::parse(one.output);
+    std::string sentence;
+    for (const json& s : at_one["memory"]["suggestions"])
+      if (s.get<std::string>().rfind("The weights fit on ", 0) == 0) sentence = s;
+    if (sentence.empty()) continue;
+    const int64_t n = std::stoll(sentence.substr(std::string("The weights fit on ").size()));
+    int64_t smallest = 0;
+    for (int64_t g = 2; g <= 64 && smallest == 0; ++g) {
+      const Response r = run("eval", config(g));
+      if (!r.ok) continue;  // a count the config check refuses (heads that do not split)
+      const json mem = json::parse(r.output)["memory"];
+      if (mem["weights_gb_per_gpu"].get<double>() + mem["draft_weights_gb_per_gpu"].get<double>() <
+          mem["usable_gb_per_gpu"].get<double>())
+        smallest = g;
+    }
+    EXPECT_EQ(n, smallest) << id << ": " << sentence;
+    ++suggested;
+  }
+  EXPECT_GE(suggested, 20);  // most presets need more than one 24 GB card at 16 bits
+}
+
+}  // namespace
+}  // namespace speccalc

@@ -86,6 +86,14 @@ struct ModelArch {
 // latent (kv_lora_rank + qk_rope_head_dim) when the model compresses its KV.
 double kv_elems_per_token_layer(const ModelArch& m);
 
+// Whether tensor parallelism over `tp` GPUs can split the model's attention: the query heads
+// evenly, and the KV heads split when there are at least as many as GPUs, replicated (one per
+// GPU) when there are fewer, in which case tp must be a multiple of them (vLLM's rule). MLA's
+// latent KV is replicated on every GPU, so only the query heads count there. The config check
+// and the "fits on N GPUs" suggestion both ask these, so a suggested count always validates.
+bool tp_splits_query_heads(const ModelArch& m, int64_t tp);
+bool tp_splits_kv_heads(const ModelArch& m, int64_t tp);
+
 // Elements of one sequence's recurrent state in one linear-attention layer: the delta-rule
 // matrix (value heads x key dim x value dim) and the conv window ((kernel - 1) x conv channels,
 // conv channels = 2 x key heads x key dim + value heads x value dim). 0 for softmax models.

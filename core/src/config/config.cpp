@@ -908,7 +908,7 @@ bool check_draft_placement(const RuntimeProfile& engine, Config* c, Error* err) 
   }
   const ModelArch& d = m.family == Family::sps ? m.draft_model : c->target;
   const int64_t draft_attn_tp = m.draft_tensor_parallel_size / c->data_attention;
-  if (draft_attn_tp > 1 && d.heads % draft_attn_tp != 0) {
+  if (!tp_splits_query_heads(d, draft_attn_tp)) {
     *err = make_error(
         field,
         "is " + std::to_string(m.draft_tensor_parallel_size) + why +
@@ -942,17 +942,14 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
   const int64_t attn_tp = c->gpus / c->data_attention;
   const char* tp_field = c->data_attention > 1 ? "parallelism.tensor" : "gpus";
   if (attn_tp > 1 && engine.tensor_parallel) {
-    // Tensor parallelism splits query heads evenly; KV heads are split when there are at least
-    // as many as GPUs, and replicated (one per GPU) when there are fewer (vLLM's rule: then the
-    // GPU count must be a multiple of the KV-head count).
-    if (t.heads % attn_tp != 0) {
+    // Query heads split evenly, KV heads split or replicated (presets.hpp tp_splits_*).
+    if (!tp_splits_query_heads(t, attn_tp)) {
       *err = make_error(tp_field, "must divide the target's " + std::to_string(t.heads) +
                                       " attention heads for tensor parallelism, got " +
                                       std::to_string(attn_tp));
       return false;
     }
-    if (t.kv_lora_rank == 0 && ((t.kv_heads >= attn_tp && t.kv_heads % attn_tp != 0) ||
-                                (t.kv_heads < attn_tp && attn_tp % t.kv_heads != 0))) {
+    if (!tp_splits_kv_heads(t, attn_tp)) {
       *err = make_error(tp_field, "must divide the target's " + std::to_string(t.kv_heads) +
                                       " KV heads or be a multiple of them, got " +
                                       std::to_string(attn_tp));

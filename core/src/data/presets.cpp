@@ -100,6 +100,13 @@ double linear_conv_elems_per_layer(const ModelArch& m) {
                              (m.linear_conv_kernel - 1));
 }
 
+bool tp_splits_query_heads(const ModelArch& m, int64_t tp) { return tp <= 1 || m.heads % tp == 0; }
+
+bool tp_splits_kv_heads(const ModelArch& m, int64_t tp) {
+  if (tp <= 1 || m.kv_lora_rank > 0 || m.kv_heads <= 0) return true;
+  return m.kv_heads >= tp ? m.kv_heads % tp == 0 : tp % m.kv_heads == 0;
+}
+
 double softmax_layer_share(const ModelArch& m) {
   if (m.linear_attention_layers == 0 || m.num_layers == 0) return 1.0;
   return static_cast<double>(m.num_layers - m.linear_attention_layers) /

@@ -40,14 +40,29 @@ double kv_cache_bytes(const MemoryNeed& n, double B, double L) {
 
 std::string gb(double bytes) { return fields::format_number(std::round(bytes / 1e8) / 10) + " GB"; }
 
+// Whether the config check would take g GPUs: attention groups of g / data_attention GPUs whose
+// tensor parallelism splits the target's heads (and the draft's, when the draft's degree follows
+// the target's by the engine's default), as check_setup and check_draft_placement ask.
+bool runs_on(const Config& c, int64_t g) {
+  if (!c.engine.tensor_parallel) return true;
+  if (g % c.data_attention != 0) return false;
+  const int64_t attn_tp = g / c.data_attention;
+  if (!tp_splits_query_heads(c.target, attn_tp) || !tp_splits_kv_heads(c.target, attn_tp))
+    return false;
+  const bool draft_follows =
+      !c.method.draft_tensor_parallel_given && c.engine.draft_tp_follows_target;
+  const ModelArch& d = c.method.family == Family::sps ? c.method.draft_model : c.target;
+  return !draft_follows || tp_splits_query_heads(d, attn_tp);
+}
+
 // Smallest GPU count whose share of the target's weights (plus the draft) fits, among counts
-// the target's heads allow; 0 when even 64 GPUs are not enough (tensor parallelism beyond
-// that is not suggested: its all-reduces would cross many nodes).
+// the config check takes; 0 when even 64 GPUs are not enough (tensor parallelism beyond that
+// is not suggested: its all-reduces would cross many nodes).
 int64_t gpus_for_weights(const Config& c, const MemoryNeed& n, double usable_bytes) {
   constexpr int64_t kMaxSuggestedTp = 64;
   const double all_weights = n.target_weights_bytes * static_cast<double>(c.gpus);
   for (int64_t g = c.gpus + 1; g <= kMaxSuggestedTp; ++g) {
-    if (c.engine.tensor_parallel && c.target.heads % g != 0) continue;
+    if (!runs_on(c, g)) continue;
     if (all_weights / static_cast<double>(g) + n.draft_weights_bytes < usable_bytes) return g;
   }
   return 0;
