@@ -527,6 +527,61 @@ GLM5 = {
 }
 NEW_TARGETS += [DEEPSEEK_V32, GLM5]
 
+# Issue 20's list: Qwen3-Next and GLM-4.6. Neither config.json page was reachable from here; each
+# value below is named in the copies cited (two or more agree on every one).
+QWEN3_NEXT_80B = dict({
+    "id": "qwen3-next-80b-a3b", "name": "Qwen3-Next-80B-A3B-Instruct",
+    "hf_repo": "Qwen/Qwen3-Next-80B-A3B-Instruct",
+    "num_layers": 48, "hidden": 2048, "intermediate": 512, "heads": 16, "kv_heads": 2,
+    "head_dim": 256, "vocab": 151936, "tied_embeddings": False, "experts": 512,
+    "experts_per_token": 10, "qkv_bias": False, "qk_norm": True, "shared_experts": 1,
+    "mtp_modules": 1, "linear_attention_layers": 36, "linear_num_value_heads": 32,
+    "published_params": "80B total, 3B activated (the model's name; transformers "
+                        "docs/source/en/model_doc/qwen3_next.md: '80B total parameters, only 3B "
+                        "active')",
+    "source": [
+        "Qwen/Qwen3-Next-80B-A3B-Instruct config.json as quoted in a stored model-config page (code "
+        "search 'Qwen/Qwen3-Next-80B-A3B-Instruct ## model config': full_attention_interval 4, "
+        "head_dim 256, hidden_size 2048, linear_conv_kernel_dim 4, linear_key_head_dim 128, "
+        "linear_num_key_heads 16, linear_num_value_heads 32, linear_value_head_dim 128, "
+        "max_position_embeddings 262144, mlp_only_layers [], model_type qwen3_next, "
+        "moe_intermediate_size 512)",
+        "github aprxi/talu fixture script (Qwen/Qwen3-Next-80B-A3B-Instruct at revision 9c7f2fbe: "
+        "q heads 16 x 256 over 2 KV heads, shared expert as wide as a routed one, every layer "
+        "routed, untied embeddings, 512 experts with 10 per token, the MTP layer shipped as mtp.* "
+        "tensors with no config key)",
+        "vllm qwen3_next_mtp.py: num_mtp_layers = getattr(config, 'num_nextn_predict_layers', 1)",
+        "apxml.com/models/qwen3-next-80b-a3b and vercel.com/ai-gateway (48 layers, vocab 151,936, "
+        "3 DeltaNet + 1 attention layers repeated 12 times)",
+    ],
+    "confidence": "medium-high (the official page not retrieved; the copies agree)",
+    "notes": "512 experts of 512, top-10, one shared expert of 512; 36 Gated DeltaNet layers (16 key "
+             "heads, 32 value heads of 128), 12 gated softmax layers (16 heads, 2 KV heads of 256); "
+             "one MTP layer.",
+}, **_QWEN35_LINEAR)
+GLM46 = {
+    "id": "glm-4.6", "name": "GLM-4.6", "hf_repo": "zai-org/GLM-4.6",
+    "num_layers": 92, "hidden": 5120, "intermediate": 1536, "heads": 96, "kv_heads": 8,
+    "head_dim": 128, "vocab": 151552, "tied_embeddings": False, "experts": 160,
+    "experts_per_token": 8, "qkv_bias": True, "qk_norm": True, "shared_experts": 1,
+    "first_dense_layers": 3, "dense_intermediate": 12288, "router_bias": True, "mtp_modules": 1,
+    "published_params": "355B total, 32B active (GLM-4.5's card; GLM-4.6 keeps its architecture)",
+    "source": [
+        "github zyzshishui/slime scripts/models/glm4.5-355B-A32B.sh (3 dense + 89 MoE layers, hidden "
+        "5120, ffn 12288, moe ffn 1536, shared expert 1536, 96 heads, 8 query groups, kv channels "
+        "128, qkv bias, qk layernorm, vocab 151552, 160 experts top-8, untied embeddings)",
+        "a stored Python test fixture's GLM_47_CONFIG (find_string id 4289690615: glm4_moe, the same "
+        "values plus first_k_dense_replace 3, num_nextn_predict_layers 1)",
+        "github xorbitsai/inference doc/source/models/builtin/llm/glm-4.6.rst (Context Length "
+        "202752, 355 billion parameters, zai-org/GLM-4.6)",
+    ],
+    "confidence": "medium-high (zai-org's page not retrieved; GLM-4.5 and GLM-4.7 copies agree)",
+    "notes": "GLM-4.5's 355B geometry with a 200K context: 3 dense layers (12288), then 160 experts "
+             "of 1536, top-8, one shared; GQA 96/8 heads of 128 with q/k/v bias and q/k norm; "
+             "partial_rotary_factor 0.5; one MTP layer.",
+}
+NEW_TARGETS += [QWEN3_NEXT_80B, GLM46]
+
 # Issue 22: a larger Qwen3 draft people pair with Qwen3-8B/14B/32B locally.
 QWEN3_17B = {
     "id": "qwen3-1.7b", "name": "Qwen3-1.7B", "hf_repo": "Qwen/Qwen3-1.7B",

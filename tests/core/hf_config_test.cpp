@@ -151,6 +151,13 @@ const Case kCases[] = {
     {"deepseek-r1.json", "deepseek-r1",
      R"({"hardware":"h200-sxm","gpus":8,"dtype":"fp8","batch":4,"method":{"family":"mtp","k":1},
          "acceptance":{"alpha":0.85}})"},
+    // Assembled from the copies cited, not byte copies (tests/fixtures/hf-config/README.md).
+    {"assembled/glm-4.6.json", "glm-4.6",
+     R"({"hardware":"h200-sxm","gpus":8,"dtype":"fp8","batch":8,"runtime":"sglang",
+         "method":{"family":"mtp","k":3},"acceptance":{"alpha":0.8}})"},
+    {"assembled/qwen3-next-80b-a3b.json", "qwen3-next-80b-a3b",
+     R"({"hardware":"h200-sxm","gpus":2,"runtime":"vllm","batch":4,
+         "method":{"family":"mtp","k":2},"acceptance":{"alpha":0.8}})"},
 };
 
 TEST(HfConfig, EachPublishedConfigReadsIntoItsPresetsFields) {

@@ -175,6 +175,57 @@ TEST(HybridAttention, Qwen35ConfigJsonReadsIntoItsPresetAndEvaluatesIdentically)
   }
 }
 
+// Qwen3-Next-80B-A3B-Instruct's config.json as assembled from the copies cited (not a byte copy;
+// tests/fixtures/hf-config/README.md). It names no MTP key: the release's one mtp.* layer comes
+// from vLLM's default (qwen3_next_mtp.py, getattr(config, "num_nextn_predict_layers", 1)).
+json qwen3_next_config() { return json::parse(fixture_text("assembled/qwen3-next-80b-a3b.json")); }
+
+TEST(HybridAttention, Qwen3NextConfigJsonReadsIntoItsPresetWithItsMtpLayer) {
+  ModelArch m;
+  Error err;
+  ASSERT_TRUE(model_from_hf_config(qwen3_next_config(), "target", &m, &err)) << err.describe();
+  const ModelArch& p = preset("qwen3-next-80b-a3b");
+  // 48 layers, every 4th full: 36 Gated DeltaNet + 12 softmax layers.
+  EXPECT_EQ(m.linear_attention_layers, 36);
+  EXPECT_EQ(p.linear_attention_layers, 36);
+  EXPECT_EQ(m.mtp_modules, 1);
+  EXPECT_EQ(p.mtp_modules, 1);
+  EXPECT_EQ(m.shared_experts, 1);
+  EXPECT_EQ(m.intermediate, 512);  // the experts' width, not the unused dense 5120
+  EXPECT_EQ(m.attn_output_gate, p.attn_output_gate);
+  EXPECT_EQ(m.linear_conv_kernel, p.linear_conv_kernel);
+  EXPECT_EQ(count_params(m).total, count_params(p).total);
+  json a = {{"target", "qwen3-next-80b-a3b"},
+            {"hardware", "h200-sxm"},
+            {"gpus", 2},
+            {"runtime", "vllm"},
+            {"method", {{"family", "mtp"}, {"k", 2}}},
+            {"acceptance", {{"alpha", 0.8}}}};
+  json b = a;
+  b["target"] = qwen3_next_config();
+  EXPECT_EQ(eval_ok(a)["speedup"], eval_ok(b)["speedup"]);
+  // A config that does name the key is read as it says.
+  json none = qwen3_next_config();
+  none["num_nextn_predict_layers"] = 0;
+  ASSERT_TRUE(model_from_hf_config(none, "target", &m, &err)) << err.describe();
+  EXPECT_EQ(m.mtp_modules, 0);
+}
+
+TEST(HybridAttention, Qwen3NextTotalsMatchItsName) {
+  // "80B total parameters, only 3B active" (transformers docs, qwen3_next.md). A hand count of
+  // the routed experts alone: 48 layers x 512 experts x 3 x 2048 x 512 = 77,309,411,328.
+  const ParamCounts p = count_params(preset("qwen3-next-80b-a3b"));
+  EXPECT_EQ(p.moe_layers, 48);
+  EXPECT_EQ(p.mlp_per_expert, 3LL * 2048 * 512);
+  EXPECT_GT(p.total, 77309411328);
+  EXPECT_NEAR(static_cast<double>(p.total), 80e9, 1.5e9);
+  // Active without the embedding and the untied head (2 x 151936 x 2048), by hand per layer:
+  // 11 experts x 3 x 2048 x 512 = 34.6M; 36 DeltaNet layers of about 33.7M (qkvz 2048 x 12288,
+  // ba 2048 x 64, out 4096 x 2048); 12 softmax layers of 27.3M (q with its gate 2048 x 8192,
+  // k and v 2048 x 512 each, o 4096 x 2048); router 2048 x 512: about 3.25B.
+  EXPECT_NEAR(static_cast<double>(p.active - p.embedding - p.lm_head), 3.25e9, 0.1e9);
+}
+
 TEST(HybridAttention, Qwen35TotalsMatchModelCards) {
   // Model cards: 27B; 35B total with 3B activated; 397B total with 17B activated (each name
   // includes the vision encoder, about 0.4-0.6B, which SpecCalc does not cost).

@@ -83,6 +83,19 @@ TEST(Presets, Glm45AirTotalsMatchPublished) {
               0.5 * kB);
 }
 
+TEST(Presets, Glm46TotalsMatchPublished) {
+  // GLM-4.6 keeps GLM-4.5's 355B architecture (GLM-4.5 README: "355 billion total parameters and
+  // 32 billion active parameters"; xorbitsai/inference's GLM-4.6 page: 355 billion). A hand
+  // count of the routed experts alone: 89 MoE layers x 160 experts x 3 x 5120 x 1536 =
+  // 335,913,369,600.
+  const ParamCounts p = count_params(model("glm-4.6"));
+  EXPECT_EQ(p.moe_layers, 89);
+  EXPECT_EQ(p.mlp_per_expert, 3LL * 5120 * 1536);
+  EXPECT_GT(p.total, 335913369600);
+  EXPECT_NEAR(p.total, 355 * kB, 3 * kB);
+  EXPECT_NEAR(static_cast<double>(p.active - p.embedding - p.lm_head), 32 * kB, 1 * kB);
+}
+
 TEST(Presets, Qwen3TotalsMatchModelCards) {
   // Qwen3-30B-A3B model card: 30.5B total, 3.3B activated, 29.9B non-embedding (the model
   // cards count the untied LM head as embedding too).

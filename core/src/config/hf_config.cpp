@@ -99,8 +99,11 @@ Error not_modeled(const std::string& path, const char* key, const std::string& w
 // Qwen3-Next / Qwen3.5 hybrid layers: layer_types lists linear_attention and full_attention
 // layers (or, without it, every full_attention_interval-th layer is full); the Gated DeltaNet
 // widths come from the linear_* keys; attn_output_gate gates the softmax layers' output
-// (default true in Qwen3NextConfig); the MTP layers from mtp_num_hidden_layers.
-bool read_linear_attention(const json& o, const std::string& path, ModelArch* m, Error* err) {
+// (default true in Qwen3NextConfig); the MTP layers from mtp_num_hidden_layers (Qwen3.5).
+// Qwen3-Next's released config.json names no MTP key although the release ships one mtp.* layer:
+// vLLM's qwen3_next_mtp.py reads getattr(config, "num_nextn_predict_layers", 1), and so does this.
+bool read_linear_attention(const json& o, const std::string& path, bool qwen3_next, ModelArch* m,
+                           Error* err) {
   int64_t linear = 0;
   if (present(o, "layer_types")) {
     const json& types = o["layer_types"];
@@ -148,7 +151,9 @@ bool read_linear_attention(const json& o, const std::string& path, ModelArch* m,
     return false;
   m->attn_output_gate = true;
   if (!bool_key(o, "attn_output_gate", path, &m->attn_output_gate, err)) return false;
-  return int_key(o, "mtp_num_hidden_layers", path, 0, 16, &m->mtp_modules, err);
+  if (!qwen3_next) return int_key(o, "mtp_num_hidden_layers", path, 0, 16, &m->mtp_modules, err);
+  m->mtp_modules = 1;
+  return int_key(o, "num_nextn_predict_layers", path, 0, 16, &m->mtp_modules, err);
 }
 
 // Llama-4's chunked attention (modeling_llama4.py): RoPE layers attend within chunks of
@@ -192,7 +197,7 @@ bool read_sliding_window(const json& o, const std::string& path, const TypeSpec&
   if (t.moe == TypeSpec::llama4) return read_chunked_attention(o, path, m, err);
   if (std::string(t.model_type).rfind("qwen3_next", 0) == 0 ||
       std::string(t.model_type).rfind("qwen3_5", 0) == 0)
-    return read_linear_attention(o, path, m, err);
+    return read_linear_attention(o, path, std::string(t.model_type) == "qwen3_next", m, err);
   if (present(o, "layer_types")) {
     const json& types = o["layer_types"];
     if (!types.is_array() || static_cast<int64_t>(types.size()) != m->num_layers) {
