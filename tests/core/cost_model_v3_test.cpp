@@ -560,6 +560,34 @@ TEST(TensorRtLlmDecode, LlamaSevenBStepsMatchTheDocumentsThroughput) {
   EXPECT_NEAR(trt_step_s("llama2-chat-7b", "l40s", 1, 64, "fp8"), 64.0 / 1622, 0.12 * 39.46e-3);
 }
 
+// TensorRT-LLM's first-token rows cannot tell a decode step's all-reduce latency (a prompt's
+// all-reduce moves megabytes): fitted on them it was 84 us, 13.4 ms of a 70B TP8 decode step,
+// and TP8 decoded slower than one GPU. The latency and the step's host time are the compiled
+// engines' (fitted on their decode steps, TP2-TP8 among them).
+TEST(TensorRtLlmDecode, ADecodeStepsAllReducesCostTheirLatencyAndMoreGpusDecodeFaster) {
+  auto run = [](int gpus) {
+    return eval_ok(R"({"target":"llama3.3-70b-instruct","hardware":"h200-sxm","gpus":)" +
+                   std::to_string(gpus) +
+                   R"(,"dtype":"fp8","runtime":"tensorrt-llm","method":{"family":"ar"}})");
+  };
+  const json compiled = eval_ok(R"({"target":"llama3.3-70b-instruct","runtime":"compiled"})");
+  const json tp8 = run(8);
+  const double latency_s = tp8["runtime"]["allreduce_latency_s"].get<double>();
+  EXPECT_EQ(latency_s, compiled["runtime"]["allreduce_latency_s"].get<double>());
+  EXPECT_EQ(tp8["runtime"]["step_overhead_s"], compiled["runtime"]["step_overhead_s"]);
+  // 80 layers x 2 all-reduces of one token's 8192 bf16 activations (16,384 bytes), a ring
+  // moving 2 x 7/8 of them over H200's 450 GB/s NVLink: latency + 0.0637 us each.
+  const double per_allreduce_s = latency_s + 2.0 * 7 / 8 * 16384 / 450e9;
+  EXPECT_NEAR(tp8["baseline"]["comm_time_s"].get<double>(), 160 * per_allreduce_s, 1e-12);
+  EXPECT_LT(tp8["baseline"]["comm_time_s"].get<double>(), 5e-3);
+  double previous = 0;
+  for (int gpus : {1, 2, 4, 8}) {
+    const double tokens_per_s = run(gpus)["baseline_tokens_per_s"].get<double>();
+    EXPECT_GT(tokens_per_s, previous) << gpus << " GPUs";
+    previous = tokens_per_s;
+  }
+}
+
 TEST(EagerAttention, ResearchCodeMovesItsScoresThroughMemoryAndFusedEnginesDoNot) {
   // The EAGLE/Medusa research code (SafeAILab/EAGLE eagle/model/modeling_llama_kv.py) computes
   // attention as separate PyTorch ops: q k^T writes fp16 scores (2 bytes each), the scale reads

@@ -73,6 +73,27 @@ TEST(LoadModel, RateToZeroIsEvalAtBatchOne) {
   EXPECT_LT(c_p, 1e-3);
 }
 
+TEST(LoadModel, TheEnginesRequestSetupIsPaidOnceInTheFirstToken) {
+  // TensorRT-LLM's profile carries request_overhead_s (its first-token latencies' constant,
+  // fitted): a request alone waits for it once, before its first token, and never per step.
+  json cfg = eagle_chain({{"tau", 2.5}},
+                         {{"rate_rps", 1e-6}, {"input_tokens", 500}, {"output_tokens", 400}});
+  cfg["runtime"] = "tensorrt-llm";
+  const json load = run_ok("load", cfg);
+  const double setup_s = load["inputs"]["request_overhead_s"].get<double>();
+  EXPECT_GT(setup_s, 1e-4);
+  json without = cfg;
+  without["runtime"] = {{"profile", "tensorrt-llm"}, {"request_overhead_s", 0}};
+  const json none = run_ok("load", without);
+  EXPECT_FALSE(none["inputs"].contains("request_overhead_s"));
+  for (const char* option : {"speculative", "plain"}) {
+    const json& a = load[option]["at"];
+    const json& b = none[option]["at"];
+    EXPECT_NEAR(a["ttft_s"].get<double>() - b["ttft_s"].get<double>(), setup_s, 1e-9) << option;
+    EXPECT_NEAR(a["tpot_s"].get<double>(), b["tpot_s"].get<double>(), 1e-12) << option;
+  }
+}
+
 TEST(LoadModel, FixedConcurrencyIsEvalAtThatBatch) {
   // 16 requests in flight with a 1-token prompt and 20000 output tokens: a request spends one
   // step of about 20000 / tau in its first token, so the decode batch is 16 x (1 - ~1e-4) and

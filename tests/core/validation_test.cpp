@@ -316,7 +316,7 @@ TEST(Validation, UnknownKeysAreRefusedEverywhere) {
       "eval", R"({"runtime": {"warp_speed": 1}})", "runtime.warp_speed",
       "unknown field; expected one of: profile, measured_decode_step_s, measured_decode_batch, "
       "bw_efficiency, kv_bw_efficiency, flops_efficiency, overlap, pass_overhead_s, "
-      "layer_overhead_s, step_overhead_s, seq_overhead_s, cycle_overhead_s, "
+      "layer_overhead_s, step_overhead_s, seq_overhead_s, request_overhead_s, cycle_overhead_s, "
       "tree_overhead_s, proposer_cycle_s, eagle3_step_overhead_s, draft_model_step_s, "
       "unoverlapped_sched_s, allreduce_latency_s, score_bytes_per_element, "
       "matvec_max_rows, matvec_flops_efficiency, "

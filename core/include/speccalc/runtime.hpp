@@ -25,6 +25,12 @@ struct RuntimeParams {
   double step_overhead_s = 0;   // per engine step: scheduler, sampling, output processing;
                                 // paid by plain decoding too
   double seq_overhead_s = 0;    // per sequence in the batch per engine step
+  // Once per request, in a measured first-token latency: the session's or request's setup
+  // around the prompt's forward (buffers, context-phase enqueue, first sampling and return) that
+  // decode steps do not pay. Only "forward" rows measured as first-token latency carry it
+  // (TensorRT-LLM v0.5's gptSessionBenchmark at 1 output token); 0 where an engine's data has
+  // no such rows (llama-bench's pp rows time llama_decode alone).
+  double request_overhead_s = 0;
   double cycle_overhead_s = 0;  // speculative bookkeeping per cycle: proposer calls,
                                 // rejection sampling, acceptance, KV-cache update
   double tree_overhead_s = 0;   // extra per cycle for tree methods: tree build, mask, tree walk

@@ -26,7 +26,8 @@ int64_t mean_context(const LoadConfig& l) {
 // The option's step at every decode batch 1..cap, from the same functions `eval` uses
 // (cycle_work + time_cycle, after evaluate's calibration and tau at batch 1).
 Expected<LoadOption> build_option(const Config& config, const std::string& name, int64_t k,
-                                  double* prefill_s_per_token) {
+                                  double* prefill_s_per_token,
+                                  double* request_overhead_s = nullptr) {
   const LoadConfig& l = config.load;
   Config c = config;
   c.batch = 1;
@@ -51,6 +52,7 @@ Expected<LoadOption> build_option(const Config& config, const std::string& name,
     if (b == 1) o.step_tokens_per_seq = w.has_verify ? w.verify.tokens_per_pass : 1;
     o.step_s[static_cast<std::size_t>(b - 1)] = time_cycle(w, target, draft, b).cycle_s;
   }
+  if (request_overhead_s) *request_overhead_s = e.value().runtime.request_overhead_s;
   if (prefill_s_per_token) {
     // A prompt token's compute: the decoder over the prompt (causal attention within it) and
     // the LM head for the first output token, with no weight bytes (the step's decode pass
@@ -431,7 +433,8 @@ Expected<json> load_report(const Config& config, const Catalog& catalog, bool fu
   r.input_tokens = l.input_tokens;
   r.output_tokens = l.output_tokens;
   r.budget_tokens = l.max_num_batched_tokens;
-  auto plain = build_option(plain_config.value(), "off", 0, &r.prefill_s_per_token);
+  auto plain =
+      build_option(plain_config.value(), "off", 0, &r.prefill_s_per_token, &r.request_overhead_s);
   if (!plain.ok()) return plain.error();
   std::vector<LoadOption> options{plain.value()};
   if (spec_method) {
@@ -471,6 +474,7 @@ Expected<json> load_report(const Config& config, const Catalog& catalog, bool fu
                        {"minimum_tpot_s", mins.tpot_s},
                        {"minimum_ttft_s", mins.ttft_s},
                        {"minimum_e2e_s", mins.e2e_s}};
+  if (r.request_overhead_s > 0) out["inputs"]["request_overhead_s"] = r.request_overhead_s;
   auto option_json = [&](const LoadOption& o, double cap, const LoadPoint& pt) {
     return json{{"name", o.name},
                 {"k", o.k},

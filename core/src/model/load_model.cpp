@@ -89,7 +89,7 @@ LoadPoint solve_at_rate(const LoadOption& o, const LoadRequests& r, const LoadSl
                               std::to_string(r.budget_tokens) + " per step");
   // A prompt rides ceil(input / free budget) steps, each a mean step, plus its own compute.
   const double chunks = std::max(1.0, std::ceil(r.input_tokens / free_tokens));
-  p.ttft_s = chunks * p.step_s + r.input_tokens * r.prefill_s_per_token;
+  p.ttft_s = chunks * p.step_s + r.input_tokens * r.prefill_s_per_token + r.request_overhead_s;
   p.decode_s = decode_steps * p.step_s;
   p.e2e_s = p.ttft_s + p.decode_s;
   p.prefill_seqs = rate_rps * p.ttft_s;

@@ -35,6 +35,7 @@ struct LoadRequests {
   double output_tokens = 0;        // mean output tokens per request (the first included)
   int64_t budget_tokens = 0;       // max_num_batched_tokens: tokens one step may process
   double prefill_s_per_token = 0;  // compute of one prompt token (weights already streamed)
+  double request_overhead_s = 0;   // the engine's setup once per request (runtime.hpp)
 };
 
 enum class LoadState { steady, over_capacity };
@@ -52,6 +53,7 @@ struct LoadPoint {
   double decode_s = 0;                 // a request's decode phase: (output - 1) / tau steps
   double tpot_s = 0;                   // time per output token after the first: step_s / tau
   double ttft_s = 0;                   // prompt chunks x step + the prompt's own compute
+                                       // + the request's setup
   double e2e_s = 0;                    // ttft_s + decode_s
   double output_tokens_per_s = 0;      // all users: rate x output tokens
   double output_tokens_per_s_per_user = 0;  // one request while decoding: tau / step_s

@@ -37,6 +37,7 @@ constexpr ParamField kParams[] = {
     {"layer_overhead_s", &RuntimeParams::layer_overhead_s, Shown::always},
     {"step_overhead_s", &RuntimeParams::step_overhead_s, Shown::always},
     {"seq_overhead_s", &RuntimeParams::seq_overhead_s, Shown::always},
+    {"request_overhead_s", &RuntimeParams::request_overhead_s, Shown::where_set},
     {"cycle_overhead_s", &RuntimeParams::cycle_overhead_s, Shown::always},
     {"tree_overhead_s", &RuntimeParams::tree_overhead_s, Shown::always},
     {"proposer_cycle_s", &RuntimeParams::proposer_cycle_s, Shown::method_path, true},
