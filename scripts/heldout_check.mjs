@@ -20,6 +20,8 @@ const { setups } = JSON.parse(
 const count = (status) => setups.filter((s) => s.status === status).length;
 let failed = 0;
 const lines = [];
+const misses = []; // |predicted - measured| / measured, %, of the setups with a measured speedup
+let differs = 0; // of those, how many the model calls the other way (pays vs loses)
 for (const s of setups.filter((x) => x.status === 'expressible')) {
   let out;
   try {
@@ -41,11 +43,14 @@ for (const s of setups.filter((x) => x.status === 'expressible')) {
     continue;
   }
   const measured = s.measured_speedup;
-  const err = measured
-    ? ` error ${((100 * (out.speedup - measured)) / measured).toFixed(1)} %`
-    : '';
+  const errPct = measured ? (100 * (out.speedup - measured)) / measured : 0;
+  const err = measured ? ` error ${errPct.toFixed(1)} %` : '';
   const verdict =
     measured === undefined ? '' : out.speedup > 1 === measured > 1 ? '' : ' VERDICT DIFFERS';
+  if (measured) {
+    misses.push(Math.abs(errPct));
+    if (verdict) differs += 1;
+  }
   lines.push(
     `ok   ${s.id}: predicted ${out.speedup.toFixed(2)}x (${out.verdict})` +
       (measured ? `, measured ${measured.toFixed(2)}x,${err}${verdict}` : ''),
@@ -60,4 +65,9 @@ console.log(
     `${count('expressible')} expressible (${((100 * count('expressible')) / writable).toFixed(0)} %), ` +
     `${count('not_expressible')} not; ${failed} expressible setups refused or not fitting`,
 );
+if (misses.length)
+  console.log(
+    `heldout: mean |error| ${(misses.reduce((a, b) => a + b, 0) / misses.length).toFixed(1)} % over ` +
+      `the ${misses.length} with a measured speedup; ${differs} verdicts differ`,
+  );
 process.exit(failed ? 1 : 0);
