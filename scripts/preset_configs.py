@@ -582,6 +582,7 @@ GLM46 = {
 }
 NEW_TARGETS += [QWEN3_NEXT_80B, GLM46]
 
+
 # Issue 22: a larger Qwen3 draft people pair with Qwen3-8B/14B/32B locally.
 QWEN3_17B = {
     "id": "qwen3-1.7b", "name": "Qwen3-1.7B", "hf_repo": "Qwen/Qwen3-1.7B",
@@ -616,6 +617,37 @@ GEMMA3_1B = {
 }
 
 NEW_DRAFTS += [GEMMA3_1B]
+
+# Issue 20's small drafts: OPT, the pair of vLLM's own draft-model example (docs/models/
+# spec_decode, v0.5.1 to v0.14: model="facebook/opt-6.7b", speculative model
+# "facebook/opt-125m", num_speculative_tokens=5). OPT's MLP is two matrices (fc1, ReLU, fc2):
+# gated_mlp False; q/k/v biases (enable_bias); tied LM head (OPTConfig's default).
+_OPT = {"experts": 1, "experts_per_token": 1, "qkv_bias": True, "tied_embeddings": True,
+        "gated_mlp": False, "vocab": 50272}
+OPT_67B = dict(_OPT, **{
+    "id": "opt-6.7b", "name": "OPT-6.7B", "hf_repo": "facebook/opt-6.7b",
+    "num_layers": 32, "hidden": 4096, "intermediate": 16384, "heads": 32, "kv_heads": 32,
+    "head_dim": 128,
+    "published_params": "6.7B (the model's name; OPT paper, arXiv 2205.01068, Table 1)",
+    "source": ["facebook/opt-6.7b config.json as printed in a stored notebook (find_string id "
+               "44347156050: OPTConfig, ffn_dim 16384, hidden_size 4096, 32 heads, 32 layers, vocab "
+               "50272, word_embed_proj_dim 4096, relu)"],
+    "confidence": "high",
+    "notes": "Multi-head attention (no GQA), fc1/fc2 MLP with ReLU, learned positions (not counted).",
+})
+OPT_125M = dict(_OPT, **{
+    "id": "opt-125m", "name": "OPT-125M", "hf_repo": "facebook/opt-125m",
+    "num_layers": 12, "hidden": 768, "intermediate": 3072, "heads": 12, "kv_heads": 12,
+    "head_dim": 64,
+    "published_params": "125M (the model's name; OPT paper, arXiv 2205.01068, Table 1)",
+    "source": ["facebook/opt-125m config.json as quoted in a stored page (find_string id 59461262682: "
+               "ffn_dim 3072, hidden_size 768, 12 heads, 12 layers, vocab 50272, word_embed_proj_dim "
+               "768, relu)"],
+    "confidence": "high",
+    "notes": "vLLM's own draft-model example pairs it with OPT-6.7B at 5 speculative tokens.",
+})
+NEW_TARGETS += [OPT_67B]
+NEW_DRAFTS += [OPT_125M]
 
 # Speculator heads (EAGLE / EAGLE-3 / Medusa / Hydra) per target, for engine exports. The EAGLE
 # rows come from the table in SafeAILab/EAGLE README.md ("EAGLE-3 Models on Hugging Face" and

@@ -449,5 +449,32 @@ TEST(CostModel, SpsDraftMayBeATargetPreset) {
   EXPECT_DOUBLE_EQ(r["draft"]["weights_bytes"].get<double>(), 4 * 13214679040.0);
 }
 
+TEST(CostModel, APlainMlpStreamsTwoMatricesAGatedOneThree) {
+  // OPT-6.7B's decode step on one A100: per layer q/k/v/o 4 x 4096^2, fc1 + fc2 2 x 4096 x 16384
+  // and the q/k/v biases 3 x 4096, 2 bytes each, 32 layers: 12,885,688,320 bytes of GEMM weights
+  // (and twice that in FLOPs for one token). The same widths as a gated MLP (gate, up, down)
+  // add one 4096 x 16384 matrix a layer: 4,294,967,296 bytes more.
+  auto gemm = [](const std::string& target) {
+    const json r =
+        eval_ok(R"({"target":)" + target +
+                R"(,"hardware":"a100-80gb-sxm","runtime":"vllm","method":{"family":"ar"}})");
+    for (const json& k : r["baseline"]["kernels"])
+      if (k["kind"] == "gemm") return k;
+    ADD_FAILURE() << "no gemm kernel";
+    return json();
+  };
+  const double per_layer = 4.0 * 4096 * 4096 + 2.0 * 4096 * 16384 + 3 * 4096;
+  const json plain = gemm(R"("opt-6.7b")");
+  EXPECT_DOUBLE_EQ(plain["bytes"].get<double>(), 32 * per_layer * 2);
+  EXPECT_DOUBLE_EQ(plain["flops"].get<double>(), 32 * per_layer * 2);
+  const std::string keys =
+      R"({"name":"opt-shaped","num_layers":32,"hidden":4096,"intermediate":16384,"heads":32,)"
+      R"("vocab":50272,"tied_embeddings":true,"qkv_bias":true)";
+  EXPECT_DOUBLE_EQ(gemm(keys + R"(,"gated_mlp":false})")["bytes"].get<double>(),
+                   plain["bytes"].get<double>());
+  EXPECT_DOUBLE_EQ(gemm(keys + "}")["bytes"].get<double>() - plain["bytes"].get<double>(),
+                   32.0 * 4096 * 16384 * 2);
+}
+
 }  // namespace
 }  // namespace speccalc

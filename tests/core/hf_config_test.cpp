@@ -63,6 +63,7 @@ void expect_same_arch(const ModelArch& a, const ModelArch& b, const std::string&
   EXPECT_EQ(a.q_lora_rank, b.q_lora_rank) << what;
   EXPECT_EQ(a.qk_nope_head_dim, b.qk_nope_head_dim) << what;
   EXPECT_EQ(a.v_head_dim, b.v_head_dim) << what;
+  EXPECT_EQ(a.gated_mlp, b.gated_mlp) << what;
   EXPECT_EQ(a.qk_norm, b.qk_norm) << what;
   EXPECT_EQ(a.router_bias, b.router_bias) << what;
   EXPECT_EQ(a.mtp_modules, b.mtp_modules) << what;
@@ -151,6 +152,9 @@ const Case kCases[] = {
     {"deepseek-r1.json", "deepseek-r1",
      R"({"hardware":"h200-sxm","gpus":8,"dtype":"fp8","batch":4,"method":{"family":"mtp","k":1},
          "acceptance":{"alpha":0.85}})"},
+    {"opt-6.7b.json", "opt-6.7b",
+     R"({"hardware":"a100-80gb-sxm","runtime":"vllm","method":{"family":"sps","draft":"opt-125m",
+         "k":5},"acceptance":{"alpha":0.7}})"},
     // Assembled from the copies cited, not byte copies (tests/fixtures/hf-config/README.md).
     {"assembled/glm-4.6.json", "glm-4.6",
      R"({"hardware":"h200-sxm","gpus":8,"dtype":"fp8","batch":8,"runtime":"sglang",
@@ -478,6 +482,39 @@ TEST(HfConfig, Llama4InterleavedMoeAndChunkedAttentionByHand) {
   ModelArch out;
   EXPECT_FALSE(model_from_hf_config(listed, "target", &out, &err));
   EXPECT_EQ(err.field, "target.text_config.moe_layers");
+}
+
+TEST(HfConfig, OptReadsAsATwoMatrixMlpAndItsDraftAsPublished) {
+  // OPT (modeling_opt.py): fc1 -> ReLU -> fc2, q/k/v/out biases, a tied head, no GQA.
+  const ModelArch draft = read(fixture("opt-125m.json"));
+  expect_same_arch(draft, preset("opt-125m"), "opt-125m.json");
+  EXPECT_FALSE(draft.gated_mlp);
+  EXPECT_TRUE(draft.qkv_bias);
+  EXPECT_TRUE(draft.tied_embeddings);
+  EXPECT_EQ(draft.kv_heads, 12);
+  EXPECT_EQ(draft.head_dim, 64);
+  EXPECT_EQ(draft.name, "facebook/opt-125m");
+  // As the draft of vLLM's own example (OPT-6.7B, 5 speculative tokens) the config.json and the
+  // preset price the same cycle.
+  json a = json::parse(R"({"target":"opt-6.7b","hardware":"a100-80gb-sxm","runtime":"vllm",
+                           "method":{"family":"sps","draft":"opt-125m","k":5}})");
+  json b = a;
+  b["method"]["draft"] = fixture("opt-125m.json");
+  EXPECT_EQ(eval(a)["cycle_time_s"], eval(b)["cycle_time_s"]);
+  EXPECT_EQ(eval(a)["speedup"], eval(b)["speedup"]);
+  // OPT-350M projects a 512-wide embedding into its 1024-wide layers: not modeled, said so.
+  json narrow = fixture("opt-125m.json");
+  narrow["word_embed_proj_dim"] = 512;
+  ModelArch m;
+  Error err;
+  EXPECT_FALSE(model_from_hf_config(narrow, "draft", &m, &err));
+  EXPECT_EQ(err.field, "draft.word_embed_proj_dim");
+  EXPECT_NE(err.message.find("not modeled"), std::string::npos) << err.message;
+  // A hidden size its heads do not divide.
+  json odd = fixture("opt-125m.json");
+  odd["num_attention_heads"] = 7;
+  EXPECT_FALSE(model_from_hf_config(odd, "draft", &m, &err));
+  EXPECT_EQ(err.field, "draft.num_attention_heads");
 }
 
 }  // namespace

@@ -379,6 +379,10 @@ TEST(Validation, WrongTypesNameTheField) {
                       R"({"target": {"num_layers": 2, "hidden": 64, "intermediate": 128,
                           "heads": 4, "vocab": 100, "quantized_experts_only": 1}})",
                       "target.quantized_experts_only", "must be true or false, got an integer"));
+  EXPECT_TRUE(IsError("eval",
+                      R"({"target": {"num_layers": 2, "hidden": 64, "intermediate": 128,
+                          "heads": 4, "vocab": 100, "gated_mlp": "no"}})",
+                      "target.gated_mlp", "must be true or false, got a string"));
   EXPECT_TRUE(IsError("sweep", R"({"config": 1, "axis": "batch", "values": [1]})", "config",
                       "is required and must be a config object"));
 }

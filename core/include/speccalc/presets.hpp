@@ -40,6 +40,10 @@ struct ModelArch {
   int64_t q_lora_rank = 0;
   int64_t qk_nope_head_dim = 0;
   int64_t v_head_dim = 0;
+  // The MLP's matrices: gated (SwiGLU / GeGLU: gate and up h -> I, down I -> h; Llama, Qwen,
+  // Mistral, DeepSeek, Gemma...) or two (fc1 h -> I, an activation, fc2 I -> h; OPT, GPT-2,
+  // CodeGen, Falcon, StarCoder). The same intermediate width costs 3 or 2 h x I per expert.
+  bool gated_mlp = true;
   bool qk_norm = false;      // per-head RMSNorm on q and k (Qwen3): 2 x head_dim weights a layer
   bool router_bias = false;  // per-expert routing bias (DeepSeek-V3 / GLM-4.5 / gpt-oss)
   int64_t mtp_modules = 0;   // multi-token-prediction modules shipped with the checkpoint
@@ -81,6 +85,9 @@ struct ModelArch {
   std::string released_dtype_source;
   std::string citation;  // first source line, for the assumptions list
 };
+
+// Weight matrices of h x intermediate in one MLP (one expert): 3 gated, 2 plain.
+inline int64_t mlp_matrices(const ModelArch& m) { return m.gated_mlp ? 3 : 2; }
 
 // KV-cache elements one token stores in one layer: K and V for every KV head, or the MLA
 // latent (kv_lora_rank + qk_rope_head_dim) when the model compresses its KV.

@@ -408,8 +408,45 @@ bool read_mla(const json& o, const std::string& path, ModelArch* m, Error* err) 
 
 }  // namespace
 
+// OPT (transformers configuration_opt.py / modeling_opt.py): multi-head attention with q, k, v and
+// out biases (enable_bias, default true; only q/k/v's are counted, as for every model), a plain
+// two-matrix MLP (fc1 hidden -> ffn_dim, ReLU, fc2) with its biases (2 x ffn_dim + hidden a layer,
+// under 0.1 % of its weights: not counted), learned positions (max_position_embeddings + 2 rows,
+// 0.1-1.3 % of the weights: not counted) and a tied LM head (OPTConfig's default). A
+// word_embed_proj_dim other than hidden_size (OPT-350M) adds projections in and out that are not
+// modeled.
+bool read_opt(const json& o, const std::string& path, ModelArch* m, Error* err) {
+  if (!required_int(o, "vocab_size", path, 1, 4194304, &m->vocab, err) ||
+      !required_int(o, "num_hidden_layers", path, 1, 1024, &m->num_layers, err) ||
+      !required_int(o, "hidden_size", path, 1, 131072, &m->hidden, err) ||
+      !required_int(o, "num_attention_heads", path, 1, 1024, &m->heads, err) ||
+      !required_int(o, "ffn_dim", path, 1, 1048576, &m->intermediate, err) ||
+      !int_key(o, "max_position_embeddings", path, 1, 1 << 27, &m->max_position_embeddings, err))
+    return false;
+  int64_t projected = m->hidden;
+  if (!int_key(o, "word_embed_proj_dim", path, 1, 131072, &projected, err)) return false;
+  if (projected != m->hidden) {
+    *err = not_modeled(path, "word_embed_proj_dim",
+                       "an embedding width other than hidden_size (" + std::to_string(m->hidden) +
+                           ": projections in and out)");
+    return false;
+  }
+  if (m->hidden % m->heads != 0) {
+    *err = make_error(fields::join(path, "num_attention_heads"),
+                      "must divide hidden_size (" + std::to_string(m->hidden) + ")");
+    return false;
+  }
+  m->kv_heads = m->heads;
+  m->head_dim = m->hidden / m->heads;
+  m->gated_mlp = false;
+  m->qkv_bias = true;
+  m->tied_embeddings = true;
+  return bool_key(o, "enable_bias", path, &m->qkv_bias, err) &&
+         bool_key(o, "tie_word_embeddings", path, &m->tied_embeddings, err);
+}
+
 const char* hf_model_types() {
-  return "llama, mistral, qwen2, qwen3, qwen3_moe, mixtral, deepseek_v3, kimi_k2, glm4_moe, "
+  return "llama, mistral, qwen2, qwen3, qwen3_moe, mixtral, deepseek_v3, kimi_k2, glm4_moe, opt, "
          "gpt_oss, minimax_m2, gemma3_text (or gemma3 with a text_config), llama4_text (or llama4 "
          "with a text_config), mistral3 with a mistral text_config, kimi_k25 with a kimi_k2 "
          "text_config, qwen3_next, qwen3_5_text and qwen3_5_moe_text (or qwen3_5 / qwen3_5_moe "
@@ -466,7 +503,7 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
   const TypeSpec* t = nullptr;
   for (const auto& s : kTypes)
     if (type == s.model_type) t = &s;
-  if (!t) {
+  if (!t && type != "opt") {
     *err =
         make_error(fields::join(outer_path, "model_type"),
                    "'" + fields::excerpt(type) + "' is not read; supported: " + hf_model_types());
@@ -480,6 +517,7 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
     const std::string n = outer["_name_or_path"].get<std::string>();
     if (!n.empty() && n.size() <= 64 && fields::valid_utf8(n)) m->name = n;
   }
+  if (type == "opt") return read_opt(o, path, m, err);
   // A published config.json leaves out keys at their class defaults: Gemma-3 27B's text_config
   // has no vocab_size (transformers configuration_gemma3.py Gemma3TextConfig: vocab_size
   // 262_208).

@@ -225,7 +225,7 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   const double n_dense = static_cast<double>(dense_layers);
   const double n_moe = static_cast<double>(layers - dense_layers);
   const double n_layers = static_cast<double>(layers);
-  const double dense_mlp = m.experts > 1 ? 3.0 * h * static_cast<double>(m.dense_intermediate)
+  const double dense_mlp = m.experts > 1 ? static_cast<double>(p.dense_mlp_per_layer)
                                          : static_cast<double>(p.mlp_per_expert);
   const double expert_mlp = static_cast<double>(p.mlp_per_expert);
   const double shared = static_cast<double>(m.shared_experts);
@@ -335,14 +335,18 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
       (m.experts > 1 ? static_cast<double>(m.intermediate) * (active_experts + shared)
                      : static_cast<double>(m.intermediate)) /
       tp;
+  // The MLP's activations per token: gate and up outputs and down's input (gated), or fc1's
+  // output and fc2's input (plain).
+  const double mlp_acts = static_cast<double>(mlp_matrices(m));
   if (dp == 1) {
     const double act_elems_per_token_layer =
-        5.0 * h + (2.0 * heads_g + 2.0 * kv_heads_g) * hd + 3.0 * inter_g;
+        5.0 * h + (2.0 * heads_g + 2.0 * kv_heads_g) * hd + mlp_acts * inter_g;
     other.activations_bytes = 2.0 * kActBytes * T * n_layers * act_elems_per_token_layer;
   } else {
     // The norms, residuals and attention activations of the group's tokens; the MLP's of all.
     const double attn_side = 5.0 * h + (2.0 * heads_g + 2.0 * kv_heads_g) * hd;
-    other.activations_bytes = 2.0 * kActBytes * n_layers * (T_attn * attn_side + T * 3.0 * inter_g);
+    other.activations_bytes =
+        2.0 * kActBytes * n_layers * (T_attn * attn_side + T * mlp_acts * inter_g);
   }
 
   const int64_t tp_gpus = std::max<int64_t>(1, shard.tp);
