@@ -621,9 +621,9 @@ NEW_DRAFTS += [GEMMA3_1B]
 # Issue 20's small drafts: OPT, the pair of vLLM's own draft-model example (docs/models/
 # spec_decode, v0.5.1 to v0.14: model="facebook/opt-6.7b", speculative model
 # "facebook/opt-125m", num_speculative_tokens=5). OPT's MLP is two matrices (fc1, ReLU, fc2):
-# gated_mlp False; q/k/v biases (enable_bias); tied LM head (OPTConfig's default).
+# gated_mlp False; q/k/v and MLP biases (enable_bias); tied LM head (OPTConfig's default).
 _OPT = {"experts": 1, "experts_per_token": 1, "qkv_bias": True, "tied_embeddings": True,
-        "gated_mlp": False, "vocab": 50272}
+        "gated_mlp": False, "mlp_bias": True, "vocab": 50272}
 OPT_67B = dict(_OPT, **{
     "id": "opt-6.7b", "name": "OPT-6.7B", "hf_repo": "facebook/opt-6.7b",
     "num_layers": 32, "hidden": 4096, "intermediate": 16384, "heads": 32, "kv_heads": 32,

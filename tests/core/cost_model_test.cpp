@@ -450,10 +450,11 @@ TEST(CostModel, SpsDraftMayBeATargetPreset) {
 }
 
 TEST(CostModel, APlainMlpStreamsTwoMatricesAGatedOneThree) {
-  // OPT-6.7B's decode step on one A100: per layer q/k/v/o 4 x 4096^2, fc1 + fc2 2 x 4096 x 16384
-  // and the q/k/v biases 3 x 4096, 2 bytes each, 32 layers: 12,885,688,320 bytes of GEMM weights
-  // (and twice that in FLOPs for one token). The same widths as a gated MLP (gate, up, down)
-  // add one 4096 x 16384 matrix a layer: 4,294,967,296 bytes more.
+  // OPT-6.7B's decode step on one A100: per layer q/k/v/o 4 x 4096^2, fc1 + fc2 2 x 4096 x 16384,
+  // the q/k/v biases 3 x 4096 and fc1's and fc2's 16384 + 4096, 2 bytes each, 32 layers:
+  // 12,886,999,040 bytes of GEMM weights (and as many FLOPs, 2 a weight, for one token). The
+  // same widths as a gated MLP (gate, up, down) add one 4096 x 16384 matrix and its 16384
+  // biases a layer: 4,295,016,448 bytes more.
   auto gemm = [](const std::string& target) {
     const json r =
         eval_ok(R"({"target":)" + target +
@@ -463,17 +464,17 @@ TEST(CostModel, APlainMlpStreamsTwoMatricesAGatedOneThree) {
     ADD_FAILURE() << "no gemm kernel";
     return json();
   };
-  const double per_layer = 4.0 * 4096 * 4096 + 2.0 * 4096 * 16384 + 3 * 4096;
+  const double per_layer = 4.0 * 4096 * 4096 + 2.0 * 4096 * 16384 + 3 * 4096 + 16384 + 4096;
   const json plain = gemm(R"("opt-6.7b")");
   EXPECT_DOUBLE_EQ(plain["bytes"].get<double>(), 32 * per_layer * 2);
   EXPECT_DOUBLE_EQ(plain["flops"].get<double>(), 32 * per_layer * 2);
   const std::string keys =
       R"({"name":"opt-shaped","num_layers":32,"hidden":4096,"intermediate":16384,"heads":32,)"
-      R"("vocab":50272,"tied_embeddings":true,"qkv_bias":true)";
+      R"("vocab":50272,"tied_embeddings":true,"qkv_bias":true,"mlp_bias":true)";
   EXPECT_DOUBLE_EQ(gemm(keys + R"(,"gated_mlp":false})")["bytes"].get<double>(),
                    plain["bytes"].get<double>());
   EXPECT_DOUBLE_EQ(gemm(keys + "}")["bytes"].get<double>() - plain["bytes"].get<double>(),
-                   32.0 * 4096 * 16384 * 2);
+                   32.0 * (4096 * 16384 + 16384) * 2);
 }
 
 }  // namespace

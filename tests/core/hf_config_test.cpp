@@ -64,6 +64,7 @@ void expect_same_arch(const ModelArch& a, const ModelArch& b, const std::string&
   EXPECT_EQ(a.qk_nope_head_dim, b.qk_nope_head_dim) << what;
   EXPECT_EQ(a.v_head_dim, b.v_head_dim) << what;
   EXPECT_EQ(a.gated_mlp, b.gated_mlp) << what;
+  EXPECT_EQ(a.mlp_bias, b.mlp_bias) << what;
   EXPECT_EQ(a.qk_norm, b.qk_norm) << what;
   EXPECT_EQ(a.router_bias, b.router_bias) << what;
   EXPECT_EQ(a.mtp_modules, b.mtp_modules) << what;
@@ -285,13 +286,19 @@ Error read_error(const json& cfg) {
   return err;
 }
 
-TEST(HfConfig, WhatItDoesNotModelIsAnErrorNamingTheKey) {
+TEST(HfConfig, MlpBiasesAreCountedOnePerOutput) {
+  // Llama's mlp_bias puts a bias on gate, up (14336 each) and down (4096): 32 layers x 32,768.
   json c = fixture("llama3.1-8b.json");
+  const ModelArch plain = read(c);
   c["mlp_bias"] = true;
-  EXPECT_EQ(read_error(c).field, "target.mlp_bias");
+  const ModelArch biased = read(c);
+  EXPECT_TRUE(biased.mlp_bias);
+  EXPECT_EQ(count_params(biased).total - count_params(plain).total, 32LL * (2 * 14336 + 4096));
+}
 
+TEST(HfConfig, WhatItDoesNotModelIsAnErrorNamingTheKey) {
   // Jamba's Mamba layers are not modeled.
-  c = fixture("deepseek-v3.json");
+  json c = fixture("deepseek-v3.json");
   c["model_type"] = "jamba";
   Error e = read_error(c);
   EXPECT_EQ(e.field, "target.model_type");
@@ -490,6 +497,7 @@ TEST(HfConfig, OptReadsAsATwoMatrixMlpAndItsDraftAsPublished) {
   expect_same_arch(draft, preset("opt-125m"), "opt-125m.json");
   EXPECT_FALSE(draft.gated_mlp);
   EXPECT_TRUE(draft.qkv_bias);
+  EXPECT_TRUE(draft.mlp_bias);
   EXPECT_TRUE(draft.tied_embeddings);
   EXPECT_EQ(draft.kv_heads, 12);
   EXPECT_EQ(draft.head_dim, 64);
@@ -515,6 +523,35 @@ TEST(HfConfig, OptReadsAsATwoMatrixMlpAndItsDraftAsPublished) {
   odd["num_attention_heads"] = 7;
   EXPECT_FALSE(model_from_hf_config(odd, "draft", &m, &err));
   EXPECT_EQ(err.field, "draft.num_attention_heads");
+}
+
+TEST(HfConfig, StarCoder2ReadsAsATwoMatrixMlpWithBiasesAndAWindow) {
+  // StarCoder2-3B's keys as a TensorRT-LLM test of Starcoder2ForCausalLM copies them (stored
+  // copy, find_string id 19388661341: "Base config for all StarCoder2 models (based on
+  // HuggingFace configs)", 30 layers at full size): hidden 3072, intermediate 12288, 24 heads
+  // over 2 KV heads, vocab 49152, use_bias, a 4096-token window.
+  const json c = json::parse(R"({"architectures":["Starcoder2ForCausalLM"],
+      "hidden_act":"gelu_pytorch_tanh","max_position_embeddings":16384,"model_type":"starcoder2",
+      "num_hidden_layers":30,"sliding_window":4096,"use_bias":true,"vocab_size":49152,
+      "hidden_size":3072,"intermediate_size":12288,"num_attention_heads":24,
+      "num_key_value_heads":2})");
+  const ModelArch m = read(c);
+  EXPECT_FALSE(m.gated_mlp);
+  EXPECT_TRUE(m.mlp_bias);
+  EXPECT_TRUE(m.qkv_bias);
+  EXPECT_TRUE(m.tied_embeddings);  // Starcoder2Config's default
+  EXPECT_EQ(m.sliding_window, 4096);
+  EXPECT_EQ(m.sliding_window_layers, 30);
+  // By hand, per layer: q and o 2 x 3072^2, k and v 2 x 3072 x 256, their biases 3072 + 512,
+  // c_fc and c_proj 2 x 3072 x 12288 with biases 12288 + 3072, two norms 2 x 3072 =
+  // 95,969,792; x 30 + the tied embedding 49152 x 3072 + the final norm 3072 = 3,030,091,776
+  // (the name: 3B).
+  EXPECT_EQ(count_params(m).total, 30LL * 95969792 + 49152LL * 3072 + 3072);
+  json no_bias = c;
+  no_bias["use_bias"] = false;
+  const ModelArch plain = read(no_bias);
+  EXPECT_FALSE(plain.qkv_bias);
+  EXPECT_FALSE(plain.mlp_bias);
 }
 
 }  // namespace

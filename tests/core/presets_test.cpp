@@ -98,19 +98,21 @@ TEST(Presets, Glm46TotalsMatchPublished) {
 
 TEST(Presets, OptCountsTwoMlpMatricesByHand) {
   // OPT-6.7B (config.json: 32 layers, hidden 4096, ffn_dim 16384, 32 heads, vocab 50272, tied):
-  // per layer q/k/v/o 4 x 4096^2, q/k/v biases 3 x 4096, fc1 + fc2 2 x 4096 x 16384 (no gate),
-  // two LayerNorms 2 x 4096 = 201,347,072; x 32 + the tied embedding 50272 x 4096 (205,914,112)
-  // + the final norm 4096 = 6,649,024,512. Learned positions (2050 x 4096) are not counted.
+  // per layer q/k/v/o 4 x 4096^2, q/k/v biases 3 x 4096, fc1 + fc2 2 x 4096 x 16384 (no gate)
+  // with their biases 16384 + 4096, two LayerNorms 2 x 4096 = 201,367,552; x 32 + the tied
+  // embedding 50272 x 4096 (205,914,112) + the final norm 4096 = 6,649,679,872. Learned
+  // positions (2050 x 4096) and the out projection's bias are not counted.
   const ParamCounts big = count_params(model("opt-6.7b"));
-  EXPECT_EQ(big.mlp_per_expert, 2LL * 4096 * 16384);
-  EXPECT_EQ(big.total, 32LL * 201347072 + 205914112 + 4096);
+  EXPECT_EQ(big.mlp_per_expert, 2LL * 4096 * 16384 + 16384 + 4096);
+  EXPECT_EQ(big.total, 32LL * 201367552 + 205914112 + 4096);
   EXPECT_NEAR(big.total, 6.7 * kB, 0.1 * kB);  // the name
-  // OPT-125M the same way: 12 x (4 x 768^2 + 3 x 768 + 2 x 768 x 3072 + 2 x 768) + 50272 x 768
-  // + 768 = 123,590,400; its name's 125M includes its learned positions (2050 x 768 = 1.6M).
+  // OPT-125M the same way: 12 x (4 x 768^2 + 3 x 768 + 2 x 768 x 3072 + 3072 + 768 + 2 x 768)
+  // + 50272 x 768 + 768 = 123,636,480; with its learned positions (2050 x 768 = 1.6M) 125.2M,
+  // the name's 125M.
   const ParamCounts small = count_params(model("opt-125m"));
-  EXPECT_EQ(small.total,
-            12LL * (4 * 768 * 768 + 3 * 768 + 2 * 768 * 3072 + 2 * 768) + 50272LL * 768 + 768);
-  EXPECT_NEAR(small.total + 2050.0 * 768, 125e6, 0.2e6);
+  EXPECT_EQ(small.total, 12LL * (4 * 768 * 768 + 3 * 768 + 2 * 768 * 3072 + 3072 + 768 + 2 * 768) +
+                             50272LL * 768 + 768);
+  EXPECT_NEAR(small.total + 2050.0 * 768, 125e6, 0.3e6);
 }
 
 TEST(Presets, Qwen3TotalsMatchModelCards) {

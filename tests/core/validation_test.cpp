@@ -383,6 +383,10 @@ TEST(Validation, WrongTypesNameTheField) {
                       R"({"target": {"num_layers": 2, "hidden": 64, "intermediate": 128,
                           "heads": 4, "vocab": 100, "gated_mlp": "no"}})",
                       "target.gated_mlp", "must be true or false, got a string"));
+  EXPECT_TRUE(IsError("eval",
+                      R"({"target": {"num_layers": 2, "hidden": 64, "intermediate": 128,
+                          "heads": 4, "vocab": 100, "mlp_bias": 1}})",
+                      "target.mlp_bias", "must be true or false, got an integer"));
   EXPECT_TRUE(IsError("sweep", R"({"config": 1, "axis": "batch", "values": [1]})", "config",
                       "is required and must be a config object"));
 }

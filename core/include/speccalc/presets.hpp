@@ -44,6 +44,7 @@ struct ModelArch {
   // Mistral, DeepSeek, Gemma...) or two (fc1 h -> I, an activation, fc2 I -> h; OPT, GPT-2,
   // CodeGen, Falcon, StarCoder). The same intermediate width costs 3 or 2 h x I per expert.
   bool gated_mlp = true;
+  bool mlp_bias = false;     // biases on the MLP's matrices (OPT, StarCoder2; Llama's mlp_bias)
   bool qk_norm = false;      // per-head RMSNorm on q and k (Qwen3): 2 x head_dim weights a layer
   bool router_bias = false;  // per-expert routing bias (DeepSeek-V3 / GLM-4.5 / gpt-oss)
   int64_t mtp_modules = 0;   // multi-token-prediction modules shipped with the checkpoint
@@ -88,6 +89,14 @@ struct ModelArch {
 
 // Weight matrices of h x intermediate in one MLP (one expert): 3 gated, 2 plain.
 inline int64_t mlp_matrices(const ModelArch& m) { return m.gated_mlp ? 3 : 2; }
+
+// Parameters of one MLP of width `intermediate` (one expert): its matrices and, with mlp_bias,
+// one bias per output (gate and up: intermediate each, down: hidden; fc1: intermediate, fc2:
+// hidden).
+inline int64_t mlp_params(const ModelArch& m, int64_t intermediate) {
+  const int64_t biases = m.mlp_bias ? (mlp_matrices(m) - 1) * intermediate + m.hidden : 0;
+  return mlp_matrices(m) * m.hidden * intermediate + biases;
+}
 
 // KV-cache elements one token stores in one layer: K and V for every KV head, or the MLA
 // latent (kv_lora_rank + qk_rope_head_dim) when the model compresses its KV.

@@ -39,6 +39,7 @@ bool parse_custom_model_extras(const json& obj, const std::string& path, ModelAr
       !fields::read_int(obj, "qk_nope_head_dim", path, 0, 4096, &m->qk_nope_head_dim, err) ||
       !fields::read_int(obj, "v_head_dim", path, 0, 4096, &m->v_head_dim, err) ||
       !fields::read_bool(obj, "gated_mlp", path, &m->gated_mlp, err) ||
+      !fields::read_bool(obj, "mlp_bias", path, &m->mlp_bias, err) ||
       !fields::read_bool(obj, "qk_norm", path, &m->qk_norm, err) ||
       !fields::read_bool(obj, "router_bias", path, &m->router_bias, err) ||
       !fields::read_bool(obj, "quantized_experts_only", path, &m->quantized_experts_only, err) ||
@@ -160,6 +161,7 @@ bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, 
                            "qk_nope_head_dim",
                            "v_head_dim",
                            "gated_mlp",
+                           "mlp_bias",
                            "qk_norm",
                            "router_bias",
                            "mtp_modules",
@@ -590,6 +592,7 @@ json model_to_json(const ModelArch& m) {
   for (const auto& kv : ints)
     if (kv.second != 0) out[kv.first] = kv.second;
   if (!m.gated_mlp) out["gated_mlp"] = false;
+  if (m.mlp_bias) out["mlp_bias"] = true;
   if (m.qk_norm) out["qk_norm"] = true;
   if (m.attn_output_gate) out["attn_output_gate"] = true;
   if (m.router_bias) out["router_bias"] = true;

@@ -61,6 +61,10 @@ const TypeSpec kTypes[] = {
     {"glm4_moe", TypeSpec::deepseek, false, false, false, false},
     {"gpt_oss", TypeSpec::gpt_oss, false, false, false, false},
     {"gemma3_text", TypeSpec::dense, false, false, true, true},
+    // StarCoder2 (configuration_starcoder2.py / modeling_starcoder2.py): Llama's keys, a
+    // two-matrix GELU MLP (c_fc, c_proj), use_bias on every linear layer (default true), tied
+    // by default, sliding_window on every layer.
+    {"starcoder2", TypeSpec::dense, false, false, false, true},
     // Llama-4's q/k norm (use_qk_norm) is an L2 norm without weights (modeling_llama4.py
     // Llama4TextL2Norm): nothing to count, so qk_norm stays off.
     {"llama4_text", TypeSpec::llama4, false, false, false, false},
@@ -409,10 +413,10 @@ bool read_mla(const json& o, const std::string& path, ModelArch* m, Error* err) 
 }  // namespace
 
 // OPT (transformers configuration_opt.py / modeling_opt.py): multi-head attention with q, k, v and
-// out biases (enable_bias, default true; only q/k/v's are counted, as for every model), a plain
-// two-matrix MLP (fc1 hidden -> ffn_dim, ReLU, fc2) with its biases (2 x ffn_dim + hidden a layer,
-// under 0.1 % of its weights: not counted), learned positions (max_position_embeddings + 2 rows,
-// 0.1-1.3 % of the weights: not counted) and a tied LM head (OPTConfig's default). A
+// out biases (enable_bias, default true; q/k/v's are counted, as for every model, the out
+// projection's is not), a plain two-matrix MLP (fc1 hidden -> ffn_dim, ReLU, fc2) with its biases,
+// learned positions (max_position_embeddings + 2 rows, 0.1-1.3 % of the weights: not counted)
+// and a tied LM head (OPTConfig's default). A
 // word_embed_proj_dim other than hidden_size (OPT-350M) adds projections in and out that are not
 // modeled.
 bool read_opt(const json& o, const std::string& path, ModelArch* m, Error* err) {
@@ -441,12 +445,14 @@ bool read_opt(const json& o, const std::string& path, ModelArch* m, Error* err) 
   m->gated_mlp = false;
   m->qkv_bias = true;
   m->tied_embeddings = true;
-  return bool_key(o, "enable_bias", path, &m->qkv_bias, err) &&
-         bool_key(o, "tie_word_embeddings", path, &m->tied_embeddings, err);
+  if (!bool_key(o, "enable_bias", path, &m->qkv_bias, err)) return false;
+  m->mlp_bias = m->qkv_bias;  // enable_bias: every linear layer's bias
+  return bool_key(o, "tie_word_embeddings", path, &m->tied_embeddings, err);
 }
 
 const char* hf_model_types() {
   return "llama, mistral, qwen2, qwen3, qwen3_moe, mixtral, deepseek_v3, kimi_k2, glm4_moe, opt, "
+         "starcoder2, "
          "gpt_oss, minimax_m2, gemma3_text (or gemma3 with a text_config), llama4_text (or llama4 "
          "with a text_config), mistral3 with a mistral text_config, kimi_k25 with a kimi_k2 "
          "text_config, qwen3_next, qwen3_5_text and qwen3_5_moe_text (or qwen3_5 / qwen3_5_moe "
@@ -554,15 +560,17 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
   // tie_word_embeddings sits on the outer config of a wrapped model.
   if (!bool_key(outer, "tie_word_embeddings", outer_path, &m->tied_embeddings, err)) return false;
   m->qkv_bias = t->qkv_bias_always;
-  if (!t->qkv_bias_always && !bool_key(o, "attention_bias", path, &m->qkv_bias, err)) return false;
-  m->qk_norm = t->qk_norm_always;
-  if (type == "glm4_moe" && !bool_key(o, "use_qk_norm", path, &m->qk_norm, err)) return false;
-  bool mlp_bias = false;
-  if (!bool_key(o, "mlp_bias", path, &mlp_bias, err)) return false;
-  if (mlp_bias) {
-    *err = not_modeled(path, "mlp_bias", "a bias on the MLP projections");
+  if (type == "starcoder2") {
+    m->gated_mlp = false;
+    m->qkv_bias = true;
+    if (!bool_key(o, "use_bias", path, &m->qkv_bias, err)) return false;
+    m->mlp_bias = m->qkv_bias;
+  } else if (!t->qkv_bias_always && !bool_key(o, "attention_bias", path, &m->qkv_bias, err)) {
     return false;
   }
+  m->qk_norm = t->qk_norm_always;
+  if (type == "glm4_moe" && !bool_key(o, "use_qk_norm", path, &m->qk_norm, err)) return false;
+  if (!bool_key(o, "mlp_bias", path, &m->mlp_bias, err)) return false;
   // The longest context it is configured for; Gemma-3 27B's text_config leaves it at
   // Gemma3TextConfig's default, 131072 (transformers configuration_gemma3.py).
   if (type == "gemma3_text" && !present(o, "max_position_embeddings"))

@@ -59,11 +59,11 @@ ParamCounts count_params(const ModelArch& m) {
   ParamCounts p;
   p.attn_per_layer = attention_params(m);
   // gate, up: h->I; down: I->h (a plain MLP: fc1 h->I, fc2 I->h)
-  p.mlp_per_expert = mlp_matrices(m) * m.hidden * m.intermediate;
+  p.mlp_per_expert = mlp_params(m, m.intermediate);
   p.router_per_layer = m.experts > 1 ? m.hidden * m.experts + (m.router_bias ? m.experts : 0) : 0;
   p.norms_per_layer = 2 * m.hidden;
   p.shared_mlp_per_layer = m.shared_experts * p.mlp_per_expert;
-  p.dense_mlp_per_layer = mlp_matrices(m) * m.hidden * m.dense_intermediate;
+  p.dense_mlp_per_layer = mlp_params(m, m.dense_intermediate);
   p.moe_layers = m.num_layers - m.first_dense_layers;
   p.linear_attn_per_layer = linear_attention_params(m);
   p.embedding = m.vocab * m.hidden;
@@ -194,6 +194,7 @@ ModelArch model_from_table(const json& e) {
   m.qk_nope_head_dim = e.value("qk_nope_head_dim", int64_t{0});
   m.v_head_dim = e.value("v_head_dim", int64_t{0});
   m.gated_mlp = e.value("gated_mlp", true);
+  m.mlp_bias = e.value("mlp_bias", false);
   m.qk_norm = e.value("qk_norm", false);
   m.router_bias = e.value("router_bias", false);
   m.mtp_modules = e.value("mtp_modules", int64_t{0});
