@@ -416,9 +416,9 @@ bool read_mla(const json& o, const std::string& path, ModelArch* m, Error* err) 
 // out biases (enable_bias, default true; q/k/v's are counted, as for every model, the out
 // projection's is not), a plain two-matrix MLP (fc1 hidden -> ffn_dim, ReLU, fc2) with its biases,
 // learned positions (max_position_embeddings + 2 rows, 0.1-1.3 % of the weights: not counted)
-// and a tied LM head (OPTConfig's default). A
-// word_embed_proj_dim other than hidden_size (OPT-350M) adds projections in and out that are not
-// modeled.
+// and a tied LM head (OPTConfig's default). A word_embed_proj_dim other than hidden_size
+// (OPT-350M) adds projections in and out that are not modeled. Its keys are not Llama's
+// (ffn_dim), so it has this reader instead of a TypeSpec row.
 bool read_opt(const json& o, const std::string& path, ModelArch* m, Error* err) {
   if (!required_int(o, "vocab_size", path, 1, 4194304, &m->vocab, err) ||
       !required_int(o, "num_hidden_layers", path, 1, 1024, &m->num_layers, err) ||
@@ -509,7 +509,7 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
   const TypeSpec* t = nullptr;
   for (const auto& s : kTypes)
     if (type == s.model_type) t = &s;
-  if (!t && type != "opt") {
+  if (!t && type != "opt") {  // OPT: read_opt below
     *err =
         make_error(fields::join(outer_path, "model_type"),
                    "'" + fields::excerpt(type) + "' is not read; supported: " + hf_model_types());
