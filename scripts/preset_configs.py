@@ -649,6 +649,25 @@ OPT_125M = dict(_OPT, **{
 NEW_TARGETS += [OPT_67B]
 NEW_DRAFTS += [OPT_125M]
 
+# MiniCPM3-4B, the target of vLLM PR #24243 ("Eagle3 that supports the Minicpm3 model", a
+# held-out measurement): a dense Llama-style model with DeepSeek-V2's MLA. Its values are
+# transformers' MiniCPM3Config defaults, which "match the openbmb/MiniCPM3-4B checkpoint".
+MINICPM3_4B = {
+    "id": "minicpm3-4b", "name": "MiniCPM3-4B", "hf_repo": "openbmb/MiniCPM3-4B",
+    "num_layers": 62, "hidden": 2560, "intermediate": 6400, "heads": 40, "kv_heads": 40,
+    "head_dim": 96, "vocab": 73448, "tied_embeddings": True, "experts": 1,
+    "experts_per_token": 1, "qkv_bias": False,
+    "kv_lora_rank": 256, "q_lora_rank": 768, "qk_rope_head_dim": 32, "qk_nope_head_dim": 64,
+    "v_head_dim": 64,
+    "published_params": "4B (the model's name)",
+    "source": ["github huggingface/transformers src/transformers/models/minicpm3/"
+               "configuration_minicpm3.py (commit 008e5743: class defaults 'match the "
+               "openbmb/MiniCPM3-4B checkpoint'; v_head_dim = hidden_size / num_attention_heads)"],
+    "confidence": "high",
+    "notes": "MLA over 40 heads (q latent 768, KV latent 256 + 32 rope dims), tied LM head.",
+}
+NEW_TARGETS += [MINICPM3_4B]
+
 # Speculator heads (EAGLE / EAGLE-3 / Medusa / Hydra) per target, for engine exports. The EAGLE
 # rows come from the table in SafeAILab/EAGLE README.md ("EAGLE-3 Models on Hugging Face" and
 # "EAGLE Models on Hugging Face"); "official" is that table's column. No EAGLE head is listed

@@ -160,6 +160,9 @@ const Case kCases[] = {
     {"assembled/glm-4.6.json", "glm-4.6",
      R"({"hardware":"h200-sxm","gpus":8,"dtype":"fp8","batch":8,"runtime":"sglang",
          "method":{"family":"mtp","k":3},"acceptance":{"alpha":0.8}})"},
+    {"assembled/minicpm3-4b.json", "minicpm3-4b",
+     R"({"hardware":"rtx-4090","runtime":"vllm","method":{"family":"eagle3","depth":3,"top_k":1,
+         "total_token":4},"acceptance":{"tau":2.44}})"},
     {"assembled/qwen3-next-80b-a3b.json", "qwen3-next-80b-a3b",
      R"({"hardware":"h200-sxm","gpus":2,"runtime":"vllm","batch":4,
          "method":{"family":"mtp","k":2},"acceptance":{"alpha":0.8}})"},
@@ -552,6 +555,42 @@ TEST(HfConfig, StarCoder2ReadsAsATwoMatrixMlpWithBiasesAndAWindow) {
   const ModelArch plain = read(no_bias);
   EXPECT_FALSE(plain.qkv_bias);
   EXPECT_FALSE(plain.mlp_bias);
+}
+
+TEST(HfConfig, MiniCpm3ReadsLatentAttentionWithItsValueWidthDefault) {
+  // MiniCPM3's config.json names no v_head_dim: MiniCPM3Config's __post_init__ sets it to
+  // hidden_size // num_attention_heads (2560 / 40 = 64), not DeepSeek's explicit 128.
+  const json c = fixture("assembled/minicpm3-4b.json");
+  ASSERT_FALSE(c.contains("v_head_dim"));
+  const ModelArch m = read(c);
+  EXPECT_EQ(m.v_head_dim, 64);
+  EXPECT_EQ(m.head_dim, 64 + 32);  // qk_nope + qk_rope, as every MLA model
+  EXPECT_EQ(m.kv_lora_rank, 256);
+  EXPECT_EQ(m.q_lora_rank, 768);
+  EXPECT_TRUE(m.tied_embeddings);
+  // A config that names it is read as given; an untied one is untied.
+  json named = c;
+  named["v_head_dim"] = 128;
+  named["tie_word_embeddings"] = false;
+  const ModelArch wide = read(named);
+  EXPECT_EQ(wide.v_head_dim, 128);
+  EXPECT_FALSE(wide.tied_embeddings);
+  // Without the tie key MiniCPM3Config's default (true) holds.
+  json untold = c;
+  untold.erase("tie_word_embeddings");
+  EXPECT_TRUE(read(untold).tied_embeddings);
+  // The default is MiniCPM3's alone: a DeepSeek-V3 config.json without v_head_dim is refused.
+  json deepseek = fixture("deepseek-v3.json");
+  deepseek.erase("v_head_dim");
+  ModelArch out;
+  Error err;
+  EXPECT_FALSE(model_from_hf_config(deepseek, "target", &out, &err));
+  EXPECT_EQ(err.field, "target.v_head_dim");
+  // MLA without its latent width is refused with the key named.
+  json no_latent = c;
+  no_latent.erase("kv_lora_rank");
+  EXPECT_FALSE(model_from_hf_config(no_latent, "target", &out, &err));
+  EXPECT_EQ(err.field, "target.kv_lora_rank");
 }
 
 }  // namespace

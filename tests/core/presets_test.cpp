@@ -115,6 +115,25 @@ TEST(Presets, OptCountsTwoMlpMatricesByHand) {
   EXPECT_NEAR(small.total + 2050.0 * 768, 125e6, 0.3e6);
 }
 
+TEST(Presets, MiniCpm3CountsItsLatentAttentionByHand) {
+  // MiniCPM3-4B (transformers MiniCPM3Config defaults): 62 layers, hidden 2560, 40 heads,
+  // q latent 768, KV latent 256, qk_nope 64 + qk_rope 32, v_head_dim 2560 / 40 = 64,
+  // intermediate 6400, vocab 73448, tied. Per layer:
+  //   q_a_proj 2560 x 768 + its norm 768 + q_b_proj 768 x 40 x 96      = 4,915,968
+  //   kv_a_proj 2560 x (256 + 32) + its norm 256 + kv_b_proj 256 x 40 x (64 + 64) = 2,048,256
+  //   o_proj 40 x 64 x 2560                                              = 6,553,600
+  //   gate, up, down 3 x 2560 x 6400                                     = 49,152,000
+  //   two RMSNorms 2 x 2560                                              = 5,120
+  // = 62,674,944; x 62 + the tied embedding 73448 x 2560 (188,026,880) + the final norm 2560
+  // = 4,073,875,968, the name's 4B.
+  const ParamCounts p = count_params(model("minicpm3-4b"));
+  EXPECT_EQ(p.attn_per_layer, 4915968 + 2048256 + 6553600);
+  EXPECT_EQ(p.mlp_per_expert, 49152000);
+  EXPECT_EQ(p.lm_head, 0);
+  EXPECT_EQ(p.total, 62LL * 62674944 + 188026880 + 2560);
+  EXPECT_NEAR(p.total, 4.0 * kB, 0.1 * kB);
+}
+
 TEST(Presets, Qwen3TotalsMatchModelCards) {
   // Qwen3-30B-A3B model card: 30.5B total, 3.3B activated, 29.9B non-embedding (the model
   // cards count the untied LM head as embedding too).

@@ -59,6 +59,12 @@ const TypeSpec kTypes[] = {
     // configuration_deepseek.py): the same keys, read the same way.
     {"kimi_k2", TypeSpec::deepseek, true, false, false, false},
     {"glm4_moe", TypeSpec::deepseek, false, false, false, false},
+    // MiniCPM3 (transformers configuration_minicpm3.py, whose defaults "match the
+    // openbmb/MiniCPM3-4B checkpoint"): a dense Llama-style model with DeepSeek-V2's MLA
+    // (q_lora_rank, kv_lora_rank, qk_nope/qk_rope_head_dim), v_head_dim hidden / heads when
+    // absent, and a tied LM head (tie_word_embeddings defaults to true). Its muP scalars
+    // (scale_emb, scale_depth, dim_model_base) multiply activations and cost nothing.
+    {"minicpm3", TypeSpec::dense, true, false, false, true},
     {"gpt_oss", TypeSpec::gpt_oss, false, false, false, false},
     {"gemma3_text", TypeSpec::dense, false, false, true, true},
     // StarCoder2 (configuration_starcoder2.py / modeling_starcoder2.py): Llama's keys, a
@@ -399,12 +405,17 @@ bool read_dsa(const json& o, const std::string& path, ModelArch* m, Error* err) 
          required_int(o, "q_lora_rank", path, 1, 65536, &m->q_lora_rank, err);
 }
 
-bool read_mla(const json& o, const std::string& path, ModelArch* m, Error* err) {
+// value_dim_default: MiniCPM3 leaves v_head_dim out of its config.json (hidden / heads, 64);
+// DeepSeek's configs name it.
+bool read_mla(const json& o, const std::string& path, bool value_dim_default, ModelArch* m,
+              Error* err) {
+  m->v_head_dim = m->hidden / m->heads;
   if (!required_int(o, "kv_lora_rank", path, 1, 65536, &m->kv_lora_rank, err) ||
       !int_key(o, "q_lora_rank", path, 0, 65536, &m->q_lora_rank, err) ||
       !required_int(o, "qk_rope_head_dim", path, 1, 4096, &m->qk_rope_head_dim, err) ||
       !required_int(o, "qk_nope_head_dim", path, 1, 4096, &m->qk_nope_head_dim, err) ||
-      !required_int(o, "v_head_dim", path, 1, 4096, &m->v_head_dim, err))
+      !(value_dim_default ? int_key(o, "v_head_dim", path, 1, 4096, &m->v_head_dim, err)
+                          : required_int(o, "v_head_dim", path, 1, 4096, &m->v_head_dim, err)))
     return false;
   m->head_dim = m->qk_nope_head_dim + m->qk_rope_head_dim;
   return true;
@@ -452,7 +463,7 @@ bool read_opt(const json& o, const std::string& path, ModelArch* m, Error* err) 
 
 const char* hf_model_types() {
   return "llama, mistral, qwen2, qwen3, qwen3_moe, mixtral, deepseek_v3, kimi_k2, glm4_moe, opt, "
-         "starcoder2, "
+         "starcoder2, minicpm3, "
          "gpt_oss, minimax_m2, gemma3_text (or gemma3 with a text_config), llama4_text (or llama4 "
          "with a text_config), mistral3 with a mistral text_config, kimi_k25 with a kimi_k2 "
          "text_config, qwen3_next, qwen3_5_text and qwen3_5_moe_text (or qwen3_5 / qwen3_5_moe "
@@ -578,7 +589,7 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
   else if (!int_key(o, "max_position_embeddings", path, 1, 1 << 27, &m->max_position_embeddings,
                     err))
     return false;
-  if (t->mla && !read_mla(o, path, m, err)) return false;
+  if (t->mla && !read_mla(o, path, type == "minicpm3", m, err)) return false;
   if ((type == "deepseek_v32" || type == "glm_moe_dsa") && !read_dsa(o, path, m, err)) return false;
   if (!read_moe(o, path, *t, m, err)) return false;
   if (m->experts_per_token > m->experts) {
