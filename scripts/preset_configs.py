@@ -668,6 +668,35 @@ MINICPM3_4B = {
 }
 NEW_TARGETS += [MINICPM3_4B]
 
+# DeepSeek-V4-Flash (2026): DeepSeek's MoE with compressed attention (model_type deepseek_v4,
+# read by core/src/config/hf_config.cpp read_v4_attention): 43 layers, 2 window-only, 21
+# compressed-sparse (4 tokens an entry, indexer top-512), 20 heavily compressed (128 tokens
+# an entry), a 128-token window everywhere, one 512-wide key = value vector, 4 residual
+# streams. Released with FP4 experts (E8M0 scales per 32: mxfp4) and FP8 elsewhere: opened at
+# mxfp4 throughout (the 2.5 % of weights outside the experts at 0.53 instead of 1 byte: about
+# 3 GB under the checkpoint).
+DEEPSEEK_V4_FLASH = {
+    "id": "deepseek-v4-flash", "name": "DeepSeek-V4-Flash", "hf_repo": "deepseek-ai/DeepSeek-V4-Flash",
+    "num_layers": 43, "hidden": 4096, "intermediate": 2048, "heads": 64, "kv_heads": 1,
+    "head_dim": 512, "vocab": 129280, "tied_embeddings": False, "experts": 256,
+    "experts_per_token": 6, "qkv_bias": False, "shared_experts": 1, "router_bias": True,
+    "mtp_modules": 1, "q_lora_rank": 1024, "shared_kv": True, "compressed_sparse_layers": 21,
+    "heavily_compressed_layers": 20, "hca_ratio": 128, "o_lora_rank": 1024, "o_groups": 8,
+    "hc_mult": 4, "sliding_window": 128, "sliding_window_layers": 43, "index_n_heads": 64,
+    "index_head_dim": 128, "index_topk": 512,
+    "released_dtype": {"weights": "mxfp4", "source": "hebo1221/nano-deepseek-v4 "
+                       "_receipts/DeepSeek-V4-Flash-0731-metadata.json (the 0731 checkpoint's "
+                       "headers: packed FP4 experts with F8_E8M0 scales per 32 inputs, F8_E4M3 "
+                       "weights elsewhere; 166,878,536,440 bytes indexed)"},
+    "published_params": "284B total, 13B active (the counts of this geometry; no model card read)",
+    "source": ["github ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/"
+               "nvidia--DeepSeek-V4-Flash-NVFP4_config.json (commit 7b359652: the model's "
+               "config.json as NVIDIA's NVFP4 checkpoint republishes it)"],
+    "confidence": "high",
+    "notes": "Attention costed from vLLM deepseek_v4_attention.py / deepseek_compressor.py.",
+}
+NEW_TARGETS += [DEEPSEEK_V4_FLASH]
+
 # Speculator heads (EAGLE / EAGLE-3 / Medusa / Hydra) per target, for engine exports. The EAGLE
 # rows come from the table in SafeAILab/EAGLE README.md ("EAGLE-3 Models on Hugging Face" and
 # "EAGLE Models on Hugging Face"); "official" is that table's column. No EAGLE head is listed

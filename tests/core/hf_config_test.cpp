@@ -70,6 +70,16 @@ void expect_same_arch(const ModelArch& a, const ModelArch& b, const std::string&
   EXPECT_EQ(a.mtp_modules, b.mtp_modules) << what;
   EXPECT_EQ(a.sliding_window, b.sliding_window) << what;
   EXPECT_EQ(a.sliding_window_layers, b.sliding_window_layers) << what;
+  EXPECT_EQ(a.shared_kv, b.shared_kv) << what;
+  EXPECT_EQ(a.compressed_sparse_layers, b.compressed_sparse_layers) << what;
+  EXPECT_EQ(a.heavily_compressed_layers, b.heavily_compressed_layers) << what;
+  EXPECT_EQ(a.hca_ratio, b.hca_ratio) << what;
+  EXPECT_EQ(a.o_lora_rank, b.o_lora_rank) << what;
+  EXPECT_EQ(a.o_groups, b.o_groups) << what;
+  EXPECT_EQ(a.hc_mult, b.hc_mult) << what;
+  EXPECT_EQ(a.index_n_heads, b.index_n_heads) << what;
+  EXPECT_EQ(a.index_head_dim, b.index_head_dim) << what;
+  EXPECT_EQ(a.index_topk, b.index_topk) << what;
   if (same_context) {
     EXPECT_EQ(a.max_position_embeddings, b.max_position_embeddings) << what;
   }
@@ -156,6 +166,9 @@ const Case kCases[] = {
     {"opt-6.7b.json", "opt-6.7b",
      R"({"hardware":"a100-80gb-sxm","runtime":"vllm","method":{"family":"sps","draft":"opt-125m",
          "k":5},"acceptance":{"alpha":0.7}})"},
+    {"deepseek-v4-flash.json", "deepseek-v4-flash",
+     R"({"hardware":"h200-sxm","gpus":8,"dtype":"fp8","batch":8,"context":65536,"runtime":"vllm",
+         "method":{"family":"mtp","k":2},"acceptance":{"alpha":0.8}})"},
     // Assembled from the copies cited, not byte copies (tests/fixtures/hf-config/README.md).
     {"assembled/glm-4.6.json", "glm-4.6",
      R"({"hardware":"h200-sxm","gpus":8,"dtype":"fp8","batch":8,"runtime":"sglang",

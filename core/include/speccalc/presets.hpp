@@ -74,6 +74,22 @@ struct ModelArch {
   int64_t index_n_heads = 0;
   int64_t index_head_dim = 0;
   int64_t index_topk = 0;
+  // DeepSeek-V4's compressed attention (vLLM deepseek_v4.py, deepseek_v4_attention.py,
+  // deepseek_compressor.py): one head_dim-wide vector per token serves as key and value
+  // (shared_kv, kv_heads 1), every layer attends its sliding_window of recent tokens, and a
+  // compressed layer also attends entries that each pool several tokens: compressed_sparse_layers
+  // pool kCsaRatio tokens an entry (windows of twice that, overlapping) and attend the index_topk
+  // entries a lightning indexer (index_n_heads x index_head_dim) picks; heavily compressed
+  // layers pool hca_ratio tokens an entry and attend all of them. Queries through q_lora_rank;
+  // the output through o_groups block-diagonal projections to o_lora_rank each, then one to
+  // hidden; hc_mult residual streams (hyper-connections) mixed around each sub-layer.
+  bool shared_kv = false;  // one vector per token is key and value (DeepSeek-V4's attention)
+  int64_t compressed_sparse_layers = 0;
+  int64_t heavily_compressed_layers = 0;
+  int64_t hca_ratio = 0;
+  int64_t o_lora_rank = 0;
+  int64_t o_groups = 0;
+  int64_t hc_mult = 0;
   // The longest context the model is configured for (config.json max_position_embeddings;
   // core/data/model-context.json cites each preset's). 0: not known, no check.
   int64_t max_position_embeddings = 0;
@@ -86,6 +102,22 @@ struct ModelArch {
   std::string released_dtype_source;
   std::string citation;  // first source line, for the assumptions list
 };
+
+// Tokens one entry of a compressed-sparse layer pools (vLLM deepseek_v4_attention.py: only
+// compress_ratio 4 layers have an indexer; their compressor windows overlap, coff 2).
+constexpr int64_t kCsaRatio = 4;
+
+// Whether m's layers also attend compressed entries (DeepSeek-V4; its MTP layer and a
+// window-only layer attend their window alone).
+inline bool compressed_attention(const ModelArch& m) {
+  return m.compressed_sparse_layers + m.heavily_compressed_layers > 0;
+}
+
+// One sequence's compressor state per GPU in `layers` of m's layers (their share of its
+// compressed layers), fp32: a layer pooling r tokens with overlap factor c (2 at kCsaRatio,
+// else 1) keeps c r slots of 2 c head_dim (values and gates), its indexer c r slots of
+// 2 c index_head_dim (vLLM deepseek_compressor.py state_dim 2 * coff * head_dim).
+double compressor_state_bytes_per_seq(const ModelArch& m, int64_t layers);
 
 // Weight matrices of h x intermediate in one MLP (one expert): 3 gated, 2 plain.
 inline int64_t mlp_matrices(const ModelArch& m) { return m.gated_mlp ? 3 : 2; }
@@ -155,6 +187,11 @@ struct ParamCounts {
   int64_t active = 0;                 // weights one token uses: total with experts_per_token
                                       // routed experts instead of all (input embedding included)
   int64_t linear_attn_per_layer = 0;  // a Gated DeltaNet layer's projections, conv and norms
+  // DeepSeek-V4: every compressed layer's compressor (and a sparse layer's indexer), summed
+  // over the stack; one layer's hyper-connection mixers; the head's mixer (once).
+  int64_t compressor_total = 0;
+  int64_t hc_per_layer = 0;
+  int64_t hc_head = 0;
   int64_t mtp_per_module = 0;  // one MTP module's own weights: enorm, hnorm, eh_proj (2h x h),
                                // one decoder layer like the last one, the shared head's norm
                                // (its embedding and LM head are the main model's)

@@ -28,6 +28,55 @@ namespace {
 
 // ---- target -------------------------------------------------------------------------------
 
+// DeepSeek-V4's compressed attention keys (presets.hpp): what the cost model needs of them,
+// refused with the key named otherwise.
+bool check_compressed_attention(const json& obj, const std::string& path, const ModelArch* m,
+                                Error* err) {
+  const auto fail = [&](const char* key, const std::string& why) {
+    *err = make_error(fields::join(path, key), why);
+    return false;
+  };
+  if (!m->shared_kv) {
+    for (const char* key : {"compressed_sparse_layers", "heavily_compressed_layers", "hca_ratio",
+                            "o_lora_rank", "o_groups", "hc_mult"})
+      if (obj.contains(key) && obj[key] != 0)
+        return fail(key, "is modeled only with DeepSeek-V4's attention (shared_kv true)");
+    return true;
+  }
+  if (m->kv_lora_rank > 0) return fail("kv_lora_rank", "must be 0 with shared_kv (not MLA)");
+  if (m->kv_heads != 1)
+    return fail("kv_heads", "must be 1 with shared_kv (one key = value vector a token)");
+  if (m->hc_mult == 1) return fail("hc_mult", "must be 0 (none) or 2 and up (residual streams)");
+  if ((m->o_lora_rank > 0) != (m->o_groups > 0))
+    return fail(m->o_lora_rank > 0 ? "o_groups" : "o_lora_rank",
+                "is required (> 0) with the other grouped-output key");
+  if (m->o_groups > 0 && (m->heads * m->head_dim) % m->o_groups != 0)
+    return fail("o_groups",
+                "must divide heads x head_dim (" + std::to_string(m->heads * m->head_dim) + ")");
+  if (!compressed_attention(*m)) {
+    if (obj.contains("hca_ratio") && obj["hca_ratio"] != 0)
+      return fail("hca_ratio", "is modeled only with heavily_compressed_layers > 0");
+    return true;
+  }
+  if (m->compressed_sparse_layers + m->heavily_compressed_layers > m->num_layers)
+    return fail("heavily_compressed_layers",
+                "with compressed_sparse_layers must not exceed num_layers (" +
+                    std::to_string(m->num_layers) + ")");
+  if (m->sliding_window == 0 || m->sliding_window_layers != m->num_layers)
+    return fail(m->sliding_window == 0 ? "sliding_window" : "sliding_window_layers",
+                "is required with compressed attention: every layer attends its window "
+                "(sliding_window > 0, sliding_window_layers = num_layers)");
+  if (m->compressed_sparse_layers > 0)
+    for (const char* key : {"index_n_heads", "index_head_dim", "index_topk", "q_lora_rank"})
+      if (!obj.contains(key) || obj[key] == 0)
+        return fail(key, "is required (> 0) when compressed_sparse_layers > 0 (its indexer)");
+  if (m->heavily_compressed_layers > 0 && m->hca_ratio < 2)
+    return fail("hca_ratio", "is required (> 1) when heavily_compressed_layers > 0");
+  if (m->heavily_compressed_layers == 0 && m->hca_ratio != 0)
+    return fail("hca_ratio", "is modeled only with heavily_compressed_layers > 0");
+  return true;
+}
+
 // MoE, MLA and MTP keys of a custom model (the keys `list models` shows for such presets).
 bool parse_custom_model_extras(const json& obj, const std::string& path, ModelArch* m, Error* err) {
   if (!fields::read_int(obj, "shared_experts", path, 0, 64, &m->shared_experts, err) ||
@@ -61,10 +110,20 @@ bool parse_custom_model_extras(const json& obj, const std::string& path, ModelAr
       !fields::read_int(obj, "index_n_heads", path, 0, 1024, &m->index_n_heads, err) ||
       !fields::read_int(obj, "index_head_dim", path, 0, 4096, &m->index_head_dim, err) ||
       !fields::read_int(obj, "index_topk", path, 0, 1 << 24, &m->index_topk, err) ||
+      !fields::read_bool(obj, "shared_kv", path, &m->shared_kv, err) ||
+      !fields::read_int(obj, "compressed_sparse_layers", path, 0, 1024,
+                        &m->compressed_sparse_layers, err) ||
+      !fields::read_int(obj, "heavily_compressed_layers", path, 0, 1024,
+                        &m->heavily_compressed_layers, err) ||
+      !fields::read_int(obj, "hca_ratio", path, 0, 65536, &m->hca_ratio, err) ||
+      !fields::read_int(obj, "o_lora_rank", path, 0, 65536, &m->o_lora_rank, err) ||
+      !fields::read_int(obj, "o_groups", path, 0, 1024, &m->o_groups, err) ||
+      !fields::read_int(obj, "hc_mult", path, 0, 16, &m->hc_mult, err) ||
       !fields::read_int(obj, "max_position_embeddings", path, 0, 1 << 27,
                         &m->max_position_embeddings, err))
     return false;
-  if (m->index_topk > 0) {
+  if (!check_compressed_attention(obj, path, m, err)) return false;
+  if (m->index_topk > 0 && !m->shared_kv) {
     // DSA's indexer reads the q latent (wq_b) and sits beside MLA's latent cache.
     for (const char* key : {"index_n_heads", "index_head_dim", "kv_lora_rank", "q_lora_rank"}) {
       if (!obj.contains(key) || obj[key] == 0) {
@@ -179,7 +238,14 @@ bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, 
                            "max_position_embeddings",
                            "index_n_heads",
                            "index_head_dim",
-                           "index_topk"},
+                           "index_topk",
+                           "shared_kv",
+                           "compressed_sparse_layers",
+                           "heavily_compressed_layers",
+                           "hca_ratio",
+                           "o_lora_rank",
+                           "o_groups",
+                           "hc_mult"},
                           err))
     return false;
   // The dtype its weights are released in (a config without dtype opens in it).
@@ -588,6 +654,12 @@ json model_to_json(const ModelArch& m) {
       {"index_n_heads", m.index_n_heads},
       {"index_head_dim", m.index_head_dim},
       {"index_topk", m.index_topk},
+      {"compressed_sparse_layers", m.compressed_sparse_layers},
+      {"heavily_compressed_layers", m.heavily_compressed_layers},
+      {"hca_ratio", m.hca_ratio},
+      {"o_lora_rank", m.o_lora_rank},
+      {"o_groups", m.o_groups},
+      {"hc_mult", m.hc_mult},
       {"max_position_embeddings", m.max_position_embeddings}};
   for (const auto& kv : ints)
     if (kv.second != 0) out[kv.first] = kv.second;
@@ -595,6 +667,7 @@ json model_to_json(const ModelArch& m) {
   if (m.mlp_bias) out["mlp_bias"] = true;
   if (m.qk_norm) out["qk_norm"] = true;
   if (m.attn_output_gate) out["attn_output_gate"] = true;
+  if (m.shared_kv) out["shared_kv"] = true;
   if (m.router_bias) out["router_bias"] = true;
   if (m.quantized_experts_only) out["quantized_experts_only"] = true;
   if (!m.released_weights_dtype.empty()) out["released_dtype"] = m.released_weights_dtype;

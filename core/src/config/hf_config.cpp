@@ -59,6 +59,12 @@ const TypeSpec kTypes[] = {
     // configuration_deepseek.py): the same keys, read the same way.
     {"kimi_k2", TypeSpec::deepseek, true, false, false, false},
     {"glm4_moe", TypeSpec::deepseek, false, false, false, false},
+    // DeepSeek-V4 (vLLM deepseek_v4.py; transformers configuration_deepseek_v4.py): DeepSeek's
+    // routed + shared experts (no dense layers, no intermediate_size) with compressed
+    // attention read by read_v4_attention. Its first num_hash_layers route by a token-id table
+    // and still run the router matmul: costed like the others. swiglu_limit, scoring_func and
+    // the rope keys cost nothing; expert_dtype is left to the config's dtype.
+    {"deepseek_v4", TypeSpec::deepseek, false, false, false, false},
     // MiniCPM3 (transformers configuration_minicpm3.py, whose defaults "match the
     // openbmb/MiniCPM3-4B checkpoint"): a dense Llama-style model with DeepSeek-V2's MLA
     // (q_lora_rank, kv_lora_rank, qk_nope/qk_rope_head_dim), v_head_dim hidden / heads when
@@ -421,6 +427,69 @@ bool read_mla(const json& o, const std::string& path, bool value_dim_default, Mo
   return true;
 }
 
+// DeepSeek-V4's attention (presets.hpp): one key = value vector (num_key_value_heads 1) of
+// head_dim, q through q_lora_rank, the output through o_groups x o_lora_rank, hc_mult
+// residual streams, every layer a sliding_window, and per layer compress_ratios[i]: 0 or 1 the
+// window alone (vLLM: max(1, ratio), no compressed cache at 1), 4 a sparse layer with the
+// lightning indexer (index_*), any other ratio a heavily compressed layer (one such ratio
+// modeled). The list's entries past num_hidden_layers are the MTP layer's (vLLM gives it
+// ratio 1) and are not read.
+bool read_v4_attention(const json& o, const std::string& path, ModelArch* m, Error* err) {
+  if (m->kv_heads != 1) {
+    *err = not_modeled(path, "num_key_value_heads",
+                       "DeepSeek-V4 attention with " + std::to_string(m->kv_heads) +
+                           " key = value heads (1 is read)");
+    return false;
+  }
+  m->shared_kv = true;
+  if (!required_int(o, "q_lora_rank", path, 1, 65536, &m->q_lora_rank, err) ||
+      !required_int(o, "o_lora_rank", path, 1, 65536, &m->o_lora_rank, err) ||
+      !required_int(o, "o_groups", path, 1, 1024, &m->o_groups, err) ||
+      !int_key(o, "hc_mult", path, 0, 16, &m->hc_mult, err) ||
+      !required_int(o, "sliding_window", path, 1, 1 << 24, &m->sliding_window, err))
+    return false;
+  if ((m->heads * m->head_dim) % m->o_groups != 0) {
+    *err = make_error(fields::join(path, "o_groups"),
+                      "must divide num_attention_heads x head_dim (" +
+                          std::to_string(m->heads * m->head_dim) + ")");
+    return false;
+  }
+  m->sliding_window_layers = m->num_layers;
+  const std::string key = fields::join(path, "compress_ratios");
+  if (!present(o, "compress_ratios") || !o["compress_ratios"].is_array() ||
+      static_cast<int64_t>(o["compress_ratios"].size()) < m->num_layers) {
+    *err = make_error(key, "is required: one ratio per layer (" + std::to_string(m->num_layers) +
+                               " or more entries)");
+    return false;
+  }
+  for (int64_t i = 0; i < m->num_layers; ++i) {
+    const json& r = o["compress_ratios"][static_cast<std::size_t>(i)];
+    if (!r.is_number_integer() || r.get<int64_t>() < 0 || r.get<int64_t>() > 65536) {
+      *err = make_error(key, "must hold integers from 0 to 65536");
+      return false;
+    }
+    const int64_t ratio = r.get<int64_t>();
+    if (ratio <= 1) continue;
+    if (ratio == kCsaRatio) {
+      ++m->compressed_sparse_layers;
+    } else if (m->hca_ratio == 0 || m->hca_ratio == ratio) {
+      m->hca_ratio = ratio;
+      ++m->heavily_compressed_layers;
+    } else {
+      *err = not_modeled(path, "compress_ratios",
+                         "more than one heavily compressed ratio (" + std::to_string(m->hca_ratio) +
+                             " and " + std::to_string(ratio) + ")");
+      return false;
+    }
+  }
+  if (m->compressed_sparse_layers > 0 &&
+      (!required_int(o, "index_n_heads", path, 1, 1024, &m->index_n_heads, err) ||
+       !required_int(o, "index_head_dim", path, 1, 4096, &m->index_head_dim, err) ||
+       !required_int(o, "index_topk", path, 1, 1 << 24, &m->index_topk, err)))
+    return false;
+  return true;
+}
+
 }  // namespace
 
 // OPT (transformers configuration_opt.py / modeling_opt.py): multi-head attention with q, k, v and
@@ -467,7 +536,7 @@ const char* hf_model_types() {
          "gpt_oss, minimax_m2, gemma3_text (or gemma3 with a text_config), llama4_text (or llama4 "
          "with a text_config), mistral3 with a mistral text_config, kimi_k25 with a kimi_k2 "
          "text_config, qwen3_next, qwen3_5_text and qwen3_5_moe_text (or qwen3_5 / qwen3_5_moe "
-         "with a text_config), deepseek_v32, glm_moe_dsa";
+         "with a text_config), deepseek_v32, glm_moe_dsa, deepseek_v4";
 }
 
 bool is_hf_config(const json& obj) { return obj.is_object() && obj.contains("model_type"); }
@@ -546,8 +615,9 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
       !required_int(o, "hidden_size", path, 1, 131072, &m->hidden, err) ||
       !required_int(o, "num_attention_heads", path, 1, 1024, &m->heads, err))
     return false;
-  // Qwen3.5-MoE publishes only the experts' widths (moe_intermediate_size, read below).
-  if (t->moe == TypeSpec::qwen3_next
+  // Qwen3.5-MoE and DeepSeek-V4 publish only the experts' widths (moe_intermediate_size,
+  // read below).
+  if (t->moe == TypeSpec::qwen3_next || type == "deepseek_v4"
           ? !int_key(o, "intermediate_size", path, 1, 1048576, &m->intermediate, err)
           : !required_int(o, "intermediate_size", path, 1, 1048576, &m->intermediate, err))
     return false;
@@ -590,6 +660,7 @@ bool model_from_hf_config(const json& outer, const std::string& outer_path, Mode
                     err))
     return false;
   if (t->mla && !read_mla(o, path, type == "minicpm3", m, err)) return false;
+  if (type == "deepseek_v4" && !read_v4_attention(o, path, m, err)) return false;
   if ((type == "deepseek_v32" || type == "glm_moe_dsa") && !read_dsa(o, path, m, err)) return false;
   if (!read_moe(o, path, *t, m, err)) return false;
   if (m->experts_per_token > m->experts) {

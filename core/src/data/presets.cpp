@@ -30,6 +30,20 @@ int64_t attention_params(const ModelArch& m) {
                                              : 0;
     return q + kv + m.heads * m.v_head_dim * m.hidden + indexer;
   }
+  if (m.shared_kv) {
+    // DeepSeek-V4 (vLLM deepseek_v4_attention.py): wq_a h x q_lora_rank, q_norm, wq_b
+    // q_lora_rank x heads*head_dim (or one h x heads*head_dim without a q latent); wkv
+    // h x head_dim (one vector, key and value) and kv_norm; a sink logit per head; wo_a
+    // o_groups blocks of (heads*head_dim / o_groups) x o_lora_rank, wo_b
+    // o_groups*o_lora_rank x h (or one heads*head_dim x h without o_lora_rank).
+    const int64_t qd = m.heads * m.head_dim;
+    const int64_t q = m.q_lora_rank > 0
+                          ? m.hidden * m.q_lora_rank + m.q_lora_rank + m.q_lora_rank * qd
+                          : m.hidden * qd;
+    const int64_t o = m.o_lora_rank > 0 ? qd * m.o_lora_rank + m.o_groups * m.o_lora_rank * m.hidden
+                                        : qd * m.hidden;
+    return q + m.hidden * m.head_dim + m.head_dim + m.heads + o;
+  }
   const int64_t q_dim = m.heads * m.head_dim;
   const int64_t kv_dim = m.kv_heads * m.head_dim;
   // q, k, v: hidden -> q_dim, kv_dim, kv_dim; o: q_dim -> hidden.
@@ -53,7 +67,41 @@ int64_t linear_attention_params(const ModelArch& m) {
          m.linear_value_head_dim + value_dim * m.hidden;
 }
 
+// One compressor pooling `ratio` tokens of width `dim` (vLLM deepseek_compressor.py, coff 2
+// at kCsaRatio, else 1): fused_wkv_wgate 2 coff dim x h, ape ratio x coff dim, norm dim.
+int64_t compressor_params(const ModelArch& m, int64_t ratio, int64_t dim) {
+  const int64_t coff = ratio == kCsaRatio ? 2 : 1;
+  return 2 * coff * dim * m.hidden + ratio * coff * dim + dim;
+}
+
+// Every compressed layer's compressor, and a sparse layer's indexer (wq_b q_lora_rank x
+// index heads*index_head_dim, weights_proj h x index heads, its own compressor of
+// index_head_dim at kCsaRatio), over the whole stack.
+int64_t compressor_params_total(const ModelArch& m) {
+  if (!compressed_attention(m)) return 0;
+  const int64_t indexer = m.q_lora_rank * m.index_n_heads * m.index_head_dim +
+                          m.hidden * m.index_n_heads +
+                          compressor_params(m, kCsaRatio, m.index_head_dim);
+  return m.compressed_sparse_layers * (compressor_params(m, kCsaRatio, m.head_dim) + indexer) +
+         m.heavily_compressed_layers * compressor_params(m, m.hca_ratio, m.head_dim);
+}
+
 }  // namespace
+
+double compressor_state_bytes_per_seq(const ModelArch& m, int64_t layers) {
+  if (!compressed_attention(m) || m.num_layers == 0) return 0;
+  // coff r slots of 2 coff dim fp32 values: (2 r)(4 dim) at kCsaRatio, r (2 dim) otherwise.
+  const auto slots = [](int64_t ratio, int64_t dim) {
+    const int64_t coff = ratio == kCsaRatio ? 2 : 1;
+    return static_cast<double>(coff * ratio * 2 * coff * dim);
+  };
+  const double share = static_cast<double>(layers) / static_cast<double>(m.num_layers);
+  const double per_stack =
+      static_cast<double>(m.compressed_sparse_layers) *
+          (slots(kCsaRatio, m.head_dim) + slots(kCsaRatio, m.index_head_dim)) +
+      static_cast<double>(m.heavily_compressed_layers) * slots(m.hca_ratio, m.head_dim);
+  return share * per_stack * 4.0;  // fp32
+}
 
 ParamCounts count_params(const ModelArch& m) {
   ParamCounts p;
@@ -68,13 +116,20 @@ ParamCounts count_params(const ModelArch& m) {
   p.linear_attn_per_layer = linear_attention_params(m);
   p.embedding = m.vocab * m.hidden;
   p.lm_head = m.tied_embeddings ? 0 : m.vocab * m.hidden;
-  const int64_t common = p.attn_per_layer + p.norms_per_layer;
+  p.compressor_total = compressor_params_total(m);
+  // Hyper-connections (vLLM mhc.py): per sub-layer a mixer fn of (2 + hc) hc x hc h with its
+  // base ((2 + hc) hc) and 3 scales, two sub-layers a layer; the head's hc x hc h, hc, 1.
+  const int64_t hc = m.hc_mult > 1 ? m.hc_mult : 0;
+  p.hc_per_layer = hc > 0 ? 2 * ((2 + hc) * hc * hc * m.hidden + (2 + hc) * hc + 3) : 0;
+  p.hc_head = hc > 0 ? hc * hc * m.hidden + hc + 1 : 0;
+  const int64_t common = p.attn_per_layer + p.norms_per_layer + p.hc_per_layer;
   const int64_t dense_layer = common + p.dense_mlp_per_layer;
   const int64_t moe_layer =
       common + m.experts * p.mlp_per_expert + p.shared_mlp_per_layer + p.router_per_layer;
   const int64_t active_moe_layer =
       common + m.experts_per_token * p.mlp_per_expert + p.shared_mlp_per_layer + p.router_per_layer;
-  const int64_t outside = p.embedding + p.lm_head + m.hidden /* final norm */;
+  const int64_t outside =
+      p.embedding + p.lm_head + m.hidden /* final norm */ + p.compressor_total + p.hc_head;
   // Linear-attention layers swap their softmax attention for a Gated DeltaNet.
   const int64_t linear_swap =
       m.linear_attention_layers * (p.linear_attn_per_layer - p.attn_per_layer);
@@ -85,7 +140,9 @@ ParamCounts count_params(const ModelArch& m) {
       m.first_dense_layers * dense_layer + p.moe_layers * active_moe_layer + outside + linear_swap;
   // DeepSeek-V3 MTP module (README_WEIGHTS.md): enorm, hnorm, eh_proj, one decoder layer of the
   // main model's kind, shared_head.norm; embed_tokens and shared_head.head shared.
-  if (m.mtp_modules > 0) p.mtp_per_module = 3 * m.hidden + 2 * m.hidden * m.hidden + moe_layer;
+  // DeepSeek-V4's module also mixes its own hc_mult streams at its head (deepseek_v4_mtp.py).
+  if (m.mtp_modules > 0)
+    p.mtp_per_module = 3 * m.hidden + 2 * m.hidden * m.hidden + moe_layer + p.hc_head;
   return p;
 }
 
@@ -125,6 +182,7 @@ double non_mlp_weight_bytes(const ModelArch& m, double weights_bytes) {
 
 double kv_elems_per_token_layer(const ModelArch& m) {
   if (m.kv_lora_rank > 0) return static_cast<double>(m.kv_lora_rank + m.qk_rope_head_dim);
+  if (m.shared_kv) return static_cast<double>(m.head_dim);  // key = value
   return 2.0 * static_cast<double>(m.kv_heads * m.head_dim);
 }
 
@@ -216,6 +274,13 @@ ModelArch model_from_table(const json& e) {
   m.index_n_heads = e.value("index_n_heads", int64_t{0});
   m.index_head_dim = e.value("index_head_dim", int64_t{0});
   m.index_topk = e.value("index_topk", int64_t{0});
+  m.shared_kv = e.value("shared_kv", false);
+  m.compressed_sparse_layers = e.value("compressed_sparse_layers", int64_t{0});
+  m.heavily_compressed_layers = e.value("heavily_compressed_layers", int64_t{0});
+  m.hca_ratio = e.value("hca_ratio", int64_t{0});
+  m.o_lora_rank = e.value("o_lora_rank", int64_t{0});
+  m.o_groups = e.value("o_groups", int64_t{0});
+  m.hc_mult = e.value("hc_mult", int64_t{0});
   auto repo = e.find("hf_repo");
   if (repo != e.end() && repo->is_string()) m.repo_id = repo->get<std::string>();
   m.citation = first_source(e);

@@ -1,6 +1,7 @@
 #include "speccalc/cost.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace speccalc {
 
@@ -240,6 +241,13 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   double attn_params_g;
   if (mla) {
     attn_params_g = static_cast<double>(p.attn_per_layer) / attn_tp;
+  } else if (m.shared_kv) {
+    // DeepSeek-V4: the projections, the stack's compressors and indexers averaged over its
+    // layers (a part of the stack holds the same mix), the hyper-connection mixers; split
+    // evenly (the one key = value projection, 1 % of it, is replicated: left out).
+    attn_params_g = (static_cast<double>(p.attn_per_layer + p.hc_per_layer) +
+                     static_cast<double>(p.compressor_total) / static_cast<double>(m.num_layers)) /
+                    attn_tp;
   } else {
     attn_params_g = h * (heads_g + 2.0 * kv_heads_g) * hd + heads_g * hd * h;
     if (m.attn_output_gate) attn_params_g += h * heads_g * hd;  // q_proj's gate half
@@ -281,8 +289,38 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   KernelWork& attn = w[Kernel::attention];
   const double qk_dim = mla ? static_cast<double>(m.kv_lora_rank + m.qk_rope_head_dim) : hd;
   const double v_dim = mla ? static_cast<double>(m.kv_lora_rank) : hd;
-  const double kv_elems_g = mla ? kv_elems_per_token_layer(m) : 2.0 * kv_heads_g * hd;
-  if (m.index_topk > 0) {
+  // MLA's latent and DeepSeek-V4's key = value vector are whole on every GPU.
+  const double kv_elems_g =
+      mla || m.shared_kv ? kv_elems_per_token_layer(m) : 2.0 * kv_heads_g * hd;
+  if (compressed_attention(m)) {
+    // DeepSeek-V4 (vLLM deepseek_v4_attention.py, flashmla_sparse.py): per layer a query
+    // attends the last min(L + q, W) tokens of its window; a sparse layer also the index_topk
+    // of its (L + q) / kCsaRatio pooled entries the indexer picks (after scoring all of them
+    // against their fp8 index keys), a heavily compressed layer all its (L + q) / hca_ratio.
+    // One head_dim vector is key and value (2 heads x head_dim FLOPs per entry and head, each
+    // way). The pass reads the union of its queries' windows, min(L + q, W + q) tokens, and
+    // the compressed entries once (its queries assumed to pick largely the same ones).
+    const double ctx = L + q;
+    const double W = static_cast<double>(m.sliding_window);
+    const double nl = static_cast<double>(m.num_layers);
+    const double n_csa = n_layers * static_cast<double>(m.compressed_sparse_layers) / nl;
+    const double n_hca = n_layers * static_cast<double>(m.heavily_compressed_layers) / nl;
+    const double csa_entries = std::floor(ctx / static_cast<double>(kCsaRatio));
+    const double csa_attended = std::min(csa_entries, static_cast<double>(m.index_topk));
+    const double hca_entries =
+        m.hca_ratio > 0 ? std::floor(ctx / static_cast<double>(m.hca_ratio)) : 0.0;
+    const double keys_per_query =
+        n_layers * std::min(ctx, W) + n_csa * csa_attended + n_hca * hca_entries;
+    const double entries_read =
+        n_layers * std::min(ctx, W + q) + n_csa * csa_attended + n_hca * hca_entries;
+    const double ih = static_cast<double>(m.index_n_heads) / attn_tp;
+    const double id = static_cast<double>(m.index_head_dim);
+    attn.flops = 2.0 * heads_g * (qk_dim + v_dim) * B_attn * q * keys_per_query +
+                 2.0 * ih * id * n_csa * B_attn * q * csa_entries;
+    attn.kv_cache_bytes = kv_elems_g * kvb * B_attn * entries_read +
+                          n_csa * id * kIndexerKeyBytes * B_attn * csa_entries;
+    attn.score_elements = heads_g * B_attn * q * keys_per_query;
+  } else if (m.index_topk > 0) {
     // DeepSeek Sparse Attention: the indexer scores all L + q cached tokens (its heads split
     // like attention's; its one-head fp8 keys read whole), then each query attends to at most
     // index_topk of them. The tokens of one pass are assumed to pick largely the same entries:
@@ -338,13 +376,17 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   // The MLP's activations per token: gate and up outputs and down's input (gated), or fc1's
   // output and fc2's input (plain).
   const double mlp_acts = static_cast<double>(mlp_matrices(m));
+  // Hyper-connections widen the residual to hc_mult streams: each of a layer's two sub-layers
+  // reads them all to mix its input and writes them all back (vLLM mhc.py), (hc_mult - 1) h
+  // more each way than one stream (counted here once; the factor 2 below is write and read).
+  const double hc_extra = m.hc_mult > 1 ? 2.0 * static_cast<double>(m.hc_mult - 1) * h : 0.0;
   if (dp == 1) {
     const double act_elems_per_token_layer =
-        5.0 * h + (2.0 * heads_g + 2.0 * kv_heads_g) * hd + mlp_acts * inter_g;
+        5.0 * h + (2.0 * heads_g + 2.0 * kv_heads_g) * hd + mlp_acts * inter_g + hc_extra;
     other.activations_bytes = 2.0 * kActBytes * T * n_layers * act_elems_per_token_layer;
   } else {
     // The norms, residuals and attention activations of the group's tokens; the MLP's of all.
-    const double attn_side = 5.0 * h + (2.0 * heads_g + 2.0 * kv_heads_g) * hd;
+    const double attn_side = 5.0 * h + (2.0 * heads_g + 2.0 * kv_heads_g) * hd + hc_extra;
     other.activations_bytes =
         2.0 * kActBytes * n_layers * (T_attn * attn_side + T * mlp_acts * inter_g);
   }

@@ -359,14 +359,26 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
                      "per-sequence fp32 state read once and written after every token of a "
                      "pass (a verify keeps one checkpoint per token to roll back to, as "
                      "SGLang's MambaPool does), counted with the KV cache in memory");
-    if (m && m->index_topk > 0)
+    if (m && compressed_attention(*m))
+      out->push_back(
+          m->name + ": DeepSeek-V4 compressed attention: one " + std::to_string(m->head_dim) +
+          "-wide key = value vector per token; every layer attends its last " +
+          std::to_string(m->sliding_window) + " tokens, " +
+          std::to_string(m->compressed_sparse_layers) + " layers also the " +
+          std::to_string(m->index_topk) + " of their 4-token pooled entries a lightning indexer (" +
+          std::to_string(m->index_n_heads) + " heads of " + std::to_string(m->index_head_dim) +
+          ", fp8 keys) picks, " + std::to_string(m->heavily_compressed_layers) +
+          " layers all their " + std::to_string(m->hca_ratio) +
+          "-token pooled entries; the cache holds the window, one entry per pooled group and "
+          "each compressor's fp32 state (vLLM deepseek_v4_attention.py, deepseek_compressor.py)");
+    else if (m && m->index_topk > 0)
       out->push_back(
           m->name + ": DeepSeek Sparse Attention: each query attends to at most " +
           std::to_string(m->index_topk) + " cached tokens, chosen by a lightning indexer (" +
           std::to_string(m->index_n_heads) + " heads of " + std::to_string(m->index_head_dim) +
           ", fp8 keys) that scores all of them; a pass's tokens are assumed to choose "
           "largely the same ones");
-    if (m && m->sliding_window_layers > 0)
+    if (m && m->sliding_window_layers > 0 && !compressed_attention(*m))
       out->push_back(m->name + ": local attention over " + std::to_string(m->sliding_window) +
                      " tokens on " + std::to_string(m->sliding_window_layers) + " of " +
                      std::to_string(m->num_layers) +

@@ -23,12 +23,25 @@ constexpr double kLogitBytes = 4;  // logits are sampled in fp32 (vLLM, SGLang, 
 double kv_bytes_per_token(const ModelArch& m, int64_t layers, const DTypes& d, int64_t tp,
                           bool full = true) {
   const double elems =
-      m.kv_lora_rank > 0
+      m.kv_lora_rank > 0 || m.shared_kv
           ? kv_elems_per_token_layer(m)
           : 2.0 * std::max(1.0, static_cast<double>(m.kv_heads) / static_cast<double>(tp)) *
                 static_cast<double>(m.head_dim);
   const double window_layers = static_cast<double>(layers) * sliding_layer_share(m);
   if (!full) return window_layers * elems * dtype_bytes(d.kv);
+  if (compressed_attention(m)) {
+    // DeepSeek-V4 (vLLM's MLAAttentionSpec with compress_ratio: one entry per ratio tokens):
+    // a sparse layer keeps an entry and an fp8 index key per kCsaRatio tokens, a heavily
+    // compressed layer an entry per hca_ratio; the windows are in their slot (full = false).
+    const double share = static_cast<double>(layers) / static_cast<double>(m.num_layers);
+    const double csa =
+        share * static_cast<double>(m.compressed_sparse_layers) *
+        (elems * dtype_bytes(d.kv) + static_cast<double>(m.index_head_dim) * kIndexerKeyBytes) /
+        static_cast<double>(kCsaRatio);
+    const double hca = share * static_cast<double>(m.heavily_compressed_layers) * elems *
+                       dtype_bytes(d.kv) / static_cast<double>(m.hca_ratio);
+    return csa + hca;
+  }
   const double cached_layers =
       (m.linear_attention_layers > 0 ? static_cast<double>(layers) * softmax_layer_share(m)
                                      : static_cast<double>(layers)) -
@@ -130,6 +143,12 @@ EagleHead eagle_head(const ModelArch& target, bool eagle3) {
   h.layer.sliding_window = 0;
   h.layer.index_topk = 0;
   h.layer.qk_rope_head_dim = 0;
+  h.layer.shared_kv = false;  // nor DeepSeek-V4's attention
+  h.layer.compressed_sparse_layers = 0;
+  h.layer.heavily_compressed_layers = 0;
+  h.layer.o_lora_rank = 0;
+  h.layer.o_groups = 0;
+  h.layer.hc_mult = 0;
   const double hid = static_cast<double>(target.hidden);
   const double qkv_out =
       static_cast<double>((target.heads + 2 * target.kv_heads) * target.head_dim);
@@ -418,6 +437,12 @@ void hydra_cycle(const CycleContext& x) {
   prefix.sliding_window_layers = 0;  // Hydra's prefix layer attends over the whole context
   prefix.sliding_window = 0;
   prefix.index_topk = 0;
+  prefix.shared_kv = false;
+  prefix.compressed_sparse_layers = 0;
+  prefix.heavily_compressed_layers = 0;
+  prefix.o_lora_rank = 0;
+  prefix.o_groups = 0;
+  prefix.hc_mult = 0;
   PassWork first;
   first.work = decoder_work(prefix, 1, B, accepted_tokens(tau), L, 0, c.dtype, ds);
   first.tokens_per_pass = accepted_tokens(tau);
@@ -471,6 +496,16 @@ void mtp_cycle(const CycleContext& x) {
   module.linear_attention_layers = 0;  // an MTP layer attends with softmax (Qwen3-Next/3.5 too)
   module.sliding_window_layers = 0;    // over the whole context (DeepSeek-V3's MTP layer)
   module.sliding_window = 0;
+  if (compressed_attention(t)) {
+    // DeepSeek-V4's MTP layer attends its window only: vLLM deepseek_v4.py gives a layer at
+    // or past num_hidden_layers compress ratio 1 ("MTP layer is not included").
+    module.compressed_sparse_layers = 0;
+    module.heavily_compressed_layers = 0;
+    module.hca_ratio = 0;
+    module.index_topk = 0;  // no indexer without compressed entries
+    module.sliding_window = t.sliding_window;
+    module.sliding_window_layers = 1;
+  }
   const double h = static_cast<double>(t.hidden);
   const double tp = static_cast<double>(ds.tp);
   for (int64_t step = 0; step < m.k; ++step) {
@@ -755,8 +790,10 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau, const 
     for (PassWork& p : out.draft) keep_scores_on_chip(p.work);
   }
   out.gpu_proposer = out.has_verify && family_has_draft_passes(c.method.family);
-  out.memory.state_bytes_per_seq = linear_state_bytes_per_seq(
-      t, out.has_verify ? out.memory.tokens_in_flight : 1, ts.attention_tp());
+  out.memory.state_bytes_per_seq =
+      linear_state_bytes_per_seq(t, out.has_verify ? out.memory.tokens_in_flight : 1,
+                                 ts.attention_tp()) +
+      compressor_state_bytes_per_seq(t, t.num_layers);  // one key = value stream: every GPU
   return out;
 }
 
