@@ -696,6 +696,21 @@ DEEPSEEK_V4_FLASH = {
     "notes": "Attention costed from vLLM deepseek_v4_attention.py / deepseek_compressor.py.",
 }
 NEW_TARGETS += [DEEPSEEK_V4_FLASH]
+# DeepSeek-V4-Pro: the same attention at 61 layers (30 sparse, 31 heavily compressed, none
+# window-only), hidden 7168, 128 heads, q latent 1536, 16 output groups, top-1024 indexer,
+# 384 experts of 3072.
+DEEPSEEK_V4_PRO = dict(DEEPSEEK_V4_FLASH, **{
+    "id": "deepseek-v4-pro", "name": "DeepSeek-V4-Pro", "hf_repo": "deepseek-ai/DeepSeek-V4-Pro",
+    "num_layers": 61, "hidden": 7168, "intermediate": 3072, "heads": 128, "experts": 384,
+    "q_lora_rank": 1536, "compressed_sparse_layers": 30, "heavily_compressed_layers": 31,
+    "o_groups": 16, "sliding_window_layers": 61, "index_topk": 1024,
+    "published_params": "1.57T total, 49.8B active with the embedding (the counts of this geometry)",
+    "source": ["github ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/"
+               "nvidia--DeepSeek-V4-Pro-NVFP4_config.json (commit 7b359652)"],
+    "released_dtype": {"weights": "mxfp4", "source": "assumed as DeepSeek-V4-Flash's (FP4 experts "
+                       "in its 0731 checkpoint's headers; the Pro checkpoint was not read)"},
+})
+NEW_TARGETS += [DEEPSEEK_V4_PRO]
 
 # Speculator heads (EAGLE / EAGLE-3 / Medusa / Hydra) per target, for engine exports. The EAGLE
 # rows come from the table in SafeAILab/EAGLE README.md ("EAGLE-3 Models on Hugging Face" and

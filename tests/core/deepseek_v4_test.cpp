@@ -85,6 +85,23 @@ TEST(DeepSeekV4, FlashCountsByHand) {
   EXPECT_EQ(p.active, p.total - 43LL * 250 * 25165824);
 }
 
+TEST(DeepSeekV4, ProCountsByHand) {
+  // The same terms at H 7168, 128 heads, q latent 1536, 16 output groups, 384 experts of 3072:
+  //   attention 7168 x 1536 + 1536 + 1536 x 65536 + 7168 x 512 + 512 + 128 + 65536 x 1024
+  //   + 16 x 1024 x 7168                                                   = 299,894,912
+  //   mixers 2 x (24 x 28672 + 27) = 1,376,310; norms 14,336; router 384 x 7168 + 384 =
+  //   2,752,896; experts (384 + 1) x 3 x 7168 x 3072 = 25,433,210,880    -> 25,737,249,334
+  // x 61; 30 sparse layers x (2 x 2 x 512 x 7168 + 4 x 1024 + 512 = 14,684,672, indexer
+  // 1536 x 8192 + 7168 x 64 + 2 x 2 x 128 x 7168 + 4 x 256 + 128 = 16,712,832); 31 heavy x
+  // (2 x 512 x 7168 + 128 x 512 + 512 = 7,406,080); embedding and head 2 x 129280 x 7168,
+  // final norm 7168, head mixer 4 x 28672 + 5. Total 1,572,997,202,915.
+  const ParamCounts p = count_params(preset("deepseek-v4-pro"));
+  EXPECT_EQ(p.attn_per_layer, 299894912);
+  EXPECT_EQ(p.total, 61LL * 25737249334 + 30LL * (14684672 + 16712832) + 31LL * 7406080 +
+                         2LL * 129280 * 7168 + 7168 + 4 * 28672 + 5);
+  EXPECT_EQ(p.total, 1572997202915LL);
+}
+
 TEST(DeepSeekV4, DecodeAttentionReadsItsWindowAndCompressedEntriesByHand) {
   // One sequence, one new token at context 4096 (ctx 4097), fp16 cache, one GPU:
   //   window: min(4097, 128 + 1) = 129 tokens read in each of 43 layers       = 5,547

@@ -169,6 +169,9 @@ const Case kCases[] = {
     {"deepseek-v4-flash.json", "deepseek-v4-flash",
      R"({"hardware":"h200-sxm","gpus":8,"dtype":"fp8","batch":8,"context":65536,"runtime":"vllm",
          "method":{"family":"mtp","k":2},"acceptance":{"alpha":0.8}})"},
+    {"deepseek-v4-pro.json", "deepseek-v4-pro",
+     R"({"hardware":"b300","gpus":8,"dtype":"mxfp4","batch":16,"context":131072,
+         "runtime":"sglang","method":{"family":"mtp","k":3},"acceptance":{"alpha":0.8}})"},
     // Assembled from the copies cited, not byte copies (tests/fixtures/hf-config/README.md).
     {"assembled/glm-4.6.json", "glm-4.6",
      R"({"hardware":"h200-sxm","gpus":8,"dtype":"fp8","batch":8,"runtime":"sglang",
