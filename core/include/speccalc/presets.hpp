@@ -113,11 +113,15 @@ inline bool compressed_attention(const ModelArch& m) {
   return m.compressed_sparse_layers + m.heavily_compressed_layers > 0;
 }
 
-// One sequence's compressor state per GPU in `layers` of m's layers (their share of its
-// compressed layers), fp32: a layer pooling r tokens with overlap factor c (2 at kCsaRatio,
-// else 1) keeps c r slots of 2 c head_dim (values and gates), its indexer c r slots of
-// 2 c index_head_dim (vLLM deepseek_compressor.py state_dim 2 * coff * head_dim).
-double compressor_state_bytes_per_seq(const ModelArch& m, int64_t layers);
+// How many entries' worth of tokens a compressor's window spans (vLLM deepseek_compressor.py
+// coff): 2 at kCsaRatio, whose windows overlap, else 1.
+inline int64_t compressor_overlap(int64_t ratio) { return ratio == kCsaRatio ? 2 : 1; }
+
+// One sequence's compressor state in m's compressed layers, fp32 (whole on every GPU): a layer
+// pooling r tokens with overlap c keeps c r slots of 2 c head_dim (values and gates), its
+// indexer c r slots of 2 c index_head_dim (vLLM deepseek_compressor.py state_dim
+// 2 * coff * head_dim).
+double compressor_state_bytes_per_seq(const ModelArch& m);
 
 // Weight matrices of h x intermediate in one MLP (one expert): 3 gated, 2 plain.
 inline int64_t mlp_matrices(const ModelArch& m) { return m.gated_mlp ? 3 : 2; }

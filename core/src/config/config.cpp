@@ -53,11 +53,9 @@ bool check_compressed_attention(const json& obj, const std::string& path, const 
   if (m->o_groups > 0 && (m->heads * m->head_dim) % m->o_groups != 0)
     return fail("o_groups",
                 "must divide heads x head_dim (" + std::to_string(m->heads * m->head_dim) + ")");
-  if (!compressed_attention(*m)) {
-    if (obj.contains("hca_ratio") && obj["hca_ratio"] != 0)
-      return fail("hca_ratio", "is modeled only with heavily_compressed_layers > 0");
-    return true;
-  }
+  if (m->heavily_compressed_layers == 0 && m->hca_ratio != 0)
+    return fail("hca_ratio", "is modeled only with heavily_compressed_layers > 0");
+  if (!compressed_attention(*m)) return true;
   if (m->compressed_sparse_layers + m->heavily_compressed_layers > m->num_layers)
     return fail("heavily_compressed_layers",
                 "with compressed_sparse_layers must not exceed num_layers (" +
@@ -72,8 +70,6 @@ bool check_compressed_attention(const json& obj, const std::string& path, const 
         return fail(key, "is required (> 0) when compressed_sparse_layers > 0 (its indexer)");
   if (m->heavily_compressed_layers > 0 && m->hca_ratio < 2)
     return fail("hca_ratio", "is required (> 1) when heavily_compressed_layers > 0");
-  if (m->heavily_compressed_layers == 0 && m->hca_ratio != 0)
-    return fail("hca_ratio", "is modeled only with heavily_compressed_layers > 0");
   return true;
 }
 

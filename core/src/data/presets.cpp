@@ -70,7 +70,7 @@ int64_t linear_attention_params(const ModelArch& m) {
 // One compressor pooling `ratio` tokens of width `dim` (vLLM deepseek_compressor.py, coff 2
 // at kCsaRatio, else 1): fused_wkv_wgate 2 coff dim x h, ape ratio x coff dim, norm dim.
 int64_t compressor_params(const ModelArch& m, int64_t ratio, int64_t dim) {
-  const int64_t coff = ratio == kCsaRatio ? 2 : 1;
+  const int64_t coff = compressor_overlap(ratio);
   return 2 * coff * dim * m.hidden + ratio * coff * dim + dim;
 }
 
@@ -88,19 +88,17 @@ int64_t compressor_params_total(const ModelArch& m) {
 
 }  // namespace
 
-double compressor_state_bytes_per_seq(const ModelArch& m, int64_t layers) {
-  if (!compressed_attention(m) || m.num_layers == 0) return 0;
-  // coff r slots of 2 coff dim fp32 values: (2 r)(4 dim) at kCsaRatio, r (2 dim) otherwise.
+double compressor_state_bytes_per_seq(const ModelArch& m) {
+  if (!compressed_attention(m)) return 0;
   const auto slots = [](int64_t ratio, int64_t dim) {
-    const int64_t coff = ratio == kCsaRatio ? 2 : 1;
+    const int64_t coff = compressor_overlap(ratio);
     return static_cast<double>(coff * ratio * 2 * coff * dim);
   };
-  const double share = static_cast<double>(layers) / static_cast<double>(m.num_layers);
-  const double per_stack =
+  const double elems =
       static_cast<double>(m.compressed_sparse_layers) *
           (slots(kCsaRatio, m.head_dim) + slots(kCsaRatio, m.index_head_dim)) +
       static_cast<double>(m.heavily_compressed_layers) * slots(m.hca_ratio, m.head_dim);
-  return share * per_stack * 4.0;  // fp32
+  return elems * 4.0;  // fp32
 }
 
 ParamCounts count_params(const ModelArch& m) {

@@ -793,7 +793,7 @@ CycleWork cycle_work(const Config& c, const Placement& place, double tau, const 
   out.memory.state_bytes_per_seq =
       linear_state_bytes_per_seq(t, out.has_verify ? out.memory.tokens_in_flight : 1,
                                  ts.attention_tp()) +
-      compressor_state_bytes_per_seq(t, t.num_layers);  // one key = value stream: every GPU
+      compressor_state_bytes_per_seq(t);  // one key = value stream: whole on every GPU
   return out;
 }
 
