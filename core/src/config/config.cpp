@@ -15,6 +15,7 @@
 #include "config/load_parse.hpp"
 #include "config/method_parse.hpp"
 #include "config/tree_input.hpp"
+#include "data/model_keys.hpp"
 #include "engines/mlx_chip_kernels.hpp"
 #include "speccalc/tree.hpp"
 #include "speccalc/tree_acceptance.hpp"
@@ -73,51 +74,19 @@ bool check_compressed_attention(const json& obj, const std::string& path, const 
   return true;
 }
 
-// MoE, MLA and MTP keys of a custom model (the keys `list models` shows for such presets).
-bool parse_custom_model_extras(const json& obj, const std::string& path, ModelArch* m, Error* err) {
-  if (!fields::read_int(obj, "shared_experts", path, 0, 64, &m->shared_experts, err) ||
-      !fields::read_int(obj, "first_dense_layers", path, 0, 1024, &m->first_dense_layers, err) ||
-      !fields::read_int(obj, "dense_intermediate", path, 0, 1048576, &m->dense_intermediate, err) ||
-      !fields::read_int(obj, "kv_lora_rank", path, 0, 65536, &m->kv_lora_rank, err) ||
-      !fields::read_int(obj, "q_lora_rank", path, 0, 65536, &m->q_lora_rank, err) ||
-      !fields::read_int(obj, "qk_rope_head_dim", path, 0, 4096, &m->qk_rope_head_dim, err) ||
-      !fields::read_int(obj, "qk_nope_head_dim", path, 0, 4096, &m->qk_nope_head_dim, err) ||
-      !fields::read_int(obj, "v_head_dim", path, 0, 4096, &m->v_head_dim, err) ||
-      !fields::read_bool(obj, "gated_mlp", path, &m->gated_mlp, err) ||
-      !fields::read_bool(obj, "mlp_bias", path, &m->mlp_bias, err) ||
-      !fields::read_bool(obj, "qk_norm", path, &m->qk_norm, err) ||
-      !fields::read_bool(obj, "router_bias", path, &m->router_bias, err) ||
-      !fields::read_bool(obj, "quantized_experts_only", path, &m->quantized_experts_only, err) ||
-      !fields::read_int(obj, "mtp_modules", path, 0, 16, &m->mtp_modules, err) ||
-      !fields::read_int(obj, "sliding_window", path, 0, 1 << 24, &m->sliding_window, err) ||
-      !fields::read_int(obj, "sliding_window_layers", path, 0, 1024, &m->sliding_window_layers,
-                        err) ||
-      !fields::read_int(obj, "linear_attention_layers", path, 0, 1024, &m->linear_attention_layers,
-                        err) ||
-      !fields::read_int(obj, "linear_num_key_heads", path, 0, 1024, &m->linear_num_key_heads,
-                        err) ||
-      !fields::read_int(obj, "linear_num_value_heads", path, 0, 1024, &m->linear_num_value_heads,
-                        err) ||
-      !fields::read_int(obj, "linear_key_head_dim", path, 0, 4096, &m->linear_key_head_dim, err) ||
-      !fields::read_int(obj, "linear_value_head_dim", path, 0, 4096, &m->linear_value_head_dim,
-                        err) ||
-      !fields::read_int(obj, "linear_conv_kernel", path, 0, 64, &m->linear_conv_kernel, err) ||
-      !fields::read_bool(obj, "attn_output_gate", path, &m->attn_output_gate, err) ||
-      !fields::read_int(obj, "index_n_heads", path, 0, 1024, &m->index_n_heads, err) ||
-      !fields::read_int(obj, "index_head_dim", path, 0, 4096, &m->index_head_dim, err) ||
-      !fields::read_int(obj, "index_topk", path, 0, 1 << 24, &m->index_topk, err) ||
-      !fields::read_bool(obj, "shared_kv", path, &m->shared_kv, err) ||
-      !fields::read_int(obj, "compressed_sparse_layers", path, 0, 1024,
-                        &m->compressed_sparse_layers, err) ||
-      !fields::read_int(obj, "heavily_compressed_layers", path, 0, 1024,
-                        &m->heavily_compressed_layers, err) ||
-      !fields::read_int(obj, "hca_ratio", path, 0, 65536, &m->hca_ratio, err) ||
-      !fields::read_int(obj, "o_lora_rank", path, 0, 65536, &m->o_lora_rank, err) ||
-      !fields::read_int(obj, "o_groups", path, 0, 1024, &m->o_groups, err) ||
-      !fields::read_int(obj, "hc_mult", path, 0, 16, &m->hc_mult, err) ||
-      !fields::read_int(obj, "max_position_embeddings", path, 0, 1 << 27,
-                        &m->max_position_embeddings, err))
-    return false;
+// Every numeric and boolean key of a custom model (data/model_keys.hpp), with its range.
+bool read_model_keys(const json& obj, const std::string& path, ModelArch* m, Error* err) {
+  for (const ModelKey& k : kModelKeys) {
+    const bool ok = k.int_member
+                        ? fields::read_int(obj, k.key, path, k.min, k.max, &(m->*k.int_member), err)
+                        : fields::read_bool(obj, k.key, path, &(m->*k.bool_member), err);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// The MoE, MLA, MTP and attention keys of a custom model, read: what they require of each other.
+bool check_custom_model_extras(const json& obj, const std::string& path, ModelArch* m, Error* err) {
   if (!check_compressed_attention(obj, path, m, err)) return false;
   if (m->index_topk > 0 && !m->shared_kv) {
     // DSA's indexer reads the q latent (wq_b) and sits beside MLA's latent cache.
@@ -194,56 +163,9 @@ bool parse_custom_model_extras(const json& obj, const std::string& path, ModelAr
 }
 
 bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, Error* err) {
-  if (!fields::check_keys(obj, path,
-                          {"name",
-                           "num_layers",
-                           "hidden",
-                           "intermediate",
-                           "heads",
-                           "kv_heads",
-                           "head_dim",
-                           "vocab",
-                           "tied_embeddings",
-                           "experts",
-                           "experts_per_token",
-                           "qkv_bias",
-                           "shared_experts",
-                           "first_dense_layers",
-                           "dense_intermediate",
-                           "kv_lora_rank",
-                           "q_lora_rank",
-                           "qk_rope_head_dim",
-                           "qk_nope_head_dim",
-                           "v_head_dim",
-                           "gated_mlp",
-                           "mlp_bias",
-                           "qk_norm",
-                           "router_bias",
-                           "mtp_modules",
-                           "released_dtype",
-                           "quantized_experts_only",
-                           "sliding_window",
-                           "sliding_window_layers",
-                           "linear_attention_layers",
-                           "linear_num_key_heads",
-                           "linear_num_value_heads",
-                           "linear_key_head_dim",
-                           "linear_value_head_dim",
-                           "linear_conv_kernel",
-                           "attn_output_gate",
-                           "max_position_embeddings",
-                           "index_n_heads",
-                           "index_head_dim",
-                           "index_topk",
-                           "shared_kv",
-                           "compressed_sparse_layers",
-                           "heavily_compressed_layers",
-                           "hca_ratio",
-                           "o_lora_rank",
-                           "o_groups",
-                           "hc_mult"},
-                          err))
-    return false;
+  std::vector<const char*> allowed{"name", "released_dtype"};
+  for (const ModelKey& k : kModelKeys) allowed.push_back(k.key);
+  if (!fields::check_keys(obj, path, allowed, err)) return false;
   // The dtype its weights are released in (a config without dtype opens in it).
   if (!fields::read_string(obj, "released_dtype", path, &m->released_weights_dtype, err, 8))
     return false;
@@ -264,18 +186,7 @@ bool parse_custom_model(const json& obj, const std::string& path, ModelArch* m, 
   m->kv_heads = 0;
   m->head_dim = 0;
   if (!fields::read_string(obj, "name", path, &m->name, err, 64) ||
-      !fields::read_int(obj, "num_layers", path, 1, 1024, &m->num_layers, err) ||
-      !fields::read_int(obj, "hidden", path, 1, 131072, &m->hidden, err) ||
-      !fields::read_int(obj, "intermediate", path, 1, 1048576, &m->intermediate, err) ||
-      !fields::read_int(obj, "heads", path, 1, 1024, &m->heads, err) ||
-      !fields::read_int(obj, "kv_heads", path, 1, 1024, &m->kv_heads, err) ||
-      !fields::read_int(obj, "head_dim", path, 1, 4096, &m->head_dim, err) ||
-      !fields::read_int(obj, "vocab", path, 1, 4194304, &m->vocab, err) ||
-      !fields::read_bool(obj, "tied_embeddings", path, &m->tied_embeddings, err) ||
-      !fields::read_int(obj, "experts", path, 1, 1024, &m->experts, err) ||
-      !fields::read_int(obj, "experts_per_token", path, 1, 1024, &m->experts_per_token, err) ||
-      !fields::read_bool(obj, "qkv_bias", path, &m->qkv_bias, err) ||
-      !parse_custom_model_extras(obj, path, m, err))
+      !read_model_keys(obj, path, m, err) || !check_custom_model_extras(obj, path, m, err))
     return false;
   if (m->kv_heads == 0) m->kv_heads = m->heads;
   if (m->kv_heads > m->heads || m->heads % m->kv_heads != 0) {
@@ -616,56 +527,18 @@ bool parse_model_object(const json& obj, const std::string& path, ModelArch* m, 
 }
 
 json model_to_json(const ModelArch& m) {
-  json out = json{{"name", m.name},
-                  {"num_layers", m.num_layers},
-                  {"hidden", m.hidden},
-                  {"intermediate", m.intermediate},
-                  {"heads", m.heads},
-                  {"kv_heads", m.kv_heads},
-                  {"head_dim", m.head_dim},
-                  {"vocab", m.vocab},
-                  {"tied_embeddings", m.tied_embeddings},
-                  {"experts", m.experts},
-                  {"experts_per_token", m.experts_per_token},
-                  {"qkv_bias", m.qkv_bias}};
-  // Extras only when set, so plain models keep the v1 key set (and links stay unchanged).
-  const std::pair<const char*, int64_t> ints[] = {
-      {"shared_experts", m.shared_experts},
-      {"first_dense_layers", m.first_dense_layers},
-      {"dense_intermediate", m.dense_intermediate},
-      {"kv_lora_rank", m.kv_lora_rank},
-      {"q_lora_rank", m.q_lora_rank},
-      {"qk_rope_head_dim", m.qk_rope_head_dim},
-      {"qk_nope_head_dim", m.qk_nope_head_dim},
-      {"v_head_dim", m.v_head_dim},
-      {"mtp_modules", m.mtp_modules},
-      {"sliding_window", m.sliding_window},
-      {"sliding_window_layers", m.sliding_window_layers},
-      {"linear_attention_layers", m.linear_attention_layers},
-      {"linear_num_key_heads", m.linear_num_key_heads},
-      {"linear_num_value_heads", m.linear_num_value_heads},
-      {"linear_key_head_dim", m.linear_key_head_dim},
-      {"linear_value_head_dim", m.linear_value_head_dim},
-      {"linear_conv_kernel", m.linear_conv_kernel},
-      {"index_n_heads", m.index_n_heads},
-      {"index_head_dim", m.index_head_dim},
-      {"index_topk", m.index_topk},
-      {"compressed_sparse_layers", m.compressed_sparse_layers},
-      {"heavily_compressed_layers", m.heavily_compressed_layers},
-      {"hca_ratio", m.hca_ratio},
-      {"o_lora_rank", m.o_lora_rank},
-      {"o_groups", m.o_groups},
-      {"hc_mult", m.hc_mult},
-      {"max_position_embeddings", m.max_position_embeddings}};
-  for (const auto& kv : ints)
-    if (kv.second != 0) out[kv.first] = kv.second;
-  if (!m.gated_mlp) out["gated_mlp"] = false;
-  if (m.mlp_bias) out["mlp_bias"] = true;
-  if (m.qk_norm) out["qk_norm"] = true;
-  if (m.attn_output_gate) out["attn_output_gate"] = true;
-  if (m.shared_kv) out["shared_kv"] = true;
-  if (m.router_bias) out["router_bias"] = true;
-  if (m.quantized_experts_only) out["quantized_experts_only"] = true;
+  json out = json{{"name", m.name}};
+  // The first release's keys always; later ones only when set, so plain models keep the v1 key
+  // set (and links stay unchanged).
+  for (const ModelKey& k : kModelKeys) {
+    if (k.int_member) {
+      const int64_t v = m.*k.int_member;
+      if (k.v1 || v != 0) out[k.key] = v;
+    } else {
+      const bool v = m.*k.bool_member;
+      if (k.v1 || v != k.bool_absent) out[k.key] = v;
+    }
+  }
   if (!m.released_weights_dtype.empty()) out["released_dtype"] = m.released_weights_dtype;
   return out;
 }

@@ -1,6 +1,7 @@
 #include "speccalc/presets.hpp"
 
 #include "config/json_fields.hpp"
+#include "data/model_keys.hpp"
 #include "speccalc/embedded_data.hpp"
 
 namespace speccalc {
@@ -230,55 +231,16 @@ ModelArch model_from_table(const json& e) {
   ModelArch m;
   m.id = e.value("id", "");
   m.name = e.value("name", "");
-  m.num_layers = e.value("num_layers", int64_t{0});
-  m.hidden = e.value("hidden", int64_t{0});
-  m.intermediate = e.value("intermediate", int64_t{0});
-  m.heads = e.value("heads", int64_t{0});
-  m.kv_heads = e.value("kv_heads", int64_t{0});
-  m.head_dim = e.value("head_dim", int64_t{0});
-  m.vocab = e.value("vocab", int64_t{0});
-  m.tied_embeddings = e.value("tied_embeddings", false);
-  m.experts = e.value("experts", int64_t{1});
-  m.experts_per_token = e.value("experts_per_token", int64_t{1});
-  m.qkv_bias = e.value("qkv_bias", false);
-  m.shared_experts = e.value("shared_experts", int64_t{0});
-  m.first_dense_layers = e.value("first_dense_layers", int64_t{0});
-  m.dense_intermediate = e.value("dense_intermediate", int64_t{0});
-  m.kv_lora_rank = e.value("kv_lora_rank", int64_t{0});
-  m.qk_rope_head_dim = e.value("qk_rope_head_dim", int64_t{0});
-  m.q_lora_rank = e.value("q_lora_rank", int64_t{0});
-  m.qk_nope_head_dim = e.value("qk_nope_head_dim", int64_t{0});
-  m.v_head_dim = e.value("v_head_dim", int64_t{0});
-  m.gated_mlp = e.value("gated_mlp", true);
-  m.mlp_bias = e.value("mlp_bias", false);
-  m.qk_norm = e.value("qk_norm", false);
-  m.router_bias = e.value("router_bias", false);
-  m.mtp_modules = e.value("mtp_modules", int64_t{0});
+  for (const ModelKey& k : kModelKeys) {
+    if (k.int_member)
+      m.*k.int_member = e.value(k.key, k.int_absent);
+    else
+      m.*k.bool_member = e.value(k.key, k.bool_absent);
+  }
   if (e.contains("released_dtype") && e["released_dtype"].is_object()) {
     m.released_weights_dtype = e["released_dtype"].value("weights", "");
     m.released_dtype_source = e["released_dtype"].value("source", "");
   }
-  m.quantized_experts_only = e.value("quantized_experts_only", false);
-  m.sliding_window = e.value("sliding_window", int64_t{0});
-  m.sliding_window_layers = e.value("sliding_window_layers", int64_t{0});
-  m.linear_attention_layers = e.value("linear_attention_layers", int64_t{0});
-  m.linear_num_key_heads = e.value("linear_num_key_heads", int64_t{0});
-  m.linear_num_value_heads = e.value("linear_num_value_heads", int64_t{0});
-  m.linear_key_head_dim = e.value("linear_key_head_dim", int64_t{0});
-  m.linear_value_head_dim = e.value("linear_value_head_dim", int64_t{0});
-  m.linear_conv_kernel = e.value("linear_conv_kernel", int64_t{0});
-  m.attn_output_gate = e.value("attn_output_gate", false);
-  m.max_position_embeddings = e.value("max_position_embeddings", int64_t{0});
-  m.index_n_heads = e.value("index_n_heads", int64_t{0});
-  m.index_head_dim = e.value("index_head_dim", int64_t{0});
-  m.index_topk = e.value("index_topk", int64_t{0});
-  m.shared_kv = e.value("shared_kv", false);
-  m.compressed_sparse_layers = e.value("compressed_sparse_layers", int64_t{0});
-  m.heavily_compressed_layers = e.value("heavily_compressed_layers", int64_t{0});
-  m.hca_ratio = e.value("hca_ratio", int64_t{0});
-  m.o_lora_rank = e.value("o_lora_rank", int64_t{0});
-  m.o_groups = e.value("o_groups", int64_t{0});
-  m.hc_mult = e.value("hc_mult", int64_t{0});
   auto repo = e.find("hf_repo");
   if (repo != e.end() && repo->is_string()) m.repo_id = repo->get<std::string>();
   m.citation = first_source(e);
