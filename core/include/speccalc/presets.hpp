@@ -113,6 +113,12 @@ inline bool compressed_attention(const ModelArch& m) {
   return m.compressed_sparse_layers + m.heavily_compressed_layers > 0;
 }
 
+// Whether o_groups splits the attention output (heads x head_dim) evenly, as DeepSeek-V4's
+// grouped output projection needs (wo_a maps each group's slice; 0 groups: no such projection).
+inline bool o_groups_divide_output(const ModelArch& m) {
+  return m.o_groups == 0 || (m.heads * m.head_dim) % m.o_groups == 0;
+}
+
 // How many entries' worth of tokens a compressor's window spans (vLLM deepseek_compressor.py
 // coff): 2 at kCsaRatio, whose windows overlap, else 1.
 inline int64_t compressor_overlap(int64_t ratio) { return ratio == kCsaRatio ? 2 : 1; }

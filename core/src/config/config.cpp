@@ -51,7 +51,7 @@ bool check_compressed_attention(const json& obj, const std::string& path, const 
   if ((m->o_lora_rank > 0) != (m->o_groups > 0))
     return fail(m->o_lora_rank > 0 ? "o_groups" : "o_lora_rank",
                 "is required (> 0) with the other grouped-output key");
-  if (m->o_groups > 0 && (m->heads * m->head_dim) % m->o_groups != 0)
+  if (!o_groups_divide_output(*m))
     return fail("o_groups",
                 "must divide heads x head_dim (" + std::to_string(m->heads * m->head_dim) + ")");
   if (m->heavily_compressed_layers == 0 && m->hca_ratio != 0)

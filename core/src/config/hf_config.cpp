@@ -448,7 +448,7 @@ bool read_v4_attention(const json& o, const std::string& path, ModelArch* m, Err
       !int_key(o, "hc_mult", path, 0, 16, &m->hc_mult, err) ||
       !required_int(o, "sliding_window", path, 1, 1 << 24, &m->sliding_window, err))
     return false;
-  if ((m->heads * m->head_dim) % m->o_groups != 0) {
+  if (!o_groups_divide_output(*m)) {
     *err = make_error(fields::join(path, "o_groups"),
                       "must divide num_attention_heads x head_dim (" +
                           std::to_string(m->heads * m->head_dim) + ")");
