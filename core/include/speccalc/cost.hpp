@@ -31,6 +31,10 @@ struct KernelWork {
   // Of weights_bytes, the 16-bit ones of a quantized_experts_only model under a low-bit dtype:
   // streamed at the engine's plain bandwidth, without the low-bit kernels' dequant factor.
   double weights_16bit_bytes = 0;
+  // Of weights_bytes, the routed experts' (low-bit where the checkpoint quantizes them): one
+  // fused-MoE call per MoE layer streams them, at RuntimeParams::moe_bw_efficiency where the
+  // profile states one.
+  double expert_weights_bytes = 0;
   double kv_cache_bytes = 0;     // KV cache read (context) + written (new tokens)
   double activations_bytes = 0;  // matmul inputs/outputs and logits written and read back
   // Attention score elements a pass computes (heads x queries x keys x layers x sequences, per
@@ -61,6 +65,8 @@ struct Work {
   // projections and norms, MoE routing): decoder_work counts them, time_pass charges each
   // RuntimeParams::arch_kernel_s.
   double arch_kernels = 0;
+  // MoE layers (each one fused-MoE call: RuntimeParams::moe_call_s of fixed GPU time).
+  double moe_layers = 0;
   // Tensor-parallel all-reduces: after attention and after the MLP of every sharded layer
   // (under data-parallel attention: within an attention group, and the all-gather +
   // reduce-scatter around the MLP, which move what one all-reduce over all GPUs moves).

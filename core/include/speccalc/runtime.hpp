@@ -95,6 +95,15 @@ struct RuntimeParams {
   // time, the in-graph launch gap and ramp of a kernel that moves a few MB. 0 = not charged
   // (eager and local profiles: their counts are dense-layer counts and host time dominates).
   double arch_kernel_s = 0;
+  // A fused-MoE call (one MoE layer's routed experts: top-k, the tokens' sort by expert, two
+  // grouped GEMMs over padded per-expert tiles, the activation, the top-k sum) measured alone
+  // by the engines' kernel benchmarks (core/data/moe-kernel-times.json): a fixed GPU time plus
+  // the experts' bytes at a bandwidth efficiency of its own, higher than a whole pass's
+  // bw_efficiency (which holds a dense pass's many small kernels). moe_bw_efficiency: that
+  // efficiency (0 = bw_efficiency); moe_call_s: the fixed time beyond the gaps of the call's
+  // extra small kernels that arch_kernel_s already charges. Fitted by scripts/fit_moe_kernel.py.
+  double moe_bw_efficiency = 0;
+  double moe_call_s = 0;
   // Host work of the method's own code per speculative cycle, outside the model's passes
   // (research code: tree building, candidate selection, acceptance, cache update):
   // method_op_s per PyTorch op it dispatches, host_sync_s per device-to-host synchronization.

@@ -55,6 +55,7 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
     const KernelWork& k = w.kernels[i];
     f.weights_s[i] =
         (k.weights_bytes - k.weights_16bit_bytes) / wbw + k.weights_16bit_bytes / w16bw;
+    f.expert_weights_s[i] = m.weights_link_gbps > 0 ? 0.0 : k.expert_weights_bytes / wbw;
     f.kv_s[i] = k.kv_cache_bytes / bw;
     f.act_s[i] = k.activations_bytes / bw;
     f.score_s[i] = k.score_elements / bw;
@@ -66,6 +67,7 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
   f.comm_bytes_s = collective_transfer_s(w, m.gpu);
   f.layers = static_cast<double>(w.layers);
   f.arch_kernels = w.arch_kernels;
+  f.moe_layers = w.moe_layers;
   f.passes = static_cast<double>(passes);
   return f;
 }
@@ -76,7 +78,9 @@ double fast_device(const FastPass& f, const RuntimeParams& p) {
   double device = f.allreduces * p.allreduce_latency_s + f.comm_bytes_s;
   double small = 0, gemm = 0;  // attention + other, and the GEMMs, for the kernel floor
   for (int i = 0; i < kKernelKinds; ++i) {
-    const double mem = f.weights_s[i] / p.bw_efficiency + f.kv_s[i] / p.kv_bw_efficiency +
+    const double moe_eff = p.moe_bw_efficiency > 0 ? p.moe_bw_efficiency : p.bw_efficiency;
+    const double mem = (f.weights_s[i] - f.expert_weights_s[i]) / p.bw_efficiency +
+                       f.expert_weights_s[i] / moe_eff + f.kv_s[i] / p.kv_bw_efficiency +
                        (f.act_s[i] + f.score_s[i] * p.score_bytes_per_element) / p.bw_efficiency;
     const bool matmul =
         i == static_cast<int>(Kernel::gemm) || i == static_cast<int>(Kernel::lm_head);
@@ -90,7 +94,7 @@ double fast_device(const FastPass& f, const RuntimeParams& p) {
   }
   device += std::max(0.0, small_kernel_floor_s(f.layers, p) - small) +
             std::max(0.0, gemm_kernel_floor_s(f.layers, p) - gemm);
-  return device + f.arch_kernels * p.arch_kernel_s;
+  return device + f.arch_kernels * p.arch_kernel_s + f.moe_layers * p.moe_call_s;
 }
 
 // The host's launches of one pass (eager: layers x (layer_overhead_s + syncs x host_sync_s)).

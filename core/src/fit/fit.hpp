@@ -23,15 +23,19 @@ namespace speccalc {
 struct FastPass {
   // Per kernel class (Kernel order): seconds at 100% of peak bandwidth / FLOP/s.
   std::array<double, kKernelKinds> weights_s{};  // weight bytes / (peak bandwidth x dtype factor)
-  std::array<double, kKernelKinds> kv_s{};       // KV bytes / peak bandwidth
-  std::array<double, kKernelKinds> act_s{};      // activation bytes / peak bandwidth
-  std::array<double, kKernelKinds> score_s{};    // score elements / peak bandwidth (x bytes each)
-  std::array<double, kKernelKinds> flops_s{};    // FLOPs / peak FLOP/s
-  std::array<double, kKernelKinds> rows{};       // matmul rows (kernel regimes of local engines)
+  // Of weights_s, the routed experts' (streamed at moe_bw_efficiency where set; 0 when the
+  // weights arrive over the host link, which streams them like the rest).
+  std::array<double, kKernelKinds> expert_weights_s{};
+  std::array<double, kKernelKinds> kv_s{};     // KV bytes / peak bandwidth
+  std::array<double, kKernelKinds> act_s{};    // activation bytes / peak bandwidth
+  std::array<double, kKernelKinds> score_s{};  // score elements / peak bandwidth (x bytes each)
+  std::array<double, kKernelKinds> flops_s{};  // FLOPs / peak FLOP/s
+  std::array<double, kKernelKinds> rows{};     // matmul rows (kernel regimes of local engines)
   double comm_bytes_s = 0;  // all-reduce payload time on the link, summed over the pass
   double allreduces = 0;    // all-reduce count (each pays allreduce_latency_s)
   double layers = 0;
   double arch_kernels = 0;  // Work::arch_kernels
+  double moe_layers = 0;    // Work::moe_layers
   double passes = 1;
 };
 

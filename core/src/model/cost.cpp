@@ -24,6 +24,7 @@ KernelWork& KernelWork::operator+=(const KernelWork& o) {
   flops_16bit += o.flops_16bit;
   weights_bytes += o.weights_bytes;
   weights_16bit_bytes += o.weights_16bit_bytes;
+  expert_weights_bytes += o.expert_weights_bytes;
   kv_cache_bytes += o.kv_cache_bytes;
   activations_bytes += o.activations_bytes;
   score_elements += o.score_elements;
@@ -48,6 +49,7 @@ Work& Work::operator+=(const Work& o) {
   for (int i = 0; i < kKernelKinds; ++i) kernels[i] += o.kernels[i];
   layers += o.layers;
   arch_kernels += o.arch_kernels;
+  moe_layers += o.moe_layers;
   allreduce += o.allreduce;
   attn_allreduce += o.attn_allreduce;
   all_to_all += o.all_to_all;
@@ -276,6 +278,9 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   gemm.weights_bytes = wb_rest == wb ? (attn_layers_params_g + mlp_read_g) * wb
                                      : attn_layers_params_g * wb_rest + mlp_read_g * wb;
   if (wb_rest != wb) gemm.weights_16bit_bytes = attn_layers_params_g * wb_rest;
+  // The routed experts some token touches, streamed by each MoE layer's fused-MoE call.
+  gemm.expert_weights_bytes = n_moe * experts_read * expert_mlp / tp * wb;
+  w.moe_layers = m.experts > 1 ? n_moe : 0.0;
   // FLOPs: every new token goes through the projections, the router and its active experts.
   const double mlp_flops_params_g =
       (n_dense * dense_mlp + n_moe * (active_experts + shared) * expert_mlp) / tp;
@@ -441,6 +446,11 @@ PassTime time_pass(const Work& w, const Machine& m, double layer_syncs) {
       m.weights_link_gbps > 0 ? m.weights_link_gbps * 1e9 : bw * m.weight_bw_efficiency();
   const double weights_16bit_bw =
       m.weights_link_gbps > 0 ? m.weights_link_gbps * 1e9 : bw * m.runtime.bw_efficiency;
+  // Routed experts: the fused-MoE call's own efficiency where the profile states one (the
+  // low-bit factor as for the other weights); offloaded, the host link's peak as above.
+  const double expert_bw = m.weights_link_gbps > 0 || m.runtime.moe_bw_efficiency <= 0
+                               ? weights_bw
+                               : weights_bw * m.runtime.moe_bw_efficiency / m.runtime.bw_efficiency;
   const double kv_bw = bw * m.runtime.kv_bw_efficiency;
   const double act_bw = bw * m.runtime.bw_efficiency;
   const double flops_s = m.peak_flops() * m.runtime.flops_efficiency;
@@ -453,9 +463,10 @@ PassTime time_pass(const Work& w, const Machine& m, double layer_syncs) {
     const double score_bytes = k.score_elements * m.runtime.score_bytes_per_element;
     t.score_bytes += score_bytes;
     c.bytes = k.bytes() + score_bytes;
-    c.memory_time_s = (k.weights_bytes - k.weights_16bit_bytes) / weights_bw +
-                      k.weights_16bit_bytes / weights_16bit_bw + k.kv_cache_bytes / kv_bw +
-                      (k.activations_bytes + score_bytes) / act_bw;
+    c.memory_time_s =
+        (k.weights_bytes - k.weights_16bit_bytes - k.expert_weights_bytes) / weights_bw +
+        k.expert_weights_bytes / expert_bw + k.weights_16bit_bytes / weights_16bit_bw +
+        k.kv_cache_bytes / kv_bw + (k.activations_bytes + score_bytes) / act_bw;
     const bool matmul = c.kind == Kernel::gemm || c.kind == Kernel::lm_head;
     // A quantized_experts_only model's 16-bit matmuls at the 16-bit peak (on fp4 tensor cores
     // only its experts run at fp4; elsewhere both peaks are the same).
@@ -491,6 +502,10 @@ PassTime time_pass(const Work& w, const Machine& m, double layer_syncs) {
   const double arch_s = w.arch_kernels * m.runtime.arch_kernel_s;
   t.kernels[small_o].time_s += arch_s;
   t.device_s += arch_s;
+  // Each MoE layer's fused-MoE call: its fixed GPU time, with the GEMMs it runs.
+  const double moe_s = w.moe_layers * m.runtime.moe_call_s;
+  gemm.time_s += moe_s;
+  t.device_s += moe_s;
   t.comm_s = collectives_s(w, m.gpu, m.runtime.allreduce_latency_s);
   t.device_s += t.comm_s;
   // Eager frameworks launch each layer's kernels asynchronously: launches overlap the GPU's
