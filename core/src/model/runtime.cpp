@@ -55,8 +55,9 @@ constexpr ParamField kParams[] = {
     {"gemm_kernels_per_layer", &RuntimeParams::gemm_kernels_per_layer, Shown::floor},
     {"kernels_per_pass", &RuntimeParams::kernels_per_pass, Shown::floor},
     {"arch_kernel_s", &RuntimeParams::arch_kernel_s, Shown::where_set},
-    {"moe_bw_efficiency", &RuntimeParams::moe_bw_efficiency, Shown::where_set},
-    {"moe_call_s", &RuntimeParams::moe_call_s, Shown::where_set},
+    // vLLM's and SGLang's own Triton fused-MoE kernel: not a prior for another engine's.
+    {"moe_bw_efficiency", &RuntimeParams::moe_bw_efficiency, Shown::where_set, true},
+    {"moe_call_s", &RuntimeParams::moe_call_s, Shown::where_set, true},
     {"method_op_s", &RuntimeParams::method_op_s, Shown::host},
     {"host_sync_s", &RuntimeParams::host_sync_s, Shown::host},
     {"baseline_layer_syncs", &RuntimeParams::baseline_layer_syncs, Shown::where_set},
