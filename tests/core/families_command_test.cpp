@@ -414,7 +414,9 @@ TEST(Fidelity, ACheckOnThisMachineOutranksAFartherMiss) {
   ASSERT_NE(two_node, nullptr);
   ASSERT_NE(h200_b8, nullptr);
   ASSERT_GT(std::abs((*two_node)["error_pct"].get<double>()), 25);
-  ASSERT_LT(std::abs((*h200_b8)["error_pct"].get<double>()), 25);
+  // The H200 runs missed by under 25 % while all-reduces cost a stated 30 us; at the measured
+  // 5 us they miss by more (29 % at batch 8): either way this machine's own check decides.
+  const bool h200_misses = std::abs((*h200_b8)["error_pct"].get<double>()) > 25;
   const auto fidelity = [](const std::string& hw, int gpus, int batch) {
     return run_ok(
         "eval", R"({"target":"deepseek-r1","runtime":"sglang","hardware":")" + hw + R"(","gpus":)" +
@@ -422,7 +424,11 @@ TEST(Fidelity, ACheckOnThisMachineOutranksAFartherMiss) {
                     R"(,"dtype":{"weights":"fp8"},"method":{"family":"mtp","k":1}})")["fidelity"];
   };
   // Batch 1 on 8 x H200: the two-node run is nearer in batch, the H200 runs are this machine.
-  EXPECT_FALSE(fidelity("h200-sxm", 8, 1).contains("time_check"));
+  const json h200 = fidelity("h200-sxm", 8, 1);
+  if (h200_misses)
+    EXPECT_EQ(h200["time_check"]["id"], (*h200_b8)["id"]);
+  else
+    EXPECT_FALSE(h200.contains("time_check"));
   EXPECT_EQ(fidelity("h100-sxm", 16, 2)["time_check"]["id"], (*two_node)["id"]);
   // A machine no check ran on: the nearest batch decides, here the two-node run's batch 1.
   EXPECT_EQ(fidelity("h100-sxm", 8, 1)["time_check"]["id"], (*two_node)["id"]);
