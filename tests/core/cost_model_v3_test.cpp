@@ -197,8 +197,8 @@ TEST(KernelFloor, DeepSeekDecodeStepsOnSglangStayUnderTheirPublishedTimes) {
   // OSL 1024): mean TPOT 12.8 ms at concurrency 8 and 17.2 ms at 16 (engine-measurements.json,
   // check rows, never fitted). The TPOT also holds the amortized prefills of the requests that
   // replace finished ones, and the model leaves out what it does not count (fp8 block-scaled
-  // activation quantization before each linear, an all-reduce's achieved bandwidth at these
-  // 115-230 KB messages), so the step must come out under it. How far: without the MLA / MoE
+  // activation quantization before each linear, MLA's decode kernels' own floor), so the step
+  // must come out under it. How far: without the MLA / MoE
   // kernels 21 % and 16 % too fast; with them and a stated 30 us all-reduce within 10 %; with
   // the 5 us SGLang measures for its custom all-reduce (runtimes.json _meta.allreduce) 29 % and
   // 26 %: what the 30 us stood in for is a cost the model still lacks, and a change that
