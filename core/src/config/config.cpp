@@ -533,7 +533,7 @@ json model_to_json(const ModelArch& m) {
   for (const ModelKey& k : kModelKeys) {
     if (k.int_member) {
       const int64_t v = m.*k.int_member;
-      if (k.v1 || v != 0) out[k.key] = v;
+      if (k.v1 || v != k.int_absent) out[k.key] = v;
     } else {
       const bool v = m.*k.bool_member;
       if (k.v1 || v != k.bool_absent) out[k.key] = v;

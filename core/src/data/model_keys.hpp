@@ -16,7 +16,7 @@ struct ModelKey {
   bool ModelArch::*bool_member;    // null for an integer key
   int64_t min;                     // an integer key's range in a custom model
   int64_t max;
-  int64_t int_absent;  // value when a preset table row or a custom model leaves it out
+  int64_t int_absent;  // value when a preset table row leaves it out; model_to_json omits it
   bool bool_absent;
   bool v1;  // one of the first release's shape keys: always written, so old links stay the same
 };

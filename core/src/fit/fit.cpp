@@ -77,8 +77,8 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
 double fast_device(const FastPass& f, const RuntimeParams& p) {
   double device = f.allreduces * p.allreduce_latency_s + f.comm_bytes_s;
   double small = 0, gemm = 0;  // attention + other, and the GEMMs, for the kernel floor
+  const double moe_eff = p.moe_bw_efficiency > 0 ? p.moe_bw_efficiency : p.bw_efficiency;
   for (int i = 0; i < kKernelKinds; ++i) {
-    const double moe_eff = p.moe_bw_efficiency > 0 ? p.moe_bw_efficiency : p.bw_efficiency;
     const double mem = (f.weights_s[i] - f.expert_weights_s[i]) / p.bw_efficiency +
                        f.expert_weights_s[i] / moe_eff + f.kv_s[i] / p.kv_bw_efficiency +
                        (f.act_s[i] + f.score_s[i] * p.score_bytes_per_element) / p.bw_efficiency;

@@ -448,9 +448,10 @@ PassTime time_pass(const Work& w, const Machine& m, double layer_syncs) {
       m.weights_link_gbps > 0 ? m.weights_link_gbps * 1e9 : bw * m.runtime.bw_efficiency;
   // Routed experts: the fused-MoE call's own efficiency where the profile states one (the
   // low-bit factor as for the other weights); offloaded, the host link's peak as above.
-  const double expert_bw = m.weights_link_gbps > 0 || m.runtime.moe_bw_efficiency <= 0
-                               ? weights_bw
-                               : weights_bw * m.runtime.moe_bw_efficiency / m.runtime.bw_efficiency;
+  const double expert_bw =
+      m.weights_link_gbps > 0 || m.runtime.moe_bw_efficiency <= 0
+          ? weights_bw
+          : bw * m.runtime.moe_bw_efficiency * weight_bandwidth_factor(m.dtype.weights, m.gpu);
   const double kv_bw = bw * m.runtime.kv_bw_efficiency;
   const double act_bw = bw * m.runtime.bw_efficiency;
   const double flops_s = m.peak_flops() * m.runtime.flops_efficiency;
