@@ -65,6 +65,9 @@ struct Work {
   // projections and norms, MoE routing): decoder_work counts them, time_pass charges each
   // RuntimeParams::arch_kernel_s.
   double arch_kernels = 0;
+  // Linears whose input is quantized in a kernel of its own when the pass multiplies in its
+  // weights' low-precision format (kGqaQuantLinears and the rest; act_quant_kernels decides).
+  double quant_linears = 0;
   // MoE layers (each one fused-MoE call: RuntimeParams::moe_call_s of fixed GPU time).
   double moe_layers = 0;
   // Tensor-parallel all-reduces: after attention and after the MLP of every sharded layer
@@ -111,8 +114,8 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
 // under SGLang, 4 GEMMs and 7 other kernels: docs/cost-model.md), counted in SGLang's
 // DeepSeek-V2/V3 decode path (sgl-project/sglang python/sglang/srt/models/deepseek_v2.py at
 // 00114aef, CUDA, fp8 checkpoint, FlashInfer / FA3 backend; vLLM's deepseek_v2.py runs the same
-// projections). Not counted, so a lower bound: fp8 block-scaled activation quantization before
-// each linear, DeepSeek Sparse Attention's indexer, Gated DeltaNet layers.
+// projections). Not counted, so a lower bound: DeepSeek Sparse Attention's indexer, Gated
+// DeltaNet layers' own kernels (the activation quantization is counted below).
 // MLA, absorbed decode (forward_absorb_prepare / forward_absorb_core): 3 more GEMMs
 // (fused_qkv_a_proj_with_mqa and q_b_proj where GQA has one qkv_proj; bmm_fp8 with w_kc and
 // with w_vc) and 5 more other kernels (q_a_layernorm, kv_a_layernorm, per_tensor_quant_mla_fp8
@@ -123,6 +126,25 @@ inline constexpr double kMlaExtraKernels = 3 + 5;
 // (select_experts' grouped top-k, moe_align_block_size, the top-k outputs' sum), the experts'
 // two fused_moe GEMMs and silu_and_mul standing where a dense MLP has its own.
 inline constexpr double kMoeExtraKernels = 1 + 3;
+
+// Activation quantization: a GEMM on fp8 (or int8) tensor cores, or nvfp4 ones, takes its input
+// in that format, and the engines quantize it in a kernel of its own before each such linear
+// (sgl-project/sglang python/sglang/srt/layers/quantization/fp8_utils.py at 002ed7e4: every
+// block-fp8 path, deepgemm_w8a8_block_fp8_linear_with_fallback, cutlass_ and triton_, runs
+// sglang_per_token_group_quant_fp8 / per_token_group_quant_fp8 and then the GEMM; per-tensor fp8
+// runs sgl_scaled_fp8_quant first; vLLM's w8a8 and nvfp4 paths run scaled_fp8_quant /
+// scaled_fp4_quant the same way). Linears per layer whose weights are in that format:
+// GQA attention 2 (qkv_proj, o_proj); MLA 3 (fused_qkv_a_proj_with_mqa, q_b_proj, o_proj:
+// kv_b_proj runs absorbed, as the two bmm_fp8 whose quantization kMlaExtraKernels counts);
+// a Gated DeltaNet layer 2 (in_proj_qkvz, out_proj: vLLM's qwen3_next.py keeps in_proj_ba out
+// of block fp8); a dense MLP, or a shared expert run as its own MLP (Qwen-style MoE blocks), 2
+// (gate_up_proj, down_proj). A fused-MoE call quantizes inside it (its measured time,
+// RuntimeParams::moe_call_s), and SGLang fuses DeepSeek's shared experts into that call.
+// Not counted: DeepSeek-V4's attention (its projections' formats vary by checkpoint).
+inline constexpr double kGqaQuantLinears = 2;
+inline constexpr double kMlaQuantLinears = 3;
+inline constexpr double kDeltaNetQuantLinears = 2;
+inline constexpr double kMlpQuantLinears = 2;
 
 // A dense matmul block of `params` weights applied to `rows` rows (FLOPs 2 * params * rows),
 // charged to kernel class k.
@@ -185,6 +207,15 @@ double weight_bandwidth_factor(DType weights, const Gpu& gpu);
 // True when the GPU's tensor cores run this block-scaled fp4 format (Gpu::nvfp4 / mxfp4 with a
 // non-zero fp4 peak); false for every other dtype.
 bool fp4_native(DType weights, const Gpu& gpu);
+
+// Whether the GEMMs of a pass with these weights take quantized activations: fp8 and int8
+// weights on a GPU with fp8 tensor cores (where Machine::peak_flops runs them; elsewhere the
+// kernels dequantize the weights and keep 16-bit activations), nvfp4 where the GPU runs it.
+bool quantizes_activations(DType weights, const Gpu& gpu);
+
+// The quantization kernels a pass with these weights runs on this GPU (Work::quant_linears where
+// quantizes_activations, else 0).
+double act_quant_kernels(const Work& w, const Gpu& gpu, DType weights);
 
 // Cost of one kernel class in one pass.
 struct KernelCost {

@@ -95,6 +95,12 @@ struct RuntimeParams {
   // time, the in-graph launch gap and ramp of a kernel that moves a few MB. 0 = not charged
   // (eager and local profiles: their counts are dense-layer counts and host time dominates).
   double arch_kernel_s = 0;
+  // vLLM and SGLang quantize a linear's input in a kernel of its own before each GEMM that runs
+  // on fp8 / int8 or nvfp4 tensor cores (Work::quant_linears, cost.hpp): act_quant_kernel_s of
+  // GPU time each, the same in-graph gap as arch_kernel_s. 0 = not charged: TensorRT-LLM fuses
+  // the quantization into the kernel before (and its decode is fitted on fp8 steps), eager and
+  // local profiles quantize nothing or pay host time that hides it.
+  double act_quant_kernel_s = 0;
   // A fused-MoE call (one MoE layer's routed experts: top-k, the tokens' sort by expert, two
   // grouped GEMMs over padded per-expert tiles, the activation, the top-k sum) measured alone
   // by the engines' kernel benchmarks (core/data/moe-kernel-times.json): a fixed GPU time plus

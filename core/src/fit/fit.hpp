@@ -34,8 +34,9 @@ struct FastPass {
   double comm_bytes_s = 0;  // all-reduce payload time on the link, summed over the pass
   double allreduces = 0;    // all-reduce count (each pays allreduce_latency_s)
   double layers = 0;
-  double arch_kernels = 0;  // Work::arch_kernels
-  double moe_layers = 0;    // Work::moe_layers
+  double arch_kernels = 0;   // Work::arch_kernels
+  double quant_kernels = 0;  // act_quant_kernels(): Work::quant_linears where they run
+  double moe_layers = 0;     // Work::moe_layers
   double passes = 1;
 };
 

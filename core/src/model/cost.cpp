@@ -49,6 +49,7 @@ Work& Work::operator+=(const Work& o) {
   for (int i = 0; i < kKernelKinds; ++i) kernels[i] += o.kernels[i];
   layers += o.layers;
   arch_kernels += o.arch_kernels;
+  quant_linears += o.quant_linears;
   moe_layers += o.moe_layers;
   allreduce += o.allreduce;
   attn_allreduce += o.attn_allreduce;
@@ -96,6 +97,15 @@ int64_t collective_count(const Work& w) {
 bool fp4_native(DType weights, const Gpu& gpu) {
   if (gpu.fp4_tflops <= 0) return false;
   return (weights == DType::nvfp4 && gpu.nvfp4) || (weights == DType::mxfp4 && gpu.mxfp4);
+}
+
+bool quantizes_activations(DType weights, const Gpu& gpu) {
+  if (weights == DType::nvfp4) return fp4_native(weights, gpu);
+  return (weights == DType::fp8 || weights == DType::int8) && gpu.fp8_tflops > 0;
+}
+
+double act_quant_kernels(const Work& w, const Gpu& gpu, DType weights) {
+  return quantizes_activations(weights, gpu) ? w.quant_linears : 0.0;
 }
 
 double Machine::peak_flops() const {
@@ -270,6 +280,14 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   const double n_soft = hybrid ? n_layers * softmax_layer_share(m) : n_layers;
   const double n_lin = n_layers - n_soft;
   w.arch_kernels = (mla ? n_soft * kMlaExtraKernels : 0.0) + n_moe * kMoeExtraKernels;
+  // Linears in the weights' own format (cost.hpp: the attention's only where it is not kept
+  // 16-bit, a shared expert's only where it runs as its own MLP, not fused as DeepSeek's).
+  const double attn_quant = wb_rest != wb || m.shared_kv ? 0.0
+                            : mla                        ? kMlaQuantLinears
+                                                         : kGqaQuantLinears;
+  const double shared_mlps = mla ? 0.0 : shared;
+  w.quant_linears = n_soft * attn_quant + (wb_rest == wb ? n_lin * kDeltaNetQuantLinears : 0.0) +
+                    (n_dense + n_moe * shared_mlps) * kMlpQuantLinears;
   const double attn_layers_params_g =
       hybrid
           ? n_soft * attn_params_g +
@@ -498,9 +516,11 @@ PassTime time_pass(const Work& w, const Machine& m, double layer_syncs) {
     t.device_s += gemm_floor_s - gemm.time_s;
     gemm.time_s = gemm_floor_s;
   }
-  // The kernels an MLA or MoE layer adds to a dense layer's (whose floor the graph engines'
-  // fitted terms already hold): each its in-graph gap, charged to `other` with the small ones.
-  const double arch_s = w.arch_kernels * m.runtime.arch_kernel_s;
+  // The kernels an MLA or MoE layer, or low-precision activations, add to a dense 16-bit
+  // layer's (whose floor the graph engines' fitted terms already hold): each its in-graph gap,
+  // charged to `other` with the small ones.
+  const double arch_s = w.arch_kernels * m.runtime.arch_kernel_s +
+                        act_quant_kernels(w, m.gpu, m.dtype.weights) * m.runtime.act_quant_kernel_s;
   t.kernels[small_o].time_s += arch_s;
   t.device_s += arch_s;
   // Each MoE layer's fused-MoE call: its fixed GPU time, with the GEMMs it runs.

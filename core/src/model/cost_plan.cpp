@@ -127,6 +127,7 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params,
     p.allreduce_latency_s *= s;
     p.kernel_floor_s *= s;
     p.arch_kernel_s *= s;
+    p.act_quant_kernel_s *= s;
     p.moe_call_s *= s;
     p.moe_bw_efficiency /= s;
     p.bw_efficiency /= s;

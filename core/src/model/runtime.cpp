@@ -55,6 +55,8 @@ constexpr ParamField kParams[] = {
     {"gemm_kernels_per_layer", &RuntimeParams::gemm_kernels_per_layer, Shown::floor},
     {"kernels_per_pass", &RuntimeParams::kernels_per_pass, Shown::floor},
     {"arch_kernel_s", &RuntimeParams::arch_kernel_s, Shown::where_set},
+    // vLLM's and SGLang's unfused activation quantization: not a prior for another engine's.
+    {"act_quant_kernel_s", &RuntimeParams::act_quant_kernel_s, Shown::where_set, true},
     // vLLM's and SGLang's own Triton fused-MoE kernel: not a prior for another engine's.
     {"moe_bw_efficiency", &RuntimeParams::moe_bw_efficiency, Shown::where_set, true},
     {"moe_call_s", &RuntimeParams::moe_call_s, Shown::where_set, true},
