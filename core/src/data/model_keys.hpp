@@ -82,4 +82,15 @@ inline constexpr ModelKey kModelKeys[] = {
     int_key("max_position_embeddings", &ModelArch::max_position_embeddings, 0, 1 << 27),
 };
 
+// Whether two models have one architecture: every key of the table equal (names, released
+// dtypes and tokenizers aside). DeepSeek-R1 and DeepSeek-V3 are one set of shapes, so one cost.
+inline bool same_architecture(const ModelArch& a, const ModelArch& b) {
+  for (const ModelKey& k : kModelKeys) {
+    const bool equal =
+        k.int_member ? a.*k.int_member == b.*k.int_member : a.*k.bool_member == b.*k.bool_member;
+    if (!equal) return false;
+  }
+  return true;
+}
+
 }  // namespace speccalc

@@ -167,6 +167,7 @@ Expected<json> engine_rows_json(const Catalog& catalog, std::string_view publish
                                {"large_error", std::abs(e) > kLargeErrorPct},
                                {"hardware_stated", o.hardware_stated},
                                {"cite", o.cite}});
+    if (!o.measured_on.empty()) time_checks.back()["measured_on"] = o.measured_on;
   }
   json time_sources = json::object();
   for (const auto& [k, t] : time_by_source) time_sources[k] = t.to_json();

@@ -1,6 +1,7 @@
 #include "fit/fit.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 
 #include "config/acceptance_tau.hpp"
@@ -18,6 +19,14 @@ namespace speccalc {
 using fields::json;
 
 namespace {
+
+// YYYY-MM-DD, digits where digits go: dates compare as strings.
+bool iso_date(const std::string& d) {
+  if (d.size() != 10 || d[4] != '-' || d[7] != '-') return false;
+  for (std::size_t k : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (d[k] < '0' || d[k] > '9') return false;
+  return true;
+}
 
 // A "forward" row's pass (llama-bench's pp N): one sequence's N prompt tokens in one pass, each
 // attending to the prompt so far (its own tokens are the context: none cached before), through
@@ -344,6 +353,10 @@ Expected<std::vector<Observation>> load_observations(const Catalog& catalog,
     o.measured_low = e.value("measured_low", 0.0);
     o.measured_high = e.value("measured_high", 0.0);
     o.cite = e.value("cite", "");
+    o.measured_on = e.value("measured_on", "");
+    if (!o.measured_on.empty() && !iso_date(o.measured_on))
+      return make_error("", "internal error: engine measurement " + o.id +
+                                ": measured_on must be an ISO date (YYYY-MM-DD)");
     if (o.kind == "matmul") {
       const json& mm = e.value("matmul", json::object());
       o.matmul_k = mm.value("k", 0.0);

@@ -71,6 +71,9 @@ struct Observation {
   // fit's report; fitting GPU parameters on these rows only was measured and is worse held
   // out (docs/cost-model.md, Fit).
   bool hardware_stated = true;
+  // When the stack was measured (ISO date, from the cite; "" = not dated): a check on an
+  // engine speaks for the engine as it was then (fidelity prefers the newest).
+  std::string measured_on;
 };
 
 // An observation of `seed.kind` for the config `doc` (precomputes its work).

@@ -8,7 +8,9 @@
 
 #include "config/families.hpp"
 #include "config/json_fields.hpp"
+#include "data/model_keys.hpp"
 #include "speccalc/embedded_data.hpp"
+#include "speccalc/presets.hpp"
 
 namespace speccalc {
 
@@ -39,14 +41,28 @@ constexpr double kTimeCheckWarnPct = 25;
 // the weights do not), and eval says so.
 constexpr double kContextBeyondBand = 2;
 
-// The engine's own step-time check for this target that speaks for this setup: one run on
-// this machine (GPU and count) outranks any other, then the nearest batch; eval warns when
-// that check misses by kTimeCheckWarnPct or more. The page must not show a featured setup as
-// if nothing contradicted it, nor warn an 8-GPU node with a two-node run's miss where a run on
+// Whether a check run on target preset `id` speaks for this target: the same preset, or a
+// preset of the same architecture (a check of DeepSeek-R1 prices DeepSeek-V3's steps alike). A
+// check run on a custom model (its target id is "custom": a config.json object) names no model
+// a user's own custom target could be the same as.
+bool speaks_for(const std::string& id, const ModelArch& target) {
+  if (id == "custom") return false;
+  if (id == target.id) return true;
+  const auto& catalog = load_catalog();
+  if (!catalog.ok()) return false;
+  const ModelArch* other = catalog.value().find_target(id);
+  return other != nullptr && same_architecture(*other, target);
+}
+
+// The engine's own step-time check that speaks for this setup: one run on this machine (GPU and
+// count) outranks any other; then the newest run (measured_on: an engine gets faster from
+// release to release, and a user runs today's); then the nearest batch. eval warns when that
+// check misses by kTimeCheckWarnPct or more. The page must not show a featured setup as if
+// nothing contradicted it, nor warn an 8-GPU node with a two-node run's miss where a run on
 // that node measured close (DeepSeek-R1 under SGLang: -78 % on 16 x H100 over InfiniBand, -16
-// to -21 % on 8 x H200). A check run on a custom model (its target id is "custom": a
-// config.json object) names no model a user's own custom target could be the same as, so it
-// warns nobody.
+// to -21 % on 8 x H200), nor speak for today's SGLang with its December 2024 release (PR
+// #2643's DeepSeek-V3 steps, -83 % at batch 1, where InferenceX's 2026 runs of DeepSeek-R1, the
+// same architecture, miss by a quarter).
 const json* time_check_miss(const Config& config) {
   const json& d = validation_table();
   if (!d.contains("time_checks")) return nullptr;
@@ -55,12 +71,16 @@ const json* time_check_miss(const Config& config) {
   const auto gap = [&](const json& x) {
     return std::llabs(x["batch"].get<long long>() - config.batch);
   };
+  const auto date = [](const json& x) { return x.value("measured_on", std::string()); };
   for (const json& c : d["time_checks"]) {
-    if (c["engine"] != config.runtime.profile || c["target"] != config.target.id ||
-        c["target"] == "custom" || c["kind"] != "decode_step")
+    if (c["engine"] != config.runtime.profile || c["kind"] != "decode_step" ||
+        !speaks_for(c["target"].get<std::string>(), config.target))
       continue;
     const bool here = c["hardware"] == config.hardware.id && c["gpus"] == config.gpus;
-    if (!best || (here && !best_here) || (here == best_here && gap(c) < gap(*best))) {
+    const bool better = !best || (here && !best_here) ||
+                        (here == best_here && (date(c) > date(*best) ||
+                                               (date(c) == date(*best) && gap(c) < gap(*best))));
+    if (better) {
       best = &c;
       best_here = here;
     }
@@ -90,11 +110,15 @@ json fidelity_json(const Evaluation& e, const Config& config) {
   std::string miss;
   if (const json* c = time_check_miss(config)) {
     const double err = (*c)["error_pct"].get<double>();
-    miss = " " + config.engine.name + "'s own plain decoding of " + config.target.id +
+    const std::string checked = (*c)["target"].get<std::string>();
+    const std::string when = (*c).value("measured_on", std::string());
+    miss = " " + config.engine.name + "'s own plain decoding of " + checked +
+           (checked == config.target.id ? std::string() : " (this model's architecture)") +
            " measured " + fields::format_seconds((*c)["measured_s"].get<double>()) +
            " a step at batch " + std::to_string((*c)["batch"].get<long long>()) + " on " +
            std::to_string((*c)["gpus"].get<long long>()) + " x " +
-           (*c)["hardware"].get<std::string>() + " where this model predicts " +
+           (*c)["hardware"].get<std::string>() + (when.empty() ? "" : " (" + when + ")") +
+           " where this model predicts " +
            fields::format_seconds((*c)["predicted_s"].get<double>()) + " (" + pct(err) + " %; " +
            (*c)["source"].get<std::string>() + ", never fitted): " +
            (config.runtime.measured_decode_step_s > 0
@@ -181,8 +205,11 @@ std::string verdict_caveat(const Evaluation& e, const Config& config, const json
                   range(e.speedup_p5, e.speedup_p95) + ", which includes " + other);
   if (fidelity.contains("time_check") && !(config.runtime.measured_decode_step_s > 0)) {
     const json& c = fidelity["time_check"];
-    why.push_back(config.engine.name + "'s own plain decoding of this model measured " +
-                  fields::format_seconds(c["measured_s"].get<double>()) +
+    const std::string checked = c["target"].get<std::string>();
+    why.push_back(config.engine.name + "'s own plain decoding of " +
+                  (checked == config.target.id ? std::string("this model")
+                                               : checked + " (this model's architecture)") +
+                  " measured " + fields::format_seconds(c["measured_s"].get<double>()) +
                   " a step where this model predicts " +
                   fields::format_seconds(c["predicted_s"].get<double>()) +
                   ", so its step times and tokens/s are not trusted here (a measured decode "
