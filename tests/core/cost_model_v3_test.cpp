@@ -232,6 +232,29 @@ TEST(KernelFloor, LowPrecisionLinearsPayTheirActivationQuantizationOnVllmAndSgla
             0u);
 }
 
+TEST(Collectives, AnAllReduceAcrossNodesTakesAtLeastTheMeasuredNetworkLatency) {
+  // nccl-tests issue #150: the least all-reduce across two nodes took 18.96 us (cost.hpp). An
+  // engine's own latency (SGLang's custom all-reduce, 5 us on NVLink) prices collectives within
+  // a node; a group across nodes pays the larger of the two. DeepSeek-R1's plain decode step
+  // under SGLang at batch 1, all-reduce latency overridden: on one node of 8 H200s every 10 us
+  // added is paid by each of the pass's n collectives (n read off that difference); on two nodes
+  // of 8 H100s (16 GPUs, TP 16) 0 and 10 us price alike (both under the network's 18.96), and
+  // 30 us adds n x (30 - 18.96) us.
+  const auto step = [](const std::string& hw, int gpus, double latency_s) {
+    return eval_ok(R"({"target":"deepseek-r1","hardware":")" + hw + R"(","gpus":)" +
+                   std::to_string(gpus) +
+                   R"(,"runtime":{"profile":"sglang","allreduce_latency_s":)" +
+                   std::to_string(latency_s) +
+                   R"(},"method":{"family":"mtp","k":1}})")["baseline_step_s"]
+        .get<double>();
+  };
+  const double n = (step("h200-sxm", 8, 10e-6) - step("h200-sxm", 8, 0)) / 10e-6;
+  EXPECT_NEAR(n, std::round(n), 1e-6);
+  EXPECT_EQ(std::lround(n), 2 * 61);  // after attention and after the MLP of the 61 layers
+  EXPECT_NEAR(step("h100-sxm", 16, 10e-6), step("h100-sxm", 16, 0), 1e-12);
+  EXPECT_NEAR(step("h100-sxm", 16, 30e-6) - step("h100-sxm", 16, 0), n * (30e-6 - 18.96e-6), 1e-9);
+}
+
 TEST(KernelFloor, DeepSeekDecodeStepsOnSglangStayUnderTheirPublishedTimes) {
   // SemiAnalysis InferenceX issue #870 (SGLang v0.5.7, DeepSeek-R1-0528 fp8, TP 8, H200, ISL /
   // OSL 1024): mean TPOT 12.8 ms at concurrency 8 and 17.2 ms at 16 (engine-measurements.json,

@@ -239,10 +239,24 @@ double kernel_time_s(double memory_s, double compute_s, double overlap);
 // (network_gbps) when the group spans nodes.
 double collective_link_bytes_s(const Gpu& gpu, int64_t group);
 
-// Transfer time of a pass's collectives (their latency excluded), and how many there are
-// (each pays the runtime's allreduce_latency_s).
+// Whether a collective over `group` GPUs crosses the network (more GPUs than one node holds,
+// on hardware that states a network link).
+bool spans_nodes(const Gpu& gpu, int64_t group);
+
+// The least time one collective across nodes takes, s, whatever the engine's own all-reduce
+// latency within a node: NVIDIA/nccl-tests issue #150 (two nodes of one A100 80GB each over HDR
+// InfiniBand, all_reduce_perf, 8-64 bytes) measures 18.96-19.10 us in place and 19.16-20.67 us
+// out of place; 18.96 us is the least. More ranks per node and more switches only add to it
+// (two GB10s over a 200 Gb/s RoCE cable take 30-35 us at 8-32 KB: NVIDIA/dgx-spark-playbooks
+// PR #103). A lower bound, stated, not fitted: no stored multi-node step is fitted on.
+inline constexpr double kInterNodeCollectiveLatencyS = 18.96e-6;
+
+// Transfer time of a pass's collectives (their latency excluded), how many there are (each
+// pays the runtime's allreduce_latency_s) and how many of them cross the network (each pays at
+// least kInterNodeCollectiveLatencyS).
 double collective_transfer_s(const Work& w, const Gpu& gpu);
 int64_t collective_count(const Work& w);
+int64_t network_collective_count(const Work& w, const Gpu& gpu);
 
 // Time of one pass of work w on machine m.
 struct PassTime {

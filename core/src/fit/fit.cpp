@@ -73,6 +73,7 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
     f.rows[i] = k.rows;
   }
   f.allreduces = static_cast<double>(collective_count(w));
+  f.network_collectives = static_cast<double>(network_collective_count(w, m.gpu));
   f.comm_bytes_s = collective_transfer_s(w, m.gpu);
   f.layers = static_cast<double>(w.layers);
   f.arch_kernels = w.arch_kernels;
@@ -85,7 +86,10 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
 // time_pass()'s GPU time of one pass over the reduced form: the same formula, evaluated per
 // kernel class, with the kernel floors, the MLA / MoE kernels and the collectives.
 double fast_device(const FastPass& f, const RuntimeParams& p) {
-  double device = f.allreduces * p.allreduce_latency_s + f.comm_bytes_s;
+  double device =
+      (f.allreduces - f.network_collectives) * p.allreduce_latency_s +
+      f.network_collectives * std::max(p.allreduce_latency_s, kInterNodeCollectiveLatencyS) +
+      f.comm_bytes_s;
   double small = 0, gemm = 0;  // attention + other, and the GEMMs, for the kernel floor
   const double moe_eff = p.moe_bw_efficiency > 0 ? p.moe_bw_efficiency : p.bw_efficiency;
   for (int i = 0; i < kKernelKinds; ++i) {

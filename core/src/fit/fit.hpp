@@ -31,8 +31,9 @@ struct FastPass {
   std::array<double, kKernelKinds> score_s{};  // score elements / peak bandwidth (x bytes each)
   std::array<double, kKernelKinds> flops_s{};  // FLOPs / peak FLOP/s
   std::array<double, kKernelKinds> rows{};     // matmul rows (kernel regimes of local engines)
-  double comm_bytes_s = 0;  // all-reduce payload time on the link, summed over the pass
-  double allreduces = 0;    // all-reduce count (each pays allreduce_latency_s)
+  double comm_bytes_s = 0;         // all-reduce payload time on the link, summed over the pass
+  double allreduces = 0;           // all-reduce count (each pays allreduce_latency_s)
+  double network_collectives = 0;  // of them, those across nodes (kInterNodeCollectiveLatencyS)
   double layers = 0;
   double arch_kernels = 0;   // Work::arch_kernels
   double quant_kernels = 0;  // act_quant_kernels(): Work::quant_linears where they run

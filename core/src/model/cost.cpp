@@ -57,9 +57,13 @@ Work& Work::operator+=(const Work& o) {
   return *this;
 }
 
+bool spans_nodes(const Gpu& gpu, int64_t group) {
+  return group > gpu.gpus_per_node && gpu.network_gbps > 0;
+}
+
 double collective_link_bytes_s(const Gpu& gpu, int64_t group) {
   const double link = gpu.interconnect_gbps * 1e9;
-  if (group <= gpu.gpus_per_node || gpu.network_gbps <= 0) return link;
+  if (!spans_nodes(gpu, group)) return link;
   return std::min(link, gpu.network_gbps * 1e9);
 }
 
@@ -72,25 +76,40 @@ double one_transfer_s(const Collective& c, const Gpu& gpu, bool all_to_all) {
   return moved / collective_link_bytes_s(gpu, c.group);
 }
 
-// count x (latency + transfer) of each kind of collective the pass makes.
-double collectives_s(const Work& w, const Gpu& gpu, double latency_s) {
+// count x (latency + transfer) of each kind of collective the pass makes, or count x transfer
+// alone; with its latency, one that crosses the network takes at least
+// kInterNodeCollectiveLatencyS.
+double collectives_s(const Work& w, const Gpu& gpu, double latency_s, bool with_latency) {
   double s = 0;
   const Collective* kinds[] = {&w.allreduce, &w.attn_allreduce, &w.all_to_all};
   for (int i = 0; i < 3; ++i) {
     const Collective& c = *kinds[i];
-    if (c.count > 0 && c.group > 1)
-      s += static_cast<double>(c.count) * (latency_s + one_transfer_s(c, gpu, i == 2));
+    if (c.count <= 0 || c.group <= 1) continue;
+    const double latency = !with_latency ? 0.0
+                           : spans_nodes(gpu, c.group)
+                               ? std::max(latency_s, kInterNodeCollectiveLatencyS)
+                               : latency_s;
+    s += static_cast<double>(c.count) * (latency + one_transfer_s(c, gpu, i == 2));
   }
   return s;
 }
 }  // namespace
 
-double collective_transfer_s(const Work& w, const Gpu& gpu) { return collectives_s(w, gpu, 0); }
+double collective_transfer_s(const Work& w, const Gpu& gpu) {
+  return collectives_s(w, gpu, 0, false);
+}
 
 int64_t collective_count(const Work& w) {
   int64_t n = 0;
   for (const Collective* c : {&w.allreduce, &w.attn_allreduce, &w.all_to_all})
     if (c->count > 0 && c->group > 1) n += c->count;
+  return n;
+}
+
+int64_t network_collective_count(const Work& w, const Gpu& gpu) {
+  int64_t n = 0;
+  for (const Collective* c : {&w.allreduce, &w.attn_allreduce, &w.all_to_all})
+    if (c->count > 0 && c->group > 1 && spans_nodes(gpu, c->group)) n += c->count;
   return n;
 }
 
@@ -527,7 +546,7 @@ PassTime time_pass(const Work& w, const Machine& m, double layer_syncs) {
   const double moe_s = w.moe_layers * m.runtime.moe_call_s;
   gemm.time_s += moe_s;
   t.device_s += moe_s;
-  t.comm_s = collectives_s(w, m.gpu, m.runtime.allreduce_latency_s);
+  t.comm_s = collectives_s(w, m.gpu, m.runtime.allreduce_latency_s, true);
   t.device_s += t.comm_s;
   // Eager frameworks launch each layer's kernels asynchronously: launches overlap the GPU's
   // work and a pass takes the longer of the two. The per-pass part (sync, Python per
