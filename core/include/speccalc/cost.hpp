@@ -251,6 +251,14 @@ bool spans_nodes(const Gpu& gpu, int64_t group);
 // PR #103). A lower bound, stated, not fitted: no stored multi-node step is fitted on.
 inline constexpr double kInterNodeCollectiveLatencyS = 18.96e-6;
 
+// The latency one collective over `group` GPUs pays: the engine's own, or across nodes at
+// least kInterNodeCollectiveLatencyS. time_pass and the fit's reduced form both ask here.
+inline double collective_latency_s(double engine_latency_s, bool across_nodes) {
+  return across_nodes && engine_latency_s < kInterNodeCollectiveLatencyS
+             ? kInterNodeCollectiveLatencyS
+             : engine_latency_s;
+}
+
 // Transfer time of a pass's collectives (their latency excluded), how many there are (each
 // pays the runtime's allreduce_latency_s) and how many of them cross the network (each pays at
 // least kInterNodeCollectiveLatencyS).

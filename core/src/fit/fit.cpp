@@ -86,10 +86,9 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
 // time_pass()'s GPU time of one pass over the reduced form: the same formula, evaluated per
 // kernel class, with the kernel floors, the MLA / MoE kernels and the collectives.
 double fast_device(const FastPass& f, const RuntimeParams& p) {
-  double device =
-      (f.allreduces - f.network_collectives) * p.allreduce_latency_s +
-      f.network_collectives * std::max(p.allreduce_latency_s, kInterNodeCollectiveLatencyS) +
-      f.comm_bytes_s;
+  double device = (f.allreduces - f.network_collectives) * p.allreduce_latency_s +
+                  f.network_collectives * collective_latency_s(p.allreduce_latency_s, true) +
+                  f.comm_bytes_s;
   double small = 0, gemm = 0;  // attention + other, and the GEMMs, for the kernel floor
   const double moe_eff = p.moe_bw_efficiency > 0 ? p.moe_bw_efficiency : p.bw_efficiency;
   for (int i = 0; i < kKernelKinds; ++i) {

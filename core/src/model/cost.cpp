@@ -85,10 +85,8 @@ double collectives_s(const Work& w, const Gpu& gpu, double latency_s, bool with_
   for (int i = 0; i < 3; ++i) {
     const Collective& c = *kinds[i];
     if (c.count <= 0 || c.group <= 1) continue;
-    const double latency = !with_latency ? 0.0
-                           : spans_nodes(gpu, c.group)
-                               ? std::max(latency_s, kInterNodeCollectiveLatencyS)
-                               : latency_s;
+    const double latency =
+        with_latency ? collective_latency_s(latency_s, spans_nodes(gpu, c.group)) : 0.0;
     s += static_cast<double>(c.count) * (latency + one_transfer_s(c, gpu, i == 2));
   }
   return s;

@@ -89,6 +89,13 @@ const json* time_check_miss(const Config& config) {
   return best;
 }
 
+// Whose decoding a time check timed, as the statement names it: `self` for this setup's own
+// target, else the checked preset and that it shares this model's architecture.
+std::string checked_model(const json& check, const Config& config, const std::string& self) {
+  const std::string checked = check["target"].get<std::string>();
+  return checked == config.target.id ? self : checked + " (this model's architecture)";
+}
+
 std::string pct(double x) {
   // One decimal, as the page prints a percentage.
   const double r = static_cast<double>(static_cast<long long>(x * 10 + (x < 0 ? -0.5 : 0.5))) / 10;
@@ -110,12 +117,11 @@ json fidelity_json(const Evaluation& e, const Config& config) {
   std::string miss;
   if (const json* c = time_check_miss(config)) {
     const double err = (*c)["error_pct"].get<double>();
-    const std::string checked = (*c)["target"].get<std::string>();
     const std::string when = (*c).value("measured_on", std::string());
-    miss = " " + config.engine.name + "'s own plain decoding of " + checked +
-           (checked == config.target.id ? std::string() : " (this model's architecture)") +
-           " measured " + fields::format_seconds((*c)["measured_s"].get<double>()) +
-           " a step at batch " + std::to_string((*c)["batch"].get<long long>()) + " on " +
+    miss = " " + config.engine.name + "'s own plain decoding of " +
+           checked_model(*c, config, config.target.id) + " measured " +
+           fields::format_seconds((*c)["measured_s"].get<double>()) + " a step at batch " +
+           std::to_string((*c)["batch"].get<long long>()) + " on " +
            std::to_string((*c)["gpus"].get<long long>()) + " x " +
            (*c)["hardware"].get<std::string>() + (when.empty() ? "" : " (" + when + ")") +
            " where this model predicts " +
@@ -205,11 +211,9 @@ std::string verdict_caveat(const Evaluation& e, const Config& config, const json
                   range(e.speedup_p5, e.speedup_p95) + ", which includes " + other);
   if (fidelity.contains("time_check") && !(config.runtime.measured_decode_step_s > 0)) {
     const json& c = fidelity["time_check"];
-    const std::string checked = c["target"].get<std::string>();
     why.push_back(config.engine.name + "'s own plain decoding of " +
-                  (checked == config.target.id ? std::string("this model")
-                                               : checked + " (this model's architecture)") +
-                  " measured " + fields::format_seconds(c["measured_s"].get<double>()) +
+                  checked_model(c, config, "this model") + " measured " +
+                  fields::format_seconds(c["measured_s"].get<double>()) +
                   " a step where this model predicts " +
                   fields::format_seconds(c["predicted_s"].get<double>()) +
                   ", so its step times and tokens/s are not trusted here (a measured decode "
