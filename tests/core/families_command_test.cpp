@@ -370,12 +370,15 @@ TEST(Fidelity, AVerdictTheNumbersDoNotSettleSaysSo) {
                {"method", {{"family", "sps"}, {"draft", "vicuna-68m"}, {"k", 4}}},
                {"acceptance", {{"tau", tau}}}});
   // The Mac example (acceptance from the draft's size, with its spread) and DeepSeek-V3 on SGLang
-  // (its own decode measured 33 ms a step), plain and calibrated.
+  // over two nodes of 8 H100s (its architecture's own decode measured 23.2 ms a step there, the
+  // model -69 %), plain and calibrated; on one node of 8 H200s the checks sit within 25 %.
   check(run_ok("list", "ui")["examples"][3]["config"]);
   const json ds =
-      json::parse(R"({"target":"deepseek-v3","hardware":"h200-sxm","gpus":8,"runtime":"sglang",)"
+      json::parse(R"({"target":"deepseek-v3","hardware":"h100-sxm","gpus":16,"runtime":"sglang",)"
                   R"("dtype":{"weights":"fp8"},"method":{"family":"mtp","k":1}})");
   check(ds);
+  check(json::parse(R"({"target":"deepseek-v3","hardware":"h200-sxm","gpus":8,"runtime":"sglang",)"
+                    R"("dtype":{"weights":"fp8"},"method":{"family":"mtp","k":1}})"));
   json cal = ds;
   cal["runtime"] = json{{"profile", "sglang"}, {"measured_decode_step_s", 0.033}};
   check(cal);

@@ -323,6 +323,7 @@ TEST(Validation, UnknownKeysAreRefusedEverywhere) {
       "matmul_tile_rows, matvec_overlap, kernel_floor_s, kernels_per_layer, "
       "gemm_kernels_per_layer, "
       "kernels_per_pass, arch_kernel_s, act_quant_kernel_s, moe_bw_efficiency, moe_call_s, "
+      "moe_slice_k_s, "
       "method_op_s, host_sync_s, "
       "baseline_layer_syncs"));
   // Shares of the shorter time hidden under the longer are 0..1 (overlap 5 was accepted and

@@ -70,6 +70,11 @@ struct Work {
   double quant_linears = 0;
   // MoE layers (each one fused-MoE call: RuntimeParams::moe_call_s of fixed GPU time).
   double moe_layers = 0;
+  // The expert slices those calls touch on this GPU (under tensor parallelism each touched
+  // expert's 1 / tp slice, under expert parallelism each touched expert the GPU holds), each
+  // times the hidden size its tiles reduce over, summed over the MoE layers
+  // (RuntimeParams::moe_slice_k_s per unit).
+  double moe_slice_k = 0;
   // Tensor-parallel all-reduces: after attention and after the MLP of every sharded layer
   // (under data-parallel attention: within an attention group, and the all-gather +
   // reduce-scatter around the MLP, which move what one all-reduce over all GPUs moves).

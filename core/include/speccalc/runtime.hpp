@@ -110,6 +110,11 @@ struct RuntimeParams {
   // extra small kernels that arch_kernel_s already charges. Fitted by scripts/fit_moe_kernel.py.
   double moe_bw_efficiency = 0;
   double moe_call_s = 0;
+  // moe_slice_k_s: GPU time a fused-MoE call spends per expert slice it touches, per unit of
+  // the hidden size (the reduction each slice's few output tiles run over K = hidden in series,
+  // which the GPU's other SMs cannot share), fitted with the two above on the benchmarks'
+  // whole curves over tokens (Work::moe_slice_k).
+  double moe_slice_k_s = 0;
   // Host work of the method's own code per speculative cycle, outside the model's passes
   // (research code: tree building, candidate selection, acceptance, cache update):
   // method_op_s per PyTorch op it dispatches, host_sync_s per device-to-host synchronization.

@@ -79,6 +79,7 @@ FastPass fast_pass(const Work& w, const Machine& m, int64_t passes) {
   f.arch_kernels = w.arch_kernels;
   f.quant_kernels = act_quant_kernels(w, m.gpu, m.dtype.weights);
   f.moe_layers = w.moe_layers;
+  f.moe_slice_k = w.moe_slice_k;
   f.passes = static_cast<double>(passes);
   return f;
 }
@@ -108,7 +109,7 @@ double fast_device(const FastPass& f, const RuntimeParams& p) {
   device += std::max(0.0, small_kernel_floor_s(f.layers, p) - small) +
             std::max(0.0, gemm_kernel_floor_s(f.layers, p) - gemm);
   return device + f.arch_kernels * p.arch_kernel_s + f.quant_kernels * p.act_quant_kernel_s +
-         f.moe_layers * p.moe_call_s;
+         f.moe_layers * p.moe_call_s + f.moe_slice_k * p.moe_slice_k_s;
 }
 
 // The host's launches of one pass (eager: layers x (layer_overhead_s + syncs x host_sync_s)).

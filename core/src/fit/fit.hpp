@@ -38,6 +38,7 @@ struct FastPass {
   double arch_kernels = 0;   // Work::arch_kernels
   double quant_kernels = 0;  // act_quant_kernels(): Work::quant_linears where they run
   double moe_layers = 0;     // Work::moe_layers
+  double moe_slice_k = 0;    // Work::moe_slice_k
   double passes = 1;
 };
 

@@ -51,6 +51,7 @@ Work& Work::operator+=(const Work& o) {
   arch_kernels += o.arch_kernels;
   quant_linears += o.quant_linears;
   moe_layers += o.moe_layers;
+  moe_slice_k += o.moe_slice_k;
   allreduce += o.allreduce;
   attn_allreduce += o.attn_allreduce;
   all_to_all += o.all_to_all;
@@ -316,6 +317,10 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   // The routed experts some token touches, streamed by each MoE layer's fused-MoE call.
   gemm.expert_weights_bytes = n_moe * experts_read * expert_mlp / tp * wb;
   w.moe_layers = m.experts > 1 ? n_moe : 0.0;
+  // Under expert parallelism a GPU holds 1 / tp of the experts, whole; under tensor
+  // parallelism a 1 / tp slice of every one.
+  const bool experts_split = shard.expert_parallel && m.experts > 1;
+  w.moe_slice_k = m.experts > 1 ? n_moe * experts_read / (experts_split ? tp : 1.0) * h : 0.0;
   // FLOPs: every new token goes through the projections, the router and its active experts.
   const double mlp_flops_params_g =
       (n_dense * dense_mlp + n_moe * (active_experts + shared) * expert_mlp) / tp;
@@ -540,8 +545,10 @@ PassTime time_pass(const Work& w, const Machine& m, double layer_syncs) {
                         act_quant_kernels(w, m.gpu, m.dtype.weights) * m.runtime.act_quant_kernel_s;
   t.kernels[small_o].time_s += arch_s;
   t.device_s += arch_s;
-  // Each MoE layer's fused-MoE call: its fixed GPU time, with the GEMMs it runs.
-  const double moe_s = w.moe_layers * m.runtime.moe_call_s;
+  // Each MoE layer's fused-MoE call: its fixed GPU time, and for each expert slice it touches
+  // a time in proportion to the hidden size its tiles reduce over, with the GEMMs it runs.
+  const double moe_s =
+      w.moe_layers * m.runtime.moe_call_s + w.moe_slice_k * m.runtime.moe_slice_k_s;
   gemm.time_s += moe_s;
   t.device_s += moe_s;
   t.comm_s = collectives_s(w, m.gpu, m.runtime.allreduce_latency_s, true);

@@ -129,6 +129,7 @@ Expected<RuntimeParams> calibrate(const Config& config, RuntimeParams params,
     p.arch_kernel_s *= s;
     p.act_quant_kernel_s *= s;
     p.moe_call_s *= s;
+    p.moe_slice_k_s *= s;
     p.moe_bw_efficiency /= s;
     p.bw_efficiency /= s;
     p.kv_bw_efficiency /= s;

@@ -60,6 +60,7 @@ constexpr ParamField kParams[] = {
     // vLLM's and SGLang's own Triton fused-MoE kernel: not a prior for another engine's.
     {"moe_bw_efficiency", &RuntimeParams::moe_bw_efficiency, Shown::where_set, true},
     {"moe_call_s", &RuntimeParams::moe_call_s, Shown::where_set, true},
+    {"moe_slice_k_s", &RuntimeParams::moe_slice_k_s, Shown::where_set, true},
     {"method_op_s", &RuntimeParams::method_op_s, Shown::host},
     {"host_sync_s", &RuntimeParams::host_sync_s, Shown::host},
     {"baseline_layer_syncs", &RuntimeParams::baseline_layer_syncs, Shown::where_set},
