@@ -7,10 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "speccalc/api.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/cost.hpp"
 #include "speccalc/evaluate.hpp"
@@ -133,6 +135,32 @@ TEST(MoeCall, ManySmallSlicesCostMoreThanTheirBytes) {
   const double slice_us = catalog.value().find_runtime("sglang")->params.moe_slice_k_s * 4096 * 1e6;
   EXPECT_GT(slice_us, 0.1);  // a slice at hidden 4096: a fraction of a microsecond, not nothing
   EXPECT_LT(slice_us, 1.0);
+}
+
+// What eval says about the call, in the numbers the profile prices it with.
+std::string moe_assumption(const std::string& config) {
+  const Response r = run("eval", config);
+  EXPECT_TRUE(r.ok) << r.error.describe();
+  const nlohmann::json out = nlohmann::json::parse(r.output);
+  for (const auto& a : out["assumptions"]) {
+    const std::string s = a.get<std::string>();
+    if (s.find("fused-MoE call") != std::string::npos) return s;
+  }
+  return "";
+}
+
+TEST(MoeCall, EvalSaysWhatTheCallCostsForAnMoeTargetOnly) {
+  // DeepSeek-V3 on SGLang: a slice at hidden 7168 costs 7168 x 6.427e-11 s = 461 ns; the fixed
+  // part is 25.91 us less three 2.5 us kernels = 18.4 us; the bytes stream at 0.898 of peak.
+  const std::string ds =
+      moe_assumption(R"({"target":"deepseek-v3","hardware":"h200-sxm","gpus":8,"runtime":"sglang",)"
+                     R"("dtype":{"weights":"fp8"},"method":{"family":"mtp","k":1}})");
+  EXPECT_NE(ds.find("18.4 µs fixed, 461 ns per expert slice"), std::string::npos) << ds;
+  EXPECT_NE(ds.find("at hidden 7168"), std::string::npos) << ds;
+  EXPECT_NE(ds.find("0.898 of peak"), std::string::npos) << ds;
+  // A dense target, and an MoE target on an engine without the terms, say nothing of it.
+  EXPECT_EQ(moe_assumption(R"({"target":"llama3.1-8b-instruct","runtime":"sglang"})"), "");
+  EXPECT_EQ(moe_assumption(R"({"target":"qwen3-30b-a3b","runtime":"tensorrt-llm"})"), "");
 }
 
 TEST(MoeCall, ProfilesWithoutTheTermsPriceExpertsAsBefore) {

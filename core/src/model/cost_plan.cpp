@@ -247,6 +247,16 @@ void add_setup_assumptions(const Config& config, const Evaluation& e,
         " bytes (fp16 product, scale, mask, fp32 softmax, cast back, read by the value "
         "product), traffic growing with the verified tokens x the context; plain decoding "
         "(HF generate's SDPA attention) keeps them on chip");
+  if (config.target.experts > 1 && (r.moe_call_s > 0 || r.moe_slice_k_s > 0))
+    out->push_back(
+        "each MoE layer's routed experts run as one fused-MoE call: " +
+        fields::format_seconds(r.moe_call_s) + " fixed, " +
+        fields::format_seconds(r.moe_slice_k_s * static_cast<double>(config.target.hidden)) +
+        " per expert slice it touches (at hidden " + std::to_string(config.target.hidden) +
+        ": each slice's tiles reduce over it in series), the touched experts' bytes at " +
+        fields::format_significant(r.moe_bw_efficiency) +
+        " of peak bandwidth (fitted on the engines' own kernel benchmarks over 1-128 tokens, "
+        "core/data/moe-kernel-times.json)");
   if (config.engine.id == "mlx") {
     const std::string chip = mlx_chip_kernels_text(config.hardware, r);
     if (!chip.empty()) out->push_back(chip);
