@@ -17,7 +17,9 @@ doc = {
         "what": "held-out error of the speedup prediction per engine profile and method family "
         "(rows, mape_pct, mean_error_pct = bias, max_abs_error_pct, basis), as `speccalc validate` "
         "reports it under `bands`; eval's `fidelity` reads it. `time_checks`: the stacks' own "
-        "plain-decoding step times that are never fitted (validate's engines.time_checks), with "
+        "plain-decoding step times that are never fitted (validate's engines.time_checks; kind "
+        "serving_tpot: a serving benchmark's mean time per output token at `concurrency` requests "
+        "of input_tokens / output_tokens, priced by the load model), with "
         "the stored profile's prediction and the date the stack was measured where the source gives it "
         "(measured_on): eval's `fidelity` names a large miss for its engine and target",
         "generated_by": "scripts/validation_bands.py",
@@ -25,7 +27,8 @@ doc = {
     "bands": report["bands"],
     "time_checks": [
         {k: c[k] for k in ("id", "source", "engine", "kind", "target", "hardware", "gpus", "batch",
-                           "measured_on", "measured_s", "predicted_s", "error_pct") if k in c}
+                           "concurrency", "input_tokens", "output_tokens", "measured_on",
+                           "measured_s", "predicted_s", "error_pct") if k in c}
         for c in report["engines"]["time_checks"]
     ],
 }

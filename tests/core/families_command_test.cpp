@@ -548,3 +548,31 @@ TEST(Fidelity, EvalCarriesTheHeldOutErrorOfItsEngineAndFamilyAsABand) {
 }
 
 }  // namespace
+
+// A serving benchmark's mean TPOT (InferenceX's DeepSeek-R1 runs on 8 x H200, 1,024 tokens in
+// and out, closed loop) is checked against the load model's plain TPOT at that concurrency, not
+// against a bare decode step: the steps carry the prompts of the requests that replace finished
+// ones. At concurrency 64 each request's 1,024-token prompt arrives once per 1,024 output steps
+// of one slot, so a step carries about 64 prompt tokens: the TPOT exceeds the batch-64 step by
+// about 64 x the prompt token's compute, and never by more.
+TEST(Fidelity, ServingChecksArePricedAsTheLoadModelsTpotWithItsPrefills) {
+  const json bands = json::parse(speccalc::data::validation_bands());
+  const json* check = nullptr;
+  for (const json& c : bands["time_checks"])
+    if (c["id"] == "decode-sglang-deepseek-r1-h200-c64") check = &c;
+  ASSERT_NE(check, nullptr);
+  EXPECT_EQ((*check)["kind"], "serving_tpot");
+  EXPECT_EQ((*check)["concurrency"], 64);
+  const std::string setup =
+      R"({"target":"deepseek-r1","hardware":"h200-sxm","gpus":8,"runtime":"sglang",)"
+      R"("dtype":{"weights":"fp8","kv":"fp16"},)";
+  const json load = run_ok(
+      "load", setup + R"("load":{"concurrency":64,"input_tokens":1024,"output_tokens":1024}})");
+  const double tpot = load["plain"]["at"]["tpot_s"].get<double>();
+  EXPECT_NEAR((*check)["predicted_s"].get<double>(), tpot, 1e-12 * tpot);
+  const double step =
+      run_ok("eval", setup + R"("batch":64,"context":1536})")["baseline_step_s"].get<double>();
+  const double prompt_token_s = load["inputs"]["prefill_s_per_token"].get<double>();
+  EXPECT_GT(tpot - step, 0.5 * 64 * prompt_token_s) << tpot << " vs " << step;
+  EXPECT_LT(tpot - step, 1.05 * 64 * prompt_token_s) << tpot << " vs " << step;
+}

@@ -168,6 +168,12 @@ Expected<json> engine_rows_json(const Catalog& catalog, std::string_view publish
                                {"hardware_stated", o.hardware_stated},
                                {"cite", o.cite}});
     if (!o.measured_on.empty()) time_checks.back()["measured_on"] = o.measured_on;
+    if (o.kind == "serving_tpot") {
+      json& c = time_checks.back();
+      c["concurrency"] = o.config.load.concurrency;
+      c["input_tokens"] = o.config.load.input_tokens;
+      c["output_tokens"] = o.config.load.output_tokens;
+    }
   }
   json time_sources = json::object();
   for (const auto& [k, t] : time_by_source) time_sources[k] = t.to_json();

@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <map>
 
+#include "api/load_report.hpp"
 #include "config/acceptance_tau.hpp"
 #include "config/config_json.hpp"
 #include "config/json_fields.hpp"
@@ -311,6 +312,13 @@ Expected<double> predict_full(const Observation& o, const RuntimeParams& p) {
     return time_pass(forward_work(c, place, o.forward_tokens), m).time_s + p.step_overhead_s +
            p.seq_overhead_s + p.request_overhead_s;
   }
+  if (o.kind == "serving_tpot") {
+    // The load model's plain decoding at the run's concurrency: its steps carry the prefills
+    // of the requests that replace finished ones, as the benchmark's mean TPOT does.
+    auto report = load_report(c, load_catalog().value(), false);
+    if (!report.ok()) return report.error();
+    return report.value()["plain"]["at"]["tpot_s"].get<double>();
+  }
   auto e = evaluate(c);
   if (!e.ok()) return e.error();
   if (o.kind == "decode_step") return e.value().baseline_step_s;
@@ -374,6 +382,11 @@ Expected<std::vector<Observation>> load_observations(const Catalog& catalog,
     if (!made.ok())
       return make_error("", "internal error: engine measurement " + o.id + ": " +
                                 made.error().field + ": " + made.error().message);
+    // A serving TPOT is priced by the load model alone, which the fit's reduced form does not
+    // mirror: such rows check, never fit.
+    if (o.kind == "serving_tpot" && (!o.check_only || made.value().config.load.concurrency <= 0))
+      return make_error("", "internal error: engine measurement " + o.id +
+                                ": a serving_tpot row is check_only and needs load.concurrency");
     out.push_back(std::move(made.value()));
   }
   return out;

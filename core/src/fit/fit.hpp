@@ -45,7 +45,9 @@ struct FastPass {
 struct Observation {
   std::string id, source, profile, kind,
       cite;  // kind: speedup | speedup_range | decode_step | spec_cycle | forward | matmul |
-             // draft_pass_ratio (one draft forward, its host step included, over the verify pass)
+             // draft_pass_ratio (one draft forward, its host step included, over the verify pass) |
+             // serving_tpot (check only: a serving benchmark's mean time per output token with
+             // config.load.concurrency requests in flight, their prefills inside it)
   double measured = 0;
   // Checks the fits never see (engine-measurements.json `check_only`): rows kept to validate a
   // profile or a family, and ranges (kind speedup_range: the source gives low..high only).

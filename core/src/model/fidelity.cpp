@@ -73,7 +73,8 @@ const json* time_check_miss(const Config& config) {
   };
   const auto date = [](const json& x) { return x.value("measured_on", std::string()); };
   for (const json& c : d["time_checks"]) {
-    if (c["engine"] != config.runtime.profile || c["kind"] != "decode_step" ||
+    if (c["engine"] != config.runtime.profile ||
+        (c["kind"] != "decode_step" && c["kind"] != "serving_tpot") ||
         !speaks_for(c["target"].get<std::string>(), config.target))
       continue;
     const bool here = c["hardware"] == config.hardware.id && c["gpus"] == config.gpus;
@@ -94,6 +95,17 @@ const json* time_check_miss(const Config& config) {
 std::string checked_model(const json& check, const Config& config, const std::string& self) {
   const std::string checked = check["target"].get<std::string>();
   return checked == config.target.id ? self : checked + " (this model's architecture)";
+}
+
+// What a time check measured, after its time: a step at a batch, or a serving benchmark's mean
+// time per output token at a concurrency (its prefills inside it, as the load model prices it).
+std::string time_check_what(const json& c) {
+  if (c["kind"] == "serving_tpot")
+    return " per output token serving " + std::to_string(c["concurrency"].get<long long>()) +
+           " concurrent requests of " + fields::format_number(c["input_tokens"].get<double>()) +
+           " / " + fields::format_number(c["output_tokens"].get<double>()) +
+           " tokens in / out (its prefills inside)";
+  return " a step at batch " + std::to_string(c["batch"].get<long long>());
 }
 
 std::string pct(double x) {
@@ -120,8 +132,7 @@ json fidelity_json(const Evaluation& e, const Config& config) {
     const std::string when = (*c).value("measured_on", std::string());
     miss = " " + config.engine.name + "'s own plain decoding of " +
            checked_model(*c, config, config.target.id) + " measured " +
-           fields::format_seconds((*c)["measured_s"].get<double>()) + " a step at batch " +
-           std::to_string((*c)["batch"].get<long long>()) + " on " +
+           fields::format_seconds((*c)["measured_s"].get<double>()) + time_check_what(*c) + " on " +
            std::to_string((*c)["gpus"].get<long long>()) + " x " +
            (*c)["hardware"].get<std::string>() + (when.empty() ? "" : " (" + when + ")") +
            " where this model predicts " +
@@ -211,13 +222,13 @@ std::string verdict_caveat(const Evaluation& e, const Config& config, const json
                   range(e.speedup_p5, e.speedup_p95) + ", which includes " + other);
   if (fidelity.contains("time_check") && !(config.runtime.measured_decode_step_s > 0)) {
     const json& c = fidelity["time_check"];
-    why.push_back(config.engine.name + "'s own plain decoding of " +
-                  checked_model(c, config, "this model") + " measured " +
-                  fields::format_seconds(c["measured_s"].get<double>()) +
-                  " a step where this model predicts " +
-                  fields::format_seconds(c["predicted_s"].get<double>()) +
-                  ", so its step times and tokens/s are not trusted here (a measured decode "
-                  "step of yours calibrates them)");
+    why.push_back(
+        config.engine.name + "'s own plain decoding of " + checked_model(c, config, "this model") +
+        " measured " + fields::format_seconds(c["measured_s"].get<double>()) +
+        (c["kind"] == "serving_tpot" ? " per output token under load" : " a step") +
+        " where this model predicts " + fields::format_seconds(c["predicted_s"].get<double>()) +
+        ", so its step times and tokens/s are not trusted here (a measured decode "
+        "step of yours calibrates them)");
   }
   if (why.empty()) return "";
   std::string out = "Not certain: ";
