@@ -11,6 +11,7 @@
 
 #include "data/model_keys.hpp"
 #include "fit/cross_validation.hpp"
+#include "model/fidelity.hpp"
 #include "speccalc/api.hpp"
 #include "speccalc/embedded_data.hpp"
 #include "speccalc/presets.hpp"
@@ -575,4 +576,11 @@ TEST(Fidelity, ServingChecksArePricedAsTheLoadModelsTpotWithItsPrefills) {
   const double prompt_token_s = load["inputs"]["prefill_s_per_token"].get<double>();
   EXPECT_GT(tpot - step, 0.5 * 64 * prompt_token_s) << tpot << " vs " << step;
   EXPECT_LT(tpot - step, 1.05 * 64 * prompt_token_s) << tpot << " vs " << step;
+  // When such a check speaks in eval's statement it says what was measured: a time per output
+  // token under that load, not a step.
+  EXPECT_EQ(speccalc::time_check_what(*check),
+            " per output token serving 64 concurrent requests of 1024 / 1024 tokens in / out "
+            "(its prefills inside)");
+  EXPECT_EQ(speccalc::time_check_what(json{{"kind", "decode_step"}, {"batch", 8}}),
+            " a step at batch 8");
 }

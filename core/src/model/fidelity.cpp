@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/families.hpp"
+#include "config/general_format.hpp"
 #include "config/json_fields.hpp"
 #include "data/model_keys.hpp"
 #include "speccalc/embedded_data.hpp"
@@ -97,17 +98,6 @@ std::string checked_model(const json& check, const Config& config, const std::st
   return checked == config.target.id ? self : checked + " (this model's architecture)";
 }
 
-// What a time check measured, after its time: a step at a batch, or a serving benchmark's mean
-// time per output token at a concurrency (its prefills inside it, as the load model prices it).
-std::string time_check_what(const json& c) {
-  if (c["kind"] == "serving_tpot")
-    return " per output token serving " + std::to_string(c["concurrency"].get<long long>()) +
-           " concurrent requests of " + fields::format_number(c["input_tokens"].get<double>()) +
-           " / " + fields::format_number(c["output_tokens"].get<double>()) +
-           " tokens in / out (its prefills inside)";
-  return " a step at batch " + std::to_string(c["batch"].get<long long>());
-}
-
 std::string pct(double x) {
   // One decimal, as the page prints a percentage.
   const double r = static_cast<double>(static_cast<long long>(x * 10 + (x < 0 ? -0.5 : 0.5))) / 10;
@@ -115,6 +105,17 @@ std::string pct(double x) {
 }
 
 }  // namespace
+
+// What a time check measured, after its time: a step at a batch, or a serving benchmark's mean
+// time per output token at a concurrency (its prefills inside it, as the load model prices it).
+std::string time_check_what(const json& c) {
+  if (c["kind"] == "serving_tpot")
+    return " per output token serving " + std::to_string(c["concurrency"].get<long long>()) +
+           " concurrent requests of " + format_shortest(c["input_tokens"].get<double>()) + " / " +
+           format_shortest(c["output_tokens"].get<double>()) +
+           " tokens in / out (its prefills inside)";
+  return " a step at batch " + std::to_string(c["batch"].get<long long>());
+}
 
 json fidelity_json(const Evaluation& e, const Config& config) {
   const std::string engine = config.runtime.profile;

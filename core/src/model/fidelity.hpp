@@ -15,6 +15,11 @@ namespace speccalc {
 // no held-out row measures this engine and family.
 nlohmann::json fidelity_json(const Evaluation& e, const Config& config);
 
+// What one of validation-bands.json's time checks measured, as the statement reads after its
+// time: " a step at batch 8", or for a serving benchmark (kind serving_tpot) " per output token
+// serving 64 concurrent requests of 1024 / 1024 tokens in / out (its prefills inside)".
+std::string time_check_what(const nlohmann::json& check);
+
 // Why a pays / loses verdict may be the other one, in a sentence ("" when nothing says so): a
 // speedup range that crosses 1x (the model's held-out error in `fidelity`, or the spread of an
 // assumed or measured acceptance in the evaluation's band), or step times the engine's own
