@@ -15,7 +15,7 @@ same whatever its number of points, over M <= 128 tokens (decode and verify call
 benchmarks' larger M turn compute-bound). The profiles' moe_call_s is fixed_s less what
 arch_kernel_s already charges for the call's three small extra kernels (top-k, align, sum:
 kMoeExtraKernels' others, core/include/speccalc/cost.hpp). Prints the fit, each curve's error
-in the fit and with that curve left out. Usage: python3 scripts/fit_moe_kernel.py
+in the fit and with that curve left out, and the curves kept out of the fit (`checks`). Usage: python3 scripts/fit_moe_kernel.py
 """
 import json
 import pathlib
@@ -25,7 +25,9 @@ SMALL_EXTRA_KERNELS = 3  # top-k, moe_align_block_size, the top-k sum
 MAX_TOKENS = 128
 
 root = pathlib.Path(__file__).resolve().parent.parent
-curves = json.loads((root / "core/data/moe-kernel-times.json").read_text())["curves"]
+table = json.loads((root / "core/data/moe-kernel-times.json").read_text())
+curves = table["curves"]
+checks = table.get("checks", [])  # kept out of the fit: held-out checks
 
 
 def terms(c, m):
@@ -82,3 +84,7 @@ for c in curves:
           f"left out {100 * out_errs[-1]:5.1f} %  worst {100 * max(e_in):5.1f} %")
 print(f"mean over curves: fit {100 * sum(fit_errs) / len(fit_errs):.1f} %, "
       f"left out {100 * sum(out_errs) / len(out_errs):.1f} %")
+for c in checks:
+    errs = [abs(predict(fit, x) / t - 1) for _, x, t, _ in rows([c])]
+    print(f"  check {c['id']:44s} {len(errs):2d} points  {100 * sum(errs) / len(errs):5.1f} %  "
+          f"(not fitted: {c['why_not_fitted']})")
