@@ -265,6 +265,8 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
           ? expected_experts_touched(m.experts, m.experts_per_token, batch, tokens, kRoutingRepeat)
           : 0.0;
   const double active_experts = static_cast<double>(m.experts_per_token);
+  // Expert parallelism: each GPU holds whole experts (a dense model has none to place).
+  const bool ep = shard.expert_parallel && m.experts > 1;
 
   // Attention projections per GPU: MLA's are counted from the exact parameter count and split
   // evenly; GQA's from the per-GPU head counts (replicated KV heads replicate their k/v).
@@ -318,9 +320,8 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   gemm.expert_weights_bytes = n_moe * experts_read * expert_mlp / tp * wb;
   w.moe_layers = m.experts > 1 ? n_moe : 0.0;
   // Under expert parallelism a GPU holds 1 / tp of the experts, whole; under tensor
-  // parallelism a 1 / tp slice of every one.
-  const bool experts_split = shard.expert_parallel && m.experts > 1;
-  w.moe_slice_k = m.experts > 1 ? n_moe * experts_read / (experts_split ? tp : 1.0) * h : 0.0;
+  // parallelism a 1 / tp slice of every one (experts_read is 0 for a dense model).
+  w.moe_slice_k = n_moe * experts_read / (ep ? tp : 1.0) * h;
   // FLOPs: every new token goes through the projections, the router and its active experts.
   const double mlp_flops_params_g =
       (n_dense * dense_mlp + n_moe * (active_experts + shared) * expert_mlp) / tp;
@@ -437,7 +438,6 @@ Work decoder_work(const ModelArch& m, int64_t layers, int64_t batch, int64_t tok
   }
 
   const int64_t tp_gpus = std::max<int64_t>(1, shard.tp);
-  const bool ep = shard.expert_parallel && m.experts > 1;
   if (tp > 1 && dp == 1 && !ep) {
     // after attention and after the MLP
     w.allreduce = Collective{2 * layers, T * h * kActBytes, tp_gpus};
