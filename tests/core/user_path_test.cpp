@@ -129,8 +129,8 @@ TEST(DraftPlacement, ListRuntimesSaysEachDefault) {
   for (const json& e : json::parse(r.output)) {
     const std::string id = e["id"];
     // Research code and the local engines (one process, one device) run the draft whole.
-    const bool whole = id == "hf-eager" || id == "llama.cpp-metal" || id == "llama.cpp-cuda" ||
-                       id == "llama.cpp-cpu" || id == "mlx";
+    const bool whole = id == "hf-eager" || id == "hf-graphs" || id == "llama.cpp-metal" ||
+                       id == "llama.cpp-cuda" || id == "llama.cpp-cpu" || id == "mlx";
     EXPECT_EQ(e["draft_tensor_parallel_default"], whole ? json(1) : json("target")) << id;
     EXPECT_FALSE(e["draft_tensor_parallel_source"].get<std::string>().empty()) << id;
     if (id == "vllm") {
