@@ -728,5 +728,46 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     }
   });
 
+  await test("a link's draft runtime is a choice among the core's engines, and Sequoia's graphs price the CLI's draft pass", async () => {
+    // Sequoia's graph-captured draft under an eager target: the draft's engine is chosen by
+    // name from `list runtimes`, never typed as an id.
+    const sequoia = {
+      ...SPS,
+      hardware: 'a100-80gb-pcie',
+      runtime: 'hf-eager',
+      method: { ...SPS.method, draft_runtime: 'compiled' },
+    };
+    await open(page, url, sequoia);
+    const field = await page.$eval('[data-field="method.draft_runtime"]', (n) => ({
+      tag: n.tagName,
+      value: n.value,
+      options: [...n.options].map((o) => o.value),
+      labels: [...n.options].map((o) => o.textContent),
+    }));
+    const engines = JSON.parse(cli(['list', 'runtimes']));
+    eq(field.tag, 'SELECT', 'the draft runtime field');
+    eq(
+      field.options.join(','),
+      engines.map((e) => e.id).join(','),
+      "its options: the core's engines",
+    );
+    eq(field.labels.join('|'), engines.map((e) => e.name).join('|'), 'shown by name');
+    eq(field.value, 'compiled', "the link's draft runtime selected");
+    await page.selectOption('[data-field="method.draft_runtime"]', 'hf-graphs');
+    await page.waitForFunction(() => /method\.draft_runtime=hf-graphs/.test(location.hash), null, {
+      timeout: 10000,
+    });
+    await waitQuiet(page);
+    await checkAgainstCli(page, 'draft under hf-graphs');
+    const r = cliEvalLink(fragmentOf(page.url()));
+    const shownPass = await page.$eval(
+      '[data-testid=passes] tr[data-pass=draft] td[data-col=time-per-pass]',
+      (c) => Number(c.dataset.value),
+    );
+    eq(shownPass, r.draft.time_per_pass_s, "the draft's time per pass");
+    // Hand check (tests/core/graph_research_code_test.cpp): 100 unfused kernels at 2.5 us.
+    assert(shownPass > 0.3e-3, `a 68M pass in graphs costs its kernels' floor: ${shownPass}`);
+  });
+
   await page.close();
 }

@@ -398,7 +398,8 @@ export class InputsView {
         (n) => n.dataset.field === `${prefix}.${key}`,
       );
       if (!node || (!force && node === document.activeElement)) continue;
-      node.value = this.textOf(key, value);
+      if (key === 'draft_runtime' && node.tagName === 'SELECT') setSelect(node, String(value));
+      else node.value = this.textOf(key, value);
     }
   }
 
@@ -487,6 +488,12 @@ export class InputsView {
       );
       this.showDraft(field, path, value, true);
       return field;
+    } else if (key === 'draft_runtime' && this.runtimes.length) {
+      // Where the draft runs: one of the engines the core lists (Sequoia's graph-captured draft
+      // under an eager target is "hf-graphs"), by name, not an id to type.
+      input = el('select', { id, 'data-field': path });
+      fillSelect(input, this.runtimes);
+      setSelect(input, String(value));
     } else if (typeof value === 'object' && value !== null && !isNumberList(value)) {
       input = el('textarea', {
         id,
