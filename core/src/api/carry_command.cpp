@@ -267,6 +267,13 @@ Response carry(const std::string& input) {
         continue;
       }
     }
+    // A draft runtime the new engine or device cannot take (a local engine runs its own drafts;
+    // a runtime of another vendor): the drafts run under the engine again, the rest is kept.
+    if (f == "method.draft_runtime" && method.contains("draft_runtime")) {
+      notes.push_back("method.draft_runtime: the engine's own (" + err.message + ")");
+      method.erase("draft_runtime");
+      continue;
+    }
     if (f == "method.draft_tensor_parallel_size" && method.contains("draft_tensor_parallel_size")) {
       notes.push_back("method.draft_tensor_parallel_size: the engine's default (" + err.message +
                       ")");

@@ -814,6 +814,41 @@ bool check_variable_draft(const RuntimeProfile& engine, const Config& c, Error* 
 // The draft's tensor parallelism: the engine's own default when none is given (vLLM, SGLang
 // and TensorRT-LLM shard the draft like the target; runtimes.json cites each engine's code),
 // and only the values the engine accepts when one is.
+// A draft runtime other than the engine: it must run on the setup's hardware, and the engines
+// that hold target and draft in one process (llama.cpp, MLX: their own weight formats) neither
+// hand their drafts to another runtime nor run another engine's.
+bool check_draft_runtime(const RuntimeProfile& engine, const RuntimeProfile& draft, const Config& c,
+                         Error* err) {
+  const std::string field = "method.draft_runtime";
+  if (draft.id == engine.id) return true;
+  if (!engine.weight_formats.empty()) {
+    *err = make_error(field, engine.name +
+                                 " holds target and draft in one process and runs its drafts "
+                                 "itself: leave draft_runtime out or set it to '" +
+                                 engine.id + "', got '" + draft.id + "'");
+    return false;
+  }
+  if (!draft.weight_formats.empty()) {
+    *err = make_error(field, draft.name +
+                                 " runs target and draft in its own process; it does not "
+                                 "run the drafts of " +
+                                 engine.name + ", got '" + draft.id + "'");
+    return false;
+  }
+  const std::string& vendor = c.hardware.vendor;
+  if (draft.vendors.empty()
+          ? vendor == "CPU"
+          : std::find(draft.vendors.begin(), draft.vendors.end(), vendor) == draft.vendors.end()) {
+    std::string on;
+    for (const auto& v : draft.vendors) on += (on.empty() ? "" : " or ") + v;
+    *err = make_error(field, draft.name + " runs on " + (on.empty() ? "GPUs" : on + " hardware") +
+                                 "; " + c.hardware.name + " is " +
+                                 (vendor == "CPU" ? std::string("a CPU") : vendor));
+    return false;
+  }
+  return true;
+}
+
 bool check_draft_placement(const RuntimeProfile& engine, Config* c, Error* err) {
   MethodConfig& m = c->method;
   const int64_t target_tp = engine.tensor_parallel ? c->gpus : 1;
@@ -829,6 +864,19 @@ bool check_draft_placement(const RuntimeProfile& engine, Config* c, Error* err) 
   if (m.draft_tensor_parallel_size > c->gpus) {
     *err = make_error(field, "exceeds the " + std::to_string(c->gpus) + " GPU(s) of the setup");
     return false;
+  }
+  // A draft runtime without tensor parallelism (research code, the graph-captured one) runs the
+  // draft whole on one GPU, whatever the engine would do with its own drafts.
+  const RuntimeProfile& runs = m.draft_profile;
+  if (engine.tensor_parallel && !runs.tensor_parallel && runs.id != engine.id) {
+    if (m.draft_tensor_parallel_given && m.draft_tensor_parallel_size != 1) {
+      *err = make_error(field, "must be 1 or left out: the draft runtime, " + runs.name +
+                                   ", has no tensor parallelism and runs the draft whole on one "
+                                   "GPU, got " +
+                                   std::to_string(m.draft_tensor_parallel_size));
+      return false;
+    }
+    m.draft_tensor_parallel_size = 1;
   }
   if (c->data_attention > 1 && m.draft_tensor_parallel_size != c->gpus) {
     *err = make_error(field, "must be left out or " + std::to_string(c->gpus) +
@@ -958,6 +1006,8 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
             ? m.draft_runtime
             : (engine.draft_runtime.empty() ? engine.id : engine.draft_runtime);
     m.draft_profile = *catalog.find_runtime(draft_id);
+    if (!m.draft_runtime.empty() && !check_draft_runtime(engine, m.draft_profile, *c, err))
+      return false;
     if (m.draft_runtime.empty() && draft_id == c->runtime.profile)
       m.draft_profile.params = c->runtime.resolved;  // the target's overrides apply to its drafts
     if (!check_draft_placement(engine, c, err)) return false;
