@@ -10,6 +10,7 @@ import {
   eq,
   cli,
   cliEvalLink,
+  cliError,
   cliDecode,
   waitQuiet,
   fragmentOf,
@@ -728,36 +729,41 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     }
   });
 
-  await test("a link's draft runtime is a choice among the core's engines, and Sequoia's graphs price the CLI's draft pass", async () => {
-    // Sequoia's graph-captured draft under an eager target: the draft's engine is chosen by
-    // name from `list runtimes`, never typed as an id.
-    const sequoia = {
-      ...SPS,
-      hardware: 'a100-80gb-pcie',
-      runtime: 'hf-eager',
-      method: { ...SPS.method, draft_runtime: 'compiled' },
-    };
+  await test("the draft's engine is a choice among the core's engines, the engine's own by default, and Sequoia's graphs price the CLI's draft pass", async () => {
+    // Sequoia's setup: an eager target whose draft runs in CUDA graphs. The draft's engine is
+    // chosen by name from `list runtimes`, never typed as an id; left at the engine's own, the
+    // link does not carry it.
+    const sequoia = { ...SPS, hardware: 'a100-80gb-pcie', runtime: 'hf-eager' };
     await open(page, url, sequoia);
-    const field = await page.$eval('[data-field="method.draft_runtime"]', (n) => ({
-      tag: n.tagName,
-      value: n.value,
-      options: [...n.options].map((o) => o.value),
-      labels: [...n.options].map((o) => o.textContent),
-    }));
+    const field = () =>
+      page.$eval('[data-field="method.draft_runtime"]', (n) => ({
+        tag: n.tagName,
+        value: n.value,
+        options: [...n.options].map((o) => o.value),
+        labels: [...n.options].map((o) => o.textContent),
+      }));
     const engines = JSON.parse(cli(['list', 'runtimes']));
-    eq(field.tag, 'SELECT', 'the draft runtime field');
+    let f = await field();
+    eq(f.tag, 'SELECT', 'the draft runtime field');
     eq(
-      field.options.join(','),
-      engines.map((e) => e.id).join(','),
-      "its options: the core's engines",
+      f.options.join(','),
+      ['', ...engines.map((e) => e.id)].join(','),
+      "the engine's own, then the core's engines",
     );
-    eq(field.labels.join('|'), engines.map((e) => e.name).join('|'), 'shown by name');
-    eq(field.value, 'compiled', "the link's draft runtime selected");
+    eq(
+      f.labels.join('|'),
+      ["The engine's own", ...engines.map((e) => e.name)].join('|'),
+      'shown by name',
+    );
+    eq(f.value, '', "the engine's own selected");
+    assert(!/draft_runtime/.test(page.url()), `no draft runtime in the link: ${page.url()}`);
     await page.selectOption('[data-field="method.draft_runtime"]', 'hf-graphs');
     await page.waitForFunction(() => /method\.draft_runtime=hf-graphs/.test(location.hash), null, {
       timeout: 10000,
     });
     await waitQuiet(page);
+    f = await field();
+    eq(f.value, 'hf-graphs', 'the choice kept after the core answers');
     await checkAgainstCli(page, 'draft under hf-graphs');
     const r = cliEvalLink(fragmentOf(page.url()));
     const shownPass = await page.$eval(
@@ -767,6 +773,21 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     eq(shownPass, r.draft.time_per_pass_s, "the draft's time per pass");
     // Hand check (tests/core/graph_research_code_test.cpp): 100 unfused kernels at 2.5 us.
     assert(shownPass > 0.3e-3, `a 68M pass in graphs costs its kernels' floor: ${shownPass}`);
+    // A runtime the setup cannot take is refused beside the field, in the core's words.
+    await page.selectOption('[data-field="method.draft_runtime"]', 'llama.cpp-metal');
+    const err = await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
+    const text = await err.textContent();
+    const refused = { ...sequoia, method: { ...sequoia.method, draft_runtime: 'llama.cpp-metal' } };
+    const expected = cliError(['eval', '--config', '-'], JSON.stringify(refused));
+    const message = expected.replace(/^speccalc: error: method\.draft_runtime: /, '');
+    assert(message !== expected && message.length > 0, `the CLI refuses it: ${expected}`);
+    assert(text.includes(message), `the page shows the core's refusal: ${text} / ${message}`);
+    await page.selectOption('[data-field="method.draft_runtime"]', '');
+    await page.waitForFunction(() => !/draft_runtime/.test(location.hash), null, {
+      timeout: 10000,
+    });
+    await waitQuiet(page);
+    await checkAgainstCli(page, "back to the engine's own");
   });
 
   await page.close();

@@ -244,9 +244,18 @@ export class InputsView {
     $('#acceptance-fields', this.form).hidden = family?.speculates === false;
     const view = this.engineView(method, engineId);
     this.fieldAlias = view.alias;
+    // Where the draft runs, for the families with a draft network (the core's `list methods`):
+    // the engine's own ('') unless a link or the user chose another; always the last field, so
+    // choosing one does not reorder the form.
+    const shown = { ...view.method };
+    if (family?.draft_network) {
+      const runsUnder = shown.draft_runtime ?? '';
+      delete shown.draft_runtime;
+      shown.draft_runtime = runsUnder;
+    }
     this.showParams(
       this.methodParams,
-      view.method,
+      shown,
       'method',
       (key) =>
         view.labels[key] ||
@@ -489,10 +498,10 @@ export class InputsView {
       this.showDraft(field, path, value, true);
       return field;
     } else if (key === 'draft_runtime' && this.runtimes.length) {
-      // Where the draft runs: one of the engines the core lists (Sequoia's graph-captured draft
-      // under an eager target is "hf-graphs"), by name, not an id to type.
+      // Where the draft runs: the engine's own, or one of the engines the core lists (Sequoia's
+      // graph-captured draft under an eager target is "hf-graphs"), by name, not an id to type.
       input = el('select', { id, 'data-field': path });
-      fillSelect(input, this.runtimes);
+      fillSelect(input, [{ id: '', label: "The engine's own" }, ...this.runtimes]);
       setSelect(input, String(value));
     } else if (typeof value === 'object' && value !== null && !isNumberList(value)) {
       input = el('textarea', {
