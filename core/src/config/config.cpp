@@ -3,6 +3,7 @@
 #include "config/acceptance_tau.hpp"
 #include "speccalc/tree_optimize.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -811,9 +812,17 @@ bool check_variable_draft(const RuntimeProfile& engine, const Config& c, Error* 
   return true;
 }
 
-// The draft's tensor parallelism: the engine's own default when none is given (vLLM, SGLang
-// and TensorRT-LLM shard the draft like the target; runtimes.json cites each engine's code),
-// and only the values the engine accepts when one is.
+// Why a runtime cannot run on this device ("" when it can): one that names no vendors runs on
+// any GPU, and a CPU device only under the runtimes that list it (llama.cpp's CPU backend).
+std::string vendor_refusal(const RuntimeProfile& r, const Gpu& hw) {
+  if (r.vendors.empty())
+    return hw.vendor == "CPU" ? r.name + " runs on GPUs; " + hw.name + " is a CPU" : "";
+  if (std::find(r.vendors.begin(), r.vendors.end(), hw.vendor) != r.vendors.end()) return "";
+  std::string on;
+  for (const auto& v : r.vendors) on += (on.empty() ? "" : " or ") + v;
+  return r.name + " runs on " + on + " hardware; " + hw.name + " is " + hw.vendor;
+}
+
 // A draft runtime other than the engine: it must run on the setup's hardware, and the engines
 // that hold target and draft in one process (llama.cpp, MLX: their own weight formats) neither
 // hand their drafts to another runtime nor run another engine's.
@@ -835,19 +844,16 @@ bool check_draft_runtime(const RuntimeProfile& engine, const RuntimeProfile& dra
                                  engine.name + ", got '" + draft.id + "'");
     return false;
   }
-  const std::string& vendor = c.hardware.vendor;
-  if (draft.vendors.empty()
-          ? vendor == "CPU"
-          : std::find(draft.vendors.begin(), draft.vendors.end(), vendor) == draft.vendors.end()) {
-    std::string on;
-    for (const auto& v : draft.vendors) on += (on.empty() ? "" : " or ") + v;
-    *err = make_error(field, draft.name + " runs on " + (on.empty() ? "GPUs" : on + " hardware") +
-                                 "; " + c.hardware.name + " is " +
-                                 (vendor == "CPU" ? std::string("a CPU") : vendor));
+  if (const std::string why = vendor_refusal(draft, c.hardware); !why.empty()) {
+    *err = make_error(field, why);
     return false;
   }
   return true;
 }
+
+// The draft's tensor parallelism: the engine's own default when none is given (vLLM, SGLang
+// and TensorRT-LLM shard the draft like the target; runtimes.json cites each engine's code),
+// and only the values the engine accepts when one is.
 
 bool check_draft_placement(const RuntimeProfile& engine, Config* c, Error* err) {
   MethodConfig& m = c->method;
@@ -952,19 +958,9 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
       return false;
     }
   }
-  // An engine that names no vendors runs on any GPU; a CPU device only under the engines that
-  // list it (llama.cpp's CPU backend).
-  if (engine.vendors.empty() && c->hardware.vendor == "CPU") {
-    *err = make_error("runtime", engine.name + " runs on GPUs; " + c->hardware.name +
-                                     " is a CPU (its engine: llama.cpp-cpu)");
-    return false;
-  }
-  if (!engine.vendors.empty() && std::find(engine.vendors.begin(), engine.vendors.end(),
-                                           c->hardware.vendor) == engine.vendors.end()) {
-    std::string on;
-    for (const auto& v : engine.vendors) on += (on.empty() ? "" : " or ") + v;
-    *err = make_error("runtime", engine.name + " runs on " + on + " hardware; " + c->hardware.name +
-                                     " is " + c->hardware.vendor);
+  if (std::string why = vendor_refusal(engine, c->hardware); !why.empty()) {
+    if (engine.vendors.empty()) why += " (its engine: llama.cpp-cpu)";
+    *err = make_error("runtime", why);
     return false;
   }
   if (!engine.tensor_parallel && c->gpus > t.num_layers) {

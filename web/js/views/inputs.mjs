@@ -407,7 +407,8 @@ export class InputsView {
         (n) => n.dataset.field === `${prefix}.${key}`,
       );
       if (!node || (!force && node === document.activeElement)) continue;
-      if (key === 'draft_runtime' && node.tagName === 'SELECT') setSelect(node, String(value));
+      // A select keeps a value its options lack (an id from a newer link) rather than blanking.
+      if (node.tagName === 'SELECT') setSelect(node, this.textOf(key, value));
       else node.value = this.textOf(key, value);
     }
   }
