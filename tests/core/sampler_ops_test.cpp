@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "accepted_rank.hpp"
 #include "config_helpers.hpp"
 #include "model/sampler_ops.hpp"
 #include "speccalc/tree_presets.hpp"
@@ -76,17 +77,7 @@ Replay replay_once(const tree::Tree& t, const tree::AcceptanceMatrix& p, bool ea
     out.ops += 4;    // ==, all, nonzero, softmax
     out.syncs += 2;  // nonzero, logits[fi]
     // Which rank of the current node's children the target accepts, if any.
-    const int depth = i - 1;
-    const double u = rng->uniform();
-    double cum = 0;
-    int accepted_rank = -1;
-    for (int r = 0; r < tree::kMaxRank; ++r) {
-      cum += p.p(depth, r);
-      if (u < cum) {
-        accepted_rank = r;
-        break;
-      }
-    }
+    const int accepted_rank = test::draw_accepted_rank(p, i - 1, rng);
     std::vector<int> tried;
     for (const auto& path : paths) {
       out.syncs += 1;  // is_eq[j]

@@ -66,6 +66,7 @@ HostOps method_host_ops(const Config& c, double tau, const TreeShape& t) {
   HostOps h;
   switch (m.family) {
     case Family::sps: {
+      // Chains (trees are Sequoia's code: sequoia_ops.hpp, method_shape).
       // model/sps/decoding.py (HF 4.37 assisted_decoding): 79 ops + 8 syncs per cycle around
       // the draft's generate(), which runs greedy_search's 22 ops + 2 syncs per drafted token.
       const double k = static_cast<double>(m.k);

@@ -2,6 +2,7 @@
 
 #include "config/json_fields.hpp"
 #include "model/sampler_ops.hpp"
+#include "model/sequoia_ops.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -672,8 +673,23 @@ MethodShape method_shape(const Config& c, double tau, const tree::Tree& verified
                          const tree::AcceptanceMatrix& acceptance) {
   MethodShape s;
   if (!c.method.choices.empty()) s.tree = tree_shape(c.method.choices);
-  s.host_ops = method_host_ops(c, tau, s.tree);
-  s.sampling_ops = sampling_host_ops(c, tau, verified_tree, acceptance);
+  if (c.method.family == Family::sps && c.method.sps_tree != MethodConfig::SpsTree::chain) {
+    // SpS token trees run in Sequoia's tree code, not HF's assisted generation (chains only):
+    // its greedy walk in host_ops, what sampling adds in sampling_ops.
+    const tree::Tree t = verified_tree.size() > 0 ? verified_tree : method_tree(c);
+    const tree::AcceptanceMatrix a =
+        acceptance.rows.empty() ? acceptance_for_tau(t, tau) : acceptance;
+    const auto levels = static_cast<int64_t>(s.tree.parents.size());
+    s.host_ops = sequoia_host_ops(t, a, levels, 0.0);
+    if (c.temperature > 0) {
+      const HostOps sampled = sequoia_host_ops(t, a, levels, c.temperature);
+      s.sampling_ops.ops = sampled.ops - s.host_ops.ops;
+      s.sampling_ops.syncs = sampled.syncs - s.host_ops.syncs;
+    }
+  } else {
+    s.host_ops = method_host_ops(c, tau, s.tree);
+    s.sampling_ops = sampling_host_ops(c, tau, verified_tree, acceptance);
+  }
   s.host_ops.ops += s.sampling_ops.ops;
   s.host_ops.syncs += s.sampling_ops.syncs;
   return s;

@@ -43,6 +43,8 @@ HostOps& operator+=(HostOps& a, const HostOps& b) {
   return a;
 }
 
+}  // namespace
+
 // The rank model the published taus imply (config/paper_tree.hpp) with top1 set so that
 // `t` yields `tau`: where the walk goes, for trees whose tau was given rather than computed.
 // tau(top1) is taken as increasing (true for chains; bisection finds a crossing otherwise).
@@ -66,7 +68,15 @@ tree::Tree method_tree(const Config& c) {
   return tree::chain_tree(static_cast<int>(m.depth));
 }
 
-}  // namespace
+std::vector<std::vector<int>> children_by_rank(const tree::Tree& t) {
+  const int n = t.size();
+  std::vector<std::vector<int>> children(static_cast<std::size_t>(n) + 1);
+  for (int i = 0; i < n; ++i)
+    children[static_cast<std::size_t>(t.parent[i] < 0 ? n : t.parent[i])].push_back(i);
+  for (auto& kids : children)
+    std::sort(kids.begin(), kids.end(), [&](int a, int b) { return t.rank[a] < t.rank[b]; });
+  return children;
+}
 
 HostOps tree_posterior_sampling_ops(const tree::Tree& t, const tree::AcceptanceMatrix& acceptance,
                                     bool eagle1, double warp) {
@@ -75,13 +85,9 @@ HostOps tree_posterior_sampling_ops(const tree::Tree& t, const tree::AcceptanceM
   const Walk walk = eagle1 ? kEagle1Walk : kEagle2Walk;
   const int root = n;  // the last accepted token, virtual node n
 
-  // Children in rank order; rows of the candidate matrix are the leaves' paths in depth-first
-  // rank order (custom_sort over node indices), so a node's rows form one block.
-  std::vector<std::vector<int>> children(static_cast<std::size_t>(n) + 1);
-  for (int i = 0; i < n; ++i)
-    children[static_cast<std::size_t>(t.parent[i] < 0 ? root : t.parent[i])].push_back(i);
-  for (auto& kids : children)
-    std::sort(kids.begin(), kids.end(), [&](int a, int b) { return t.rank[a] < t.rank[b]; });
+  // Rows of the candidate matrix are the leaves' paths in depth-first rank order (custom_sort
+  // over node indices), so a node's rows form one block.
+  const std::vector<std::vector<int>> children = children_by_rank(t);
   std::vector<double> leaves(static_cast<std::size_t>(n) + 1, 0.0);
   std::vector<double> start(static_cast<std::size_t>(n) + 1, 0.0);
   std::vector<int> order;  // pre-order from the root
@@ -156,7 +162,8 @@ HostOps sampling_host_ops(const Config& c, double tau, const tree::Tree& verifie
   const MethodConfig& m = c.method;
   switch (m.family) {
     case Family::sps: {
-      // model/sps/decoding.py: _speculative_sampling (L464-521) replaces the greedy match: 24
+      // Chains (trees: sequoia_ops.hpp). model/sps/decoding.py: _speculative_sampling
+      // (L464-521) replaces the greedy match: 24
       // launches and 6 syncs against 7 and 2; the warpers run per verified position (top-k 50,
       // the temperature, the copy back: L307-312); the draft's generate samples each token
       // (warpers, softmax, multinomial in place of argmax).

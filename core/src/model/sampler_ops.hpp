@@ -5,6 +5,8 @@
 // host_sync_s per sync); serving engines fuse their samplers and carry none of it.
 #pragma once
 
+#include <vector>
+
 #include "model/host_ops.hpp"
 #include "speccalc/config.hpp"
 #include "speccalc/tree.hpp"
@@ -19,6 +21,16 @@ namespace speccalc {
 // Medusa's typical acceptance, PLD and lookahead were measured greedy only).
 HostOps sampling_host_ops(const Config& c, double tau, const tree::Tree& verified_tree,
                           const tree::AcceptanceMatrix& acceptance);
+
+// The tree c's method verifies when no tau model gave one: method.choices, else a chain of k
+// (SpS) or of depth.
+tree::Tree method_tree(const Config& c);
+// The rank model the published taus imply (config/paper_tree.hpp) with its top-1 acceptance
+// set so that `t` yields `tau`: where an acceptance walk goes when tau was given, not computed.
+tree::AcceptanceMatrix acceptance_for_tau(const tree::Tree& t, double tau);
+
+// Each node's children in rank order (index i: node i's; index t.size(): the root's).
+std::vector<std::vector<int>> children_by_rank(const tree::Tree& t);
 
 // Extra host work of one plain decoding step (HF transformers' sample loop) at `temperature`.
 HostOps decode_sampling_host_ops(double temperature);
