@@ -30,6 +30,14 @@ function parseScalar(text) {
   return NUMBER_RE.test(s) && Number.isFinite(Number(s)) ? Number(s) : s;
 }
 
+// The field being typed in keeps its text while that text reads as the value the core answered
+// with ("1e3" for 1000, "0.8,0.6" for "0.8, 0.6"); a value the core changed (a carry moved 3
+// GPUs to 1) replaces it, so the form always shows what was priced.
+function keepsTyping(node, text) {
+  const reading = (t) => JSON.stringify(parseList(t));
+  return node === document.activeElement && reading(node.value) === reading(text);
+}
+
 function parseList(text) {
   const s = text.trim();
   if (s.startsWith('[')) return parseJson(s);
@@ -181,8 +189,9 @@ export class InputsView {
   show(config, { force = false } = {}) {
     const set = (selector, value) => {
       const node = $(selector, this.form);
-      if (!force && node === document.activeElement) return;
-      node.value = value === undefined || value === null ? '' : String(value);
+      const text = value === undefined || value === null ? '' : String(value);
+      if (!force && keepsTyping(node, text)) return;
+      node.value = text;
     };
 
     const target = config.target;
@@ -406,10 +415,12 @@ export class InputsView {
       const node = [...container.querySelectorAll('[data-field]')].find(
         (n) => n.dataset.field === `${prefix}.${key}`,
       );
-      if (!node || (!force && node === document.activeElement)) continue;
+      if (!node) continue;
+      const text = this.textOf(key, value);
+      if (!force && keepsTyping(node, text)) continue;
       // A select keeps a value its options lack (an id from a newer link) rather than blanking.
-      if (node.tagName === 'SELECT') setSelect(node, this.textOf(key, value));
-      else node.value = this.textOf(key, value);
+      if (node.tagName === 'SELECT') setSelect(node, text);
+      else node.value = text;
     }
   }
 
