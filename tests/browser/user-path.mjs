@@ -17,6 +17,7 @@ import {
   checkAgainstCli,
   revealCharts,
   cliRun,
+  cliLink,
   openConfig as open,
   phonePage,
   marksOf,
@@ -204,6 +205,72 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     eq(after.batch, 4, 'edit 1 in the link');
     eq(after.context, 2048, 'edit 2 in the link');
     eq(await page.inputValue('#f-context'), '2048', 'and in the form');
+  });
+
+  await test('a field the core changes while it has focus shows the value priced, not the one typed', async () => {
+    // llama.cpp runs on one device: 3 GPUs typed into the focused field are carried to 1 by
+    // the core. The field used to keep "3" while the result (and the link) priced 1, and the
+    // next edit sent 3 again.
+    const mac = {
+      target: 'llama3.1-8b-instruct',
+      hardware: 'apple-m4-pro',
+      runtime: 'llama.cpp-metal',
+      dtype: { weights: 'q4_k_m' },
+      method: { family: 'sps', draft: 'llama3.2-1b', k: 3 },
+    };
+    await open(page, url, mac);
+    const carried = cliRun('carry', {
+      config: { ...cliDecode(fragmentOf(page.url())), gpus: 3 },
+      changed: 'gpus',
+      previous: cliDecode(fragmentOf(page.url())),
+    });
+    eq(carried.config.gpus, 1, "the core's carry of 3 GPUs under llama.cpp");
+    await page.click('#f-gpus');
+    await page.fill('#f-gpus', '3');
+    await page.waitForFunction(
+      () => /gpus/.test(document.querySelector('#carry-notes')?.textContent || ''),
+      null,
+      { timeout: 10000 },
+    );
+    await waitQuiet(page);
+    eq(await page.evaluate(() => document.activeElement?.id), 'f-gpus', 'focus stays in the field');
+    eq(await page.inputValue('#f-gpus'), '1', 'the field shows the GPUs priced');
+    eq(cliDecode(fragmentOf(page.url())).gpus, 1, 'the link prices 1 GPU');
+    await checkAgainstCli(page, 'after the carry');
+    // Text that reads as the value answered is left as typed (no reformatting under the caret).
+    await page.fill('#f-batch', '1e0');
+    await page.waitForTimeout(800);
+    await waitQuiet(page);
+    eq(await page.inputValue('#f-batch'), '1e0', 'a batch typed as 1e0 is kept while focused');
+  });
+
+  await test("2 x H100 under vLLM, then a Mac chosen: one device, an engine that runs there, the CLI's numbers", async () => {
+    const h100 = { target: 'llama3.1-8b-instruct', hardware: 'h100-sxm', gpus: 2, runtime: 'vllm' };
+    await open(page, url, h100);
+    await page.selectOption('#f-hardware', 'apple-m1-max');
+    await page.waitForFunction(() => /hardware=apple-m1-max/.test(location.hash), null, {
+      timeout: 10000,
+    });
+    await waitQuiet(page);
+    const shown = cliDecode(fragmentOf(page.url()));
+    const carried = cliRun('carry', {
+      config: { ...cliDecode(cliLink(h100)), hardware: 'apple-m1-max' },
+      changed: 'hardware',
+      previous: cliDecode(cliLink(h100)),
+    });
+    eq(shown.gpus, 1, 'one device');
+    eq(shown.runtime, carried.config.runtime, "the core's engine for the Mac");
+    eq(await page.inputValue('#f-gpus'), '1', 'the GPUs field');
+    const errors = await page.$$eval('[data-testid=field-error]', (es) =>
+      es.filter((e) => e.offsetParent !== null).map((e) => e.textContent),
+    );
+    eq(errors.length, 0, `no field error: ${errors.join(' / ')}`);
+    const notes = await page.$eval('#carry-notes', (n) => n.textContent);
+    assert(
+      /gpus: 1 \(apple-m1-max has no GPU-to-GPU link/.test(notes),
+      `the move is said: ${notes}`,
+    );
+    await checkAgainstCli(page, 'on the Mac');
   });
 
   // ---- issue 18 item 12: a phone shows the result and the main inputs on one screen --------

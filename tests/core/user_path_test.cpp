@@ -488,6 +488,34 @@ TEST(Carry, TargetChangeToDeepSeekOpensInItsReleasedDtype) {
   EXPECT_EQ(out["config"]["dtype"]["weights"], "fp8");
 }
 
+TEST(Carry, ADeviceWithoutALinkTakesOneGpuThenAnEngineThatRunsOnIt) {
+  // 2 x H100 under vLLM, then an Apple M1 chosen: the M1 has no GPU-to-GPU link and vLLM does
+  // not run on Apple. The carry used to stop at the link's error; it now lands on one device
+  // under an engine that runs there, each move noted.
+  const json prev = ok("normalize", json{{"target", "llama3.1-8b-instruct"},
+                                         {"hardware", "h100-sxm"},
+                                         {"gpus", 2},
+                                         {"runtime", "vllm"}});
+  json edited = prev;
+  edited["hardware"] = "apple-m1";
+  const json out =
+      ok("carry", json{{"config", edited}, {"changed", "hardware"}, {"previous", prev}});
+  EXPECT_EQ(out["config"]["gpus"], 1);
+  EXPECT_EQ(out["config"]["hardware"], "apple-m1");
+  EXPECT_NE(out["config"]["runtime"], "vllm");
+  EXPECT_TRUE(noted(out, "gpus: 1 (apple-m1 has no GPU-to-GPU link"));
+  EXPECT_TRUE(noted(out, "runtime: "));
+  // What the carry lands on evaluates.
+  ok("eval", out["config"]);
+  // A custom device without a link keeps the error: the user may mean to give one.
+  json custom = edited;
+  custom["hardware"] =
+      json{{"name", "my board"}, {"fp16_tflops", 100}, {"mem_bw_gbps", 1000}, {"mem_gb", 48}};
+  EXPECT_EQ(error_of("carry", json{{"config", custom}, {"changed", "hardware"}, {"previous", prev}})
+                .field,
+            "hardware.interconnect_gbps");
+}
+
 TEST(Carry, WhatCannotBeRepairedNamesItsField) {
   json c = ok("normalize", json{{"target", "llama3.1-8b-instruct"}, {"runtime", "vllm"}});
   c["gpus"] = 3;  // 32 heads are not divisible by 3

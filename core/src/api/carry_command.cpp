@@ -145,6 +145,15 @@ bool carry_setup(const Catalog& cat, const std::string& changed, const Error& er
     doc->erase("offload");
     return true;
   }
+  if (f == "hardware.interconnect_gbps" && (changed == "hardware" || changed == "runtime") &&
+      doc->value("hardware", json()).is_string() && doc->value("gpus", json(1)) != json(1)) {
+    // A device preset with no GPU-to-GPU link (an Apple chip, a CPU) runs on one: checked
+    // before the engine's vendor, so a move from 2 x H100 under vLLM to a Mac stopped here.
+    notes->push_back("gpus: 1 (" + (*doc)["hardware"].get<std::string>() +
+                     " has no GPU-to-GPU link; tensor parallelism needs one)");
+    (*doc)["gpus"] = 1;
+    return true;
+  }
   if (f == "gpus" && engine->single_device && doc->value("gpus", json(1)) != json(1)) {
     notes->push_back("gpus: 1 (" + err.message + ")");
     (*doc)["gpus"] = 1;
