@@ -375,9 +375,25 @@ TEST(Sizing, ApplyIsTheConfigOfTheBestSize) {
                                  {"method", {{"family", "sps"}, {"draft", "vicuna-68m"}}}}},
                                {"budget", 16},
                                {"max_depth", 16}});
-  EXPECT_EQ(sps["apply"]["method"]["k"], sps["best"]["nodes"]);
+  // The default engine (compiled) verifies trees: a draft model gets the hardware-aware tree
+  // Sequoia searches for, applied as its choices.
+  EXPECT_EQ(sps["sized_as"], "tree");
+  EXPECT_EQ(sps["apply"]["method"]["choices"], sps["best"]["choices"]);
+  EXPECT_EQ(sps["apply"]["method"]["choices"].size(), sps["best"]["nodes"].get<std::size_t>());
+  EXPECT_GE(sps["best"]["speedup"].get<double>(), sps["current"]["speedup"].get<double>());
   const json applied = ok("eval", sps["apply"]);
   EXPECT_NEAR(applied["tau"].get<double>(), sps["best"]["tau"].get<double>(), 1e-9);
+  EXPECT_NEAR(applied["speedup"].get<double>(), sps["best"]["speedup"].get<double>(), 1e-12);
+  // vLLM verifies chains only: a draft model is sized by k there.
+  const json chain = ok("size", {{"config",
+                                  {{"target", "llama2-chat-7b"},
+                                   {"runtime", "vllm"},
+                                   {"acceptance", {{"alpha", 0.8}}},
+                                   {"method", {{"family", "sps"}, {"draft", "vicuna-68m"}}}}},
+                                 {"budget", 16},
+                                 {"max_depth", 16}});
+  EXPECT_EQ(chain["sized_as"], "chain");
+  EXPECT_EQ(chain["apply"]["method"]["k"], chain["best"]["nodes"]);
   const json eagle = ok("size", {{"config",
                                   {{"target", "llama2-chat-7b"},
                                    {"acceptance", {{"alpha", 0.7}}},

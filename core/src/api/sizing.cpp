@@ -67,11 +67,14 @@ Expected<tree::AcceptanceMatrix> sizing_matrix(const Config& c, std::vector<std:
 // "apply" loads is, so its tau is the one eval gives that draft.
 bool acceptance_per_draft(const Acceptance& a) { return a.published || !a.workload.empty(); }
 
-// Sizing chooses a draft length k for the chain families (sps, pld, mtp, layerskip,
-// streaming, retrieval: their cost reads k) and for every method on an engine that verifies
-// chains only (vLLM); a tree for the tree families elsewhere.
+// Sizing chooses a draft length k for the chain families (pld, mtp, layerskip, streaming,
+// retrieval: their cost reads k) and for every method on an engine that verifies chains only
+// (vLLM, llama.cpp); a tree for the tree families elsewhere, and for a draft model (sps) on an
+// engine that verifies trees: the hardware-aware tree Sequoia searches for (a chain is one of
+// the candidates).
 bool sized_as_chain(const Config& c) {
-  return !family_spec(c.method.family).static_tree || !c.engine.trees;
+  if (!c.engine.trees) return true;
+  return c.method.family != Family::sps && !family_spec(c.method.family).static_tree;
 }
 
 // What "apply" changes in the config, in words for the page's button.
@@ -136,7 +139,7 @@ std::optional<Config> sized(Config c, const Choices& choices, int64_t nodes, boo
     c.method.total_token = nodes + 1;
     c.method.depth = depth;
     c.method.top_k = top_k;
-  } else if (!family_spec(f).static_tree || (f == Family::sps && chain)) {
+  } else if (f == Family::sps ? chain : !family_spec(f).static_tree) {
     c.method.k = nodes;
     c.method.sps_tree = MethodConfig::SpsTree::chain;
   } else {
