@@ -349,8 +349,10 @@ TEST(EngineExport, DepthFollowsEachEnginesConvention) {
 }
 
 TEST(EngineExport, TensorRtMaxDraftLenCoversTheSchedule) {
+  // Sized as a chain (vLLM verifies chains): the schedule is a draft length per batch.
   const json req = {{"config",
                      {{"target", "llama2-chat-7b"},
+                      {"runtime", "vllm"},
                       {"acceptance", {{"alpha", 0.8}}},
                       {"method", {{"family", "sps"}, {"draft", "vicuna-68m"}}}}},
                     {"budget", 16},
@@ -362,6 +364,32 @@ TEST(EngineExport, TensorRtMaxDraftLenCoversTheSchedule) {
   EXPECT_EQ(trt["draft_len_schedule"].size(), 3u);
   for (auto it = trt["draft_len_schedule"].begin(); it != trt["draft_len_schedule"].end(); ++it)
     EXPECT_LE(it.value().get<int>(), trt["max_draft_len"].get<int>()) << "batch " << it.key();
+}
+
+// A draft model's token tree is exported as what each engine runs of it: SGLang's top-k tree
+// sizes, vLLM and TensorRT-LLM chains of its levels (each block says so), no transformers
+// block (assisted generation drafts chains); never the config's unused k. The tree below has
+// 3 levels, ranks up to 2 and 5 nodes.
+TEST(EngineExport, ADraftModelTreeIsExportedAsEachEngineRunsIt) {
+  const json out = ok("export", {{"target", "llama2-chat-7b"},
+                                 {"runtime", "sglang"},
+                                 {"method",
+                                  {{"family", "sps"},
+                                   {"draft", "vicuna-68m"},
+                                   {"k", 7},
+                                   {"choices", {{0}, {1}, {2}, {0, 0}, {0, 0, 0}}}}}});
+  const json& sg = out["sglang"];
+  EXPECT_EQ(sg["--speculative-algorithm"], "STANDALONE");
+  EXPECT_EQ(sg["--speculative-num-steps"], 3);
+  EXPECT_EQ(sg["--speculative-eagle-topk"], 3);
+  EXPECT_EQ(sg["--speculative-num-draft-tokens"], 6);
+  EXPECT_EQ(out["priced"], "sglang");
+  EXPECT_EQ(out["tensorrt_llm"]["max_draft_len"], 3);
+  EXPECT_NE(out["tensorrt_llm"]["note"].get<std::string>().find("not this 5-node tree"),
+            std::string::npos);
+  const json spec = json::parse(out["vllm"]["--speculative-config"].get<std::string>());
+  EXPECT_EQ(spec["num_speculative_tokens"], 3);
+  EXPECT_FALSE(out.contains("hf_transformers"));
 }
 
 // `size` returns the config to apply, so no front end maps the best size to method keys. For

@@ -349,6 +349,45 @@ void add_order(const Config& c, json* out) {
 
 }  // namespace
 
+// A draft model's token tree (method.choices, or the tree tree_size + depth and SpecInfer's
+// sequences resolve to). SGLang's STANDALONE drafter builds EAGLE's top-k tree from the
+// draft's probabilities: its sizes are written (levels, widest rank + 1, nodes + 1), not this
+// static tree. vLLM's draft_model and TensorRT-LLM's DraftTarget draft chains and transformers'
+// assisted generation a chain too: written as a chain of the tree's levels, each block saying
+// so. The tree itself runs in Sequoia's research code (its growmap file holds the tree).
+template <typename Vllm, typename Sglang>
+void sps_tree_settings(const Config& c, const EngineRepos& repo, const Vllm& vllm,
+                       const Sglang& sglang, json* out, json* notes) {
+  const Choices& choices = c.method.choices;
+  const int64_t levels = tree_depth(choices);
+  const int64_t nodes = static_cast<int64_t>(choices.size());
+  const std::string chain_note = "drafts a chain of " + std::to_string(levels) +
+                                 " (the tree's levels), not this " + std::to_string(nodes) +
+                                 "-node tree";
+  json v = vllm(
+      json{{"method", "draft_model"}, {"model", repo.draft}, {"num_speculative_tokens", levels}});
+  v["note"] = "vLLM's draft_model " + chain_note;
+  (*out)["vllm"] = v;
+  (*out)["sglang"] = sglang(json{{"--speculative-algorithm", "STANDALONE"},
+                                 {"--speculative-draft-model-path", repo.draft},
+                                 {"--speculative-num-steps", levels},
+                                 {"--speculative-eagle-topk", max_rank_plus_one(choices)},
+                                 {"--speculative-num-draft-tokens", nodes + 1}});
+  (*out)["tensorrt_llm"] = json{{"decoding_type", "DraftTarget"},
+                                {"speculative_model", repo.draft},
+                                {"max_draft_len", levels},
+                                {"note", "TensorRT-LLM's DraftTarget " + chain_note}};
+  notes->push_back(
+      "this draft-model token tree runs as priced in Sequoia's research code "
+      "(Infini-AI-Lab/Sequoia tests/testbed.py, the tree given as a growmap file; SpecCalc "
+      "writes none); SGLang's STANDALONE drafter builds a top-k tree of the sizes above from "
+      "the draft's probabilities; vLLM and TensorRT-LLM draft chains, and so does transformers' "
+      "assisted generation (no block for it)" +
+      std::string(c.engine.id == "tensorrt-llm" || c.engine.id == "vllm"
+                      ? ": the block of the engine priced runs a different draft than priced"
+                      : ""));
+}
+
 json engine_settings(const Config& c, const Choices& choices, const json& schedule) {
   const MethodConfig& m = c.method;
   const EngineRepos repo = engine_repos(c);
@@ -447,6 +486,10 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
       }
       break;
     case Family::sps:
+      if (m.sps_tree != MethodConfig::SpsTree::chain && !m.choices.empty()) {
+        sps_tree_settings(c, repo, vllm, sglang, &out, &notes);
+        break;
+      }
       out["vllm"] = vllm(
           json{{"method", "draft_model"}, {"model", repo.draft}, {"num_speculative_tokens", m.k}});
       out["sglang"] = sglang(json{{"--speculative-algorithm", "STANDALONE"},
@@ -546,7 +589,8 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
     }
   }
   if (schedule.is_array() && out.contains("tensorrt_llm")) {
-    if (m.family == Family::sps || m.family == Family::pld) {
+    if ((m.family == Family::sps && m.sps_tree == MethodConfig::SpsTree::chain) ||
+        m.family == Family::pld) {
       // {batch: draft length}; max_draft_len must cover every scheduled length.
       json by_batch = json::object();
       int64_t longest = out["tensorrt_llm"]["max_draft_len"].get<int64_t>();
