@@ -1387,7 +1387,19 @@ async function main() {
   });
 
   for (const [name, config, check] of [
-    ['k for sps', CONFIGS[0], (best, m) => eq(m.k, best.nodes, 'k')],
+    [
+      'k for sps on vLLM (chains)',
+      { ...CONFIGS[0], runtime: 'vllm' },
+      (best, m) => eq(m.k, best.nodes, 'k'),
+    ],
+    [
+      'a token tree for sps where the engine verifies trees (no k)',
+      CONFIGS[0],
+      (best, m) => {
+        eq(JSON.stringify(m.choices), JSON.stringify(best.choices), 'choices');
+        eq(m.k, undefined, 'no unused k');
+      },
+    ],
     [
       'total_token, depth and top_k for EAGLE-2',
       CONFIGS[3],

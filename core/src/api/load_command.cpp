@@ -123,9 +123,10 @@ int64_t chain_k(const Config& c) {
   switch (c.method.family) {
     case Family::eagle1:
       return eagle1_chain_k(c.method);
+    case Family::sps:  // a token tree is no chain of k (its option is labelled "speculative")
+      return c.method.sps_tree == MethodConfig::SpsTree::chain ? c.method.k : 0;
     case Family::pld:
     case Family::mtp:
-    case Family::sps:
       return c.method.k;
     case Family::eagle2:
     case Family::eagle3:

@@ -1133,7 +1133,11 @@ json config_to_json(const Config& c) {
       break;
     case Family::sps:
       method["draft"] = m.draft_preset ? json(m.draft) : model_to_json(m.draft_model);
-      method["k"] = m.k;
+      // k sizes a chain and SpecInfer's sequences; a tree of choices or of tree_size + depth
+      // never reads it (echoed, the page showed "k" beside a 35-node tree).
+      if (m.sps_tree == MethodConfig::SpsTree::chain ||
+          m.sps_tree == MethodConfig::SpsTree::sequences)
+        method["k"] = m.k;
       if (m.sps_tree == MethodConfig::SpsTree::choices) method["choices"] = m.choices;
       if (m.sps_tree == MethodConfig::SpsTree::optimal) {
         method["tree_size"] = m.tree_size;
