@@ -422,6 +422,20 @@ TEST(Sizing, ApplyIsTheConfigOfTheBestSize) {
                                  {"max_depth", 16}});
   EXPECT_EQ(chain["sized_as"], "chain");
   EXPECT_EQ(chain["apply"]["method"]["k"], chain["best"]["nodes"]);
+  // TensorRT-LLM verifies EAGLE and Medusa trees but drafts a draft model's tokens as one
+  // chain (DraftTarget, max_draft_len): k there, and a tree is refused naming its field.
+  json trt_config = {{"target", "llama2-chat-7b"},
+                     {"runtime", "tensorrt-llm"},
+                     {"acceptance", {{"alpha", 0.8}}},
+                     {"method", {{"family", "sps"}, {"draft", "vicuna-68m"}}}};
+  const json trt = ok("size", {{"config", trt_config}, {"budget", 16}, {"max_depth", 16}});
+  EXPECT_EQ(trt["sized_as"], "chain");
+  EXPECT_EQ(trt["apply"]["method"]["k"], trt["best"]["nodes"]);
+  trt_config["method"]["tree_size"] = 16;
+  trt_config["method"]["depth"] = 4;
+  const speccalc::Response refused = speccalc::run("eval", trt_config.dump());
+  EXPECT_FALSE(refused.ok);
+  EXPECT_EQ(refused.error.field, "method.tree_size");
   const json eagle = ok("size", {{"config",
                                   {{"target", "llama2-chat-7b"},
                                    {"acceptance", {{"alpha", 0.7}}},

@@ -177,6 +177,9 @@ struct RuntimeProfile {
   EagleKnobs eagle_defaults_mla;  // the same for MLA (DeepSeek-V2/V3) targets
   std::string eagle_defaults_source;
   bool trees = true;  // can verify token trees (false: chains only)
+  // A draft model's (sps) token tree too: TensorRT-LLM verifies EAGLE and Medusa trees but
+  // drafts a draft model's tokens as one chain. Defaults to `trees`.
+  bool draft_model_trees = true;
   // Quantized weight formats the engine runs: "gguf" (llama.cpp), "mlx", or "" (the
   // datacenter formats fp16/bf16/fp8/int8/int4/fp4).
   std::string weight_formats;

@@ -70,11 +70,11 @@ bool acceptance_per_draft(const Acceptance& a) { return a.published || !a.worklo
 // Sizing chooses a draft length k for the chain families (pld, mtp, layerskip, streaming,
 // retrieval: their cost reads k) and for every method on an engine that verifies chains only
 // (vLLM, llama.cpp); a tree for the tree families elsewhere, and for a draft model (sps) on an
-// engine that verifies trees: the hardware-aware tree Sequoia searches for (a chain is one of
-// the candidates).
+// engine that verifies a draft model's trees (not TensorRT-LLM's draft-target): the
+// hardware-aware tree Sequoia searches for (a chain is one of the candidates).
 bool sized_as_chain(const Config& c) {
-  if (!c.engine.trees) return true;
-  return c.method.family != Family::sps && !family_spec(c.method.family).static_tree;
+  if (c.method.family == Family::sps) return !c.engine.draft_model_trees;
+  return !c.engine.trees || !family_spec(c.method.family).static_tree;
 }
 
 // What "apply" changes in the config, in words for the page's button.
@@ -435,6 +435,10 @@ Response size(const std::string& input) {
     if (cand.real) curve_json.push_back(candidate_json(cand, false));
   if (!c.engine.trees)
     notes.push_back(c.engine.name + " verifies chains only: sizing chooses the draft length k");
+  else if (f == Family::sps && !c.engine.draft_model_trees)
+    notes.push_back(c.engine.name +
+                    " drafts a draft model's tokens as one chain: sizing chooses the draft "
+                    "length k");
   else if (f == Family::eagle2 || f == Family::eagle3)
     notes.push_back(
         "EAGLE-2/3: each size's optimal static tree under this acceptance sets total_token, "

@@ -989,6 +989,16 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
                                        : std::string("use a chain of choices")));
     return false;
   }
+  if (m.family == Family::sps && m.sps_tree != MethodConfig::SpsTree::chain &&
+      !engine.draft_model_trees) {
+    const char* field = m.sps_tree == MethodConfig::SpsTree::optimal     ? "method.tree_size"
+                        : m.sps_tree == MethodConfig::SpsTree::sequences ? "method.sequences"
+                                                                         : "method.choices";
+    *err = make_error(field, engine.name +
+                                 " drafts a draft model's tokens as one chain (max_draft_len), "
+                                 "no tree; use k");
+    return false;
+  }
   if (m.family == Family::mtp && t.mtp_modules <= 0) {
     *err = make_error("method.family",
                       t.id +

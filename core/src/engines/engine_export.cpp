@@ -382,10 +382,7 @@ void sps_tree_settings(const Config& c, const EngineRepos& repo, const Vllm& vll
       "(Infini-AI-Lab/Sequoia tests/testbed.py, the tree given as a growmap file; SpecCalc "
       "writes none); SGLang's STANDALONE drafter builds a top-k tree of the sizes above from "
       "the draft's probabilities; vLLM and TensorRT-LLM draft chains, and so does transformers' "
-      "assisted generation (no block for it)" +
-      std::string(c.engine.id == "tensorrt-llm" || c.engine.id == "vllm"
-                      ? ": the block of the engine priced runs a different draft than priced"
-                      : ""));
+      "assisted generation (no block for it)");
 }
 
 json engine_settings(const Config& c, const Choices& choices, const json& schedule) {

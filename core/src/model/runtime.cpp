@@ -185,6 +185,7 @@ Expected<std::vector<RuntimeProfile>> load_runtime_profiles() {
     r.tensor_parallel = e.value("tensor_parallel", true);
     r.draft_runtime = e.value("draft_runtime", "");
     r.trees = e.value("trees", true);
+    r.draft_model_trees = e.value("draft_model_trees", r.trees);
     r.weight_formats = e.value("weight_formats", "");
     r.single_device = e.value("single_device", false);
     r.data_expert_parallel = e.value("data_expert_parallel", false);
