@@ -115,6 +115,8 @@ struct MethodConfig {
   // at most `depth` (Sequoia's question), or `sequences` independent chains of k (SpecInfer).
   enum class SpsTree { chain, choices, optimal, sequences };
   SpsTree sps_tree = SpsTree::chain;
+  // A draft model drafting a token tree (any form but the chain of k).
+  bool sps_token_tree() const { return family == Family::sps && sps_tree != SpsTree::chain; }
   int64_t tree_size = 0;
   int64_t sequences = 0;
   // layerskip: the draft is the target's first exit_layer layers + its LM head.

@@ -124,7 +124,7 @@ int64_t chain_k(const Config& c) {
     case Family::eagle1:
       return eagle1_chain_k(c.method);
     case Family::sps:  // a token tree is no chain of k (its option is labelled "speculative")
-      return c.method.sps_tree == MethodConfig::SpsTree::chain ? c.method.k : 0;
+      return c.method.sps_token_tree() ? 0 : c.method.k;
     case Family::pld:
     case Family::mtp:
       return c.method.k;

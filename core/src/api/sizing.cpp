@@ -239,8 +239,7 @@ Expected<Candidate> current_candidate(const Config& c) {
   if (m.family == Family::eagle2 || m.family == Family::eagle3) {
     nodes = m.total_token - 1;
     depth = m.depth;
-  } else if (family_spec(m.family).static_tree ||
-             (m.family == Family::sps && m.sps_tree != MethodConfig::SpsTree::chain)) {
+  } else if (family_spec(m.family).static_tree || m.sps_token_tree()) {
     choices = m.choices;
     nodes = static_cast<int64_t>(choices.size());
     depth = 0;

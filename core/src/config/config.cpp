@@ -579,7 +579,7 @@ bool method_is_tree(const MethodConfig& m) {
   if (m.family == Family::eagle2 || m.family == Family::eagle3) return m.top_k > 1;
   if (m.family == Family::retrieval) return m.source == "rest" || m.source == "token-recycling";
   if (m.family == Family::medusa || m.family == Family::hydra || m.family == Family::eagle1 ||
-      (m.family == Family::sps && m.sps_tree != MethodConfig::SpsTree::chain)) {
+      m.sps_token_tree()) {
     for (const auto& path : m.choices)
       for (int r : path)
         if (r > 0) return true;
@@ -854,7 +854,6 @@ bool check_draft_runtime(const RuntimeProfile& engine, const RuntimeProfile& dra
 // The draft's tensor parallelism: the engine's own default when none is given (vLLM, SGLang
 // and TensorRT-LLM shard the draft like the target; runtimes.json cites each engine's code),
 // and only the values the engine accepts when one is.
-
 bool check_draft_placement(const RuntimeProfile& engine, Config* c, Error* err) {
   MethodConfig& m = c->method;
   const int64_t target_tp = engine.tensor_parallel ? c->gpus : 1;
@@ -989,8 +988,7 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
                                        : std::string("use a chain of choices")));
     return false;
   }
-  if (m.family == Family::sps && m.sps_tree != MethodConfig::SpsTree::chain &&
-      !engine.draft_model_trees) {
+  if (m.sps_token_tree() && !engine.draft_model_trees) {
     const char* field = m.sps_tree == MethodConfig::SpsTree::optimal     ? "method.tree_size"
                         : m.sps_tree == MethodConfig::SpsTree::sequences ? "method.sequences"
                                                                          : "method.choices";

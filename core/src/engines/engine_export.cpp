@@ -586,8 +586,7 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
     }
   }
   if (schedule.is_array() && out.contains("tensorrt_llm")) {
-    if ((m.family == Family::sps && m.sps_tree == MethodConfig::SpsTree::chain) ||
-        m.family == Family::pld) {
+    if ((m.family == Family::sps && !m.sps_token_tree()) || m.family == Family::pld) {
       // {batch: draft length}; max_draft_len must cover every scheduled length.
       json by_batch = json::object();
       int64_t longest = out["tensorrt_llm"]["max_draft_len"].get<int64_t>();

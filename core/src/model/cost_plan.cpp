@@ -634,10 +634,8 @@ Expected<Evaluation> CostPlan::at(int64_t batch, int64_t context, Detail detail)
           fields::format_seconds(method_host_s(decode_host_ops(config.temperature), e.runtime) -
                                  method_host_s(decode_host_ops(0), e.runtime)) +
           " a token of plain decoding (docs/host-ops.md, " +
-          (config.method.family == Family::sps &&
-                   config.method.sps_tree != MethodConfig::SpsTree::chain
-               ? "\"sps token trees\": Sequoia's SpecTree)"
-               : "\"Sampling at T > 0\")"));
+          (config.method.sps_token_tree() ? "\"sps token trees\": Sequoia's SpecTree)"
+                                          : "\"Sampling at T > 0\")"));
     } else {
       e.assumptions.push_back(t + ": no host work priced for the sampler (" +
                               (method_host_s(HostOps{1, 1, 0}, e.runtime) > 0

@@ -673,7 +673,7 @@ MethodShape method_shape(const Config& c, double tau, const tree::Tree& verified
                          const tree::AcceptanceMatrix& acceptance) {
   MethodShape s;
   if (!c.method.choices.empty()) s.tree = tree_shape(c.method.choices);
-  if (c.method.family == Family::sps && c.method.sps_tree != MethodConfig::SpsTree::chain) {
+  if (c.method.sps_token_tree()) {
     // SpS token trees run in Sequoia's tree code, not HF's assisted generation (chains only):
     // its greedy walk in host_ops, what sampling adds in sampling_ops.
     const tree::Tree t = verified_tree.size() > 0 ? verified_tree : method_tree(c);
