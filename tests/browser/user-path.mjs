@@ -295,6 +295,35 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     await ctx.close();
   });
 
+  // "Under load" once sat flush with the window's edges (no margin rule) between indented panels.
+  await test('the full-width panels below the form share one left edge and one width, at 1400 and 390 px', async () => {
+    const edges = (p) =>
+      p.evaluate(() =>
+        ['#sizing-view', '#load-view', '#charts-view', '#tree-view', '#data-view'].map((s) => {
+          const r = document.querySelector(s).getBoundingClientRect();
+          return [s, Math.round(r.left), Math.round(r.width)];
+        }),
+      );
+    await page.goto(url);
+    await waitQuiet(page);
+    const { ctx, page: phone } = await phonePage(browser, watch);
+    await phone.goto(url);
+    await waitQuiet(phone);
+    for (const [label, rows] of [
+      ['desktop', await edges(page)],
+      ['390 px', await edges(phone)],
+    ]) {
+      const [first, left, width] = rows[0];
+      assert(left > 0, `${label}: ${first} starts at the window's edge`);
+      for (const [s, l, w] of rows)
+        assert(
+          l === left && w === width,
+          `${label}: ${s} at ${l} (${w} wide), ${first} at ${left} (${width})`,
+        );
+    }
+    await ctx.close();
+  });
+
   await test('at 390 px an edit far below the result shows the new headline at the bottom of the screen', async () => {
     const { ctx, page: p } = await phonePage(browser, watch);
     const link = await open(p, url, SPS);
