@@ -34,8 +34,9 @@ function expect(cond, what) {
 const first = await api.load({ wasmBinary, fullWasmBinary });
 
 await check('OutputIsTheCoreTextUntouched', async () => {
-  const direct = first.run('tree-preset', 'eagle1', '').output;
-  expect((await api.call('tree-preset', 'eagle1')) === direct, 'call() changed the output');
+  const input = JSON.stringify({ target: 'llama2-chat-7b', method: 'ar' });
+  const direct = first.run('eval', input, '').output;
+  expect((await api.call('eval', input)) === direct, 'call() changed the output');
 });
 
 // The output decodes in up to three pieces around its non-ASCII span (bindings.cpp): the text
@@ -44,7 +45,7 @@ await check('OutputIsTheCoreTextUntouched', async () => {
 await check('OutputInPiecesEqualsOneDecodeOfItsBytes', async () => {
   const decoder = new TextDecoder();
   const cases = [
-    ['tree-preset', 'eagle1'],
+    ['link', JSON.stringify({ target: 'llama2-chat-7b', method: 'ar' })],
     ['eval', JSON.stringify({ target: 'llama2-chat-7b', hardware: 'a100-80gb-sxm', method: 'ar' })],
     [
       'eval',
