@@ -825,6 +825,38 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     }
   });
 
+  await test("draft presets with another tokenizer are greyed out with the core's reason; each one left evaluates, each greyed one the CLI refuses", async () => {
+    const qwen = {
+      target: 'qwen3-8b',
+      hardware: 'h100-sxm',
+      method: { family: 'sps', draft: 'qwen3-0.6b' },
+    };
+    await open(page, url, qwen);
+    const options = await page.$$eval('select[data-field="method.draft"] option', (os) =>
+      os.filter((o) => o.value !== '__custom__').map((o) => [o.value, o.disabled, o.textContent]),
+    );
+    const reasons = cliRun('eval', qwen).engine.supports.unavailable_drafts;
+    const with_ = (draft) => JSON.stringify({ ...qwen, method: { family: 'sps', draft } });
+    let greyed = 0;
+    for (const [id, disabled, label] of options) {
+      // The CLI's own validation, not the list: a greyed draft is refused for its vocabulary.
+      const refused = cliError(['eval', '--config', '-'], with_(id));
+      if (disabled) {
+        greyed += 1;
+        assert(
+          label.endsWith(`(${reasons[id]})`),
+          `${id}: label "${label}", reason "${reasons[id]}"`,
+        );
+        assert(
+          /^speccalc: error: method\.draft: .*must share the target's tokenizer/.test(refused),
+          `${id}: ${refused}`,
+        );
+      } else eq(refused, '', `${id} is offered and evaluates`);
+    }
+    // Qwen3's tokenizer: the Llama, OPT and Gemma drafts are out, the two Qwen3 drafts in.
+    assert(greyed >= 6 && options.length - greyed === 2, `${greyed} of ${options.length} greyed`);
+  });
+
   await test("the draft's engine is a choice among the core's engines, the engine's own by default, and Sequoia's graphs price the CLI's draft pass", async () => {
     // Sequoia's setup: an eager target whose draft runs in CUDA graphs. The draft's engine is
     // chosen by name from `list runtimes`, never typed as an id; left at the engine's own, the

@@ -523,3 +523,38 @@ TEST(Carry, WhatCannotBeRepairedNamesItsField) {
 }
 
 }  // namespace
+
+// The draft select greys out the presets this target cannot take: eval lists them with the
+// reason (engine.supports.unavailable_drafts), and each listed one is exactly a draft `eval`
+// itself refuses at method.draft. Llama-2's 32000-token tokenizer, by hand from models.json:
+// the Llama-3.2 drafts (128256), Qwen3's (151936), Gemma-3's (262144) and OPT's (50272) differ.
+TEST(UserPath, DraftsWithAnotherTokenizerAreListedWithTheReason) {
+  const json base = {{"target", "llama2-chat-7b"},
+                     {"hardware", "a100-80gb-sxm"},
+                     {"method", {{"family", "sps"}, {"draft", "llama-68m"}}}};
+  const json out = ok("eval", base);
+  const json& listed = out["engine"]["supports"]["unavailable_drafts"];
+  const json want = {"gemma-3-1b-it", "llama3.2-1b", "llama3.2-3b",
+                     "opt-125m",      "qwen3-0.6b",  "qwen3-1.7b"};
+  json keys = json::array();
+  for (const auto& [id, why] : listed.items()) keys.push_back(id);
+  EXPECT_EQ(keys, want);
+  EXPECT_EQ(listed["opt-125m"], "another tokenizer: 50272 tokens, the target's 32000");
+  const speccalc::Response list = speccalc::run("list", "drafts");
+  ASSERT_TRUE(list.ok);
+  const json drafts = json::parse(list.output);
+  ASSERT_EQ(drafts.size(), 11u);
+  for (const auto& d : drafts) {
+    json c = base;
+    c["method"]["draft"] = d["id"];
+    const speccalc::Response r = speccalc::run("eval", c.dump());
+    EXPECT_EQ(!r.ok, listed.contains(d["id"].get<std::string>())) << d["id"];
+    if (!r.ok) {
+      EXPECT_EQ(r.error.field, "method.draft") << d["id"];
+    }
+  }
+  // Other families list no drafts (nothing to grey out).
+  json eagle = base;
+  eagle["method"] = {{"family", "eagle2"}};
+  EXPECT_FALSE(ok("eval", eagle)["engine"]["supports"].contains("unavailable_drafts"));
+}

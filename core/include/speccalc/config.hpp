@@ -95,6 +95,10 @@ struct MethodConfig {
   // model/draft_length.hpp.
   int64_t draft_min = 0;
   double draft_p_min = 0;
+  // sps: the catalog's draft presets this target cannot take (another tokenizer), as the JSON
+  // text of {id: reason}, so a form can grey them out in the core's words (the eval's
+  // engine.supports.unavailable_drafts; text, not a list: Config is copied per sweep point).
+  std::string drafts_unavailable_json;
   // pld
   int64_t ngram = 0;       // pld: max n-gram matched; lookahead: N
   double draft_cpu_s = 0;  // pld: CPU time of the n-gram match per cycle

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "api/commands.hpp"
+#include "api/json_write.hpp"
 #include "config/acceptance_parse.hpp"
 #include "config/config_json.hpp"
 #include "config/families.hpp"
@@ -1032,6 +1033,16 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
                                      std::to_string(engine.draft_vocab_max_difference) + " apart)"
                                : std::string()));
     return false;
+  }
+  if (m.family == Family::sps) {
+    json_write::Object drafts;
+    for (const ModelArch& d : catalog.drafts) {
+      const int64_t gap = d.vocab > t.vocab ? d.vocab - t.vocab : t.vocab - d.vocab;
+      if (gap > engine.draft_vocab_max_difference)
+        drafts.string(d.id, "another tokenizer: " + std::to_string(d.vocab) +
+                                " tokens, the target's " + std::to_string(t.vocab));
+    }
+    drafts.write(m.drafts_unavailable_json);
   }
   return true;
 }

@@ -202,11 +202,12 @@ void strings_text(std::string& out, const std::vector<std::string>& xs) {
 
 // What the engine is and runs: dump() of {id, name, summary, validated, validated_by, supports,
 // calibrated}. supports.unavailable: families the engine runs that this target cannot
-// ({family: reason}), so a form can grey them out with the core's words. supports' flags are
-// for this config: data_expert_parallel needs the engine's and a mixture-of-experts target
-// (the config refuses it on a dense one), so the form shows those fields only where they
-// apply. calibrated (only where the config overrides the profile): [{parameter, value}] in
-// config order, the profile parameters a calibration or a hand edit replaced.
+// ({family: reason}), so a form can grey them out with the core's words; for a draft model
+// (sps) supports.unavailable_drafts: the draft presets this target cannot take ({id: reason}).
+// supports' flags are for this config: data_expert_parallel needs the engine's and a
+// mixture-of-experts target (the config refuses it on a dense one), so the form shows those fields
+// only where they apply. calibrated (only where the config overrides the profile): [{parameter,
+// value}] in config order, the profile parameters a calibration or a hand edit replaced.
 void engine_text(std::string& out, const Config& c) {
   const RuntimeProfile& e = c.engine;
   jw::Object supports;
@@ -215,6 +216,8 @@ void engine_text(std::string& out, const Config& c) {
   if (c.target.mtp_modules <= 0 && e.supports("mtp"))
     unavailable.string("mtp", "this target has no MTP module");
   unavailable.write(supports.value("unavailable"));
+  if (c.method.family == Family::sps)
+    supports.raw("unavailable_drafts", c.method.drafts_unavailable_json);
   supports.boolean("trees", e.trees);
   supports.boolean("tensor_parallel", e.tensor_parallel);
   supports.boolean("partial_offload", e.partial_offload);

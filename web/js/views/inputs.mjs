@@ -76,6 +76,18 @@ function fillSelect(select, items) {
   }
 }
 
+// Disables the options `why(value)` gives a reason for, naming it; the option in use stays
+// selectable so a link that names it still shows.
+function greyOut(select, why) {
+  for (const o of select.options) {
+    o.dataset.label ??= o.textContent;
+    const reason = why(o.value);
+    const ok = !reason || o.value === select.value;
+    o.disabled = !ok;
+    o.textContent = ok ? o.dataset.label : `${o.dataset.label} (${reason})`;
+  }
+}
+
 function setSelect(select, value, customLabel) {
   let custom = select.querySelector(`option[value="${CUSTOM}"]`);
   if (value === CUSTOM) {
@@ -158,7 +170,6 @@ export class InputsView {
     fillSelect($('#f-runtime', this.form), runtimes);
     this.runtimes = runtimes.filter((r) => typeof r === 'object');
     fillSelect($('#f-family', this.form), methods);
-    for (const o of $('#f-family', this.form).options) o.dataset.label = o.textContent;
     // Each family as the core lists it: its summary, and whether it speculates (plain
     // decoding has nothing to accept and shows no acceptance fields).
     this.methods = new Map(methods.filter((m) => typeof m === 'object').map((m) => [m.id, m]));
@@ -685,14 +696,13 @@ export class InputsView {
     // Families the engine runs but this target cannot (the core's reason) are greyed out too.
     const runs = new Set(engine.supports.families);
     const unavailable = engine.supports.unavailable || {};
-    const family = $('#f-family', this.form);
-    for (const o of family.options) {
-      const label = o.dataset.label || o.textContent;
-      const why = !runs.has(o.value) ? `not in ${engine.name}` : unavailable[o.value];
-      const ok = !why || o.value === family.value;
-      o.disabled = !ok;
-      o.textContent = ok ? label : `${label} (${why})`;
-    }
+    greyOut($('#f-family', this.form), (v) =>
+      !runs.has(v) ? `not in ${engine.name}` : unavailable[v],
+    );
+    // Draft presets with another tokenizer than the target's, likewise (the core's reason).
+    const draft = this.form.querySelector('select[data-field="method.draft"]');
+    const noDraft = engine.supports.unavailable_drafts || {};
+    if (draft) greyOut(draft, (v) => noDraft[v]);
   }
 
   clearErrors() {
