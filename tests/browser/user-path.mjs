@@ -89,16 +89,22 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     await checkAgainstCli(page, 'after the family change');
   });
 
-  await test('an incompatible draft chosen by hand: error beside the draft, in view; the family still re-renders and the URL updates', async () => {
+  // (A preset with another tokenizer is greyed out in the select; a draft of one's own is not.)
+  await test('an incompatible draft of your own: error beside the draft, in view; the family still re-renders and the URL updates', async () => {
     await open(page, url, {
       target: 'llama3.1-8b-instruct',
       hardware: 'h100-sxm',
       method: { family: 'sps', draft: 'llama3.2-1b', k: 4 },
       acceptance: { alpha: 0.7 },
     });
+    await page.selectOption('#f-method-draft', '__custom__');
+    await waitQuiet(page); // "your own" starts from the preset's keys, a valid draft
     const before = fragmentOf(page.url());
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.selectOption('#f-method-draft', 'llama-68m');
+    // llama-68m's shapes: Llama-2's 32000-token vocabulary under Llama-3.1's 128256.
+    const keys = { num_layers: 2, hidden: 768, intermediate: 3072, heads: 12, kv_heads: 12 };
+    await page.fill('#f-method-draft-json', JSON.stringify({ ...keys, vocab: 32000 }));
+    await page.press('#f-method-draft-json', 'Tab');
     await page.waitForSelector('[data-testid=field-error]', { timeout: 10000 });
     await waitQuiet(page);
     const err = await page.evaluate(() => {

@@ -1024,7 +1024,9 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
       m.draft_model.vocab > t.vocab ? m.draft_model.vocab - t.vocab : t.vocab - m.draft_model.vocab;
   if (m.family == Family::sps && vocab_gap > engine.draft_vocab_max_difference) {
     *err = make_error("method.draft",
-                      (m.draft_preset ? m.draft_model.id : "your draft (" + m.draft + ")") +
+                      (m.draft_preset                        ? m.draft_model.id
+                       : m.draft.rfind("your draft", 0) == 0 ? m.draft  // unnamed: said so once
+                                                             : "your draft (" + m.draft + ")") +
                           " has a " + std::to_string(m.draft_model.vocab) +
                           "-token vocabulary and " + t.id + " a " + std::to_string(t.vocab) +
                           "-token one: a draft model must share the target's tokenizer" +

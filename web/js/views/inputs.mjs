@@ -743,7 +743,11 @@ export class InputsView {
     // Beside its own input the error is named by the label the user reads ("Batch", not
     // "batch"; the label's words before any parenthesis); an error deeper than the input (a key
     // inside a JSON editor, method.choices[2][0]) keeps the core's path, which is the user's own.
-    const name = labelName(this.form.querySelector(`label[for="${best.id}"]`));
+    // (A box without a label of its own, the draft's JSON, reads its field's: "Draft model".)
+    const name = labelName(
+      this.form.querySelector(`label[for="${best.id}"]`) ??
+        best.closest('.field').querySelector('label'),
+    );
     // One value of a list typed as "0.8, 0.7, ..." is named by its place in that list (the
     // walk: "acceptance.per_position[1]"); a JSON editor's deeper paths stay the core's.
     const item = name && /^\[(\d+)\]$/.exec(path.slice(best.dataset.field.length));
