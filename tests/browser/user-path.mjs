@@ -863,6 +863,46 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     assert(greyed >= 6 && options.length - greyed === 2, `${greyed} of ${options.length} greyed`);
   });
 
+  await test("a draft model's shape: the best tree of the chain's nodes and depth, as the core carries it, at the CLI's speedup; no shape on vLLM", async () => {
+    const eager = { ...SPS, hardware: 'a100-80gb-pcie', runtime: 'hf-eager' };
+    await open(page, url, eager);
+    const shapes = methods.find((m) => m.id === 'sps').shapes;
+    const options = await page.$$eval('#f-method-shape option', (os) =>
+      os.map((o) => [o.value, o.textContent]),
+    );
+    eq(
+      JSON.stringify(options),
+      JSON.stringify(shapes.map((s) => [s.id, s.label])),
+      "the core's shapes",
+    );
+    eq(await page.inputValue('#f-method-shape'), 'chain', 'a config with k is a chain');
+    await page.selectOption('#f-method-shape', 'tree');
+    await page.waitForFunction(() => /method\.tree_size=/.test(location.hash), null, {
+      timeout: 10000,
+    });
+    await waitQuiet(page);
+    // SPS drafts k = 4: the best tree of 4 draft nodes, depth at most 4, as the core's carry says.
+    const want = cliRun('carry', {
+      config: { ...eager, method: { ...eager.method, shape: 'tree' } },
+      changed: 'method.shape',
+      previous: eager,
+    });
+    eq(
+      JSON.stringify(cliDecode(fragmentOf(page.url())).method),
+      JSON.stringify(want.config.method),
+      'the carried method',
+    );
+    eq(want.config.method.tree_size, 4, 'as many nodes as the chain');
+    eq(await page.inputValue('#f-method-shape'), 'tree', 'the shape shown');
+    assert(
+      (await page.textContent('[data-testid=carry-notes]')).includes(want.notes[0]),
+      "the core's note",
+    );
+    await checkAgainstCli(page, 'the best tree');
+    await open(page, url, { ...eager, runtime: 'vllm' });
+    eq(await page.$('#f-method-shape'), null, 'vLLM drafts a draft model as a chain: no shape');
+  });
+
   await test("the draft's engine is a choice among the core's engines, the engine's own by default, and Sequoia's graphs price the CLI's draft pass", async () => {
     // Sequoia's setup: an eager target whose draft runs in CUDA graphs. The draft's engine is
     // chosen by name from `list runtimes`, never typed as an id; left at the engine's own, the

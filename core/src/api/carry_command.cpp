@@ -9,7 +9,10 @@
 //     EAGLE-3, EAGLE-2, MTP, a draft model, prompt lookup that has;
 //   - knobs the engine cannot run (a tree on a chain-only engine, a draft TP it does not
 //     accept) go back to the engine's defaults; an acceptance the new draft cannot reach goes
-//     back to the published default.
+//     back to the published default;
+//   - a draft model's shape chosen (changed = "method.shape", the method's `shape`: chain,
+//     tree, sequences or choices) becomes that tree form, sized from the one before
+//     (api/draft_shape.hpp).
 // What cannot be repaired (a GPU count that does not divide the heads) is returned as the
 // error, naming its field.
 #include <algorithm>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "api/commands.hpp"
+#include "api/draft_shape.hpp"
 #include "config/config_json.hpp"
 #include "config/json_fields.hpp"
 
@@ -196,6 +200,8 @@ Response carry(const std::string& input) {
   const json prev =
       req.contains("previous") && req["previous"].is_object() ? req["previous"] : json(nullptr);
   std::vector<std::string> notes;
+  // The form's "Draft shape": the tree form the draft model's method takes, sized from the last.
+  if (changed == "method.shape" && !reshape_draft(&doc, prev, cat, &notes, &err)) return fail(err);
   const bool setup_edit =
       changed == "target" || changed == "runtime" || changed == "hardware" || changed == "gpus";
 

@@ -1,5 +1,6 @@
 // `list KIND`: the preset ids (and what they are) for front ends' pickers and --help.
 #include "api/commands.hpp"
+#include "api/draft_shape.hpp"
 #include "config/acceptance_forms.hpp"
 #include "config/config_json.hpp"
 #include "config/families.hpp"
@@ -118,6 +119,7 @@ Response list(const std::string& kind_text) {
           {"single_device", r.single_device},
           {"data_expert_parallel", r.data_expert_parallel},
           {"partial_offload", r.partial_offload},
+          {"draft_model_trees", r.draft_model_trees},
           {"draft_vocab_max_difference", r.draft_vocab_max_difference},
           {"default_hardware", r.default_hardware},
           {"calibrates_from",
@@ -157,6 +159,11 @@ Response list(const std::string& kind_text) {
         for (int v : f.sweep_values)
           if (v > 0) values.push_back(v);
         item["sweep"] = {{"param", f.sweep_param}, {"values", values}};
+      }
+      // A draft model's shapes, for the form's "Draft shape" (engines with draft_model_trees).
+      if (f.family == Family::sps) {
+        item["shapes"] = draft_shapes();
+        item["param_labels"]["shape"] = "Draft shape";
       }
       if (f.family == Family::eagle2 || f.family == Family::eagle3) {
         // On an engine that verifies chains the size is the chain's length, in the engine's

@@ -267,11 +267,20 @@ export class InputsView {
     // Where the draft runs, for the families with a draft network (the core's `list methods`):
     // the engine's own ('') unless a link or the user chose another; always the last field, so
     // choosing one does not reorder the form.
-    const shown = { ...view.method };
+    let shown = { ...view.method };
     if (family?.draft_network) {
       const runsUnder = shown.draft_runtime ?? '';
       delete shown.draft_runtime;
       shown.draft_runtime = runsUnder;
+    }
+    // A draft model's shape where the engine verifies its trees (the core's shapes: the one
+    // whose key the method holds, else the chain), after the draft; a choice is carried by the
+    // core (carry, changed = method.shape), which sizes the new shape from this one.
+    this.shapes = family?.shapes;
+    if (this.shapes && this.runtimes.find((r) => r.id === engineId)?.draft_model_trees) {
+      const { draft, ...rest } = shown;
+      const at = this.shapes.find((s) => s.key in view.method) ?? this.shapes[0];
+      shown = { draft, shape: at.id, ...rest };
     }
     this.showParams(
       this.methodParams,
@@ -363,7 +372,7 @@ export class InputsView {
   // dtype. The notes say what else changed; on an error the edit goes on as it is (the core's
   // message then appears beside its field).
   async carry(config, changed, previous) {
-    const carried = ['target', 'runtime', 'hardware', 'gpus', 'method.family'];
+    const carried = ['target', 'runtime', 'hardware', 'gpus', 'method.family', 'method.shape'];
     this.showCarryNotes([]);
     if (!carried.includes(changed)) return config;
     try {
@@ -395,7 +404,8 @@ export class InputsView {
       'method.family': '#f-family',
     };
     const field = $(ids[changed] || ids['method.family'], this.form)?.closest('.field');
-    if (changed === 'method.family' || !field) {
+    // (A shape's note too: its field is redrawn with the method's.)
+    if (changed.startsWith('method.') || !field) {
       const summary = $('#family-summary', this.form);
       if (box.previousElementSibling !== summary) summary.after(box);
     } else if (box.parentElement !== field) {
@@ -473,10 +483,11 @@ export class InputsView {
     const id = `f-${path.replace(/[^a-z0-9]+/gi, '-')}`;
     // An acceptance form comes with the core's definition (and, for a preset form, its ids).
     const form = path.startsWith('acceptance.') ? this.forms.get(key) : null;
+    const choices = form?.choices ?? (path === 'method.shape' ? this.shapes : null);
     let input;
-    if (form && form.choices) {
+    if (choices) {
       input = el('select', { id, 'data-field': path });
-      fillSelect(input, form.choices);
+      fillSelect(input, choices);
       setSelect(input, String(value));
     } else if (typeof value === 'boolean') {
       // The values the core takes here (list acceptance: `published` only true; an "off" the
@@ -625,6 +636,8 @@ export class InputsView {
     config.method = { family };
     if (changedField !== 'method.family')
       Object.assign(config.method, this.readParams(this.methodParams, 'method'));
+    // The shape is no config key: sent only to the core's carry, with the shape chosen.
+    if (changedField !== 'method.shape') delete config.method.shape;
 
     const mode = v('#f-acc-mode');
     if (changedField === 'acceptance') {
