@@ -558,3 +558,48 @@ TEST(UserPath, DraftsWithAnotherTokenizerAreListedWithTheReason) {
   eagle["method"] = {{"family", "eagle2"}};
   EXPECT_FALSE(ok("eval", eagle)["engine"]["supports"].contains("unavailable_drafts"));
 }
+
+// The draft runtime select greys out the runtimes the draft cannot run under: eval lists them
+// (engine.supports.unavailable_draft_runtimes), and over every runtime of `list runtimes` the
+// listed ones are exactly those `eval` itself refuses at method.draft_runtime, for a GPU
+// setup (the local engines run their own drafts), a Mac under llama.cpp (which runs its drafts
+// itself: every other runtime is out) and an AMD GPU (TensorRT-LLM is NVIDIA's).
+TEST(UserPath, DraftRuntimesTheDraftCannotRunUnderAreListedWithTheReason) {
+  const json setups[] = {{{"target", "llama2-chat-7b"},
+                          {"hardware", "a100-80gb-pcie"},
+                          {"runtime", "hf-eager"},
+                          {"method", {{"family", "sps"}, {"draft", "llama-68m"}}}},
+                         {{"target", "qwen3-8b"},
+                          {"hardware", "apple-m4-pro"},
+                          {"runtime", "llama.cpp-metal"},
+                          {"dtype", "q4_k_m"},
+                          {"method", {{"family", "sps"}, {"draft", "qwen3-0.6b"}}}},
+                         {{"target", "llama3.1-8b-instruct"},
+                          {"hardware", "mi300x"},
+                          {"runtime", "vllm"},
+                          {"method", {{"family", "eagle3"}}}}};
+  const speccalc::Response list = speccalc::run("list", "runtimes");
+  ASSERT_TRUE(list.ok);
+  const json runtimes = json::parse(list.output);
+  for (const json& base : setups) {
+    const json listed = ok("eval", base)["engine"]["supports"]["unavailable_draft_runtimes"];
+    ASSERT_TRUE(listed.is_object()) << base.dump();
+    int refused = 0;
+    for (const auto& r : runtimes) {
+      json c = base;
+      c["method"]["draft_runtime"] = r["id"];
+      const speccalc::Response e = speccalc::run("eval", c.dump());
+      const bool is_listed = listed.contains(r["id"].get<std::string>());
+      EXPECT_EQ(!e.ok && e.error.field == "method.draft_runtime", is_listed)
+          << base["runtime"] << " / " << r["id"] << ": " << e.error.describe();
+      refused += is_listed ? 1 : 0;
+    }
+    EXPECT_GE(refused, 1) << base.dump();
+  }
+  // By hand: under llama.cpp every runtime but itself is out, said in the engine's words.
+  const json mac = ok("eval", setups[1])["engine"]["supports"]["unavailable_draft_runtimes"];
+  EXPECT_EQ(mac.size(), runtimes.size() - 1);
+  EXPECT_EQ(mac["vllm"], "llama.cpp (Metal) runs its drafts itself");
+  const json amd = ok("eval", setups[2])["engine"]["supports"]["unavailable_draft_runtimes"];
+  EXPECT_EQ(amd["tensorrt-llm"], "TensorRT-LLM runs on NVIDIA hardware; MI300X is AMD");
+}

@@ -99,6 +99,9 @@ struct MethodConfig {
   // text of {id: reason}, so a form can grey them out in the core's words (the eval's
   // engine.supports.unavailable_drafts; text, not a list: Config is copied per sweep point).
   std::string drafts_unavailable_json;
+  // Families with draft passes: the runtimes the draft cannot run under ({id: reason}, JSON
+  // text; the eval's engine.supports.unavailable_draft_runtimes).
+  std::string draft_runtimes_unavailable_json;
   // pld
   int64_t ngram = 0;       // pld: max n-gram matched; lookahead: N
   double draft_cpu_s = 0;  // pld: CPU time of the n-gram match per cycle

@@ -827,29 +827,63 @@ std::string vendor_refusal(const RuntimeProfile& r, const Gpu& hw) {
 // A draft runtime other than the engine: it must run on the setup's hardware, and the engines
 // that hold target and draft in one process (llama.cpp, MLX: their own weight formats) neither
 // hand their drafts to another runtime nor run another engine's.
+enum class DraftRuntimeRefusal { none, engine_runs_its_own, draft_runs_its_own, vendor };
+
+DraftRuntimeRefusal draft_runtime_refusal(const RuntimeProfile& engine, const RuntimeProfile& draft,
+                                          const Gpu& hw) {
+  if (draft.id == engine.id) return DraftRuntimeRefusal::none;
+  if (!engine.weight_formats.empty()) return DraftRuntimeRefusal::engine_runs_its_own;
+  if (!draft.weight_formats.empty()) return DraftRuntimeRefusal::draft_runs_its_own;
+  return vendor_refusal(draft, hw).empty() ? DraftRuntimeRefusal::none
+                                           : DraftRuntimeRefusal::vendor;
+}
+
+// The runtimes the draft cannot run under, as the JSON text of {id: reason in a few words}
+// (the form greys them out: the eval's engine.supports.unavailable_draft_runtimes).
+std::string draft_runtimes_unavailable_json(const Catalog& catalog, const RuntimeProfile& engine,
+                                            const Gpu& hw) {
+  json_write::Object out;
+  for (const RuntimeProfile& r : catalog.runtimes) {
+    switch (draft_runtime_refusal(engine, r, hw)) {
+      case DraftRuntimeRefusal::none:
+        break;
+      case DraftRuntimeRefusal::engine_runs_its_own:
+        out.string(r.id, engine.name + " runs its drafts itself");
+        break;
+      case DraftRuntimeRefusal::draft_runs_its_own:
+        out.string(r.id, "runs target and draft in its own process");
+        break;
+      case DraftRuntimeRefusal::vendor:
+        out.string(r.id, vendor_refusal(r, hw));
+        break;
+    }
+  }
+  std::string text;
+  out.write(text);
+  return text;
+}
+
 bool check_draft_runtime(const RuntimeProfile& engine, const RuntimeProfile& draft, const Config& c,
                          Error* err) {
   const std::string field = "method.draft_runtime";
-  if (draft.id == engine.id) return true;
-  if (!engine.weight_formats.empty()) {
+  const DraftRuntimeRefusal refusal = draft_runtime_refusal(engine, draft, c.hardware);
+  if (refusal == DraftRuntimeRefusal::none) return true;
+  if (refusal == DraftRuntimeRefusal::engine_runs_its_own) {
     *err = make_error(field, engine.name +
                                  " holds target and draft in one process and runs its drafts "
                                  "itself: leave draft_runtime out or set it to '" +
                                  engine.id + "', got '" + draft.id + "'");
     return false;
   }
-  if (!draft.weight_formats.empty()) {
+  if (refusal == DraftRuntimeRefusal::draft_runs_its_own) {
     *err = make_error(field, draft.name +
                                  " runs target and draft in its own process; it does not "
                                  "run the drafts of " +
                                  engine.name + ", got '" + draft.id + "'");
     return false;
   }
-  if (const std::string why = vendor_refusal(draft, c.hardware); !why.empty()) {
-    *err = make_error(field, why);
-    return false;
-  }
-  return true;
+  *err = make_error(field, vendor_refusal(draft, c.hardware));
+  return false;
 }
 
 // The draft's tensor parallelism: the engine's own default when none is given (vLLM, SGLang
@@ -1016,6 +1050,8 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
     if (m.draft_runtime.empty() && draft_id == c->runtime.profile)
       m.draft_profile.params = c->runtime.resolved;  // the target's overrides apply to its drafts
     if (!check_draft_placement(engine, c, err)) return false;
+    m.draft_runtimes_unavailable_json =
+        draft_runtimes_unavailable_json(catalog, engine, c->hardware);
   }
   // A draft must share the target's tokenizer. Engines that compare token texts (llama.cpp)
   // accept embedding tables padded to different sizes within a margin; the others need equal

@@ -203,7 +203,9 @@ void strings_text(std::string& out, const std::vector<std::string>& xs) {
 // What the engine is and runs: dump() of {id, name, summary, validated, validated_by, supports,
 // calibrated}. supports.unavailable: families the engine runs that this target cannot
 // ({family: reason}), so a form can grey them out with the core's words; for a draft model
-// (sps) supports.unavailable_drafts: the draft presets this target cannot take ({id: reason}).
+// (sps) supports.unavailable_drafts: the draft presets this target cannot take ({id: reason});
+// for families with draft passes supports.unavailable_draft_runtimes: the runtimes the draft
+// cannot run under here ({id: reason}).
 // supports' flags are for this config: data_expert_parallel needs the engine's and a
 // mixture-of-experts target (the config refuses it on a dense one), so the form shows those fields
 // only where they apply. calibrated (only where the config overrides the profile): [{parameter,
@@ -218,6 +220,8 @@ void engine_text(std::string& out, const Config& c) {
   unavailable.write(supports.value("unavailable"));
   if (c.method.family == Family::sps)
     supports.raw("unavailable_drafts", c.method.drafts_unavailable_json);
+  if (family_has_draft_passes(c.method.family))
+    supports.raw("unavailable_draft_runtimes", c.method.draft_runtimes_unavailable_json);
   supports.boolean("trees", e.trees);
   supports.boolean("tensor_parallel", e.tensor_parallel);
   supports.boolean("partial_offload", e.partial_offload);

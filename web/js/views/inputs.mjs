@@ -716,6 +716,10 @@ export class InputsView {
     const draft = this.form.querySelector('select[data-field="method.draft"]');
     const noDraft = engine.supports.unavailable_drafts || {};
     if (draft) greyOut(draft, (v) => noDraft[v]);
+    // And the runtimes the draft cannot run under here (a local engine, another vendor).
+    const runsUnder = this.form.querySelector('select[data-field="method.draft_runtime"]');
+    const noRuntime = engine.supports.unavailable_draft_runtimes || {};
+    if (runsUnder) greyOut(runsUnder, (v) => noRuntime[v]);
   }
 
   clearErrors() {
