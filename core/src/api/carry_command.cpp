@@ -41,10 +41,7 @@ json normalized(const json& doc, const Catalog& catalog) {
 // a smaller target preset otherwise; "" when none.
 std::string compatible_draft(const Catalog& catalog, const Config& c) {
   const ModelArch& target = c.target;
-  const auto shares = [&](const ModelArch& m) {
-    const int64_t gap = m.vocab > target.vocab ? m.vocab - target.vocab : target.vocab - m.vocab;
-    return gap <= c.engine.draft_vocab_max_difference;
-  };
+  const auto shares = [&](const ModelArch& m) { return shares_tokenizer(m, target, c.engine); };
   const ModelArch* best = nullptr;
   for (const auto& d : catalog.drafts)
     if (shares(d) && (!best || count_params(d).total < count_params(*best).total)) best = &d;

@@ -1056,9 +1056,7 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
   // A draft must share the target's tokenizer. Engines that compare token texts (llama.cpp)
   // accept embedding tables padded to different sizes within a margin; the others need equal
   // sizes.
-  const int64_t vocab_gap =
-      m.draft_model.vocab > t.vocab ? m.draft_model.vocab - t.vocab : t.vocab - m.draft_model.vocab;
-  if (m.family == Family::sps && vocab_gap > engine.draft_vocab_max_difference) {
+  if (m.family == Family::sps && !shares_tokenizer(m.draft_model, t, engine)) {
     *err = make_error("method.draft",
                       (m.draft_preset                        ? m.draft_model.id
                        : m.draft.rfind("your draft", 0) == 0 ? m.draft  // unnamed: said so once
@@ -1075,8 +1073,7 @@ bool check_setup(const Catalog& catalog, Config* c, Error* err) {
   if (m.family == Family::sps) {
     json_write::Object drafts;
     for (const ModelArch& d : catalog.drafts) {
-      const int64_t gap = d.vocab > t.vocab ? d.vocab - t.vocab : t.vocab - d.vocab;
-      if (gap > engine.draft_vocab_max_difference)
+      if (!shares_tokenizer(d, t, engine))
         drafts.string(d.id, "another tokenizer: " + std::to_string(d.vocab) +
                                 " tokens, the target's " + std::to_string(t.vocab));
     }
@@ -1105,6 +1102,13 @@ bool check_context(const Config& c, Error* err) {
   if (c.method.family == Family::sps && over(c.method.draft_model, "method.draft", "the draft"))
     return false;
   return true;
+}
+
+bool shares_tokenizer(const ModelArch& draft, const ModelArch& target,
+                      const RuntimeProfile& engine) {
+  const int64_t gap =
+      draft.vocab > target.vocab ? draft.vocab - target.vocab : target.vocab - draft.vocab;
+  return gap <= engine.draft_vocab_max_difference;
 }
 
 Expected<Config> parse_config(const json& doc, const Catalog& catalog) {

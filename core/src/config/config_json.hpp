@@ -10,6 +10,13 @@
 namespace speccalc {
 
 Expected<Config> parse_config(const nlohmann::json& doc, const Catalog& catalog);
+
+// Whether a draft shares the target's tokenizer on this engine: equal vocabulary sizes, or up
+// to the engine's margin apart where it compares token texts (runtimes.json
+// draft_vocab_max_difference). The one rule behind the draft's refusal, the draft select's
+// unavailable drafts and the carry's choice of a draft.
+bool shares_tokenizer(const ModelArch& draft, const ModelArch& target,
+                      const RuntimeProfile& engine);
 // False (and *err) when c.context leaves no room within the target's (or an SpS draft's)
 // max_position_embeddings: parse_config's check, for a plan that moves the context itself.
 bool check_context(const Config& c, Error* err);
