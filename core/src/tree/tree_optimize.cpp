@@ -51,6 +51,11 @@ class Heap {
     }
     items_[i] = c;
   }
+  // Floyd's bottom-up pop: move the hole to a leaf along the better child (one comparison a
+  // level, branch-free), then sift the last item up from there (it belongs near the bottom).
+  // The classic pop's two data-dependent branches a level cost Clang's code (and so WASM) twice
+  // GCC's: 4096 nodes 0.35 -> 0.19 ms native Clang, 0.33 -> 0.21 ms WASM. `before` is a total
+  // order (seq is unique), so every correct heap pops the same sequence: results are unchanged.
   void pop() {
     const Candidate last = items_.back();
     items_.pop_back();
@@ -59,11 +64,19 @@ class Heap {
     std::size_t i = 0;
     for (;;) {
       std::size_t child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && before(items_[child + 1], items_[child])) ++child;
-      if (!before(items_[child], last)) break;
+      if (child + 1 < n) {
+        child += static_cast<std::size_t>(before(items_[child + 1], items_[child]));
+      } else if (child >= n) {
+        break;
+      }
       items_[i] = items_[child];
       i = child;
+    }
+    while (i > 0) {
+      const std::size_t up = (i - 1) / 2;
+      if (!before(last, items_[up])) break;
+      items_[i] = items_[up];
+      i = up;
     }
     items_[i] = last;
   }
