@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "speccalc/tree_acceptance.hpp"
@@ -139,6 +140,7 @@ std::vector<std::vector<int>> eagle2_by_full_sorts(const AcceptanceMatrix& m, in
 TEST(Eagle2Tree, EqualsThePlainFullSortGeneratorIncludingTies) {
   // Entries drawn from {0, 0.05, 0.1} (sums <= 1 over 10 ranks): many equal p and equal path
   // values, so any difference in tie order between partial and full stable sorts would show.
+  // A third of the trials use rows already in rank order, ties kept (the parametric models' case).
   std::uint64_t state = 12345;
   const auto next = [&]() {  // splitmix64
     std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
@@ -151,8 +153,10 @@ TEST(Eagle2Tree, EqualsThePlainFullSortGeneratorIncludingTies) {
     const int depth = 1 + static_cast<int>(next() % 6);
     const int top_k = 1 + static_cast<int>(next() % 10);
     std::vector<std::vector<double>> rows(1 + next() % 4);
-    for (auto& row : rows)
+    for (auto& row : rows) {
       for (int r = 0; r < 10; ++r) row.push_back(0.05 * static_cast<double>(next() % 3));
+      if (trial % 3 == 0) std::sort(row.begin(), row.end(), std::greater<double>());
+    }
     const AcceptanceMatrix m = make_acceptance(rows).value();
     const long long candidates = top_k + static_cast<long long>(depth - 1) * top_k * top_k;
     const int total_token = 2 + static_cast<int>(next() % static_cast<std::uint64_t>(candidates));

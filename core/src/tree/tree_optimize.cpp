@@ -109,9 +109,15 @@ Expected<OptimalTrees> optimize_tree(const AcceptanceMatrix& acceptance, int bud
   std::vector<double> sorted_p(sorted_rank.size());
   for (int d = 0; d < distinct_rows; ++d) {
     int* ranks = &sorted_rank[d * width];
-    for (int r = 0; r < max_rank; ++r) ranks[r] = r;
-    std::stable_sort(ranks, ranks + max_rank,
-                     [&](int a, int b) { return acceptance.p(d, a) > acceptance.p(d, b); });
+    bool sorted = true;  // a row non-increasing in rank is its own stable order
+    for (int r = 0; r < max_rank; ++r) {
+      ranks[r] = r;
+      sorted = sorted && (r == 0 || !(acceptance.p(d, r) > acceptance.p(d, r - 1)));
+    }
+    if (!sorted) {
+      std::stable_sort(ranks, ranks + max_rank,
+                       [&](int a, int b) { return acceptance.p(d, a) > acceptance.p(d, b); });
+    }
     for (int r = 0; r < max_rank; ++r) sorted_p[d * width + r] = acceptance.p(d, ranks[r]);
   }
   auto at = [&](int parent_depth, int slot) {
