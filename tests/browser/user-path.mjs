@@ -503,6 +503,57 @@ export async function userPathTests({ browser, url, newPage, watch }) {
     await waitQuiet(page);
   });
 
+  await test("Compare's method settings name the engine's knobs, as its form does (vLLM, then SGLang)", async () => {
+    // vLLM drafts an EAGLE-3 chain: `list runtimes` says its num_speculative_tokens stands for
+    // depth when top_k = 1 (and replaces depth, top_k, total_token), so depth 3 reads
+    // "num_speculative_tokens: 3". SGLang has a knob for each of the three.
+    await open(page, url, {
+      target: 'llama3.1-8b-instruct',
+      hardware: 'h100-sxm',
+      runtime: 'vllm',
+      method: { family: 'eagle3', depth: 3, top_k: 1, total_token: 4 },
+    });
+    const formFields = () =>
+      page.$$eval('#method-params [data-field]', (fs) =>
+        fs.filter((f) => f.offsetParent !== null).map((f) => [f.dataset.field, f.value]),
+      );
+    const formA = await formFields();
+    assert(
+      formA.some(([f, v]) => f === 'method.num_speculative_tokens' && v === '3'),
+      `the form shows vLLM's knob: ${JSON.stringify(formA)}`,
+    );
+    await page.click('[data-testid=compare-start]');
+    await page.waitForSelector('[data-testid=compare-table]');
+    await page.selectOption('#f-runtime', 'sglang');
+    await page.waitForFunction(
+      () => /(^#|&)runtime=sglang(&|$)/.test(location.hash.split('&compare&')[0]),
+      null,
+      { timeout: 10000 },
+    );
+    await waitQuiet(page);
+    const rows = await page.$$eval('[data-testid=compare-table] tbody tr', (rs) =>
+      Object.fromEntries(
+        rs.map((r) => [r.dataset.row, [r.cells[1].textContent, r.cells[2].textContent]]),
+      ),
+    );
+    eq(rows['Method settings'][0], 'num_speculative_tokens: 3', "A: in vLLM's knob");
+    const b = cliDecode(fragmentOf(page.url()).split('&compare&')[0]).method;
+    const knobsB = [
+      ['speculative_num_steps', b.depth],
+      ['speculative_eagle_topk', b.top_k],
+      ['speculative_num_draft_tokens', b.total_token],
+    ];
+    eq(
+      rows['Method settings'][1],
+      knobsB.map(([k, v]) => `${k}: ${v}`).join('; '),
+      "B: in SGLang's knobs",
+    );
+    const formB = new Map(await formFields());
+    for (const [k, v] of knobsB) eq(formB.get(`method.${k}`), String(v), `B's form shows ${k}`);
+    await page.click('[data-testid=compare-stop]');
+    await waitQuiet(page);
+  });
+
   await test('assumptions give durations with units and no long floats; the verdict says "pays off" once', async () => {
     for (const config of [
       SPS,

@@ -4,6 +4,7 @@
 // the two core results.
 import { el, $, clear } from '../dom.mjs';
 import * as fmt from '../format.mjs';
+import { engineView, engineIdOf } from '../engine-view.mjs';
 
 const name = (x) => (typeof x === 'string' && x ? x : 'custom');
 
@@ -25,7 +26,8 @@ function settingText(key, v) {
 
 // [label, text of one result] in display order: the setup first, then the outcome. `labels`
 // holds the core's names (list methods: each family's label and param_labels; list
-// acceptance: each form's label; list hardware: each preset's name).
+// acceptance: each form's label; list hardware: each preset's name; list runtimes: each
+// engine's knobs).
 const rows = (labels) => [
   ['Model', (r) => labels.model(r.config.target)],
   ['Hardware', (r) => `${r.config.gpus} × ${labels.hardware(r.config.hardware)}`],
@@ -35,13 +37,20 @@ const rows = (labels) => [
   ['Weights / KV cache', (r) => `${r.config.dtype.weights} / ${r.config.dtype.kv}`],
   ['Batch × context', (r) => `${r.config.batch} × ${r.config.context}`],
   ['Method', (r) => labels.family(r.config.method.family)],
+  // In the engine's own knobs, as the form shows them (vLLM's num_speculative_tokens, not
+  // depth / top_k / total_token); a knob by its name, the family's other keys by the core's label.
   [
     'Method settings',
-    (r) =>
-      Object.entries(r.config.method)
+    (r) => {
+      const view = engineView(r.config.method, labels.engine(engineIdOf(r.config.runtime)));
+      return Object.entries(view.method)
         .filter(([k]) => k !== 'family')
-        .map(([k, v]) => `${labels.param(r.config.method.family, k)}: ${settingText(k, v)}`)
-        .join('; '),
+        .map(([k, v]) => {
+          const name = k in view.labels ? k : labels.param(r.config.method.family, k);
+          return `${name}: ${settingText(k, v)}`;
+        })
+        .join('; ');
+    },
   ],
   // A default acceptance ({published: true}) reads as the core's few words of where it came
   // from ("assumed: per-token acceptance 0.7, ..."), not as "true"; a given one as given.
@@ -78,11 +87,12 @@ export class CompareView {
   }
 
   // The core's names for families, their keys and the acceptance forms.
-  setLabels({ methods, acceptance, hardware = [], models = [] }) {
+  setLabels({ methods, acceptance, hardware = [], models = [], runtimes = [] }) {
     const fam = new Map(methods.map((m) => [m.id, m]));
     const acc = new Map(acceptance.map((f) => [f.id, f.label]));
     const gpu = new Map(hardware.map((g) => [g.id, g.name]));
     const model = new Map(models.map((m) => [m.id, m.name]));
+    const engine = new Map(runtimes.map((e) => [e.id, e]));
     this.rows = rows({
       // A model of your own (keys or a config.json) by the name the core echoed.
       model: (t) => (typeof t === 'string' ? model.get(t) || t : `${name(t.name ?? t)} (your own)`),
@@ -90,6 +100,7 @@ export class CompareView {
       family: (id) => fam.get(id)?.label || id,
       param: (id, key) => fam.get(id)?.param_labels?.[key] || key,
       acceptance: (id) => acc.get(id) || id,
+      engine: (id) => engine.get(id),
     });
   }
 

@@ -3,24 +3,10 @@
 // a number is passed to the core as a string so the core's message explains what is wrong.
 import { el, $, clear, labelName } from '../dom.mjs';
 import { SpecCalcError, callJson } from '../api.mjs';
+import { engineView } from '../engine-view.mjs';
 
 const CUSTOM = '__custom__';
 
-// Labels in each method's own vocabulary. Keys are "family.param" or "param".
-const PARAM_LABELS = {
-  k: 'k — drafted tokens per cycle (vLLM num_speculative_tokens)',
-  draft: 'Draft model',
-  'pld.ngram': 'n-gram length matched in the prompt',
-  'lookahead.window': 'W — lookahead window',
-  'lookahead.ngram': 'N — n-gram size',
-  'lookahead.guess': 'G — verification guesses per step',
-  heads: 'Heads',
-  choices: 'Tree: a preset name or a JSON list of paths',
-  typical_acceptance: 'Typical acceptance (Medusa)',
-  total_token: 'total_token — draft tree nodes verified per cycle',
-  depth: 'depth — draft tree depth',
-  top_k: 'top_k — children expanded per node',
-};
 const NUMBER_RE = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
 // "4" -> 4, "0.7" -> 0.7; anything else goes to the core unchanged so it can say why it is wrong
@@ -286,12 +272,7 @@ export class InputsView {
       this.methodParams,
       shown,
       'method',
-      (key) =>
-        view.labels[key] ||
-        this.paramLabels?.get(method.family)?.[key] ||
-        PARAM_LABELS[`${method.family}.${key}`] ||
-        PARAM_LABELS[key] ||
-        key,
+      (key) => view.labels[key] || this.paramLabels?.get(method.family)?.[key] || key,
       force,
       'methodKeys',
     );
@@ -338,33 +319,12 @@ export class InputsView {
     fillSelect($('#f-dtype-kv', this.form), engine.kv_dtypes || []);
   }
 
-  // The method as the chosen engine names it: the core's `list runtimes` knobs say which of
-  // the normalized keys each engine knob stands for (and which key it shows); the core maps
-  // them back. E.g. vLLM EAGLE: one num_speculative_tokens field instead of depth/top_k/
-  // total_token; SGLang EAGLE: speculative_num_steps / _eagle_topk / _num_draft_tokens.
+  // The method as the chosen engine names it (engine-view.mjs, shared with the compare view).
   engineView(method, engineId) {
-    const engine = this.runtimes.find((r) => r.id === engineId);
-    const shown = { ...method };
-    const alias = {};
-    const labels = {};
-    for (const knob of (engine && engine.knobs) || []) {
-      const use = knob.families && knob.families[method.family];
-      if (!use || !(use.from in method)) continue;
-      const when = use.when || {};
-      if (!Object.entries(when).every(([k, v]) => method[k] === v)) continue;
-      const value = method[use.from];
-      for (const key of use.replaces) {
-        delete shown[key];
-        alias[`method.${key}`] = `method.${knob.key}`;
-      }
-      shown[knob.key] = value;
-      labels[knob.key] = `${knob.key} — ${knob.sets}`;
-    }
-    // Keep the family's other keys in their order, the engine's knobs first.
-    const ordered = {};
-    for (const k of Object.keys(shown)) if (k in labels) ordered[k] = shown[k];
-    for (const k of Object.keys(shown)) if (!(k in labels)) ordered[k] = shown[k];
-    return { method: ordered, alias, labels };
+    return engineView(
+      method,
+      this.runtimes.find((r) => r.id === engineId),
+    );
   }
 
   // An edit of the setup (target, engine, GPUs, family) carried by the core to a config that
