@@ -1146,6 +1146,17 @@ async function main() {
     await page.goto(`${url}#${link}`);
     await waitSized(page, link);
     await sameBestTree(page, cliSize(link), 'starter best chain');
+    // A chain's curve says k, as its axis does, and speaks of the chain (the walk: the legend
+    // read "n" and the note "the optimal tree ... for that n" under a chain of k).
+    const words = await page.$eval('[data-testid=chart-sizing]', (f) => ({
+      legend: f.querySelector('.u-legend .u-series th')?.textContent,
+      note: f.querySelector('.chart-note')?.textContent,
+    }));
+    eq(words.legend?.replace(/\s+/g, ''), 'k', 'the x series in the legend');
+    assert(
+      /chain's expected tokens per cycle .* at each k/.test(words.note || ''),
+      `note: ${words.note}`,
+    );
   });
 
   await test("plain decoding shows no acceptance fields (the core's speculates: false) and names its target pass the decode step; a speculative family shows both as before", async () => {

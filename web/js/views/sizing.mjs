@@ -328,7 +328,10 @@ export class SizingView {
     slot.draw(
       {
         series: [
-          { label: 'n', value: (u, v) => (v == null ? '—' : `${v} (depth ${depthOf.get(v)})`) },
+          // The x axis's own letter: a chain's length k is its depth, a tree's n has one.
+          chain
+            ? { label: 'k', value: (u, v) => (v == null ? '—' : String(v)) }
+            : { label: 'n', value: (u, v) => (v == null ? '—' : `${v} (depth ${depthOf.get(v)})`) },
           {
             label: 'Speedup',
             stroke: color('--c1'),
@@ -348,7 +351,9 @@ export class SizingView {
       [x, curve.map((c) => c.speedup), curve.map((c) => c.tau)],
     );
     slot.setNote(
-      "τ is the optimal tree's expected tokens per cycle (bonus included) at the depth that gives the best speedup for that n.",
+      chain
+        ? "τ is the chain's expected tokens per cycle (bonus included) at each k."
+        : "τ is the optimal tree's expected tokens per cycle (bonus included) at the depth that gives the best speedup for that n.",
     );
     slot.setExport(
       'sizing-curve',
