@@ -1202,7 +1202,7 @@ async function main() {
     );
   });
 
-  await test("Under load's Apply clicked before its module loads sends nothing (no blocked form submission)", async () => {
+  await test("Under load's Apply clicked before its module loads sends nothing, and is applied (the core's defaults) once the module is there", async () => {
     const p = await browser.newPage();
     const blocked = [];
     p.on('console', (m) => {
@@ -1213,12 +1213,24 @@ async function main() {
     // Clicked as soon as it can be: Playwright scrolls it into view and clicks at once, before
     // the section's lazy import has attached its handler.
     await p.click('#load-form button[type=submit]');
+    // The press is kept: the form fills in the core's defaults (list ui's load) and applies them.
+    const defaults = JSON.parse(cli(['list', 'ui'])).load;
+    await p.waitForFunction(() => /(^#|&)load\./.test(location.hash), null, { timeout: 15000 });
     await waitQuiet(p);
-    await p.waitForTimeout(300);
+    await p.waitForFunction(
+      () => document.querySelector('#load-view')?.dataset.state === 'done',
+      null,
+      { timeout: 15000 },
+    );
     const hash = await p.evaluate(() => location.href);
+    const summary = await p.$eval('#load-summary', (e) => e.textContent);
     await p.close();
     eq(blocked.length, 0, `blocked submissions: ${blocked.join(' | ').slice(0, 300)}`);
     assert(!hash.includes('?'), `the address gained a query: ${hash.slice(0, 120)}`);
+    const applied = cliDecode(fragmentOf(hash)).load;
+    eq(applied.workload, defaults.workload, 'the workload applied');
+    eq(applied.rate_rps, defaults.rate_rps, 'the rate applied');
+    assert(summary.startsWith(`At ${defaults.rate_rps} requests/s`), `the summary: ${summary}`);
   });
 
   await test('sizing runs in a Web Worker', async () => {

@@ -185,6 +185,21 @@ TEST(UiExamples, StarterIsTheValidatedVllmEagle3SetupAtItsTracedAcceptance) {
   EXPECT_TRUE(e["memory"]["fits"].get<bool>());
 }
 
+// The page's "Under load" starts from `list ui`'s load: a block the load command accepts on the
+// starter, at a rate both plain decoding and speculation serve in a steady state.
+TEST(UiExamples, TheLoadDefaultIsALightLoadOnTheStarter) {
+  const json ui = run_ok("list", "ui");
+  json config = ui["starter"];
+  config["load"] = ui["load"];
+  EXPECT_EQ(ui["load"]["workload"], "sharegpt");
+  const json out = run_ok("load", config.dump());
+  const double rate = ui["load"]["rate_rps"].get<double>();
+  for (const char* side : {"plain", "speculative"}) {
+    EXPECT_LT(rate, out[side]["capacity_rps"].get<double>()) << side;
+    EXPECT_EQ(out[side]["at"]["state"], "steady") << side;
+  }
+}
+
 TEST(Acceptance, DeepSeekSiblingsTakeV3sReportedMtpRateAndSaySo) {
   // DeepSeek-R1, V3.1 and V3.2 ship V3's single MTP module and report no rate of their own: their
   // k = 1 default is V3's report, tau = 1 + (0.85 + 0.90) / 2 = 1.875 (arXiv 2412.19437,

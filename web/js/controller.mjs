@@ -572,17 +572,27 @@ function wireEngineSettings() {
 
 // Under load (issue 21): its module (views/load.mjs) is imported when the section comes into
 // view; then it redraws for every result.
+// A press of Apply or Remove load before the module is there is kept and carried out once it
+// is (the walk: Apply pressed as the section scrolled in did nothing).
 let loadView = null;
 let loadWatched = false;
+let loadPressed = null; // 'apply' | 'remove' | null
 function showLoad(config) {
   if (loadView) return loadView.show(config);
   if (loadWatched) return;
   loadWatched = true;
-  whenShown($('#load-view'), async () => {
+  const section = $('#load-view');
+  const early = (what) => () => {
+    if (!loadView) loadPressed = what;
+  };
+  $('#load-form', section).addEventListener('submit', early('apply'));
+  $('#load-off', section).addEventListener('click', early('remove'));
+  whenShown(section, async () => {
     await loadChartLibrary();
     const { LoadView } = await import('./views/load.mjs');
-    loadView = new LoadView($('#load-view'), {
+    loadView = new LoadView(section, {
       workloads: state.lists.ui.load_workloads,
+      defaults: state.lists.ui.load,
       onApply: (load) => {
         const config = { ...state.config };
         if (load) config.load = load;
@@ -590,7 +600,11 @@ function showLoad(config) {
         return evaluate(config);
       },
     });
-    if (state.result) loadView.show(state.result.config);
+    if (state.result) await loadView.show(state.result.config);
+    const pressed = loadPressed;
+    loadPressed = null;
+    if (pressed === 'apply') await loadView.apply();
+    else if (pressed === 'remove') await loadView.onApply(null);
   });
 }
 

@@ -66,7 +66,9 @@ function sloLine(getY, label) {
 
 export class LoadView {
   // workloads: the workload ids the load block accepts (the core's `list ui`).
-  constructor(section, { onApply, workloads }) {
+  // defaults: the load block the form starts from (the core's `list ui` load).
+  constructor(section, { onApply, workloads, defaults }) {
+    this.defaults = defaults;
     this.section = section;
     this.onApply = onApply;
     this.seq = 0;
@@ -184,7 +186,7 @@ export class LoadView {
       this.tpot.destroy();
       this.tput.destroy();
       clear(this.out);
-      if (!this.inputs.rate_rps.value) this.fill({ rate_rps: 2, workload: 'sharegpt' });
+      if (!this.inputs.rate_rps.value && this.defaults) this.fill(this.defaults);
       return;
     }
     this.fill(config.load);
