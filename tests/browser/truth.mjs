@@ -495,7 +495,41 @@ export async function truthTests({ browser, url, newPage, watch, shots }) {
     await waitQuiet(page);
     eq(await page.inputValue('#f-target'), 'llama3-instruct-8b', 'target from the EAGLE head');
     const status = await page.textContent('[data-testid=import-status]');
-    assert(status.startsWith('Imported.'), `status: ${status}`);
+    eq(
+      status,
+      ['Imported.', ...imported.notes].join('\n'),
+      "the status: the core's notes, a line each",
+    );
+    // A flag SpecCalc has no setting for is named back, on a line of its own.
+    const serve =
+      "vllm serve meta-llama/Meta-Llama-3-8B-Instruct --max-num-seqs 64 --speculative-config '" +
+      text +
+      "'";
+    const withFlags = cliRun('import-engine', {
+      engine: 'vllm',
+      text: serve,
+      config: imported.config,
+    });
+    assert(
+      withFlags.notes.includes(
+        'flags not read (SpecCalc has no setting for them): --max-num-seqs 64',
+      ),
+      `core notes: ${JSON.stringify(withFlags.notes)}`,
+    );
+    await page.fill('#i-text', serve);
+    await page.click('#i-go');
+    await page.waitForFunction(
+      () =>
+        /flags not read/.test(document.querySelector('[data-testid=import-status]').textContent),
+      null,
+      { timeout: 10000 },
+    );
+    const lines = await page.$eval('[data-testid=import-status]', (e) => e.innerText.split('\n'));
+    eq(
+      JSON.stringify(lines),
+      JSON.stringify(['Imported.', ...withFlags.notes]),
+      'shown a line each',
+    );
     await page.fill('#i-text', '{"method": "mlp_speculator", "num_speculative_tokens": 3}');
     await page.click('#i-go');
     await page.waitForFunction(

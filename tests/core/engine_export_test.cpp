@@ -648,6 +648,99 @@ TEST(EngineImport, APasteThatIsPlainlyTheOtherEnginesIsReadAsThatEngines) {
       << b["notes"].dump();
 }
 
+// A flag SpecCalc has no setting for is listed back, never dropped silently (the walk: a
+// `vllm serve` line with --gpu-memory-utilization, --max-num-seqs and --enable-prefix-caching
+// imported without a word); the memory fraction is the config's memory_utilization.
+TEST(EngineImport, FlagsWithoutASettingAreListedAndTheMemoryFractionIsRead) {
+  const json a =
+      ok("import-engine",
+         {{"engine", "vllm"},
+          {"text",
+           "vllm serve meta-llama/Llama-3.1-8B-Instruct --gpu-memory-utilization 0.85 "
+           "--max-num-seqs 64 --enable-prefix-caching --speculative-config "
+           "'{\"method\": \"ngram\", \"num_speculative_tokens\": 3, \"prompt_lookup_min\": 2}'"}});
+  EXPECT_DOUBLE_EQ(a["config"]["memory_utilization"].get<double>(), 0.85);
+  EXPECT_EQ(a["notes"], (json{"flags not read (SpecCalc has no setting for them): "
+                              "--enable-prefix-caching, --max-num-seqs 64",
+                              "--speculative-config keys not read (SpecCalc has no setting for "
+                              "them): prompt_lookup_min"}));
+  // SGLang: --mem-fraction-static, said to be the nearest setting; python's -m is not a flag.
+  const json b =
+      ok("import-engine",
+         {{"engine", "sglang"},
+          {"text",
+           "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
+           "--speculative-algorithm EAGLE3 --speculative-draft-model-path "
+           "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B --speculative-num-steps 5 "
+           "--speculative-eagle-topk 8 --speculative-num-draft-tokens 32 "
+           "--mem-fraction-static 0.7 --port 30000"}});
+  EXPECT_DOUBLE_EQ(b["config"]["memory_utilization"].get<double>(), 0.7);
+  ASSERT_EQ(b["notes"].size(), 2u) << b["notes"].dump();
+  EXPECT_EQ(b["notes"][0].get<std::string>().rfind("--mem-fraction-static 0.7: imported as", 0),
+            0u);
+  EXPECT_EQ(b["notes"][1], "flags not read (SpecCalc has no setting for them): --port 30000");
+  // Out of the config's range: named as typed.
+  const speccalc::Response bad = speccalc::run(
+      "import-engine", json{{"engine", "vllm"},
+                            {"text",
+                             "vllm serve m --gpu-memory-utilization 1.5 --speculative-config "
+                             "'{\"method\":\"ngram\",\"num_speculative_tokens\":3}'"}}
+                           .dump());
+  ASSERT_FALSE(bad.ok);
+  EXPECT_EQ(bad.error.field, "text.--gpu-memory-utilization");
+  // What SpecCalc exports it reads back whole: a memory fraction the user set goes out as each
+  // engine's flag and comes back; no flag or key of any family's export is left unread.
+  json config = {
+      {"target", "llama3.1-8b-instruct"}, {"hardware", "h100-sxm"}, {"memory_utilization", 0.8}};
+  for (const json& method : {json{{"family", "eagle3"}}, json{{"family", "pld"}},
+                             json{{"family", "sps"}, {"draft", "llama3.2-1b"}, {"k", 4}},
+                             json{{"family", "retrieval"}, {"source", "suffix"}, {"k", 8}}}) {
+    config["method"] = method;
+    for (const char* runtime : {"vllm", "sglang"}) {
+      config["runtime"] = runtime;
+      const json exp = ok("export", config);
+      if (!exp.contains(runtime)) continue;
+      const std::string line = command_line(exp, runtime);
+      const json back = ok("import-engine", {{"engine", runtime}, {"text", line}});
+      EXPECT_DOUBLE_EQ(back["config"]["memory_utilization"].get<double>(), 0.8) << line;
+      EXPECT_EQ(back["notes"].dump().find("not read"), std::string::npos)
+          << line << " -> " << back["notes"].dump();
+    }
+  }
+  // SGLang's STANDALONE drafter with a tree (top-k 2, 8 draft tokens, 4 steps): the best tree of
+  // 8 nodes, depth <= 4, which is what a draft-model tree of that size exports as.
+  config["runtime"] = "sglang";
+  config["method"] = {{"family", "sps"}, {"draft", "llama3.2-1b"}, {"tree_size", 8}, {"depth", 4}};
+  const json tree = ok("import-engine", {{"engine", "sglang"},
+                                         {"text", command_line(ok("export", config), "sglang")}});
+  EXPECT_EQ(tree["config"]["method"], config["method"]);
+  // The default (vLLM's 0.9) writes no flag.
+  config["method"] = {{"family", "eagle3"}};
+  config.erase("memory_utilization");
+  config["runtime"] = "vllm";
+  EXPECT_FALSE(ok("export", config)["vllm"].contains("--gpu-memory-utilization"));
+}
+
+// Found by the fuzzer (fuzz/regressions/sweep/import-sglang-ep-size-without-tp-or-preset): an
+// SGLang line with --ep-size but neither --tp nor a preset model aborted (the imported config
+// was still JSON null when the parallelism was read). It now reads the expert parallelism.
+TEST(EngineImport, ExpertParallelismWithoutATensorParallelSizeOrAPresetModelImports) {
+  const speccalc::Response r = speccalc::run(
+      "import-engine",
+      json{{"engine", "sglang"},
+           {"text",
+            "python -m sglang.launch_server --model-path some-org/unknown-model --ep-size 16 "
+            "--speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 "
+            "--speculative-num-draft-tokens 4"},
+           {"config", {{"target", "deepseek-v3"}, {"hardware", "h200-sxm"}, {"gpus", 8}}}}
+          .dump());
+  ASSERT_TRUE(r.ok) << r.error.describe();
+  const json out = json::parse(r.output);
+  EXPECT_EQ(out["config"]["gpus"], 1);  // no --tp: one GPU, whose experts are all its own
+  EXPECT_EQ(out["notes"][0],
+            "target some-org/unknown-model is not a preset: kept the current target");
+}
+
 TEST(EngineImport, BadInputNamesTheField) {
   const speccalc::Response r = speccalc::run(
       "import-engine",

@@ -477,7 +477,8 @@ function wireImport() {
         config: state.config,
       });
       status.className = 'hint';
-      status.textContent = ['Imported.', ...out.notes].join(' ');
+      // One line each (app.css keeps the line breaks): the core's notes, then what it did not read.
+      status.textContent = ['Imported.', ...out.notes].join('\n');
       await applyConfig(out.config);
     } catch (err) {
       status.className = 'field-error';

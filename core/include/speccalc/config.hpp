@@ -212,6 +212,10 @@ struct LoadConfig {
   int64_t curve_points = 200;  // points on the rate curve
 };
 
+// The fraction of GPU memory the engine may use when the config gives none: vLLM's
+// --gpu-memory-utilization default (vllm/config/cache.py gpu_memory_utilization = 0.9).
+constexpr double kDefaultMemoryUtilization = 0.9;
+
 struct Config {
   ModelArch target;
   bool target_preset = true;
@@ -231,7 +235,7 @@ struct Config {
   // config without one gets (rows at temperature 1, the only sampled temperature stored, for
   // any T > 0); the cost of sampling at T > 0 is not priced.
   double temperature = 0;
-  double memory_utilization = 0.9;  // fraction of GPU memory the engine may use (vLLM default)
+  double memory_utilization = kDefaultMemoryUtilization;  // fraction of GPU memory usable
   // Offloading: the target's weights stay in host memory and stream over the host link every
   // pass (the draft and the KV cache stay on the GPU).
   bool offload_target = false;

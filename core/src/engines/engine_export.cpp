@@ -416,6 +416,9 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
     // An fp8 KV cache as priced: vLLM's --kv-cache-dtype takes auto, fp8, fp8_e4m3, fp8_e5m2
     // (vllm/config.py CacheDType); "auto" (the default) keeps the model's dtype.
     if (c.dtype.kv == DType::fp8) f["--kv-cache-dtype"] = "fp8";
+    // The memory fraction priced, where it is not vLLM's default (0.9, the config's too).
+    if (c.memory_utilization != kDefaultMemoryUtilization)
+      f["--gpu-memory-utilization"] = c.memory_utilization;
     f["--speculative-config"] = spec.dump();
     return f;
   };
@@ -428,6 +431,9 @@ json engine_settings(const Config& c, const Choices& choices, const json& schedu
     if (c.expert_parallel) f["--ep-size"] = tp;
     // SGLang's --kv-cache-dtype takes auto, fp8_e5m2, fp8_e4m3 (python/sglang/srt/server_args.py).
     if (c.dtype.kv == DType::fp8) f["--kv-cache-dtype"] = "fp8_e4m3";
+    // A memory fraction the user set: SGLang's nearest setting (its default depends on the GPU).
+    if (c.memory_utilization != kDefaultMemoryUtilization)
+      f["--mem-fraction-static"] = c.memory_utilization;
     for (auto it = flags.begin(); it != flags.end(); ++it) f[it.key()] = it.value();
     return f;
   };

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <map>
+#include <set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -85,13 +86,54 @@ std::multimap<std::string, std::string> flags_of(const std::vector<std::string>&
   return out;
 }
 
-std::string flag(const std::multimap<std::string, std::string>& f,
-                 std::initializer_list<const char*> names) {
-  for (const char* n : names) {
-    auto it = f.find(n);
-    if (it != f.end()) return it->second;
+// The flags of a paste and the names the import asked for: what it did not ask for is listed
+// back to the user ("not read"), so a flag SpecCalc has no setting for is never dropped silently.
+class Flags {
+ public:
+  explicit Flags(std::multimap<std::string, std::string> f) : f_(std::move(f)) {}
+  // The first of `names` given (its value; "" for a switch or when none is).
+  std::string get(std::initializer_list<const char*> names) {
+    for (const char* n : names) asked_.insert(n);
+    for (const char* n : names) {
+      auto it = f_.find(n);
+      if (it != f_.end()) return it->second;
+    }
+    return "";
   }
-  return "";
+  bool has(const char* name) {
+    asked_.insert(name);
+    return f_.count(name) > 0;
+  }
+  // Words that are not flags, in order (e.g. `vllm serve MODEL`).
+  std::vector<std::string> words() const {
+    std::vector<std::string> out;
+    auto range = f_.equal_range("");
+    for (auto it = range.first; it != range.second; ++it) out.push_back(it->second);
+    return out;
+  }
+  // "--flag value" for every flag given that the import never asked for, by name.
+  std::vector<std::string> unread() const {
+    std::vector<std::string> out;
+    for (const auto& [name, value] : f_) {
+      if (name.empty() || asked_.count(name)) continue;
+      out.push_back(value.empty() ? name : name + " " + value.substr(0, 40));
+    }
+    return out;
+  }
+
+ private:
+  std::multimap<std::string, std::string> f_;
+  std::set<std::string> asked_;
+};
+
+// The note listing what a paste held that SpecCalc has no setting for ("" when nothing).
+std::string unread_note(const std::vector<std::string>& unread, const std::string& what) {
+  if (unread.empty()) return "";
+  constexpr std::size_t kShown = 12;
+  std::string list;
+  for (std::size_t i = 0; i < unread.size() && i < kShown; ++i) list += (i ? ", " : "") + unread[i];
+  if (unread.size() > kShown) list += " and " + std::to_string(unread.size() - kShown) + " more";
+  return what + " not read (SpecCalc has no setting for them): " + list;
 }
 
 json parse_data(std::string_view text) {
@@ -135,7 +177,7 @@ json chain(int64_t n) {
 }
 
 struct Imported {
-  json config;
+  json config = json::object();  // an object from the start: value() on null aborts
   json notes = json::array();
   std::string kv_dtype;  // the KV cache dtype the flags set ("" = the config's own)
 };
@@ -153,6 +195,21 @@ bool read_kv_cache_dtype(const std::string& value, Imported* out, Error* err) {
   *err = make_error("text.--kv-cache-dtype",
                     "'" + value.substr(0, 40) + "' is not one of auto, fp8, fp8_e4m3, fp8_e5m2");
   return false;
+}
+
+// --gpu-memory-utilization (vLLM) / --mem-fraction-static (SGLang) as the config's
+// memory_utilization: a fraction in [0.05, 1], the range the config takes (config.cpp).
+bool read_memory_fraction(const std::string& value, const std::string& field, Imported* out,
+                          Error* err) {
+  if (value.empty()) return true;
+  const json v = json::parse(value, nullptr, false);
+  if (v.is_discarded() || !v.is_number() || v.get<double>() < 0.05 || v.get<double>() > 1) {
+    *err = make_error(field,
+                      "must be a fraction between 0.05 and 1, got '" + value.substr(0, 40) + "'");
+    return false;
+  }
+  out->config["memory_utilization"] = v.get<double>();
+  return true;
 }
 
 // The served model (a preset when its repository is one; else a note) and the tensor-parallel
@@ -226,34 +283,38 @@ Error with_prefix(Error e, const std::string& prefix) {
 // vLLM: the --speculative-config JSON, alone or inside a `vllm serve` command line.
 Expected<Imported> from_vllm(const std::string& text, const json& models) {
   Imported out;
+  std::string unread;  // the note on flags and keys SpecCalc has no setting for
   std::string spec_text = text;
   const auto words = shell_words(text);
   const bool command = !words.empty() && words[0].rfind("{", 0) != 0;
   if (command) {
-    const auto f = flags_of(words);
-    spec_text = flag(f, {"--speculative-config"});
+    Flags f(flags_of(words));
+    spec_text = f.get({"--speculative-config"});
     if (spec_text.empty()) return make_error("text", "has no --speculative-config '{...}'");
-    std::string model = flag(f, {"--model"});
+    std::string model = f.get({"--model"});
     if (model.empty()) {
       // `vllm serve MODEL`: the word after "serve".
-      auto range = f.equal_range("");
       bool after_serve = false;
-      for (auto it = range.first; it != range.second; ++it) {
+      for (const std::string& w : f.words()) {
         if (after_serve) {
-          model = it->second;
+          model = w;
           break;
         }
-        after_serve = it->second == "serve";
+        after_serve = w == "serve";
       }
     }
     Error err;
-    if (!read_target_and_gpus(models, model, flag(f, {"--tensor-parallel-size", "-tp"}),
+    if (!read_target_and_gpus(models, model, f.get({"--tensor-parallel-size", "-tp"}),
                               "text.--tensor-parallel-size", &out, &err))
       return err;
-    if (!read_parallelism(flag(f, {"--data-parallel-size", "-dp"}), "text.--data-parallel-size",
-                          f.count("--enable-expert-parallel") > 0, true, &out, &err))
+    if (!read_parallelism(f.get({"--data-parallel-size", "-dp"}), "text.--data-parallel-size",
+                          f.has("--enable-expert-parallel"), true, &out, &err))
       return err;
-    if (!read_kv_cache_dtype(flag(f, {"--kv-cache-dtype"}), &out, &err)) return err;
+    if (!read_kv_cache_dtype(f.get({"--kv-cache-dtype"}), &out, &err)) return err;
+    if (!read_memory_fraction(f.get({"--gpu-memory-utilization"}), "text.--gpu-memory-utilization",
+                              &out, &err))
+      return err;
+    unread = unread_note(f.unread(), "flags");
   }
   auto doc = fields::parse_document(spec_text, "text.--speculative-config", 4);
   if (!doc.ok()) return doc.error();
@@ -317,40 +378,61 @@ Expected<Imported> from_vllm(const std::string& text, const json& models) {
       m["draft_tensor_parallel_size"] = dtp.value() * groups;
   }
   out.config["method"] = m;
+  // The --speculative-config keys read above (prompt_lookup_max for n-grams only).
+  std::vector<std::string> keys;
+  for (auto it = spec.begin(); it != spec.end(); ++it) {
+    const std::string& k = it.key();
+    // prompt_lookup_min 1 (any match; what SpecCalc exports) is the n-gram search priced.
+    const bool read =
+        k == "method" || k == "model" || k == "num_speculative_tokens" ||
+        (k == "prompt_lookup_max" && method == "ngram") ||
+        (k == "prompt_lookup_min" && method == "ngram" && it.value() == 1) ||
+        (k == "draft_tensor_parallel_size" && method != "ngram" && method != "suffix");
+    if (!read) keys.push_back(k);
+  }
+  if (!unread.empty()) out.notes.push_back(unread);
+  if (const std::string n = unread_note(keys, "--speculative-config keys"); !n.empty())
+    out.notes.push_back(n);
   return out;
 }
 
 // SGLang: `python -m sglang.launch_server ...` flags (or just the --speculative-* ones).
-Expected<Imported> from_sglang(const std::string& text, const json& models) {
+Expected<Imported> from_sglang_flags(Flags& f, const json& models) {
   Imported out;
-  const auto f = flags_of(shell_words(text));
-  const std::string algo = flag(f, {"--speculative-algorithm", "--speculative-algo"});
+  const std::string algo = f.get({"--speculative-algorithm", "--speculative-algo"});
   if (algo.empty()) return make_error("text.--speculative-algorithm", "is required");
-  const std::string draft =
-      flag(f, {"--speculative-draft-model-path", "--speculative-draft-model"});
-  const std::string model = flag(f, {"--model-path", "--model"});
+  const std::string draft = f.get({"--speculative-draft-model-path", "--speculative-draft-model"});
+  const std::string model = f.get({"--model-path", "--model"});
   Error err;
-  if (!read_target_and_gpus(models, model, flag(f, {"--tp-size", "--tp", "--tensor-parallel-size"}),
+  if (!read_target_and_gpus(models, model, f.get({"--tp-size", "--tp", "--tensor-parallel-size"}),
                             "text.--tp-size", &out, &err))
     return err;
   // SGLang's --tp-size counts all the GPUs; --dp-size with --enable-dp-attention is the
   // attention groups inside them (without it, --dp-size is whole replicas: one is evaluated).
-  const std::string dp = flag(f, {"--dp-size", "--dp", "--data-parallel-size"});
-  const bool dp_attention = f.count("--enable-dp-attention") > 0;
+  const std::string dp = f.get({"--dp-size", "--dp", "--data-parallel-size"});
+  const bool dp_attention = f.has("--enable-dp-attention");
   if (!dp.empty() && !dp_attention)
     out.notes.push_back("--dp-size " + dp +
                         " without --enable-dp-attention runs whole replicas: one replica is "
                         "evaluated (its batch is the requests one replica serves)");
-  const bool ep = !flag(f, {"--ep-size", "--ep", "--expert-parallel-size"}).empty();
+  const bool ep = !f.get({"--ep-size", "--ep", "--expert-parallel-size"}).empty();
   if (!read_parallelism(dp_attention ? dp : "", "text.--dp-size", ep, false, &out, &err))
     return err;
-  if (!read_kv_cache_dtype(flag(f, {"--kv-cache-dtype"}), &out, &err)) return err;
+  if (!read_kv_cache_dtype(f.get({"--kv-cache-dtype"}), &out, &err)) return err;
+  // SGLang's static fraction holds the weights and the KV pool; the priced fraction holds them
+  // and the activations: the nearest setting, said so.
+  const std::string fraction = f.get({"--mem-fraction-static"});
+  if (!read_memory_fraction(fraction, "text.--mem-fraction-static", &out, &err)) return err;
+  if (!fraction.empty())
+    out.notes.push_back("--mem-fraction-static " + fraction +
+                        ": imported as the usable memory fraction (SGLang's holds the weights and "
+                        "the KV pool, SpecCalc's also the activations)");
   json m;
   if (algo == "SUFFIX") {
     // Suffix decoding: --speculative-num-draft-tokens is the most it drafts per step
     // (sgl-project/sglang docs/advanced_features/suffix_decoding.md).
     auto tokens =
-        whole(flag(f, {"--speculative-num-draft-tokens"}), "text.--speculative-num-draft-tokens");
+        whole(f.get({"--speculative-num-draft-tokens"}), "text.--speculative-num-draft-tokens");
     if (!tokens.ok()) return tokens.error();
     out.config["runtime"] = "sglang";
     out.config["method"] =
@@ -360,7 +442,7 @@ Expected<Imported> from_sglang(const std::string& text, const json& models) {
         "adaptively: imported as k");
     return out;
   }
-  auto steps = whole(flag(f, {"--speculative-num-steps"}), "text.--speculative-num-steps");
+  auto steps = whole(f.get({"--speculative-num-steps"}), "text.--speculative-num-steps");
   if (!steps.ok()) return steps.error();
   // MTP: NEXTN, or EAGLE without a draft path on a target whose checkpoint carries MTP layers
   // (the "Multi Token Prediction" section of SGLang's speculative decoding docs).
@@ -370,7 +452,8 @@ Expected<Imported> from_sglang(const std::string& text, const json& models) {
   for (const json& t : models.value("targets", json::array()))
     if (t.value("id", "") == target_id) target_has_mtp = t.value("mtp_modules", 0) > 0;
   if (algo == "NEXTN" || (algo == "EAGLE" && draft.empty() && target_has_mtp)) {
-    const std::string topk = flag(f, {"--speculative-eagle-topk"});
+    const std::string topk = f.get({"--speculative-eagle-topk"});
+    f.get({"--speculative-num-draft-tokens"});  // the chain's k + 1, or the tree the note names
     if (!topk.empty() && topk != "1")
       out.notes.push_back("SGLang drafts an MTP tree of top-k " + topk.substr(0, 20) +
                           "; SpecCalc's mtp family verifies a chain: imported as a chain of " +
@@ -380,10 +463,10 @@ Expected<Imported> from_sglang(const std::string& text, const json& models) {
     return out;
   }
   if (algo == "EAGLE" || algo == "EAGLE3") {
-    auto topk = whole(flag(f, {"--speculative-eagle-topk"}), "text.--speculative-eagle-topk");
+    auto topk = whole(f.get({"--speculative-eagle-topk"}), "text.--speculative-eagle-topk");
     if (!topk.ok()) return topk.error();
     auto tokens =
-        whole(flag(f, {"--speculative-num-draft-tokens"}), "text.--speculative-num-draft-tokens");
+        whole(f.get({"--speculative-num-draft-tokens"}), "text.--speculative-num-draft-tokens");
     if (!tokens.ok()) return tokens.error();
     // SGLang's num-steps is the draft levels: the config's depth; num-draft-tokens counts the root.
     m = json{{"family", algo == "EAGLE" ? "eagle2" : "eagle3"},
@@ -399,7 +482,38 @@ Expected<Imported> from_sglang(const std::string& text, const json& models) {
     if (id.empty())
       return make_error("text.--speculative-draft-model-path",
                         "no draft preset is the repository '" + draft.substr(0, 80) + "'");
-    m = json{{"family", "sps"}, {"draft", id}, {"k", steps.value()}};
+    // A chain (top-k 1, steps + 1 tokens, the defaults) is k = steps. Wider, SGLang grows
+    // EAGLE's top-k tree from the draft's probabilities: the nearest SpecCalc shape is the best
+    // tree of as many draft nodes, no deeper than the steps (draft_shape.hpp), said so.
+    const std::string topk_text = f.get({"--speculative-eagle-topk"});
+    const std::string tokens_text = f.get({"--speculative-num-draft-tokens"});
+    int64_t topk = 1, tokens = steps.value() + 1;
+    if (!topk_text.empty()) {
+      auto t = whole(topk_text, "text.--speculative-eagle-topk");
+      if (!t.ok()) return t.error();
+      topk = t.value();
+    }
+    if (!tokens_text.empty()) {
+      auto t = whole(tokens_text, "text.--speculative-num-draft-tokens");
+      if (!t.ok()) return t.error();
+      tokens = t.value();
+    }
+    if (topk == 1 && tokens == steps.value() + 1) {
+      m = json{{"family", "sps"}, {"draft", id}, {"k", steps.value()}};
+    } else {
+      if (tokens < 2)
+        return make_error(
+            "text.--speculative-num-draft-tokens",
+            "must be at least 2 (the root and one draft token), got " + std::to_string(tokens));
+      m = json{
+          {"family", "sps"}, {"draft", id}, {"tree_size", tokens - 1}, {"depth", steps.value()}};
+      out.notes.push_back("SGLang's STANDALONE drafter grows a top-" + std::to_string(topk) +
+                          " tree of " + std::to_string(tokens - 1) +
+                          " draft tokens from the draft's probabilities: imported as the best "
+                          "tree of " +
+                          std::to_string(tokens - 1) +
+                          " nodes, depth <= " + std::to_string(steps.value()));
+    }
   } else {
     return make_error("text.--speculative-algorithm",
                       "'" + algo.substr(0, 40) +
@@ -409,6 +523,16 @@ Expected<Imported> from_sglang(const std::string& text, const json& models) {
   out.config["runtime"] = "sglang";
   out.config["method"] = m;
   return out;
+}
+
+Expected<Imported> from_sglang(const std::string& text, const json& models) {
+  Flags f(flags_of(shell_words(text)));
+  f.get({"-m"});  // `python -m sglang.launch_server`: the interpreter's switch, not SGLang's
+  Expected<Imported> got = from_sglang_flags(f, models);
+  if (got.ok())
+    if (const std::string n = unread_note(f.unread(), "flags"); !n.empty())
+      got.value().notes.push_back(n);
+  return got;
 }
 
 }  // namespace
