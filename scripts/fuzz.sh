@@ -4,7 +4,7 @@
 # New corpus entries go to build-fuzz/corpus/<target>/ (not committed); crashes, leaks and
 # timeouts to build-fuzz/artifacts/<target>/, and the run fails.
 #
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]      targets: eval link tree sweep (default all)
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]      targets: eval link tree sweep requests (default all)
 #   SPECCALC_JOBS=N        build jobs (default 2)
 #   SECONDS=0              only build and replay the seed corpora and regression inputs
 set -euo pipefail
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(eval link tree sweep)
+[[ ${#targets[@]} -gt 0 ]] || targets=(eval link tree sweep requests)
 jobs=${SPECCALC_JOBS:-2}
 build=build-fuzz
 
