@@ -8,7 +8,10 @@
 //   - sweep: the 10,000-point sweep from bench/cases.json through the page's own door to the
 //     core (web/js/worker/client.mjs: the page's worker), and through the shipped
 //     speccalc-api.mjs on the main thread, plus the main thread's longest frame gap while the
-//     worker runs it.
+//     worker runs it;
+//   - every case of bench/cases.json on the page's main thread, through the shipped modules'
+//     synchronous run() (the same door bench/wasm_bench.mjs times in Node), wall time: the
+//     WASM / native ratio where the page runs, beside Node's.
 // Usage: node bench/browser_bench.mjs [DIST_DIR] [--out FILE]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -157,6 +160,67 @@ try {
           runs: RUNS,
           api: shipped('speccalc-api.mjs'),
           wasm: shipped('speccalc.wasm'),
+          fullWasm: shipped('speccalc-full.wasm'),
+        },
+      );
+    }
+    if (run === 0) {
+      // Every case in Chromium: the first-load module where it has the command, else the full
+      // one (as the page calls them); wall time per call, the least disturbed of 5 batches of at
+      // least 50 ms each (performance.now() is coarsened here, not over a 50 ms batch).
+      result.cases_main_ms = await page.evaluate(
+        async ({ cases, api, js, wasm, fullJs, fullWasm }) => {
+          const core = await import(api);
+          const bytes = async (u) => new Uint8Array(await (await fetch(u)).arrayBuffer());
+          const first = core.bind(
+            await (await import(js)).default({ wasmBinary: await bytes(wasm) }),
+          );
+          const full = core.bind(
+            await (await import(fullJs)).default({ wasmBinary: await bytes(fullWasm) }),
+          );
+          const names = new Set(first.commandNames());
+          const run = (command, input) => (names.has(command) ? first : full).run(command, input);
+          const byName = new Map(cases.map((c) => [c.name, c]));
+          const textOf = (c) => {
+            if (typeof c.input === 'string') return c.input;
+            if (!('choices_from' in c.input)) return JSON.stringify(c.input);
+            const { choices_from: from, ...rest } = c.input;
+            const other = byName.get(from);
+            const choices = JSON.parse(run(other.command, textOf(other)).output).choices;
+            return JSON.stringify({ ...rest, choices });
+          };
+          const timeIt = (fn) => {
+            fn();
+            let iters = 1;
+            for (;;) {
+              const t0 = performance.now();
+              for (let i = 0; i < iters; ++i) fn();
+              const dt = performance.now() - t0;
+              if (dt >= 50 || iters >= 1 << 20) break;
+              iters = Math.max(iters * 2, Math.ceil((iters * 50) / Math.max(dt, 0.01)));
+            }
+            let best = Infinity;
+            for (let r = 0; r < 5; ++r) {
+              const t0 = performance.now();
+              for (let i = 0; i < iters; ++i) fn();
+              best = Math.min(best, (performance.now() - t0) / iters);
+            }
+            return best;
+          };
+          const out = {};
+          for (const c of cases) {
+            const text = textOf(c);
+            if (!run(c.command, text).ok) throw new Error(`${c.name} fails in Chromium`);
+            out[c.name] = timeIt(() => run(c.command, text));
+          }
+          return out;
+        },
+        {
+          cases: readCases().cases,
+          api: shipped('speccalc-api.mjs'),
+          js: shipped('speccalc.mjs'),
+          wasm: shipped('speccalc.wasm'),
+          fullJs: shipped('speccalc-full.mjs'),
           fullWasm: shipped('speccalc-full.wasm'),
         },
       );
