@@ -112,6 +112,10 @@ TEST(CalibrateMeasured, APasteUnderTheWrongKindIsReadAsTheKindItIs) {
 TEST(CalibrateMeasured, TokensPerSecondIsTheBatchOverTheTpot) {
   const json out = calibrate(json{{"tokens_per_s", 80}, {"tau", 2.4}});
   EXPECT_NEAR(out["measured"]["tpot_s"].get<double>(), 1.0 / 80, 1e-15);
+  // Said in the unit people read: 1 / 80 s = 12.5 ms (the walk: 1 / 210 read
+  // "TPOT 0.004761904761904762 s").
+  EXPECT_NE(out.dump().find("TPOT 12.5 ms = batch 1 / 80.0 tokens/s"), std::string::npos)
+      << out.dump();
   EXPECT_NEAR(out["after"]["tokens_per_s"].get<double>(), 80, 80 * out["tolerance"].get<double>());
 }
 

@@ -146,8 +146,8 @@ bool parse_measurements(const json& req, int64_t batch, Measured* m, Error* err)
     }
     if (!tpot.empty()) {
       m->tpot_s = tpot.back() / 1000;
-      m->sources.push_back("TPOT " + fields::format_number(m->tpot_s) +
-                           " s = vllm bench serve's Mean TPOT");
+      m->sources.push_back("TPOT " + fields::format_seconds(m->tpot_s) +
+                           " = vllm bench serve's Mean TPOT");
     }
     if (!len.empty()) {
       m->tau = len.back();
@@ -161,14 +161,15 @@ bool parse_measurements(const json& req, int64_t batch, Measured* m, Error* err)
   }
   if (req.contains("tpot_s")) {
     if (!fields::number_value(req["tpot_s"], "tpot_s", 1e-6, 100, &m->tpot_s, err)) return false;
-    m->sources.push_back("TPOT " + fields::format_number(m->tpot_s) + " s given");
+    m->sources.push_back("TPOT " + fields::format_seconds(m->tpot_s) + " given");
   }
   if (req.contains("tokens_per_s")) {
     double tps = 0;
     if (!fields::number_value(req["tokens_per_s"], "tokens_per_s", 1e-3, 1e9, &tps, err))
       return false;
     m->tpot_s = static_cast<double>(batch) / tps;
-    m->sources.push_back("TPOT " + fields::format_number(m->tpot_s) + " s = batch " +
+    // In the unit people read (the walk: "TPOT 0.004761904761904762 s = batch 1 / 210").
+    m->sources.push_back("TPOT " + fields::format_seconds(m->tpot_s) + " = batch " +
                          std::to_string(batch) + " / " + fields::format_number(tps) + " tokens/s");
   }
   if (m->tau == 0 && m->tpot_s == 0) {
