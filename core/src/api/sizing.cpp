@@ -51,8 +51,9 @@ Expected<tree::AcceptanceMatrix> sizing_matrix(const Config& c, std::vector<std:
   auto alpha = tree::calibrate_alpha(shape.value().tree, c.acceptance.tau, "config.acceptance.tau");
   if (!alpha.ok()) return alpha.error();
   notes->push_back(
-      "the measured tau " + fields::format_number(c.acceptance.tau) +
-      " on the configured draft fits alpha = " + fields::format_number(alpha.value()) +
+      // Read by people: 4 and 3 significant digits (the walk: "alpha = 0.5926646653656695").
+      "the measured tau " + fields::format_significant(c.acceptance.tau, 4) +
+      " on the configured draft fits alpha = " + fields::format_significant(alpha.value(), 3) +
       " (ranks accepted with alpha (1 - alpha)^rank); sizing optimizes under that alpha");
   *used = json{{"alpha", alpha.value()}};
   *model = Acceptance{};

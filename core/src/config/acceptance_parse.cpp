@@ -204,7 +204,8 @@ bool trace_tau(Config* c) {
   a.note =
       (eagle ? "tau from the vLLM EAGLE-head traces (chains of k, as vLLM drafts)"
              : "no published tau for pld on " + c->target.id) +
-      "; tau " + fields::format_number(traced_tau) + " = mean over the vLLM " +
+      // 4 significant digits: the traces' means carry float noise ("1.5736500000000002").
+      "; tau " + fields::format_significant(traced_tau, 4) + " = mean over the vLLM " +
       (eagle ? "EAGLE-head" : "n-gram") + " traces of " + names + " at k = " + std::to_string(k) +
       (chain_k > 8
            ? " (the traces stop at k = 8; a lower bound for k = " + std::to_string(chain_k) + ")"
