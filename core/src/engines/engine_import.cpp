@@ -202,8 +202,10 @@ bool read_kv_cache_dtype(const std::string& value, Imported* out, Error* err) {
 bool read_memory_fraction(const std::string& value, const std::string& field, Imported* out,
                           Error* err) {
   if (value.empty()) return true;
-  const json v = json::parse(value, nullptr, false);
-  if (v.is_discarded() || !v.is_number() || v.get<double>() < 0.05 || v.get<double>() > 1) {
+  // Through parse_document, which refuses deep nesting before nlohmann's parser sees it.
+  const auto doc = fields::parse_document(value, field, 1);
+  const json v = doc.ok() ? doc.value() : json();
+  if (!v.is_number() || v.get<double>() < 0.05 || v.get<double>() > 1) {
     *err = make_error(field,
                       "must be a fraction between 0.05 and 1, got '" + value.substr(0, 40) + "'");
     return false;
