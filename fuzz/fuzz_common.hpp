@@ -2,6 +2,8 @@
 // response must be well formed. A violation calls abort() so libFuzzer saves the input.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -30,6 +32,15 @@ inline speccalc::Response checked_run(const char* command, const std::string& in
     if (!r.output.empty()) fail(command, "error with output", input);
   }
   return r;
+}
+
+// The targets that drive several commands: the first byte picks one of `commands` (its value
+// modulo N), the rest of the input is that command's input.
+template <std::size_t N>
+inline void run_picked(const char* const (&commands)[N], const uint8_t* data, size_t size) {
+  if (size < 1) return;
+  const std::string input(reinterpret_cast<const char*>(data) + 1, size - 1);
+  checked_run(commands[data[0] % N], input);
 }
 
 }  // namespace speccalc_fuzz

@@ -10,6 +10,7 @@ import {
   writeFragment,
 } from './state.mjs';
 import { $, download, el } from './dom.mjs';
+import { engineIdOf } from './engine-view.mjs';
 import { InputsView } from './views/inputs.mjs';
 import { ResultsView, resultCsv } from './views/results.mjs';
 import { initTheme } from './views/theme.mjs';
@@ -615,8 +616,7 @@ function showLoad(config) {
 let benchView = null;
 let benchKey = null;
 function showBench(config) {
-  const rt = config.runtime;
-  const id = typeof rt === 'object' && rt !== null ? rt.profile : rt;
+  const id = engineIdOf(config.runtime);
   const engine = (state.lists.runtimes || []).find((r) => r.id === id);
   benchKey = (engine && engine.calibrates_from) || null;
   $('#llama-bench').hidden = !benchKey;

@@ -13,6 +13,7 @@ import {
 import { sweep } from './sweeps.mjs';
 import { heavyJson } from '../worker/client.mjs';
 import * as fmt from '../format.mjs';
+import { engineIdOf } from '../engine-view.mjs';
 
 const ok = (points) => points.filter((p) => p.result);
 
@@ -135,8 +136,7 @@ export class ChartsView {
     const family = config.method.family;
     // An engine that verifies chains sweeps its own knob (the core's sweep_by_engine).
     const entry = methods.find((m) => m.id === family) || {};
-    const engine =
-      typeof config.runtime === 'string' ? config.runtime : (config.runtime || {}).profile;
+    const engine = engineIdOf(config.runtime);
     const spec = (entry.sweep_by_engine || {})[engine] || entry.sweep;
     if (!spec) {
       slot.destroy();
@@ -512,7 +512,7 @@ function setupOf(config) {
     target: typeof config.target === 'string' ? config.target : 'custom',
     hardware: typeof config.hardware === 'string' ? config.hardware : 'custom',
     gpus: config.gpus,
-    engine: typeof config.runtime === 'string' ? config.runtime : config.runtime.profile,
+    engine: engineIdOf(config.runtime),
     batch: config.batch,
     context: config.context,
     method: m.family,

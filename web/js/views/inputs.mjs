@@ -3,7 +3,7 @@
 // a number is passed to the core as a string so the core's message explains what is wrong.
 import { el, $, clear, labelName } from '../dom.mjs';
 import { SpecCalcError, callJson } from '../api.mjs';
-import { engineView } from '../engine-view.mjs';
+import { engineView, engineIdOf } from '../engine-view.mjs';
 
 const CUSTOM = '__custom__';
 
@@ -237,7 +237,7 @@ export class InputsView {
     set('#f-batch', config.batch);
     set('#f-temperature', config.temperature ?? '');
     set('#f-context', config.context);
-    const engineId = typeof rt === 'object' && rt !== null ? rt.profile : rt;
+    const engineId = engineIdOf(rt);
     this.showDtypes(engineId);
     const dt = config.dtype;
     setSelect($('#f-dtype-weights', this.form), typeof dt === 'string' ? dt : String(dt.weights));
